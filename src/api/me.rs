@@ -1,0 +1,226 @@
+//! The signed-in user's own profile, legal acceptance and player positions.
+
+use super::users::{PlayerPosition, User, load_me};
+use super::{check_len, check_url, clean, finish};
+use crate::auth::AuthUser;
+use crate::db::{self, users::ProfilePatch};
+use crate::domain::{HockeyPosition, ProfileType, SkillLevel};
+use crate::error::{AppError, AppResult, FieldErrors};
+use crate::startup::AppState;
+use actix_web::{HttpResponse, delete, get, patch, post, web};
+use serde::Deserialize;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+pub fn config(cfg: &mut ServiceConfig) {
+    cfg.service(get_me)
+        .service(patch_me)
+        .service(accept_legal)
+        .service(list_positions)
+        .service(add_position)
+        .service(patch_position)
+        .service(delete_position);
+}
+
+/// Distinguishes "field absent" from "field: null" in a PATCH body.
+fn nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PatchMe {
+    pub username: Option<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub first_name: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub last_name: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub bio: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub profile_image: Option<Option<String>>,
+    /// At least one.
+    pub profile_types: Option<Vec<ProfileType>>,
+    pub onboarding_complete: Option<bool>,
+    pub can_collect_event_payments: Option<bool>,
+}
+
+/// Usernames: 3–30 letters, digits, `_`, `.` or `-`.
+pub fn check_username(errors: &mut FieldErrors, username: &str) {
+    let ok_chars = username.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if !(3..=30).contains(&username.chars().count()) || !ok_chars {
+        errors.insert("username".into(), "3–30 letters, digits, '_', '.' or '-'".into());
+    }
+}
+
+impl PatchMe {
+    fn into_patch(self) -> AppResult<(ProfilePatch, Option<Vec<ProfileType>>)> {
+        let mut errors = FieldErrors::new();
+        let username = self.username.map(|u| u.trim().to_string());
+        if let Some(u) = &username {
+            check_username(&mut errors, u);
+        }
+        let first_name = self.first_name.map(clean);
+        let last_name = self.last_name.map(clean);
+        let bio = self.bio.map(clean);
+        let profile_image = self.profile_image.map(clean);
+        check_len(&mut errors, "firstName", first_name.clone().flatten().as_deref(), 60);
+        check_len(&mut errors, "lastName", last_name.clone().flatten().as_deref(), 60);
+        check_len(&mut errors, "bio", bio.clone().flatten().as_deref(), 1000);
+        check_url(&mut errors, "profileImage", profile_image.clone().flatten().as_deref());
+        if let Some(types) = &self.profile_types {
+            if types.is_empty() {
+                errors.insert("profileTypes".into(), "choose at least one".into());
+            }
+        }
+        finish(errors)?;
+        let types = self.profile_types.map(|mut t| {
+            t.sort();
+            t.dedup();
+            t
+        });
+        Ok((
+            ProfilePatch {
+                username,
+                first_name,
+                last_name,
+                bio,
+                profile_image,
+                onboarding_complete: self.onboarding_complete,
+                can_collect_event_payments: self.can_collect_event_payments,
+                email: None,
+            },
+            types,
+        ))
+    }
+}
+
+/// The signed-in user.
+#[utoipa::path(responses((status = 200, body = User), (status = 401, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[get("/me")]
+async fn get_me(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<User>> {
+    Ok(web::Json(load_me(&state, &me.id).await?))
+}
+
+/// Edit the profile and profile types.
+#[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[patch("/me")]
+async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<PatchMe>) -> AppResult<web::Json<User>> {
+    let (patch, types) = body.into_inner().into_patch()?;
+    if patch.onboarding_complete == Some(true) && types.is_none() {
+        // Onboarding is complete only with at least one profile type.
+        let current = db::users::profile_types(&state.db.pool, std::slice::from_ref(&me.id)).await?;
+        if current.is_empty() {
+            return Err(AppError::field("profileTypes", "choose at least one before finishing onboarding"));
+        }
+    }
+    let mut tx = state.db.begin().await?;
+    db::users::update_profile(&mut tx, &me.id, &patch).await.map_err(|e| username_taken(e))?;
+    if let Some(types) = types {
+        let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
+        db::users::set_profile_types(&mut tx, &me.id, &names).await?;
+    }
+    tx.commit().await?;
+    Ok(web::Json(load_me(&state, &me.id).await?))
+}
+
+/// A unique violation on PATCH /me can only be the username.
+fn username_taken(err: sqlx::Error) -> AppError {
+    match AppError::from(err) {
+        AppError::Conflict { .. } => AppError::conflict_code("username_taken", "that username is taken"),
+        other => other,
+    }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AcceptLegal {
+    /// The version of the terms accepted, e.g. "2026-11".
+    pub legal_version: String,
+}
+
+/// Record acceptance of the legal terms (now, at this version).
+#[utoipa::path(request_body = AcceptLegal, responses((status = 200, body = User)), tag = "me")]
+#[post("/me/legal")]
+async fn accept_legal(state: web::Data<AppState>, me: AuthUser, body: web::Json<AcceptLegal>) -> AppResult<web::Json<User>> {
+    let version = body.legal_version.trim();
+    if version.is_empty() || version.len() > 40 {
+        return Err(AppError::field("legalVersion", "is required (at most 40 characters)"));
+    }
+    db::users::accept_legal(&state.db.pool, &me.id, version).await?;
+    Ok(web::Json(load_me(&state, &me.id).await?))
+}
+
+/// My player positions, preferred first.
+#[utoipa::path(responses((status = 200, body = Vec<PlayerPosition>)), tag = "me")]
+#[get("/me/positions")]
+async fn list_positions(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<Vec<PlayerPosition>>> {
+    let rows = db::users::positions(&state.db.pool, &me.id).await?;
+    Ok(web::Json(rows.into_iter().map(PlayerPosition::from).collect()))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NewPosition {
+    pub position: HockeyPosition,
+    pub skill_level: SkillLevel,
+    /// Making this one preferred un-prefers the others.
+    pub is_preferred: Option<bool>,
+}
+
+/// Add a position I play (one row per position).
+#[utoipa::path(request_body = NewPosition, responses((status = 201, body = PlayerPosition), (status = 409, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[post("/me/positions")]
+async fn add_position(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewPosition>) -> AppResult<HttpResponse> {
+    let preferred = body.is_preferred.unwrap_or(false);
+    let mut tx = state.db.begin().await?;
+    if preferred {
+        db::users::clear_preferred(&mut tx, &me.id).await?;
+    }
+    let id = db::users::insert_position(&mut tx, &me.id, body.position.as_str(), body.skill_level.as_str(), preferred)
+        .await
+        .map_err(|e| match AppError::from(e) {
+            AppError::Conflict { .. } => AppError::conflict("you already have that position; edit it instead"),
+            other => other,
+        })?;
+    tx.commit().await?;
+    let row = db::users::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
+    Ok(HttpResponse::Created().json(PlayerPosition::from(row)))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PatchPosition {
+    pub skill_level: Option<SkillLevel>,
+    pub is_preferred: Option<bool>,
+}
+
+/// Change a position's skill level or make it preferred.
+#[utoipa::path(request_body = PatchPosition, responses((status = 200, body = PlayerPosition), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[patch("/me/positions/{id}")]
+async fn patch_position(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<PatchPosition>) -> AppResult<web::Json<PlayerPosition>> {
+    let mut tx = state.db.begin().await?;
+    if db::users::position(&mut *tx, &me.id, &id).await?.is_none() {
+        return Err(AppError::not_found("position"));
+    }
+    if body.is_preferred == Some(true) {
+        db::users::clear_preferred(&mut tx, &me.id).await?;
+    }
+    db::users::update_position(&mut tx, &id, body.skill_level.map(|s| s.as_str()), body.is_preferred).await?;
+    tx.commit().await?;
+    let row = db::users::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
+    Ok(web::Json(PlayerPosition::from(row)))
+}
+
+/// Remove a position.
+#[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[delete("/me/positions/{id}")]
+async fn delete_position(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
+    if !db::users::delete_position(&state.db.pool, &me.id, &id).await? {
+        return Err(AppError::not_found("position"));
+    }
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,166 @@
+//! The HTTP API under `/api/v1`. Each resource module owns its routes,
+//! request and response types and handlers (`pub fn config`); this module
+//! wires them together with the request limits and the error envelope for
+//! malformed input, unknown routes and wrong methods.
+
+pub mod dev;
+pub mod events;
+pub mod facilities;
+pub mod games;
+pub mod health;
+pub mod me;
+pub mod openapi;
+pub mod rosters;
+pub mod seasons;
+pub mod teams;
+pub mod users;
+pub mod webhooks;
+
+use crate::db::Cursor;
+use crate::error::AppError;
+use actix_web::{HttpRequest, HttpResponse, error::JsonPayloadError, web};
+use serde::{Deserialize, Serialize};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Largest JSON body we accept; larger answers 413 `payload_too_large`.
+pub const MAX_JSON_BYTES: usize = 64 * 1024;
+
+/// Every `/api/v1` route.
+pub fn config(cfg: &mut ServiceConfig) {
+    cfg.configure(me::config)
+        .configure(users::config)
+        .configure(facilities::config)
+        .configure(teams::config)
+        .configure(seasons::config)
+        .configure(rosters::config)
+        .configure(events::config)
+        .configure(games::config)
+        .configure(dev::config)
+        .configure(webhooks::config);
+}
+
+/// Body, path and query extractor settings that turn every malformed input
+/// into the contract's envelope.
+pub fn extractor_config(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(web::JsonConfig::default().limit(MAX_JSON_BYTES).error_handler(json_error))
+        .app_data(web::PathConfig::default().error_handler(|err, _| {
+            AppError::BadRequest(format!("bad path parameter: {err}")).into()
+        }))
+        .app_data(web::QueryConfig::default().error_handler(|err, _| {
+            AppError::field("query", format!("bad query string: {err}")).into()
+        }));
+}
+
+fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    let app = match &err {
+        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+            AppError::PayloadTooLarge(format!("the body is larger than {MAX_JSON_BYTES} bytes"))
+        }
+        JsonPayloadError::ContentType => AppError::BadRequest("expected Content-Type: application/json".into()),
+        JsonPayloadError::Deserialize(e) if e.is_data() => {
+            // Unknown fields, wrong types and missing fields: name the field
+            // when serde tells us which one.
+            let msg = e.to_string();
+            let field = field_in_serde_message(&msg).unwrap_or_else(|| "body".into());
+            AppError::field(&field, msg)
+        }
+        JsonPayloadError::Deserialize(e) => AppError::BadRequest(format!("malformed JSON: {e}")),
+        _ => AppError::BadRequest("could not read the body".into()),
+    };
+    app.into()
+}
+
+/// serde says "unknown field `x`" or "missing field `x`": pull out the `x`.
+fn field_in_serde_message(msg: &str) -> Option<String> {
+    let start = msg.find('`')? + 1;
+    let end = start + msg[start..].find('`')?;
+    let field = &msg[start..end];
+    (msg.contains("field") && !field.is_empty()).then(|| field.to_string())
+}
+
+/// Unknown `/api` routes.
+pub async fn not_found() -> HttpResponse {
+    use actix_web::ResponseError;
+    AppError::not_found("route").error_response()
+}
+
+/// `?limit=&cursor=` of every list.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    /// 1–100, default 20.
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+impl PageQuery {
+    pub fn cursor(&self) -> Result<Option<Cursor>, AppError> {
+        match &self.cursor {
+            None => Ok(None),
+            Some(raw) => Cursor::parse(raw).map(Some).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out")),
+        }
+    }
+}
+
+/// One page of a list.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next_cursor: Option<String>,
+}
+
+/// Trims a text field; empty means absent.
+pub fn clean(s: Option<String>) -> Option<String> {
+    s.map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+}
+
+/// Checks a text length (in characters) for validation messages.
+pub fn check_len(errors: &mut crate::error::FieldErrors, field: &str, value: Option<&str>, max: usize) {
+    if let Some(v) = value {
+        if v.chars().count() > max {
+            errors.insert(field.to_string(), format!("at most {max} characters"));
+        }
+    }
+}
+
+/// An optional URL must be absolute http(s).
+pub fn check_url(errors: &mut crate::error::FieldErrors, field: &str, value: Option<&str>) {
+    if let Some(v) = value {
+        match url::Url::parse(v) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {}
+            _ => {
+                errors.insert(field.to_string(), "must be an http(s) URL".into());
+            }
+        }
+    }
+}
+
+/// A required, trimmed, non-empty name of bounded length.
+pub fn check_name(errors: &mut crate::error::FieldErrors, field: &str, value: &str, max: usize) -> String {
+    let v = value.trim().to_string();
+    if v.is_empty() {
+        errors.insert(field.to_string(), "is required".into());
+    } else if v.chars().count() > max {
+        errors.insert(field.to_string(), format!("at most {max} characters"));
+    }
+    v
+}
+
+/// Turns collected field errors into a 422, or carries on.
+pub fn finish(errors: crate::error::FieldErrors) -> Result<(), AppError> {
+    if errors.is_empty() { Ok(()) } else { Err(AppError::validation(errors)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_names_come_out_of_serde_messages() {
+        assert_eq!(field_in_serde_message("unknown field `nope`, expected one of `a`").as_deref(), Some("nope"));
+        assert_eq!(field_in_serde_message("missing field `name` at line 1").as_deref(), Some("name"));
+        assert_eq!(field_in_serde_message("invalid type: string"), None);
+    }
+}

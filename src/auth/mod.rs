@@ -1,0 +1,116 @@
+//! Who is calling. Tokens are Clerk session JWTs (`clerk`) or, without Clerk
+//! configuration, tokens this server signs itself (`dev`). Either way the
+//! token's `sub` is the user's `clerkId`; a user seen for the first time is
+//! created. Handlers ask for an [`AuthUser`] (token required) or a
+//! [`MaybeUser`] (public reads).
+
+pub mod clerk;
+pub mod dev;
+pub mod webhook;
+
+use crate::config::{AuthMode, Config};
+use crate::db::{self, Db};
+use crate::error::AppError;
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+use std::future::Future;
+use std::pin::Pin;
+
+/// The claims we rely on, whoever signed the token.
+#[derive(Clone, Debug)]
+pub struct Identity {
+    pub clerk_id: String,
+    /// Expiry (epoch seconds): a socket's private subscriptions end then.
+    pub expires_at: i64,
+}
+
+/// Verifies bearer tokens according to the configured mode.
+pub enum Authenticator {
+    Dev(dev::DevAuth),
+    Clerk(clerk::ClerkVerifier),
+}
+
+impl Authenticator {
+    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
+        Ok(match config.auth_mode {
+            AuthMode::Dev => Authenticator::Dev(dev::DevAuth::new(&config.dev_auth_secret)),
+            AuthMode::Clerk => Authenticator::Clerk(clerk::ClerkVerifier::from_config(config)?),
+        })
+    }
+
+    pub async fn verify(&self, token: &str) -> Result<Identity, AppError> {
+        match self {
+            Authenticator::Dev(dev) => dev.verify(token),
+            Authenticator::Clerk(clerk) => clerk.verify(token).await,
+        }
+    }
+
+    pub fn dev(&self) -> Option<&dev::DevAuth> {
+        match self {
+            Authenticator::Dev(dev) => Some(dev),
+            Authenticator::Clerk(_) => None,
+        }
+    }
+}
+
+/// The signed-in caller: our user id plus their Clerk id.
+#[derive(Clone, Debug)]
+pub struct AuthUser {
+    pub id: String,
+    pub clerk_id: String,
+}
+
+/// The caller if a valid token came, else nobody (public reads).
+#[derive(Clone, Debug)]
+pub struct MaybeUser(pub Option<AuthUser>);
+
+impl MaybeUser {
+    pub fn id(&self) -> Option<&str> {
+        self.0.as_ref().map(|u| u.id.as_str())
+    }
+}
+
+/// Resolves a verified identity to our user, creating the user on first sight.
+pub async fn resolve_user(db: &Db, identity: &Identity) -> Result<AuthUser, AppError> {
+    let mut conn = db.pool.acquire().await?;
+    let id = db::users::ensure_by_clerk_id(&mut conn, &identity.clerk_id).await?;
+    Ok(AuthUser { id, clerk_id: identity.clerk_id.clone() })
+}
+
+fn bearer(req: &HttpRequest) -> Option<String> {
+    let header = req.headers().get(actix_web::http::header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = header.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+}
+
+async fn authenticate(req: HttpRequest) -> Result<Option<AuthUser>, AppError> {
+    let Some(token) = bearer(&req) else { return Ok(None) };
+    let state = req
+        .app_data::<web::Data<crate::startup::AppState>>()
+        .ok_or_else(|| AppError::internal(anyhow::anyhow!("app state missing")))?;
+    let identity = state.auth.verify(&token).await?;
+    resolve_user(&state.db, &identity).await.map(Some)
+}
+
+impl FromRequest for AuthUser {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            authenticate(req).await?.ok_or_else(|| AppError::unauthorized("a bearer token is required"))
+        })
+    }
+}
+
+impl FromRequest for MaybeUser {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    /// A token that is present but invalid is still a 401: silently treating
+    /// it as anonymous would hide an expired session from the client.
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { authenticate(req).await.map(MaybeUser) })
+    }
+}

@@ -1,0 +1,207 @@
+//! Configuration read once from the environment at start (see the README's
+//! table and `.env.example`). Parsed and checked here so the rest of the
+//! server works with typed values and never reads the environment itself.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How requests are authenticated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuthMode {
+    /// The server signs its own tokens for any name (`POST /api/v1/dev/token`).
+    Dev,
+    /// Clerk session JWTs verified with a JWKS URL or a PEM key.
+    Clerk,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub bind: String,
+    pub database_url: String,
+    /// Set means cluster mode: the bus goes through Redis pub/sub.
+    pub redis_url: Option<String>,
+    pub auth_mode: AuthMode,
+    pub clerk_jwks_url: Option<String>,
+    pub clerk_jwt_key: Option<String>,
+    pub clerk_issuer: Option<String>,
+    /// Accepted `azp` claims; empty means any.
+    pub clerk_authorized_parties: Vec<String>,
+    pub clerk_webhook_secret: Option<String>,
+    /// Secret for dev-mode tokens. Shared by every node of a dev cluster so a
+    /// token from one node is accepted by the others.
+    pub dev_auth_secret: String,
+    pub allow_dev_auth_on_network: bool,
+    /// Browser origins allowed to open a WebSocket besides the server's own.
+    pub allowed_origins: Vec<String>,
+    /// Folder with the built client (`client/dist`).
+    pub client_dist: PathBuf,
+    pub log_json: bool,
+    /// How long a drained node waits for in-flight requests on SIGTERM.
+    pub shutdown_grace: Duration,
+    /// Idle time after which a live aggregate's actor stops.
+    pub actor_idle: Duration,
+    /// WebSocket limits (see [`WsLimits`]).
+    pub ws: WsLimits,
+}
+
+/// Per-connection WebSocket limits. Defaults suit phones and arena displays;
+/// every one can be overridden (`WS_*` variables) for tests and load tests.
+#[derive(Clone, Debug)]
+pub struct WsLimits {
+    /// Largest client frame; larger closes with 1009.
+    pub max_frame_bytes: usize,
+    /// Subscriptions one connection may hold.
+    pub max_subscriptions: usize,
+    /// Sustained client messages per second (token bucket refill)...
+    pub rate_per_sec: u32,
+    /// ...and the burst allowed above it.
+    pub rate_burst: u32,
+    /// Messages refused for rate in a row before closing with 1008.
+    pub abuse_strikes: u32,
+    /// Outbound frames queued (after coalescing) before closing as too slow.
+    pub max_queue: usize,
+    /// A single send blocked this long means the client stopped reading.
+    pub send_timeout: Duration,
+    /// Server ping interval.
+    pub heartbeat: Duration,
+    /// Silence from the client this long closes the connection.
+    pub idle_timeout: Duration,
+}
+
+/// A configuration problem, reported at start before anything listens.
+#[derive(Debug, thiserror::Error)]
+#[error("configuration: {0}")]
+pub struct ConfigError(pub String);
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|k| std::env::var(k).ok())
+    }
+
+    /// Reads configuration through `get`, so tests can pass their own values.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let non_empty = |k: &str| get(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let list = |k: &str| {
+            non_empty(k)
+                .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+                .unwrap_or_default()
+        };
+        let flag = |k: &str| matches!(non_empty(k).as_deref(), Some("1" | "true" | "yes"));
+        let clerk_jwks_url = non_empty("CLERK_JWKS_URL");
+        let clerk_jwt_key = non_empty("CLERK_JWT_KEY");
+        let auth_mode = match non_empty("AUTH_MODE").as_deref() {
+            Some("dev") => AuthMode::Dev,
+            Some("clerk") => AuthMode::Clerk,
+            Some(other) => return Err(ConfigError(format!("AUTH_MODE must be dev or clerk, not {other}"))),
+            None if clerk_jwks_url.is_some() || clerk_jwt_key.is_some() => AuthMode::Clerk,
+            None => AuthMode::Dev,
+        };
+        if auth_mode == AuthMode::Clerk && clerk_jwks_url.is_none() && clerk_jwt_key.is_none() {
+            return Err(ConfigError("AUTH_MODE=clerk needs CLERK_JWKS_URL or CLERK_JWT_KEY".into()));
+        }
+        let secs = |k: &str, default: u64| -> Result<Duration, ConfigError> {
+            match non_empty(k) {
+                None => Ok(Duration::from_secs(default)),
+                Some(v) => v
+                    .parse::<u64>()
+                    .map(Duration::from_secs)
+                    .map_err(|_| ConfigError(format!("{k} must be a number of seconds"))),
+            }
+        };
+        let num = |k: &str, default: u64| -> Result<u64, ConfigError> {
+            match non_empty(k) {
+                None => Ok(default),
+                Some(v) => v.parse().map_err(|_| ConfigError(format!("{k} must be a number"))),
+            }
+        };
+        let config = Config {
+            bind: non_empty("BIND").unwrap_or_else(|| "127.0.0.1:8080".into()),
+            database_url: non_empty("DATABASE_URL").unwrap_or_else(|| "sqlite://data/rinkside.db".into()),
+            redis_url: non_empty("REDIS_URL"),
+            auth_mode,
+            clerk_jwks_url,
+            clerk_jwt_key,
+            clerk_issuer: non_empty("CLERK_ISSUER"),
+            clerk_authorized_parties: list("CLERK_AUTHORIZED_PARTIES"),
+            clerk_webhook_secret: non_empty("CLERK_WEBHOOK_SECRET"),
+            dev_auth_secret: non_empty("DEV_AUTH_SECRET").unwrap_or_else(|| "rinkside-dev-auth-secret".into()),
+            allow_dev_auth_on_network: flag("ALLOW_DEV_AUTH_ON_NETWORK"),
+            allowed_origins: list("ALLOWED_ORIGINS"),
+            client_dist: non_empty("CLIENT_DIST").map(PathBuf::from).unwrap_or_else(|| "client/dist".into()),
+            log_json: non_empty("LOG_FORMAT").as_deref() == Some("json"),
+            shutdown_grace: secs("SHUTDOWN_GRACE_SECS", 10)?,
+            actor_idle: secs("ACTOR_IDLE_SECS", 300)?,
+            ws: WsLimits {
+                max_frame_bytes: num("WS_MAX_FRAME_BYTES", 64 * 1024)? as usize,
+                max_subscriptions: num("WS_MAX_SUBSCRIPTIONS", 200)? as usize,
+                rate_per_sec: num("WS_RATE_PER_SEC", 100)? as u32,
+                rate_burst: num("WS_RATE_BURST", 300)? as u32,
+                abuse_strikes: num("WS_ABUSE_STRIKES", 50)? as u32,
+                max_queue: num("WS_MAX_QUEUE", 512)? as usize,
+                send_timeout: Duration::from_millis(num("WS_SEND_TIMEOUT_MS", 10_000)?),
+                heartbeat: secs("WS_HEARTBEAT_SECS", 15)?,
+                idle_timeout: secs("WS_IDLE_TIMEOUT_SECS", 45)?,
+            },
+        };
+        config.check_dev_auth_bind()?;
+        Ok(config)
+    }
+
+    /// Dev auth lets anyone sign in as anyone: refuse to expose it beyond
+    /// loopback unless explicitly told to.
+    fn check_dev_auth_bind(&self) -> Result<(), ConfigError> {
+        if self.auth_mode != AuthMode::Dev || self.allow_dev_auth_on_network {
+            return Ok(());
+        }
+        let loopback = match self.bind.parse::<SocketAddr>() {
+            Ok(addr) => addr.ip().is_loopback(),
+            Err(_) => self.bind.starts_with("localhost:"),
+        };
+        if loopback {
+            Ok(())
+        } else {
+            Err(ConfigError(format!(
+                "dev auth refuses to listen on non-loopback BIND {}; set ALLOW_DEV_AUTH_ON_NETWORK=true to insist",
+                self.bind
+            )))
+        }
+    }
+
+    pub fn is_sqlite(&self) -> bool {
+        self.database_url.starts_with("sqlite:")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: std::collections::HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_are_sqlite_dev_auth_on_loopback() {
+        let c = with(&[]).unwrap();
+        assert_eq!(c.auth_mode, AuthMode::Dev);
+        assert!(c.is_sqlite());
+        assert_eq!(c.bind, "127.0.0.1:8080");
+    }
+
+    #[test]
+    fn dev_auth_refuses_a_public_bind_unless_allowed() {
+        assert!(with(&[("BIND", "0.0.0.0:8080")]).is_err());
+        assert!(with(&[("BIND", "0.0.0.0:8080"), ("ALLOW_DEV_AUTH_ON_NETWORK", "true")]).is_ok());
+    }
+
+    #[test]
+    fn clerk_configuration_switches_auth_mode() {
+        let c = with(&[("CLERK_JWT_KEY", "pem"), ("BIND", "0.0.0.0:80")]).unwrap();
+        assert_eq!(c.auth_mode, AuthMode::Clerk);
+        assert!(with(&[("AUTH_MODE", "clerk")]).is_err());
+    }
+}

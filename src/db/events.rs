@@ -1,0 +1,1 @@
+//! events persistence (filled by its capability).

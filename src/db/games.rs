@@ -1,0 +1,1 @@
+//! games persistence (filled by its capability).

@@ -1,0 +1,202 @@
+//! Persistence. One portable schema and one set of queries for SQLite and
+//! PostgreSQL through sqlx's `Any` driver (see docs/conventions.md for the
+//! column types that make that work). Every query lives in a submodule named
+//! after what it stores; handlers never build SQL.
+
+pub mod events;
+pub mod facilities;
+pub mod follows;
+pub mod games;
+pub mod rosters;
+pub mod seasons;
+pub mod teams;
+pub mod users;
+pub mod webhooks;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{Any, AnyPool, ConnectOptions, Transaction};
+use std::str::FromStr;
+use std::time::Duration;
+
+pub type Tx<'a> = Transaction<'a, Any>;
+
+/// Which backend `DATABASE_URL` picked. Only a few places care: connection
+/// set-up and the migration folder. Queries are the same text on both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The shared pool plus which backend it talks to.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pub pool: AnyPool,
+    pub backend: Backend,
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+impl Db {
+    /// Connects (creating the SQLite file and its folder on first start).
+    pub async fn connect(url: &str) -> anyhow::Result<Self> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            anyhow::bail!("DATABASE_URL must start with sqlite: or postgres:");
+        };
+        let url = match backend {
+            Backend::Sqlite => sqlite_url_with_create(url)?,
+            Backend::Postgres => url.to_string(),
+        };
+        let options = AnyConnectOptions::from_str(&url)?.log_slow_statements(
+            tracing::log::LevelFilter::Warn,
+            Duration::from_millis(500),
+        );
+        let pool = AnyPoolOptions::new()
+            // SQLite has one writer at a time; a few connections serve reads
+            // while the actors group-commit writes.
+            .max_connections(match backend {
+                Backend::Sqlite => 8,
+                Backend::Postgres => 16,
+            })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL + NORMAL survives a killed process; busy_timeout
+                        // makes concurrent writers wait instead of failing.
+                        sqlx::raw_sql(
+                            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; \
+                             PRAGMA foreign_keys=ON; PRAGMA busy_timeout=10000;",
+                        )
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        Ok(Db { pool, backend })
+    }
+
+    /// Applies pending migrations for this backend.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        let migrator = match self.backend {
+            Backend::Sqlite => &SQLITE_MIGRATIONS,
+            Backend::Postgres => &POSTGRES_MIGRATIONS,
+        };
+        migrator.run(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn begin(&self) -> Result<Tx<'static>, sqlx::Error> {
+        self.pool.begin().await
+    }
+
+    /// True once the database answers a trivial query.
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+    }
+}
+
+/// Makes sure the SQLite file can be created: `mode=rwc` and an existing
+/// parent folder.
+fn sqlite_url_with_create(url: &str) -> anyhow::Result<String> {
+    let rest = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+    let path = rest.split('?').next().unwrap_or_default();
+    if path.is_empty() || path == ":memory:" {
+        anyhow::bail!("use a file for SQLite (sqlite://data/rinkside.db)");
+    }
+    if let Some(parent) = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    Ok(if url.contains("mode=") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    })
+}
+
+/// Marks SQL text assembled from compile-time pieces (table and column names
+/// chosen by our own enums, placeholder lists) as safe: user input only ever
+/// travels as bound parameters.
+pub fn dynamic(sql: String) -> sqlx::AssertSqlSafe<String> {
+    sqlx::AssertSqlSafe(sql)
+}
+
+/// A new id: UUIDv7, so ids sort by creation time (useful for keyset paging).
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
+/// Now, as stored: epoch milliseconds UTC.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+pub fn flag(b: bool) -> i64 {
+    i64::from(b)
+}
+
+/// Keyset cursor over `(time, id)`: opaque to clients, `"<ms>_<id>"` inside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    pub at: i64,
+    pub id: String,
+}
+
+impl Cursor {
+    pub fn encode(&self) -> String {
+        format!("{}_{}", self.at, self.id)
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        let (at, id) = raw.split_once('_')?;
+        Some(Cursor { at: at.parse().ok()?, id: id.to_string() })
+    }
+}
+
+/// `limit` as asked, clamped to 1..=100, default 20. One row more is fetched
+/// to know whether there is a next page.
+pub fn page_limit(asked: Option<i64>) -> i64 {
+    asked.unwrap_or(20).clamp(1, 100)
+}
+
+/// Splits off the look-ahead row and builds the next cursor from the last row.
+pub fn finish_page<T>(mut rows: Vec<T>, limit: i64, key: impl Fn(&T) -> String) -> (Vec<T>, Option<String>) {
+    let limit = usize::try_from(limit).unwrap_or(20);
+    if rows.len() > limit {
+        rows.truncate(limit);
+        let next = rows.last().map(key);
+        (rows, next)
+    } else {
+        (rows, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_round_trips_and_rejects_garbage() {
+        let c = Cursor { at: 42, id: "abc_def".into() };
+        assert_eq!(Cursor::parse(&c.encode()), Some(c));
+        assert_eq!(Cursor::parse("nope"), None);
+        assert_eq!(Cursor::parse("x_1"), None);
+    }
+
+    #[test]
+    fn sqlite_url_gets_create_mode() {
+        let url = sqlite_url_with_create("sqlite:///tmp/rinkside-test-url/x.db").unwrap();
+        assert!(url.ends_with("?mode=rwc"));
+    }
+}

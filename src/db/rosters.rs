@@ -1,0 +1,1 @@
+//! rosters persistence (filled by its capability).

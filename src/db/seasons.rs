@@ -1,0 +1,1 @@
+//! seasons persistence (filled by its capability).

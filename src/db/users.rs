@@ -1,0 +1,397 @@
+//! Users, their profile types and player positions.
+
+use super::{Cursor, flag, new_id, now_ms};
+use sqlx::{Any, AnyConnection, Executor, FromRow};
+
+#[derive(Debug, Clone, FromRow)]
+pub struct UserRow {
+    pub id: String,
+    pub clerk_id: String,
+    pub email: Option<String>,
+    pub username: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub profile_image: Option<String>,
+    pub bio: Option<String>,
+    pub onboarding_complete: i64,
+    pub can_collect_event_payments: i64,
+    pub legal_accepted_at: Option<i64>,
+    pub legal_version: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub deleted_at: Option<i64>,
+    pub clerk_synced_at: Option<i64>,
+    /// Filled by the queries that list people: follower and following counts.
+    #[sqlx(default)]
+    pub follower_count: i64,
+    #[sqlx(default)]
+    pub following_count: i64,
+}
+
+const COLUMNS: &str = "u.id, u.clerk_id, u.email, u.username, u.first_name, u.last_name, u.profile_image, u.bio, \
+    u.onboarding_complete, u.can_collect_event_payments, u.legal_accepted_at, u.legal_version, \
+    u.created_at, u.updated_at, u.deleted_at, u.clerk_synced_at, \
+    (SELECT COUNT(*) FROM follows f WHERE f.following_id = u.id) AS follower_count, \
+    (SELECT COUNT(*) FROM follows f WHERE f.follower_id = u.id) AS following_count";
+
+fn select(where_clause: &str) -> String {
+    format!("SELECT {COLUMNS} FROM users u {where_clause}")
+}
+
+/// The user with this Clerk id, created (bare) on first sight.
+pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Result<String, sqlx::Error> {
+    if let Some(id) = sqlx::query_scalar::<_, String>("SELECT id FROM users WHERE clerk_id = $1")
+        .bind(clerk_id)
+        .fetch_optional(&mut *conn)
+        .await?
+    {
+        return Ok(id);
+    }
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO users (id, clerk_id, onboarding_complete, can_collect_event_payments, created_at, updated_at) \
+         VALUES ($1, $2, 0, 0, $3, $3) ON CONFLICT (clerk_id) DO NOTHING",
+    )
+    .bind(new_id())
+    .bind(clerk_id)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query_scalar("SELECT id FROM users WHERE clerk_id = $1").bind(clerk_id).fetch_one(&mut *conn).await
+}
+
+pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<UserRow>, sqlx::Error> {
+    sqlx::query_as(super::dynamic(select("WHERE u.id = $1"))).bind(id).fetch_optional(ex).await
+}
+
+pub async fn get_by_clerk_id<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    clerk_id: &str,
+) -> Result<Option<UserRow>, sqlx::Error> {
+    sqlx::query_as(super::dynamic(select("WHERE u.clerk_id = $1"))).bind(clerk_id).fetch_optional(ex).await
+}
+
+pub async fn exists<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = $1 AND deleted_at IS NULL")
+        .bind(id)
+        .fetch_one(ex)
+        .await?;
+    Ok(n > 0)
+}
+
+/// Several users' profile types at once, as `(user_id, type)` pairs.
+pub async fn profile_types<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_ids: &[String],
+) -> Result<Vec<(String, String)>, sqlx::Error> {
+    if user_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=user_ids.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT user_id, profile_type FROM user_profile_types WHERE user_id IN ({}) ORDER BY profile_type",
+        placeholders.join(", ")
+    );
+    let mut q = sqlx::query_as(super::dynamic(sql));
+    for id in user_ids {
+        q = q.bind(id);
+    }
+    q.fetch_all(ex).await
+}
+
+pub async fn set_profile_types(conn: &mut AnyConnection, user_id: &str, types: &[&str]) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM user_profile_types WHERE user_id = $1").bind(user_id).execute(&mut *conn).await?;
+    for t in types {
+        sqlx::query("INSERT INTO user_profile_types (user_id, profile_type) VALUES ($1, $2)")
+            .bind(user_id)
+            .bind(*t)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// The editable profile fields; `None` leaves a field as it is, and
+/// `Some(None)` clears an optional one.
+#[derive(Debug, Default)]
+pub struct ProfilePatch {
+    pub username: Option<String>,
+    pub first_name: Option<Option<String>>,
+    pub last_name: Option<Option<String>>,
+    pub bio: Option<Option<String>>,
+    pub profile_image: Option<Option<String>>,
+    pub onboarding_complete: Option<bool>,
+    pub can_collect_event_payments: Option<bool>,
+    pub email: Option<Option<String>>,
+}
+
+pub async fn update_profile(conn: &mut AnyConnection, id: &str, p: &ProfilePatch) -> Result<(), sqlx::Error> {
+    // COALESCE-style patching keeps one statement for any subset of fields:
+    // each optional field comes with a "set it" flag.
+    sqlx::query(
+        "UPDATE users SET \
+           username = CASE WHEN $2 = 1 THEN $3 ELSE username END, \
+           first_name = CASE WHEN $4 = 1 THEN $5 ELSE first_name END, \
+           last_name = CASE WHEN $6 = 1 THEN $7 ELSE last_name END, \
+           bio = CASE WHEN $8 = 1 THEN $9 ELSE bio END, \
+           profile_image = CASE WHEN $10 = 1 THEN $11 ELSE profile_image END, \
+           onboarding_complete = COALESCE($12, onboarding_complete), \
+           can_collect_event_payments = COALESCE($13, can_collect_event_payments), \
+           email = CASE WHEN $14 = 1 THEN $15 ELSE email END, \
+           updated_at = $16 \
+         WHERE id = $1",
+    )
+    .bind(id)
+    .bind(flag(p.username.is_some()))
+    .bind(p.username.clone())
+    .bind(flag(p.first_name.is_some()))
+    .bind(p.first_name.clone().flatten())
+    .bind(flag(p.last_name.is_some()))
+    .bind(p.last_name.clone().flatten())
+    .bind(flag(p.bio.is_some()))
+    .bind(p.bio.clone().flatten())
+    .bind(flag(p.profile_image.is_some()))
+    .bind(p.profile_image.clone().flatten())
+    .bind(p.onboarding_complete.map(flag))
+    .bind(p.can_collect_event_payments.map(flag))
+    .bind(flag(p.email.is_some()))
+    .bind(p.email.clone().flatten())
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn accept_legal<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    id: &str,
+    version: &str,
+) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    sqlx::query("UPDATE users SET legal_accepted_at = $2, legal_version = $3, updated_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now)
+        .bind(version)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// People whose username or name contains `q` (case-insensitive), by
+/// username then id, keyset-paged on `(lower(username), id)` encoded in the
+/// cursor's id part.
+pub async fn search<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    q: &str,
+    after: Option<&Cursor>,
+    limit: i64,
+) -> Result<Vec<UserRow>, sqlx::Error> {
+    let pattern = super::facilities::like_pattern(q);
+    let sql = select(
+        "WHERE u.deleted_at IS NULL AND u.username IS NOT NULL \
+           AND (lower(u.username) LIKE $1 OR lower(COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')) LIKE $1) \
+           AND ($2 = 0 OR u.created_at > $3 OR (u.created_at = $3 AND u.id > $4)) \
+         ORDER BY u.created_at, u.id LIMIT $5",
+    );
+    sqlx::query_as(super::dynamic(sql))
+        .bind(pattern)
+        .bind(flag(after.is_some()))
+        .bind(after.map(|c| c.at).unwrap_or(0))
+        .bind(after.map(|c| c.id.clone()).unwrap_or_default())
+        .bind(limit + 1)
+        .fetch_all(ex)
+        .await
+}
+
+/// Clerk's view of a user, from a `user.created` / `user.updated` webhook.
+#[derive(Debug)]
+pub struct ClerkProfile {
+    pub clerk_id: String,
+    pub email: Option<String>,
+    pub username: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub profile_image: Option<String>,
+    /// Clerk's `updated_at` (epoch ms): older events than the last applied are ignored.
+    pub updated_at: i64,
+}
+
+/// Creates or updates the user from Clerk, unless a newer Clerk event was
+/// already applied. Returns false when ignored as stale.
+pub async fn upsert_from_clerk(conn: &mut AnyConnection, p: &ClerkProfile) -> Result<bool, sqlx::Error> {
+    let id = ensure_by_clerk_id(&mut *conn, &p.clerk_id).await?;
+    let now = now_ms();
+    let done = sqlx::query(
+        "UPDATE users SET email = $2, username = COALESCE($3, username), first_name = $4, last_name = $5, \
+           profile_image = $6, clerk_synced_at = $7, updated_at = $8 \
+         WHERE id = $1 AND deleted_at IS NULL AND (clerk_synced_at IS NULL OR clerk_synced_at <= $7)",
+    )
+    .bind(&id)
+    .bind(&p.email)
+    .bind(&p.username)
+    .bind(&p.first_name)
+    .bind(&p.last_name)
+    .bind(&p.profile_image)
+    .bind(p.updated_at)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// A user deleted in Clerk is anonymised, not removed: the personal data and
+/// everything social (follows, positions, statuses, posts, feed, pending
+/// requests, upcoming RSVPs' identity stays as a "deleted user") goes, while
+/// rows other people rely on — roster stats, game logs, RSVP history,
+/// ownership of facilities and teams — keep pointing at the anonymous row.
+pub async fn anonymise(conn: &mut AnyConnection, clerk_id: &str) -> Result<bool, sqlx::Error> {
+    let Some(id) = sqlx::query_scalar::<_, String>("SELECT id FROM users WHERE clerk_id = $1 AND deleted_at IS NULL")
+        .bind(clerk_id)
+        .fetch_optional(&mut *conn)
+        .await?
+    else {
+        return Ok(false);
+    };
+    let now = now_ms();
+    for sql in [
+        "DELETE FROM follows WHERE follower_id = $1 OR following_id = $1",
+        "DELETE FROM facility_follows WHERE user_id = $1",
+        "DELETE FROM team_follows WHERE user_id = $1",
+        "DELETE FROM player_positions WHERE user_id = $1",
+        "DELETE FROM user_profile_types WHERE user_id = $1",
+        "DELETE FROM statuses WHERE user_id = $1",
+        "DELETE FROM posts WHERE author_id = $1",
+        "DELETE FROM feed_items WHERE user_id = $1",
+        "UPDATE feed_items SET actor_id = NULL WHERE actor_id = $1",
+        "DELETE FROM roster_join_requests WHERE user_id = $1 AND status = 'PENDING'",
+    ] {
+        sqlx::query(sql).bind(&id).execute(&mut *conn).await?;
+    }
+    sqlx::query(
+        "UPDATE users SET clerk_id = $2, email = NULL, username = NULL, first_name = NULL, last_name = NULL, \
+           profile_image = NULL, bio = NULL, can_collect_event_payments = 0, deleted_at = $3, updated_at = $3 \
+         WHERE id = $1",
+    )
+    .bind(&id)
+    .bind(format!("deleted:{id}"))
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(true)
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct PositionRow {
+    pub id: String,
+    pub user_id: String,
+    pub position: String,
+    pub skill_level: String,
+    pub is_preferred: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+pub async fn positions<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_id: &str,
+) -> Result<Vec<PositionRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, user_id, position, skill_level, is_preferred, created_at, updated_at \
+         FROM player_positions WHERE user_id = $1 ORDER BY is_preferred DESC, created_at",
+    )
+    .bind(user_id)
+    .fetch_all(ex)
+    .await
+}
+
+pub async fn position<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_id: &str,
+    id: &str,
+) -> Result<Option<PositionRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, user_id, position, skill_level, is_preferred, created_at, updated_at \
+         FROM player_positions WHERE user_id = $1 AND id = $2",
+    )
+    .bind(user_id)
+    .bind(id)
+    .fetch_optional(ex)
+    .await
+}
+
+/// The preferred position, used as the default RSVP position.
+pub async fn preferred_position<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT position FROM player_positions WHERE user_id = $1 AND is_preferred = 1")
+        .bind(user_id)
+        .fetch_optional(ex)
+        .await
+}
+
+/// Only one preferred position: clear the others before setting one.
+pub async fn clear_preferred(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE player_positions SET is_preferred = 0, updated_at = $2 WHERE user_id = $1 AND is_preferred = 1")
+        .bind(user_id)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn insert_position(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    position: &str,
+    skill_level: &str,
+    preferred: bool,
+) -> Result<String, sqlx::Error> {
+    let id = new_id();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO player_positions (id, user_id, position, skill_level, is_preferred, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $6)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(position)
+    .bind(skill_level)
+    .bind(flag(preferred))
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(id)
+}
+
+pub async fn update_position(
+    conn: &mut AnyConnection,
+    id: &str,
+    skill_level: Option<&str>,
+    preferred: Option<bool>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE player_positions SET skill_level = COALESCE($2, skill_level), \
+           is_preferred = COALESCE($3, is_preferred), updated_at = $4 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(skill_level)
+    .bind(preferred.map(flag))
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn delete_position<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_id: &str,
+    id: &str,
+) -> Result<bool, sqlx::Error> {
+    let r = sqlx::query("DELETE FROM player_positions WHERE user_id = $1 AND id = $2")
+        .bind(user_id)
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(r.rows_affected() > 0)
+}

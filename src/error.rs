@@ -1,0 +1,177 @@
+//! The one error type of the HTTP and WebSocket API. Every failure a client
+//! can see is an `AppError`, rendered as CONTRACT.md's envelope
+//! `{"error":{"code","message","details"?}}`. Internal causes are logged with
+//! their chain and never sent.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Field name → message, for `validation_failed`.
+pub type FieldErrors = BTreeMap<String, String>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("authentication required")]
+    Unauthorized(String),
+    #[error("forbidden")]
+    Forbidden(String),
+    #[error("not found")]
+    NotFound(String),
+    /// A state conflict with a specific code (e.g. `roster_full`, `conflict`).
+    #[error("conflict")]
+    Conflict { code: &'static str, message: String },
+    #[error("validation failed")]
+    Validation { message: String, fields: FieldErrors },
+    #[error("bad request")]
+    BadRequest(String),
+    #[error("payload too large")]
+    PayloadTooLarge(String),
+    #[error("rate limited")]
+    RateLimited(String),
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// The command may or may not have been applied (e.g. a timeout waiting
+    /// for an actor); clients retry with the same command id.
+    #[error("unavailable")]
+    Unavailable(String),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+/// The JSON body of every error answer.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorEnvelope {
+    pub error: ErrorBody,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub details: Option<serde_json::Value>,
+}
+
+impl AppError {
+    pub fn unauthorized(msg: impl Into<String>) -> Self {
+        Self::Unauthorized(msg.into())
+    }
+    pub fn forbidden(msg: impl Into<String>) -> Self {
+        Self::Forbidden(msg.into())
+    }
+    pub fn not_found(what: impl Into<String>) -> Self {
+        Self::NotFound(what.into())
+    }
+    pub fn conflict(msg: impl Into<String>) -> Self {
+        Self::Conflict { code: "conflict", message: msg.into() }
+    }
+    pub fn conflict_code(code: &'static str, msg: impl Into<String>) -> Self {
+        Self::Conflict { code, message: msg.into() }
+    }
+    /// One field is wrong.
+    pub fn field(field: &str, msg: impl Into<String>) -> Self {
+        let mut fields = FieldErrors::new();
+        fields.insert(field.to_string(), msg.into());
+        Self::Validation { message: format!("{field} is invalid"), fields }
+    }
+    pub fn validation(fields: FieldErrors) -> Self {
+        let names: Vec<&str> = fields.keys().map(String::as_str).collect();
+        Self::Validation { message: format!("invalid fields: {}", names.join(", ")), fields }
+    }
+    pub fn internal(err: impl Into<anyhow::Error>) -> Self {
+        Self::Internal(err.into())
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Unauthorized(_) => "unauthorized",
+            Self::Forbidden(_) => "forbidden",
+            Self::NotFound(_) => "not_found",
+            Self::Conflict { code, .. } => code,
+            Self::Validation { .. } => "validation_failed",
+            Self::BadRequest(_) => "bad_request",
+            Self::PayloadTooLarge(_) => "payload_too_large",
+            Self::RateLimited(_) => "rate_limited",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::Unavailable(_) => "unavailable",
+            Self::Internal(_) => "internal",
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            Self::Unauthorized(m)
+            | Self::Forbidden(m)
+            | Self::BadRequest(m)
+            | Self::PayloadTooLarge(m)
+            | Self::RateLimited(m)
+            | Self::Unavailable(m) => m.clone(),
+            Self::NotFound(what) => format!("{what} not found"),
+            Self::Conflict { message, .. } | Self::Validation { message, .. } => message.clone(),
+            Self::MethodNotAllowed => "method not allowed on this route".into(),
+            Self::Internal(_) => "internal error".into(),
+        }
+    }
+
+    pub fn envelope(&self) -> ErrorEnvelope {
+        let details = match self {
+            Self::Validation { fields, .. } => serde_json::to_value(fields).ok(),
+            _ => None,
+        };
+        ErrorEnvelope { error: ErrorBody { code: self.code().into(), message: self.message(), details } }
+    }
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let Self::Internal(err) = self {
+            tracing::error!(error = ?err, "internal error");
+        }
+        HttpResponse::build(self.status_code()).json(self.envelope())
+    }
+}
+
+/// Database errors: constraint violations are the client's mistake (409 or
+/// 422), everything else is internal.
+impl From<sqlx::Error> for AppError {
+    fn from(err: sqlx::Error) -> Self {
+        use sqlx::error::ErrorKind;
+        if let sqlx::Error::Database(db) = &err {
+            match db.kind() {
+                ErrorKind::UniqueViolation => return AppError::conflict("that already exists"),
+                ErrorKind::ForeignKeyViolation => {
+                    return AppError::conflict("it is still referenced, or refers to something that does not exist");
+                }
+                ErrorKind::CheckViolation | ErrorKind::NotNullViolation => {
+                    return AppError::Validation { message: "a value is out of range".into(), fields: FieldErrors::new() };
+                }
+                _ => {}
+            }
+        }
+        if matches!(err, sqlx::Error::RowNotFound) {
+            return AppError::not_found("record");
+        }
+        AppError::Internal(err.into())
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;

@@ -1,0 +1,44 @@
+//! `rinkside` (or `rinkside serve`) serves; `rinkside migrate` applies the
+//! migrations and exits.
+
+use rinkside::config::Config;
+use rinkside::db::Db;
+use rinkside::startup::Application;
+
+const USAGE: &str = "usage: rinkside [serve | migrate]";
+
+#[actix_web::main]
+async fn main() -> std::process::ExitCode {
+    match run().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = ?e, "rinkside stopped with an error");
+            eprintln!("rinkside: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> anyhow::Result<()> {
+    let command = std::env::args().nth(1);
+    let config = Config::from_env()?;
+    rinkside::telemetry::init(config.log_json);
+    match command.as_deref() {
+        None | Some("serve") => {
+            let app = Application::build(config.clone()).await?;
+            tracing::info!(bind = %config.bind, port = app.port(), database = backend(&config), cluster = config.redis_url.is_some(), "rinkside listening");
+            app.run_until_stopped().await
+        }
+        Some("migrate") => {
+            let db = Db::connect(&config.database_url).await?;
+            db.migrate().await?;
+            tracing::info!(database = backend(&config), "migrations applied");
+            Ok(())
+        }
+        Some(other) => anyhow::bail!("unknown command {other:?}; {USAGE}"),
+    }
+}
+
+fn backend(config: &Config) -> &'static str {
+    if config.is_sqlite() { "sqlite" } else { "postgres" }
+}

@@ -1,0 +1,137 @@
+//! Topic names, who may subscribe to them, and how each kind produces its
+//! current state (`snapshot`). Each capability registers a [`TopicSource`]
+//! for its kind; the gateway and the bus resync only go through here.
+
+use crate::error::AppError;
+use futures_util::future::BoxFuture;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The kinds of topic of CONTRACT.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Event,
+    Game,
+    Season,
+    Team,
+    Roster,
+    Feed,
+}
+
+impl Kind {
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Kind::Event => "event",
+            Kind::Game => "game",
+            Kind::Season => "season",
+            Kind::Team => "team",
+            Kind::Roster => "roster",
+            Kind::Feed => "feed",
+        }
+    }
+}
+
+/// A parsed topic. `feed` is the viewer's own feed: on the bus it is
+/// `feed:<userId>`, so publications reach only the owner's connections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Topic {
+    pub kind: Kind,
+    pub id: String,
+}
+
+/// Longest id we accept in a topic name.
+const MAX_ID_LEN: usize = 64;
+
+impl Topic {
+    /// Parses a client's topic; `feed` needs the signed-in viewer.
+    pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
+        let bad = || AppError::field("topic", "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID or feed");
+        if raw == "feed" {
+            let id = viewer.ok_or_else(|| AppError::unauthorized("sign in to follow your feed"))?;
+            return Ok(Topic { kind: Kind::Feed, id: id.to_string() });
+        }
+        let (prefix, id) = raw.split_once(':').ok_or_else(bad)?;
+        let kind = match prefix {
+            "event" => Kind::Event,
+            "game" => Kind::Game,
+            "season" => Kind::Season,
+            "team" => Kind::Team,
+            "roster" => Kind::Roster,
+            _ => return Err(bad()),
+        };
+        let id_ok = !id.is_empty() && id.len() <= MAX_ID_LEN && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        if !id_ok {
+            return Err(bad());
+        }
+        Ok(Topic { kind, id: id.to_string() })
+    }
+
+    /// The name on the bus and in the hub.
+    pub fn bus_name(&self) -> String {
+        format!("{}:{}", self.kind.prefix(), self.id)
+    }
+
+    /// The name the client used (what frames carry back to it).
+    pub fn client_name(&self) -> String {
+        match self.kind {
+            Kind::Feed => "feed".into(),
+            _ => self.bus_name(),
+        }
+    }
+
+    /// Parses a bus name back (for resync after a reconnect).
+    pub fn from_bus_name(name: &str) -> Option<Topic> {
+        let (prefix, id) = name.split_once(':')?;
+        let kind = [Kind::Event, Kind::Game, Kind::Season, Kind::Team, Kind::Roster, Kind::Feed]
+            .into_iter()
+            .find(|k| k.prefix() == prefix)?;
+        Some(Topic { kind, id: id.to_string() })
+    }
+}
+
+/// How one kind of topic is authorised and snapshotted.
+pub trait TopicSource: Send + Sync {
+    /// May `viewer` (None = signed out) subscribe to the thing with this id?
+    /// Not-found and forbidden both answer errors the client sees.
+    fn authorize<'a>(&'a self, viewer: Option<&'a str>, id: &'a str) -> BoxFuture<'a, Result<(), AppError>>;
+
+    /// The current state and its seq (from the live actor, else the database).
+    fn snapshot<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(i64, serde_json::Value), AppError>>;
+
+    /// Whether a subscription must end when the viewer's token expires.
+    fn is_private(&self) -> bool {
+        false
+    }
+}
+
+/// Kind → source.
+#[derive(Default, Clone)]
+pub struct TopicSources(HashMap<Kind, Arc<dyn TopicSource>>);
+
+impl TopicSources {
+    pub fn register(&mut self, kind: Kind, source: Arc<dyn TopicSource>) {
+        self.0.insert(kind, source);
+    }
+
+    pub fn get(&self, kind: Kind) -> Result<&Arc<dyn TopicSource>, AppError> {
+        self.0.get(&kind).ok_or_else(|| AppError::field("topic", "this kind of topic is not available"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics_parse_and_map_feed_to_its_owner() {
+        let t = Topic::parse("game:0190-abc", None).unwrap();
+        assert_eq!(t.bus_name(), "game:0190-abc");
+        let f = Topic::parse("feed", Some("u1")).unwrap();
+        assert_eq!((f.bus_name().as_str(), f.client_name().as_str()), ("feed:u1", "feed"));
+        assert!(Topic::parse("feed", None).is_err());
+        assert!(Topic::parse("nope:1", None).is_err());
+        assert!(Topic::parse("game:", None).is_err());
+        assert!(Topic::parse("game:a b", None).is_err());
+        assert_eq!(Topic::from_bus_name("feed:u1"), Some(f));
+    }
+}

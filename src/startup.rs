@@ -1,0 +1,208 @@
+//! Builds and runs the application: database and migrations, auth, the
+//! realtime hub and bus, the actor registries, the HTTP server with every
+//! route, the built client, and graceful shutdown on SIGTERM.
+
+use crate::api;
+use crate::auth::Authenticator;
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::realtime::Realtime;
+use actix_web::dev::{Server, ServerHandle};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, ResponseError, web};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tracing_actix_web::TracingLogger;
+use utoipa_actix_web::AppExt;
+
+/// Epoch milliseconds; injectable so tests can pin time (webhook signatures).
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+/// Everything handlers share. One per process, behind `web::Data`.
+pub struct AppState {
+    pub db: Db,
+    pub auth: Authenticator,
+    pub config: Config,
+    /// Set on SIGTERM: `/readyz` answers 503 while in-flight work finishes.
+    pub draining: Arc<AtomicBool>,
+    pub clock: Clock,
+    /// Topic hub, bus and live aggregates.
+    pub realtime: Realtime,
+}
+
+pub struct Application {
+    port: u16,
+    server: Server,
+    state: web::Data<AppState>,
+}
+
+impl Application {
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        Self::build_with_clock(config, Arc::new(|| chrono::Utc::now().timestamp_millis())).await
+    }
+
+    pub async fn build_with_clock(config: Config, clock: Clock) -> anyhow::Result<Self> {
+        let db = Db::connect(&config.database_url).await?;
+        db.migrate().await?;
+        let auth = Authenticator::from_config(&config)?;
+        if config.auth_mode == crate::config::AuthMode::Dev {
+            tracing::warn!(
+                "DEV AUTH IS ON: anyone can sign in as anyone via POST /api/v1/dev/token. \
+                 Configure Clerk (CLERK_JWKS_URL or CLERK_JWT_KEY) for real use."
+            );
+        }
+        let realtime = Realtime::start(&config, db.clone()).await?;
+        let state = web::Data::new(AppState {
+            db,
+            auth,
+            config: config.clone(),
+            draining: Arc::new(AtomicBool::new(false)),
+            clock,
+            realtime,
+        });
+        let listener = TcpListener::bind(&config.bind)?;
+        let port = listener.local_addr()?.port();
+        let openapi = web::Data::new(api::openapi::OpenApiDoc(openapi_json()?));
+        let routes = web::Data::new(RouteTable::from_openapi(&openapi.0));
+        let dist = config.client_dist.clone();
+        let server_state = state.clone();
+        let server = HttpServer::new(move || {
+            App::new()
+                .wrap(TracingLogger::default())
+                .app_data(server_state.clone())
+                .app_data(openapi.clone())
+                .app_data(routes.clone())
+                .configure(api::extractor_config)
+                .service(api::health::healthz)
+                .service(api::health::readyz)
+                .service(api::openapi::serve)
+                .configure(crate::ws::config)
+                .service(
+                    web::scope("/api/v1")
+                        .configure(|cfg| api::config(&mut utoipa_actix_web::service_config::ServiceConfig::new(cfg)))
+                        .default_service(web::to(unmatched_api_route)),
+                )
+                .service(web::scope("/api").default_service(web::to(unmatched_api_route)))
+                .configure(|cfg| client_files(cfg, &dist))
+        })
+        .disable_signals()
+        .shutdown_timeout(config.shutdown_grace.as_secs())
+        .listen(listener)?
+        .run();
+        Ok(Application { port, server, state })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until SIGTERM / SIGINT, then drains: readyz goes 503, in-flight
+    /// requests finish (up to the grace period), then the process exits.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        let handle = self.server.handle();
+        let draining = self.state.draining.clone();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            tracing::info!("shutdown requested: draining");
+            draining.store(true, Ordering::SeqCst);
+            handle.stop(true).await;
+        });
+        self.server.await?;
+        tracing::info!("stopped");
+        Ok(())
+    }
+
+    pub fn state(&self) -> web::Data<AppState> {
+        self.state.clone()
+    }
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            _ => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The OpenAPI document of every `/api/v1` route and schema.
+fn openapi_json() -> anyhow::Result<String> {
+    let (_, mut doc) = App::new()
+        .into_utoipa_app()
+        .service(utoipa_actix_web::scope("/api/v1").configure(api::config))
+        .split_for_parts();
+    doc.info.title = "Rinkside API".into();
+    doc.info.contact = None;
+    doc.info.license = None;
+    doc.info.description = Some("Realtime hockey community platform. See CONTRACT.md for the WebSocket protocol.".into());
+    Ok(doc.to_pretty_json()?)
+}
+
+/// Path templates of the API, to tell "no such route" (404) from "no such
+/// method on this route" (405).
+pub struct RouteTable(Vec<Vec<String>>);
+
+impl RouteTable {
+    fn from_openapi(json: &str) -> Self {
+        let doc: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+        let paths = doc["paths"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_else(Vec::new);
+        RouteTable(paths.into_iter().map(|p| p.split('/').map(str::to_string).collect()).collect())
+    }
+
+    fn knows(&self, path: &str) -> bool {
+        let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        self.0.iter().any(|template| {
+            template.len() == segments.len()
+                && template.iter().zip(&segments).all(|(t, s)| (t.starts_with('{') && !s.is_empty()) || t == s)
+        })
+    }
+}
+
+async fn unmatched_api_route(req: HttpRequest, routes: web::Data<RouteTable>) -> HttpResponse {
+    if routes.knows(req.path()) {
+        AppError::MethodNotAllowed.error_response()
+    } else {
+        AppError::not_found("route").error_response()
+    }
+}
+
+/// The built client at `/`; any other non-API path falls back to index.html
+/// so client-side routes survive a reload.
+fn client_files(cfg: &mut web::ServiceConfig, dist: &std::path::Path) {
+    let index = dist.join("index.html");
+    let spa_fallback = web::to(move |req: HttpRequest| {
+        let index = index.clone();
+        async move {
+            match actix_files::NamedFile::open(&index) {
+                Ok(file) => file.into_response(&req),
+                Err(_) => HttpResponse::NotFound()
+                    .content_type("text/plain")
+                    .body("The client is not built: run `npm --prefix client run build`."),
+            }
+        }
+    });
+    if dist.is_dir() {
+        cfg.service(actix_files::Files::new("/", dist).index_file("index.html").default_handler(spa_fallback));
+    } else {
+        cfg.default_service(spa_fallback);
+    }
+}
