@@ -175,3 +175,18 @@ impl From<sqlx::Error> for AppError {
 }
 
 pub type AppResult<T> = Result<T, AppError>;
+
+/// Actor outcomes map onto the same codes: decided rejections keep their
+/// code and message; internal failures are logged, not shown.
+impl From<rinkside_actors::ActorError> for AppError {
+    fn from(err: rinkside_actors::ActorError) -> Self {
+        use rinkside_actors::ActorError as A;
+        match err {
+            A::NotFound(what) => AppError::NotFound(what),
+            A::Validation { field, message } => AppError::field(&field, message),
+            A::Conflict(message) => AppError::conflict(message),
+            A::Overloaded(message) => AppError::RateLimited(message),
+            A::Internal(message) => AppError::Internal(anyhow::anyhow!(message)),
+        }
+    }
+}

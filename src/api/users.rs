@@ -107,8 +107,12 @@ impl From<PositionRow> for PlayerPosition {
     }
 }
 
+/// A user's profile types, in the seed's order.
 fn types_of(all: &[(String, String)], user_id: &str) -> Vec<ProfileType> {
-    all.iter().filter(|(u, _)| u == user_id).filter_map(|(_, t)| ProfileType::parse(t)).collect()
+    let mut types: Vec<ProfileType> =
+        all.iter().filter(|(u, _)| u == user_id).filter_map(|(_, t)| ProfileType::parse(t)).collect();
+    types.sort();
+    types
 }
 
 /// Builds the owner's view of a user.

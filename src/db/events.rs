@@ -1,1 +1,580 @@
-//! events persistence (filled by its capability).
+//! Events, their RSVP rows and histories, payments and team links — and the
+//! [`EventStore`] the per-event actors persist through: one transaction per
+//! group-commit batch, opened by the optimistic version check.
+
+use super::{Db, dynamic, flag, new_id, now_ms};
+use rinkside_actors::event::{EventState, Rsvp, RsvpStatus, StoredEvent};
+use rinkside_actors::{BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply};
+use sqlx::{Any, AnyConnection, Executor, FromRow};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, FromRow)]
+pub struct EventRow {
+    pub id: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub location: Option<String>,
+    pub start_date: i64,
+    pub end_date: Option<i64>,
+    pub image_url: Option<String>,
+    pub creator_id: String,
+    pub facility_id: Option<String>,
+    pub season_id: Option<String>,
+    pub external_home_team_name: Option<String>,
+    pub external_away_team_name: Option<String>,
+    pub external_rink: Option<String>,
+    pub home_score: Option<i64>,
+    pub away_score: Option<i64>,
+    pub event_type: String,
+    pub max_skaters: Option<i64>,
+    pub max_goalies: Option<i64>,
+    pub group_config: Option<String>,
+    pub version: i64,
+    pub cancelled_at: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e.end_date, e.image_url, \
+    e.creator_id, e.facility_id, e.season_id, e.external_home_team_name, e.external_away_team_name, \
+    e.external_rink, e.home_score, e.away_score, e.event_type, e.max_skaters, e.max_goalies, e.group_config, \
+    e.version, e.cancelled_at, e.created_at, e.updated_at";
+
+/// A person's name as others see it: "First Last", else the username.
+pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \
+    THEN u.first_name || COALESCE(' ' || u.last_name, '') \
+    ELSE COALESCE(u.username, 'Deleted user') END";
+
+/// The editable fields of an event (limits go through the actor).
+#[derive(Debug, Clone, Default)]
+pub struct EventFields {
+    pub title: String,
+    pub description: Option<String>,
+    pub location: Option<String>,
+    pub start_date: i64,
+    pub end_date: Option<i64>,
+    pub image_url: Option<String>,
+    pub facility_id: Option<String>,
+    pub season_id: Option<String>,
+    pub external_home_team_name: Option<String>,
+    pub external_away_team_name: Option<String>,
+    pub external_rink: Option<String>,
+    pub home_score: Option<i64>,
+    pub away_score: Option<i64>,
+    pub event_type: String,
+    pub group_config: Option<String>,
+}
+
+pub async fn insert<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    creator_id: &str,
+    f: &EventFields,
+    max_skaters: Option<i64>,
+    max_goalies: Option<i64>,
+) -> Result<String, sqlx::Error> {
+    let id = new_id();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO events (id, title, description, location, start_date, end_date, image_url, creator_id, \
+           facility_id, season_id, external_home_team_name, external_away_team_name, external_rink, home_score, \
+           away_score, event_type, max_skaters, max_goalies, group_config, version, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 0, $20, $20)",
+    )
+    .bind(&id)
+    .bind(&f.title)
+    .bind(&f.description)
+    .bind(&f.location)
+    .bind(f.start_date)
+    .bind(f.end_date)
+    .bind(&f.image_url)
+    .bind(creator_id)
+    .bind(&f.facility_id)
+    .bind(&f.season_id)
+    .bind(&f.external_home_team_name)
+    .bind(&f.external_away_team_name)
+    .bind(&f.external_rink)
+    .bind(f.home_score)
+    .bind(f.away_score)
+    .bind(&f.event_type)
+    .bind(max_skaters)
+    .bind(max_goalies)
+    .bind(&f.group_config)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(id)
+}
+
+/// Replaces the editable fields (not limits, version or cancellation).
+pub async fn update<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str, f: &EventFields) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE events SET title = $2, description = $3, location = $4, start_date = $5, end_date = $6, \
+           image_url = $7, facility_id = $8, season_id = $9, external_home_team_name = $10, \
+           external_away_team_name = $11, external_rink = $12, home_score = $13, away_score = $14, \
+           event_type = $15, group_config = $16, updated_at = $17 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(&f.title)
+    .bind(&f.description)
+    .bind(&f.location)
+    .bind(f.start_date)
+    .bind(f.end_date)
+    .bind(&f.image_url)
+    .bind(&f.facility_id)
+    .bind(&f.season_id)
+    .bind(&f.external_home_team_name)
+    .bind(&f.external_away_team_name)
+    .bind(&f.external_rink)
+    .bind(f.home_score)
+    .bind(f.away_score)
+    .bind(&f.event_type)
+    .bind(&f.group_config)
+    .bind(now_ms())
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<EventRow>, sqlx::Error> {
+    sqlx::query_as(dynamic(format!("SELECT {COLUMNS} FROM events e WHERE e.id = $1"))).bind(id).fetch_optional(ex).await
+}
+
+pub async fn delete<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query("DELETE FROM events WHERE id = $1").bind(id).execute(ex).await?.rows_affected() > 0)
+}
+
+/// Filters of the events list; all optional, combined with AND.
+#[derive(Debug, Default)]
+pub struct EventFilter {
+    pub facility_id: Option<String>,
+    pub season_id: Option<String>,
+    pub event_type: Option<String>,
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+    pub created_by: Option<String>,
+    /// Events this user is attending or waitlisted for.
+    pub attending: Option<String>,
+    pub include_cancelled: bool,
+}
+
+/// Events by start time then id, keyset-paged after `(start, id)`.
+pub async fn list<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    f: &EventFilter,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> Result<Vec<EventRow>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM events e WHERE \
+           ($1 = 0 OR e.facility_id = $2) AND ($3 = 0 OR e.season_id = $4) AND ($5 = 0 OR e.event_type = $6) \
+           AND ($7 = 0 OR e.start_date >= $8) AND ($9 = 0 OR e.start_date < $10) \
+           AND ($11 = 0 OR e.creator_id = $12) \
+           AND ($13 = 0 OR EXISTS (SELECT 1 FROM event_rsvps r WHERE r.event_id = e.id AND r.user_id = $14 \
+                AND r.status IN ('ATTENDING', 'WAITLISTED'))) \
+           AND ($15 = 1 OR e.cancelled_at IS NULL) \
+           AND ($16 = 0 OR e.start_date > $17 OR (e.start_date = $17 AND e.id > $18)) \
+         ORDER BY e.start_date, e.id LIMIT $19"
+    );
+    let opt = |v: &Option<String>| (flag(v.is_some()), v.clone().unwrap_or_default());
+    let (has_facility, facility) = opt(&f.facility_id);
+    let (has_season, season) = opt(&f.season_id);
+    let (has_type, kind) = opt(&f.event_type);
+    let (has_creator, creator) = opt(&f.created_by);
+    let (has_attending, attending) = opt(&f.attending);
+    sqlx::query_as(dynamic(sql))
+        .bind(has_facility)
+        .bind(facility)
+        .bind(has_season)
+        .bind(season)
+        .bind(has_type)
+        .bind(kind)
+        .bind(flag(f.from.is_some()))
+        .bind(f.from.unwrap_or(0))
+        .bind(flag(f.to.is_some()))
+        .bind(f.to.unwrap_or(0))
+        .bind(has_creator)
+        .bind(creator)
+        .bind(has_attending)
+        .bind(attending)
+        .bind(flag(f.include_cancelled))
+        .bind(flag(after.is_some()))
+        .bind(after.as_ref().map(|a| a.0).unwrap_or(0))
+        .bind(after.map(|a| a.1).unwrap_or_default())
+        .bind(limit + 1)
+        .fetch_all(ex)
+        .await
+}
+
+/// Who organises an event: its creator, and the owner and managers of its
+/// facility.
+pub async fn is_organiser<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    event_id: &str,
+    user_id: &str,
+) -> Result<bool, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM events e WHERE e.id = $1 AND (e.creator_id = $2 \
+           OR EXISTS (SELECT 1 FROM facilities f WHERE f.id = e.facility_id AND f.owner_id = $2) \
+           OR EXISTS (SELECT 1 FROM facility_managers m WHERE m.facility_id = e.facility_id AND m.user_id = $2))",
+    )
+    .bind(event_id)
+    .bind(user_id)
+    .fetch_one(ex)
+    .await?;
+    Ok(n > 0)
+}
+
+/// Payment states of an event's attendees: user id → paid.
+pub async fn payments<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<HashMap<String, bool>, sqlx::Error> {
+    let rows: Vec<(String, i64)> = sqlx::query_as("SELECT user_id, is_paid FROM event_payments WHERE event_id = $1")
+        .bind(event_id)
+        .fetch_all(ex)
+        .await?;
+    Ok(rows.into_iter().map(|(u, p)| (u, p != 0)).collect())
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct PaymentRow {
+    pub id: String,
+    pub event_id: String,
+    pub user_id: String,
+    pub is_paid: i64,
+    pub marked_paid_at: Option<i64>,
+    pub marked_paid_by_id: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// Marks a payment; only attendees have payment rows (created when they
+/// became ATTENDING). `None` when the person has no payment row.
+pub async fn mark_paid(
+    conn: &mut AnyConnection,
+    event_id: &str,
+    user_id: &str,
+    paid: bool,
+    by: &str,
+) -> Result<Option<PaymentRow>, sqlx::Error> {
+    let now = now_ms();
+    let done = sqlx::query(
+        "UPDATE event_payments SET is_paid = $3, marked_paid_at = $4, marked_paid_by_id = $5, updated_at = $6 \
+         WHERE event_id = $1 AND user_id = $2",
+    )
+    .bind(event_id)
+    .bind(user_id)
+    .bind(flag(paid))
+    .bind(paid.then_some(now))
+    .bind(paid.then(|| by.to_string()))
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Ok(None);
+    }
+    sqlx::query_as(
+        "SELECT id, event_id, user_id, is_paid, marked_paid_at, marked_paid_by_id, created_at, updated_at \
+         FROM event_payments WHERE event_id = $1 AND user_id = $2",
+    )
+    .bind(event_id)
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct EventTeamRow {
+    pub id: String,
+    pub team_id: String,
+    pub role: String,
+    pub team_name: String,
+}
+
+pub async fn teams<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<Vec<EventTeamRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT et.id, et.team_id, et.role, t.name AS team_name FROM event_teams et JOIN teams t ON t.id = et.team_id \
+         WHERE et.event_id = $1 ORDER BY et.role DESC",
+    )
+    .bind(event_id)
+    .fetch_all(ex)
+    .await
+}
+
+/// Links a team as HOME or AWAY, replacing whichever team held that role.
+pub async fn set_team(conn: &mut AnyConnection, event_id: &str, team_id: &str, role: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM event_teams WHERE event_id = $1 AND (role = $2 OR team_id = $3)")
+        .bind(event_id)
+        .bind(role)
+        .bind(team_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("INSERT INTO event_teams (id, event_id, team_id, role) VALUES ($1, $2, $3, $4)")
+        .bind(new_id())
+        .bind(event_id)
+        .bind(team_id)
+        .bind(role)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn remove_team<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str, team_id: &str) -> Result<bool, sqlx::Error> {
+    let r = sqlx::query("DELETE FROM event_teams WHERE event_id = $1 AND team_id = $2")
+        .bind(event_id)
+        .bind(team_id)
+        .execute(ex)
+        .await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// The persistence of the per-event actors.
+pub struct SqlEventStore {
+    pub db: Db,
+}
+
+#[derive(FromRow)]
+struct RsvpRow {
+    user_id: String,
+    display_name: String,
+    position: String,
+    status: String,
+    accepted_seq: i64,
+    responded_at: i64,
+}
+
+fn other(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Other(e.to_string())
+}
+
+/// Loads an event's aggregate state (also used for snapshots when no actor
+/// is live on this node).
+pub async fn load_state(db: &Db, event_id: &str) -> Result<Option<EventState>, StoreError> {
+    let Some(row) = get(&db.pool, event_id).await.map_err(other)? else { return Ok(None) };
+    let rows: Vec<RsvpRow> = sqlx::query_as(dynamic(format!(
+        "SELECT r.user_id, {DISPLAY_NAME} AS display_name, r.position, r.status, r.accepted_seq, r.responded_at \
+         FROM event_rsvps r JOIN users u ON u.id = r.user_id WHERE r.event_id = $1"
+    )))
+    .bind(event_id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(other)?;
+    let mut rsvps = Vec::with_capacity(rows.len());
+    for r in rows {
+        rsvps.push(Rsvp {
+            user_id: r.user_id,
+            display_name: r.display_name,
+            position: Position::parse(&r.position).map_err(other)?,
+            status: RsvpStatus::parse(&r.status).map_err(other)?,
+            accepted_seq: r.accepted_seq,
+            responded_at: r.responded_at,
+        });
+    }
+    Ok(Some(EventState::new(StoredEvent {
+        event_id: row.id,
+        version: row.version,
+        max_skaters: row.max_skaters,
+        max_goalies: row.max_goalies,
+        cancelled: row.cancelled_at.is_some(),
+        rsvps,
+    })))
+}
+
+/// Stored replies for these command keys.
+pub async fn find_results(db: &Db, keys: Vec<String>) -> Result<HashMap<String, StoredReply>, StoreError> {
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let placeholders: Vec<String> = (1..=keys.len()).map(|i| format!("${i}")).collect();
+    let sql = format!("SELECT key, ok, body FROM command_results WHERE key IN ({})", placeholders.join(", "));
+    let mut q = sqlx::query_as::<_, (String, i64, String)>(dynamic(sql));
+    for k in &keys {
+        q = q.bind(k);
+    }
+    let rows = q.fetch_all(&db.pool).await.map_err(other)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(key, ok, body)| {
+            let reply = serde_json::from_str(&body).ok()?;
+            Some((key, StoredReply { ok: ok != 0, reply }))
+        })
+        .collect())
+}
+
+/// Inserts command results; a key that exists means the same command raced
+/// in on another node: the whole batch conflicts and is decided again.
+pub async fn insert_results(
+    conn: &mut AnyConnection,
+    results: &[rinkside_actors::CommandResult],
+    now: i64,
+) -> Result<(), StoreError> {
+    for r in results {
+        let inserted = sqlx::query(
+            "INSERT INTO command_results (key, ok, body, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(&r.key)
+        .bind(flag(r.ok))
+        .bind(r.reply.to_string())
+        .bind(now)
+        .execute(&mut *conn)
+        .await
+        .map_err(other)?;
+        if inserted.rows_affected() == 0 {
+            return Err(StoreError::Conflict);
+        }
+    }
+    Ok(())
+}
+
+async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreError> {
+    let now = now_ms();
+    let mut tx = db.pool.begin().await.map_err(other)?;
+    let limits = c.limits.map(|l| (l.max_skaters, l.max_goalies));
+    let checked = sqlx::query(
+        "UPDATE events SET version = $3, updated_at = $4, \
+           max_skaters = CASE WHEN $5 = 1 THEN $6 ELSE max_skaters END, \
+           max_goalies = CASE WHEN $5 = 1 THEN $7 ELSE max_goalies END, \
+           cancelled_at = CASE WHEN $8 = 1 AND cancelled_at IS NULL THEN $4 ELSE cancelled_at END \
+         WHERE id = $1 AND version = $2",
+    )
+    .bind(&c.event_id)
+    .bind(c.expected_version)
+    .bind(c.new_version)
+    .bind(now)
+    .bind(flag(limits.is_some()))
+    .bind(limits.and_then(|l| l.0))
+    .bind(limits.and_then(|l| l.1))
+    .bind(flag(c.cancelled))
+    .execute(&mut *tx)
+    .await
+    .map_err(other)?;
+    if checked.rows_affected() == 0 {
+        let exists = get(&mut *tx, &c.event_id).await.map_err(other)?.is_some();
+        return Err(if exists { StoreError::Conflict } else { StoreError::NotFound });
+    }
+    for r in &c.rsvps {
+        sqlx::query(
+            "INSERT INTO event_rsvps (id, event_id, user_id, status, position, role, accepted_seq, responded_at, \
+               created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
+             ON CONFLICT (event_id, user_id) DO UPDATE SET status = excluded.status, position = excluded.position, \
+               role = excluded.role, accepted_seq = excluded.accepted_seq, responded_at = excluded.responded_at, \
+               updated_at = excluded.updated_at",
+        )
+        .bind(new_id())
+        .bind(&c.event_id)
+        .bind(&r.user_id)
+        .bind(r.status.as_str())
+        .bind(r.position.as_str())
+        .bind(r.role().as_str())
+        .bind(r.accepted_seq)
+        .bind(r.responded_at)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(other)?;
+        // Attendees have a payment row (unpaid until marked); the waitlisted
+        // have none. Leaving drops an unpaid row and keeps a paid one.
+        if r.status == RsvpStatus::Attending {
+            sqlx::query(
+                "INSERT INTO event_payments (id, event_id, user_id, is_paid, created_at, updated_at) \
+                 VALUES ($1, $2, $3, 0, $4, $4) ON CONFLICT (event_id, user_id) DO NOTHING",
+            )
+            .bind(new_id())
+            .bind(&c.event_id)
+            .bind(&r.user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(other)?;
+        } else {
+            sqlx::query("DELETE FROM event_payments WHERE event_id = $1 AND user_id = $2 AND is_paid = 0")
+                .bind(&c.event_id)
+                .bind(&r.user_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(other)?;
+        }
+    }
+    for h in &c.rsvp_history {
+        sqlx::query(
+            "INSERT INTO event_rsvp_history (id, event_id, user_id, action, position, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(new_id())
+        .bind(&c.event_id)
+        .bind(&h.user_id)
+        .bind(h.action.as_str())
+        .bind(h.position.as_str())
+        .bind(h.created_at)
+        .execute(&mut *tx)
+        .await
+        .map_err(other)?;
+    }
+    for h in &c.waitlist_history {
+        sqlx::query(
+            "INSERT INTO event_waitlist_history (id, event_id, user_id, action, position, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(new_id())
+        .bind(&c.event_id)
+        .bind(&h.user_id)
+        .bind(h.action.as_str())
+        .bind(h.position.as_str())
+        .bind(h.created_at)
+        .execute(&mut *tx)
+        .await
+        .map_err(other)?;
+    }
+    insert_results(&mut tx, &c.results, now).await?;
+    tx.commit().await.map_err(other)?;
+    Ok(CommitResult::default())
+}
+
+impl ReplyStore for SqlEventStore {
+    fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
+        Box::pin(find_results(&self.db, keys))
+    }
+}
+
+impl EventStore for SqlEventStore {
+    fn load(&self, event_id: String) -> BoxFuture<'_, Result<Option<EventState>, StoreError>> {
+        Box::pin(async move { load_state(&self.db, &event_id).await })
+    }
+
+    fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
+        Box::pin(commit_event(&self.db, commit))
+    }
+}
+
+/// A person's RSVP status, when they have one (declined and removed people
+/// are in no list).
+pub async fn rsvp_status<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str, user_id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT status FROM event_rsvps WHERE event_id = $1 AND user_id = $2")
+        .bind(event_id)
+        .bind(user_id)
+        .fetch_optional(ex)
+        .await
+}
+
+pub async fn payment_rows<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<Vec<PaymentRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, event_id, user_id, is_paid, marked_paid_at, marked_paid_by_id, created_at, updated_at \
+         FROM event_payments WHERE event_id = $1 ORDER BY created_at",
+    )
+    .bind(event_id)
+    .fetch_all(ex)
+    .await
+}
+
+/// The facility a season belongs to.
+pub async fn season_facility<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT facility_id FROM seasons WHERE id = $1").bind(season_id).fetch_optional(ex).await
+}
+
+/// Owner or manager of a facility.
+pub async fn manages_facility<'e, E: Executor<'e, Database = Any>>(ex: E, facility_id: &str, user_id: &str) -> Result<bool, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM facilities f WHERE f.id = $1 AND (f.owner_id = $2 \
+           OR EXISTS (SELECT 1 FROM facility_managers m WHERE m.facility_id = f.id AND m.user_id = $2))",
+    )
+    .bind(facility_id)
+    .bind(user_id)
+    .fetch_one(ex)
+    .await?;
+    Ok(n > 0)
+}

@@ -1,13 +1,15 @@
 //! Topic sources: for each kind of topic, who may subscribe and what its
 //! current state is. Registered once at start (see `realtime::topics`).
 
+pub mod event;
 pub mod team;
 
 use crate::db::Db;
-use crate::realtime::bus::Bus;
 use crate::realtime::topics::{Kind, TopicSources};
+use rinkside_actors::EventRegistry;
 use std::sync::Arc;
 
-pub fn register_topics(sources: &mut TopicSources, db: &Db, _bus: &Arc<Bus>) {
+pub fn register_topics(sources: &mut TopicSources, db: &Db, events: &EventRegistry) {
     sources.register(Kind::Team, Arc::new(team::TeamTopic { db: db.clone() }));
+    sources.register(Kind::Event, Arc::new(event::EventTopic { db: db.clone(), events: events.clone() }));
 }

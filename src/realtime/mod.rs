@@ -13,6 +13,8 @@ use crate::db::Db;
 use bus::Bus;
 use bytestring::ByteString;
 use hub::Hub;
+use crate::db::events::SqlEventStore;
+use rinkside_actors::{ActorConfig, Arbiters, EventRegistry};
 use std::sync::{Arc, OnceLock};
 use topics::{Topic, TopicSources};
 
@@ -22,6 +24,15 @@ pub struct Realtime {
     pub topics: Arc<TopicSources>,
     /// Distinguishes this node's own messages on the Redis bus.
     pub node_id: String,
+    /// Live per-event actors (RSVPs, waitlists).
+    pub events: EventRegistry,
+}
+
+/// The actors publish through the bus.
+impl rinkside_actors::Publisher for Bus {
+    fn publish(&self, topic: String, seq: i64, payload: serde_json::Value) {
+        Bus::publish(self, &topic, seq, &payload);
+    }
 }
 
 /// A snapshot frame as the client sees it.
@@ -43,11 +54,21 @@ impl Realtime {
                 Bus::redis(url, node_id.clone(), hub.clone(), resync).await?
             }
         });
+        // Actors live on a few dedicated arbiters (see the registry's docs).
+        let arbiters = Arbiters::spawn(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2))?;
+        let actor_config = ActorConfig { idle_timeout: config.actor_idle, ..ActorConfig::default() };
+        let publisher: Arc<dyn rinkside_actors::Publisher> = bus.clone();
+        let events = EventRegistry::new(
+            Arc::new(SqlEventStore { db: db.clone() }),
+            publisher.clone(),
+            arbiters.clone(),
+            actor_config.clone(),
+        );
         let mut sources = TopicSources::default();
-        crate::live::register_topics(&mut sources, &db, &bus);
+        crate::live::register_topics(&mut sources, &db, &events);
         let sources = Arc::new(sources);
         let _ = sources_cell.set(sources.clone());
-        Ok(Realtime { hub, bus, topics: sources, node_id })
+        Ok(Realtime { hub, bus, topics: sources, node_id, events })
     }
 
     pub fn publish(&self, topic: &str, seq: i64, data: &serde_json::Value) {

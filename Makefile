@@ -1,0 +1,6 @@
+# The two commands of the README.
+.PHONY: run test
+run:
+	./scripts/run.sh
+test:
+	./scripts/test.sh

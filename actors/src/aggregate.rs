@@ -1,0 +1,137 @@
+//! What an aggregate must provide for the generic group-commit actor
+//! ([`crate::group_commit`]) to drive it, and the envelope a command travels
+//! in.
+//!
+//! Events and games implement [`Aggregate`] in their `actor.rs`; the
+//! batching, idempotency, retry and publishing logic exists once.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::ActorError;
+use crate::store::{BoxFuture, CommandResult, CommitResult, ReplyStore, StoreError};
+
+/// A command plus who sent it and its idempotency key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope<C> {
+    /// Idempotency key, already scoped by the caller (e.g. by user), or
+    /// `None` for commands that need no replay protection.
+    pub command_id: Option<String>,
+    /// The signed-in user on whose behalf the command runs (log entries'
+    /// `createdBy`, tracing).
+    pub actor_id: String,
+    pub command: C,
+}
+
+impl<C> Envelope<C> {
+    pub fn new(actor_id: impl Into<String>, command: C) -> Self {
+        Envelope {
+            command_id: None,
+            actor_id: actor_id.into(),
+            command,
+        }
+    }
+
+    pub fn with_command_id(mut self, key: impl Into<String>) -> Self {
+        self.command_id = Some(key.into());
+        self
+    }
+}
+
+/// The seam between the pure core of an aggregate and the actor machinery.
+pub trait Aggregate: Unpin + Sized + 'static {
+    /// Topic prefix (`event` → `event:ID`) and tracing label.
+    const KIND: &'static str;
+    type State: Clone + Send + Unpin + 'static;
+    type Command: Send + Unpin + 'static;
+    /// Changes accumulated over a batch, turned into one store commit.
+    type Effects: Default + Send + 'static;
+    /// What a decision needs to build its reply once the batch is decided
+    /// (replies describe the batch's final state, at the committed version).
+    type Intent: 'static;
+    type Reply: Serialize + DeserializeOwned + Clone + Send + 'static;
+    type Document: Serialize + Send + 'static;
+    type Store: ?Sized + ReplyStore;
+
+    fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<Self::State>, StoreError>>;
+
+    /// Decides one command, adding its changes to `effects`. Must leave
+    /// `state` untouched when it returns `Err`.
+    fn decide(
+        state: &mut Self::State,
+        effects: &mut Self::Effects,
+        command: &Self::Command,
+        actor_id: &str,
+        now_ms: i64,
+    ) -> Result<Self::Intent, ActorError>;
+
+    fn reply(state: &Self::State, intent: Self::Intent) -> Self::Reply;
+
+    fn commit<'a>(
+        store: &'a Self::Store,
+        id: &str,
+        expected_version: i64,
+        state: &Self::State,
+        effects: Self::Effects,
+        results: Vec<CommandResult>,
+    ) -> BoxFuture<'a, Result<CommitResult, StoreError>>;
+
+    fn version(state: &Self::State) -> i64;
+
+    /// Closes the batch after a successful commit (see `EventState::seal`).
+    fn seal(state: &mut Self::State);
+
+    fn document(state: &Self::State) -> Self::Document;
+}
+
+/// Tunables for every actor of a registry. Named limits, not magic numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActorConfig {
+    /// Stop after this long without a message (default 5 minutes). The next
+    /// command starts a fresh actor that reloads from the store.
+    pub idle_timeout: Duration,
+    /// Most commands decided and committed together (default 256): bounds
+    /// the transaction size and the wait of the last command in a burst.
+    pub max_batch: usize,
+    /// Decide-and-commit attempts per batch when other nodes keep moving the
+    /// version (default 8); then the batch answers `conflict`.
+    pub max_attempts: u32,
+    /// Commands waiting for a batch (default 8192); beyond it new commands
+    /// answer `rate_limited` instead of growing memory without bound.
+    pub max_queue: usize,
+    /// Replies of recent command ids kept in memory (default 4096), so a
+    /// retry usually needs no store lookup.
+    pub remembered_replies: usize,
+}
+
+impl Default for ActorConfig {
+    fn default() -> Self {
+        ActorConfig {
+            idle_timeout: Duration::from_secs(5 * 60),
+            max_batch: 256,
+            max_attempts: 8,
+            max_queue: 8192,
+            remembered_replies: 4096,
+        }
+    }
+}
+
+/// Shared handles every actor of a kind needs.
+pub(crate) struct Deps<A: Aggregate> {
+    pub(crate) store: Arc<A::Store>,
+    pub(crate) publisher: Arc<dyn crate::store::Publisher>,
+    pub(crate) config: ActorConfig,
+}
+
+impl<A: Aggregate> Clone for Deps<A> {
+    fn clone(&self) -> Self {
+        Deps {
+            store: Arc::clone(&self.store),
+            publisher: Arc::clone(&self.publisher),
+            config: self.config.clone(),
+        }
+    }
+}

@@ -1,0 +1,501 @@
+//! The pure RSVP decision core: `(state, command, now) → (new state,
+//! reply, rows and history to persist)`. No I/O, no clock, no randomness,
+//! so the rules are tested exhaustively without a database.
+//!
+//! Rules (DESIGN.md "Correctness rules", decided details marked "(decided)"):
+//! - A limit of `None` is unlimited. A full role puts new ATTENDING
+//!   requests on that role's waitlist, FIFO by acceptance order.
+//! - A freed place (decline, removal, raised limit, a person switching
+//!   role) promotes the head of that role's waitlist at once, recorded as
+//!   waitlist PROMOTED. The promoted person keeps their `accepted_seq`.
+//! - A lowered limit evicts nobody and admits nobody until the count is
+//!   below it.
+//! - Declining from the waitlist leaves it (waitlist REMOVED).
+//! - Repeating an answer changes nothing and answers the same.
+//! - (decided) Without an explicit position, an answer keeps the position already on
+//!   the person's RSVP, else uses the caller's default (the user's
+//!   preferred position, else CENTER: the server knows preferences).
+//! - (decided) Changing position within a role keeps the person's place. Changing
+//!   role is a new request for the new role: the old place is given up (and
+//!   promoted into), and the new role admits or waitlists exactly as it
+//!   would for anyone else. Keeping a skater place "in reserve" while
+//!   queueing as a goalie would let one person block two lines.
+//! - (decided) Removal by the organiser is not a ban: the person may answer again
+//!   and is treated as a new request.
+//! - (decided) Removing someone who declined (or was removed) changes nothing;
+//!   removing someone who never answered is `NoRsvp` (not_found).
+//! - (decided) A cancelled event rejects every command except a repeated Cancel.
+//! - (decided) Versions: the first change of a batch bumps the version by one; the
+//!   rest of the batch shares it ([`EventState::seal`] closes a batch). Wire
+//!   `seq` is this version, so it increases by exactly one per published
+//!   document and a gap really means a missed message.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{EventState, Rsvp, RsvpStatus};
+use crate::error::ActorError;
+use crate::hockey::{Position, Role, text_enum};
+
+/// A person's answer in an RSVP command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RsvpAnswer {
+    Attending,
+    Declined,
+}
+
+text_enum!(RsvpAnswer, "RSVP action", {
+    Attending => "ATTENDING",
+    Declined => "DECLINED",
+});
+
+/// Commands the event aggregate accepts. Authorisation (who may remove,
+/// who may change limits) is the server's job before it sends one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EventCommand {
+    /// A person answers for themselves.
+    Rsvp {
+        user_id: String,
+        display_name: String,
+        answer: RsvpAnswer,
+        /// The position the client asked for, if any.
+        position: Option<Position>,
+        /// Used when neither the command nor an existing RSVP names a
+        /// position.
+        default_position: Position,
+    },
+    /// The organiser removes a person from attending or the waitlist.
+    Remove { user_id: String },
+    /// New limits (`None` = unlimited). Raising promotes at once.
+    SetLimits {
+        max_skaters: Option<i64>,
+        max_goalies: Option<i64>,
+    },
+    /// The event will not take place; RSVPs are kept for the record.
+    Cancel,
+}
+
+/// The seed's RSVPAction, as written to EventRSVPHistory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RsvpAction {
+    Attending,
+    Declined,
+    Removed,
+}
+
+text_enum!(RsvpAction, "RSVPAction", {
+    Attending => "ATTENDING",
+    Declined => "DECLINED",
+    Removed => "REMOVED",
+});
+
+/// The seed's WaitlistAction, as written to EventWaitlistHistory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WaitlistAction {
+    Added,
+    Removed,
+    Promoted,
+}
+
+text_enum!(WaitlistAction, "WaitlistAction", {
+    Added => "ADDED",
+    Removed => "REMOVED",
+    Promoted => "PROMOTED",
+});
+
+/// One EventRSVPHistory row (the event id is the commit's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RsvpHistory {
+    pub user_id: String,
+    pub action: RsvpAction,
+    pub position: Position,
+    pub created_at: i64,
+}
+
+/// One EventWaitlistHistory row (the event id is the commit's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitlistHistory {
+    pub user_id: String,
+    pub action: WaitlistAction,
+    pub position: Position,
+    pub created_at: i64,
+}
+
+/// What a decision changed, for the store to persist.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// RSVP rows to upsert, in the order they changed (a row may appear
+    /// more than once across a batch; the last copy wins).
+    pub rsvps: Vec<Rsvp>,
+    pub rsvp_history: Vec<RsvpHistory>,
+    pub waitlist_history: Vec<WaitlistHistory>,
+    /// The limits changed; write the state's current limits.
+    pub limits_changed: bool,
+    /// The event became cancelled.
+    pub cancelled: bool,
+}
+
+impl Effects {
+    pub fn is_empty(&self) -> bool {
+        self.rsvps.is_empty()
+            && self.rsvp_history.is_empty()
+            && self.waitlist_history.is_empty()
+            && !self.limits_changed
+            && !self.cancelled
+    }
+
+    /// Appends a later decision's effects (group commit).
+    pub fn absorb(&mut self, later: Effects) {
+        self.rsvps.extend(later.rsvps);
+        self.rsvp_history.extend(later.rsvp_history);
+        self.waitlist_history.extend(later.waitlist_history);
+        self.limits_changed |= later.limits_changed;
+        self.cancelled |= later.cancelled;
+    }
+
+    fn row(&mut self, row: Option<Rsvp>) {
+        self.rsvps.extend(row);
+    }
+
+    fn rsvp(&mut self, user_id: &str, action: RsvpAction, position: Position, at: i64) {
+        self.rsvp_history.push(RsvpHistory {
+            user_id: user_id.to_owned(),
+            action,
+            position,
+            created_at: at,
+        });
+    }
+
+    fn waitlist(&mut self, user_id: &str, action: WaitlistAction, position: Position, at: i64) {
+        self.waitlist_history.push(WaitlistHistory {
+            user_id: user_id.to_owned(),
+            action,
+            position,
+            created_at: at,
+        });
+    }
+}
+
+/// The body of `PUT /events/{id}/rsvp` (and of removal):
+/// `{"status","waitlistRank","version"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RsvpReply {
+    pub status: RsvpStatus,
+    /// 1 = next; per role. `null` unless WAITLISTED.
+    pub waitlist_rank: Option<i64>,
+    pub version: i64,
+}
+
+/// What a command answers. Untagged so each variant's JSON is exactly the
+/// REST body: RSVP and removal answer an [`RsvpReply`]; limit changes and
+/// cancellation answer `{"version"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EventReply {
+    Rsvp(RsvpReply),
+    Event { version: i64 },
+}
+
+impl EventReply {
+    pub fn version(&self) -> i64 {
+        match self {
+            EventReply::Rsvp(r) => r.version,
+            EventReply::Event { version } => *version,
+        }
+    }
+}
+
+/// A decision: the reply as of this state, and what to persist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub reply: EventReply,
+    pub effects: Effects,
+}
+
+/// Why a command was refused. Nothing in the state changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    #[error("the event is cancelled")]
+    Cancelled,
+    #[error("user {user_id} has no RSVP for this event")]
+    NoRsvp { user_id: String },
+    #[error("{field} must not be negative")]
+    NegativeLimit { field: &'static str },
+}
+
+impl From<Rejection> for ActorError {
+    fn from(r: Rejection) -> Self {
+        match &r {
+            Rejection::Cancelled => ActorError::Conflict(r.to_string()),
+            Rejection::NoRsvp { .. } => ActorError::NotFound(r.to_string()),
+            Rejection::NegativeLimit { field } => ActorError::validation(field, r.to_string()),
+        }
+    }
+}
+
+impl EventState {
+    /// A person's current standing as a reply, at this state's version.
+    pub fn reply_for(&self, user_id: &str) -> Option<RsvpReply> {
+        let rsvp = self.rsvp(user_id)?;
+        Some(RsvpReply {
+            status: rsvp.status,
+            waitlist_rank: self.waitlist_rank(user_id),
+            version: self.version,
+        })
+    }
+}
+
+/// Decides one command against `state`, mutating it. On `Err` the state is
+/// untouched (every check happens before the first change).
+pub fn decide(
+    state: &mut EventState,
+    command: &EventCommand,
+    now_ms: i64,
+) -> Result<Outcome, Rejection> {
+    if state.cancelled && *command != EventCommand::Cancel {
+        return Err(Rejection::Cancelled);
+    }
+    let mut fx = Effects::default();
+    let subject = match command {
+        EventCommand::Rsvp {
+            user_id,
+            display_name,
+            answer,
+            position,
+            default_position,
+        } => {
+            let who = Answerer {
+                user_id,
+                display_name,
+                position: *position,
+                default_position: *default_position,
+                now_ms,
+            };
+            match answer {
+                RsvpAnswer::Attending => attend(state, &mut fx, &who),
+                RsvpAnswer::Declined => decline(state, &mut fx, &who),
+            }
+            Some(user_id.as_str())
+        }
+        EventCommand::Remove { user_id } => {
+            remove(state, &mut fx, user_id, now_ms)?;
+            Some(user_id.as_str())
+        }
+        EventCommand::SetLimits {
+            max_skaters,
+            max_goalies,
+        } => {
+            set_limits(state, &mut fx, *max_skaters, *max_goalies, now_ms)?;
+            None
+        }
+        EventCommand::Cancel => {
+            if !state.cancelled {
+                state.cancelled = true;
+                fx.cancelled = true;
+            }
+            None
+        }
+    };
+    if !fx.is_empty() {
+        state.touch();
+    }
+    let reply = match subject.and_then(|user| state.reply_for(user)) {
+        Some(reply) => EventReply::Rsvp(reply),
+        None => EventReply::Event {
+            version: state.version,
+        },
+    };
+    Ok(Outcome { reply, effects: fx })
+}
+
+/// The person answering, with what is needed to write their row.
+struct Answerer<'a> {
+    user_id: &'a str,
+    display_name: &'a str,
+    position: Option<Position>,
+    default_position: Position,
+    now_ms: i64,
+}
+
+impl Answerer<'_> {
+    /// Explicit position, else the one already on their RSVP, else default.
+    fn position(&self, current: Option<&Rsvp>) -> Position {
+        self.position
+            .or(current.map(|r| r.position))
+            .unwrap_or(self.default_position)
+    }
+}
+
+fn attend(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
+    let current = state.rsvp(who.user_id).cloned();
+    let position = who.position(current.as_ref());
+    let Some(current) = current.filter(|r| is_placed(r.status)) else {
+        request_place(state, fx, who, position);
+        return;
+    };
+    if current.position == position {
+        // The same answer again: nothing changes, the reply is the same.
+        return;
+    }
+    if current.role() == position.role() {
+        // Same line, different position: the place is kept.
+        let row = state.update(who.user_id, |r| {
+            r.position = position;
+            r.display_name = who.display_name.to_owned();
+        });
+        fx.row(row);
+        fx.rsvp(who.user_id, RsvpAction::Attending, position, who.now_ms);
+        return;
+    }
+    // Switching role: a new request for the new role; the old place goes to
+    // the old role's waitlist.
+    if current.status == RsvpStatus::Waitlisted {
+        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
+    }
+    request_place(state, fx, who, position);
+    if current.status == RsvpStatus::Attending {
+        promote(state, fx, current.role(), who.now_ms);
+    }
+}
+
+/// A new ATTENDING request: a fresh acceptance number, then a place if the
+/// role has room and nobody is queued ahead, else the back of the waitlist.
+fn request_place(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>, position: Position) {
+    let role = position.role();
+    let status = if state.has_room(role) && state.lines(role).waitlist.is_empty() {
+        RsvpStatus::Attending
+    } else {
+        RsvpStatus::Waitlisted
+    };
+    let row = Rsvp {
+        user_id: who.user_id.to_owned(),
+        display_name: who.display_name.to_owned(),
+        position,
+        status,
+        accepted_seq: state.take_seq(),
+        responded_at: who.now_ms,
+    };
+    write_row(state, fx, row);
+    fx.rsvp(who.user_id, RsvpAction::Attending, position, who.now_ms);
+    if status == RsvpStatus::Waitlisted {
+        fx.waitlist(who.user_id, WaitlistAction::Added, position, who.now_ms);
+    }
+}
+
+fn decline(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
+    let Some(current) = state.rsvp(who.user_id).cloned() else {
+        let row = Rsvp {
+            user_id: who.user_id.to_owned(),
+            display_name: who.display_name.to_owned(),
+            position: who.position(None),
+            status: RsvpStatus::Declined,
+            accepted_seq: 0,
+            responded_at: who.now_ms,
+        };
+        fx.rsvp(who.user_id, RsvpAction::Declined, row.position, who.now_ms);
+        write_row(state, fx, row);
+        return;
+    };
+    if current.status == RsvpStatus::Declined {
+        return;
+    }
+    let row = state.update(who.user_id, |r| {
+        r.status = RsvpStatus::Declined;
+        r.display_name = who.display_name.to_owned();
+        r.responded_at = who.now_ms;
+    });
+    fx.row(row);
+    if current.status == RsvpStatus::Waitlisted {
+        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
+    }
+    fx.rsvp(who.user_id, RsvpAction::Declined, current.position, who.now_ms);
+    if current.status == RsvpStatus::Attending {
+        promote(state, fx, current.role(), who.now_ms);
+    }
+}
+
+fn remove(
+    state: &mut EventState,
+    fx: &mut Effects,
+    user_id: &str,
+    now_ms: i64,
+) -> Result<(), Rejection> {
+    let Some(current) = state.rsvp(user_id).cloned() else {
+        return Err(Rejection::NoRsvp {
+            user_id: user_id.to_owned(),
+        });
+    };
+    if !is_placed(current.status) {
+        // Declined or already removed: there is no place to take away.
+        return Ok(());
+    }
+    let row = state.update(user_id, |r| r.status = RsvpStatus::Removed);
+    fx.row(row);
+    if current.status == RsvpStatus::Waitlisted {
+        fx.waitlist(user_id, WaitlistAction::Removed, current.position, now_ms);
+    }
+    fx.rsvp(user_id, RsvpAction::Removed, current.position, now_ms);
+    if current.status == RsvpStatus::Attending {
+        promote(state, fx, current.role(), now_ms);
+    }
+    Ok(())
+}
+
+fn set_limits(
+    state: &mut EventState,
+    fx: &mut Effects,
+    max_skaters: Option<i64>,
+    max_goalies: Option<i64>,
+    now_ms: i64,
+) -> Result<(), Rejection> {
+    if max_skaters.is_some_and(|n| n < 0) {
+        return Err(Rejection::NegativeLimit { field: "maxSkaters" });
+    }
+    if max_goalies.is_some_and(|n| n < 0) {
+        return Err(Rejection::NegativeLimit { field: "maxGoalies" });
+    }
+    if (state.max_skaters, state.max_goalies) == (max_skaters, max_goalies) {
+        return Ok(());
+    }
+    state.max_skaters = max_skaters;
+    state.max_goalies = max_goalies;
+    fx.limits_changed = true;
+    promote(state, fx, Role::Skater, now_ms);
+    promote(state, fx, Role::Goalie, now_ms);
+    Ok(())
+}
+
+/// Fills free places of `role` from the head of its waitlist.
+fn promote(state: &mut EventState, fx: &mut Effects, role: Role, now_ms: i64) {
+    while state.has_room(role) {
+        let Some((_, head)) = state.lines(role).waitlist.first().cloned() else {
+            break;
+        };
+        let row = state.update(&head, |r| r.status = RsvpStatus::Attending);
+        if let Some(row) = &row {
+            fx.waitlist(&head, WaitlistAction::Promoted, row.position, now_ms);
+        }
+        fx.row(row);
+    }
+}
+
+/// Inserts or replaces a person's row and records it for persisting.
+fn write_row(state: &mut EventState, fx: &mut Effects, row: Rsvp) {
+    if state.rsvp(&row.user_id).is_some() {
+        let replacement = row.clone();
+        fx.row(state.update(&row.user_id, move |r| *r = replacement));
+    } else {
+        state.insert(row.clone());
+        fx.row(Some(row));
+    }
+}
+
+/// Holding a place in a line (attending or waitlisted).
+fn is_placed(status: RsvpStatus) -> bool {
+    matches!(status, RsvpStatus::Attending | RsvpStatus::Waitlisted)
+}

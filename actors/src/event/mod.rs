@@ -1,0 +1,21 @@
+//! The per-event RSVP aggregate: its state ([`model`]), the pure rules
+//! ([`decide`]), the public document ([`document`]) and the actor that
+//! drives them through storage ([`actor`]).
+
+pub mod actor;
+pub mod decide;
+pub mod document;
+pub mod model;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod proptests;
+
+pub use actor::{EventActor, EventAggregate};
+pub use decide::{
+    Effects, EventCommand, EventReply, Outcome, Rejection, RsvpAction, RsvpAnswer, RsvpHistory,
+    RsvpReply, WaitlistAction, WaitlistHistory, decide,
+};
+pub use document::{AttendeesDocument, AttendingEntry, Counts, WaitlistEntry};
+pub use model::{EventState, Rsvp, RsvpStatus, StoredEvent};

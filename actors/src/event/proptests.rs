@@ -1,0 +1,352 @@
+//! Property tests: random sequences of RSVPs, declines, removals and limit
+//! changes among a handful of people, checked against a deliberately
+//! simple reference model (plain vectors, no indexes) and against the
+//! invariants users feel: no overbooking, FIFO per role, nobody in two
+//! places, every promotion recorded, idempotent repeats.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::hockey::{Position, Role};
+
+const USERS: usize = 8;
+const ROLES: [Role; 2] = [Role::Skater, Role::Goalie];
+
+#[derive(Debug, Clone)]
+enum Op {
+    Rsvp {
+        user: usize,
+        attending: bool,
+        position: Option<Position>,
+    },
+    Remove {
+        user: usize,
+    },
+    Limits {
+        skaters: Option<i64>,
+        goalies: Option<i64>,
+    },
+    /// Close the batch (a commit happened).
+    Seal,
+}
+
+fn position() -> impl Strategy<Value = Option<Position>> {
+    // Goalies often enough that their small line fills up.
+    prop_oneof![
+        Just(None),
+        Just(Some(Position::Center)),
+        Just(Some(Position::LeftWing)),
+        Just(Some(Position::RightDefense)),
+        Just(Some(Position::Goalie)),
+        Just(Some(Position::Goalie)),
+    ]
+}
+
+fn limit() -> impl Strategy<Value = Option<i64>> {
+    prop_oneof![1 => Just(None), 4 => (0i64..=4).prop_map(Some)]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0..USERS, any::<bool>(), position())
+            .prop_map(|(user, attending, position)| Op::Rsvp { user, attending, position }),
+        1 => (0..USERS).prop_map(|user| Op::Remove { user }),
+        1 => (limit(), limit()).prop_map(|(skaters, goalies)| Op::Limits { skaters, goalies }),
+        1 => Just(Op::Seal),
+    ]
+}
+
+fn user(i: usize) -> String {
+    format!("u{i}")
+}
+
+fn command(op: &Op) -> Option<EventCommand> {
+    Some(match op {
+        Op::Rsvp {
+            user: u,
+            attending,
+            position,
+        } => EventCommand::Rsvp {
+            user_id: user(*u),
+            display_name: user(*u),
+            answer: if *attending {
+                RsvpAnswer::Attending
+            } else {
+                RsvpAnswer::Declined
+            },
+            position: *position,
+            default_position: Position::Center,
+        },
+        Op::Remove { user: u } => EventCommand::Remove { user_id: user(*u) },
+        Op::Limits { skaters, goalies } => EventCommand::SetLimits {
+            max_skaters: *skaters,
+            max_goalies: *goalies,
+        },
+        Op::Seal => return None,
+    })
+}
+
+/// The reference model: the rules restated over plain vectors.
+#[derive(Debug, Clone, Default)]
+struct Model {
+    limits: [Option<i64>; 2],
+    /// user → (status, position)
+    people: HashMap<usize, (RsvpStatus, Position)>,
+    /// Per role, in acceptance order: (seq, user).
+    attending: [Vec<(i64, usize)>; 2],
+    /// Per role, FIFO.
+    waitlist: [Vec<(i64, usize)>; 2],
+    next_seq: i64,
+}
+
+fn ix(role: Role) -> usize {
+    match role {
+        Role::Skater => 0,
+        Role::Goalie => 1,
+    }
+}
+
+impl Model {
+    fn room(&self, role: Role) -> bool {
+        self.limits[ix(role)].is_none_or(|l| (self.attending[ix(role)].len() as i64) < l)
+    }
+
+    fn leave_lines(&mut self, u: usize) -> Option<(i64, RsvpStatus, Role)> {
+        for role in ROLES {
+            if let Some(i) = self.attending[ix(role)].iter().position(|(_, x)| *x == u) {
+                let (seq, _) = self.attending[ix(role)].remove(i);
+                return Some((seq, RsvpStatus::Attending, role));
+            }
+            if let Some(i) = self.waitlist[ix(role)].iter().position(|(_, x)| *x == u) {
+                let (seq, _) = self.waitlist[ix(role)].remove(i);
+                return Some((seq, RsvpStatus::Waitlisted, role));
+            }
+        }
+        None
+    }
+
+    fn promote(&mut self, role: Role) {
+        while self.room(role) && !self.waitlist[ix(role)].is_empty() {
+            let (seq, u) = self.waitlist[ix(role)].remove(0);
+            self.attending[ix(role)].push((seq, u));
+            self.attending[ix(role)].sort();
+            self.people.insert(u, (RsvpStatus::Attending, self.people[&u].1));
+        }
+    }
+
+    fn request(&mut self, u: usize, position: Position) {
+        let role = position.role();
+        self.next_seq += 1;
+        let seq = self.next_seq;
+        let status = if self.room(role) && self.waitlist[ix(role)].is_empty() {
+            self.attending[ix(role)].push((seq, u));
+            RsvpStatus::Attending
+        } else {
+            self.waitlist[ix(role)].push((seq, u));
+            RsvpStatus::Waitlisted
+        };
+        self.people.insert(u, (status, position));
+    }
+
+    /// Applies an op; `false` when the real core must reject it.
+    fn apply(&mut self, op: &Op) -> bool {
+        match op {
+            Op::Seal => {}
+            Op::Rsvp {
+                user: u,
+                attending: true,
+                position,
+            } => {
+                let current = self.people.get(u).copied();
+                let position = position.or(current.map(|c| c.1)).unwrap_or(Position::Center);
+                match current {
+                    Some((RsvpStatus::Attending | RsvpStatus::Waitlisted, old)) => {
+                        if old == position {
+                        } else if old.role() == position.role() {
+                            self.people.get_mut(u).unwrap().1 = position;
+                        } else {
+                            let (_, was, old_role) = self.leave_lines(*u).unwrap();
+                            self.request(*u, position);
+                            if was == RsvpStatus::Attending {
+                                self.promote(old_role);
+                            }
+                        }
+                    }
+                    _ => self.request(*u, position),
+                }
+            }
+            Op::Rsvp {
+                user: u,
+                attending: false,
+                position,
+            } => {
+                let pos = self
+                    .people
+                    .get(u)
+                    .map(|c| c.1)
+                    .or(*position)
+                    .unwrap_or(Position::Center);
+                if self.people.get(u).map(|c| c.0) != Some(RsvpStatus::Declined) {
+                    let left = self.leave_lines(*u);
+                    self.people.insert(*u, (RsvpStatus::Declined, pos));
+                    if let Some((_, RsvpStatus::Attending, role)) = left {
+                        self.promote(role);
+                    }
+                }
+            }
+            Op::Remove { user: u } => {
+                let Some(&(_, pos)) = self.people.get(u) else {
+                    return false;
+                };
+                if let Some((_, was, role)) = self.leave_lines(*u) {
+                    self.people.insert(*u, (RsvpStatus::Removed, pos));
+                    if was == RsvpStatus::Attending {
+                        self.promote(role);
+                    }
+                }
+            }
+            Op::Limits { skaters, goalies } => {
+                self.limits = [*skaters, *goalies];
+                self.promote(Role::Skater);
+                self.promote(Role::Goalie);
+            }
+        }
+        true
+    }
+}
+
+fn line_users<'a>(rows: impl Iterator<Item = &'a Rsvp>) -> Vec<String> {
+    rows.map(|r| r.user_id.clone()).collect()
+}
+
+fn model_users(line: &[(i64, usize)]) -> Vec<String> {
+    line.iter().map(|(_, u)| user(*u)).collect()
+}
+
+fn check_invariants(state: &EventState, before: &EventState) {
+    let mut places: HashMap<&str, usize> = HashMap::new();
+    for role in ROLES {
+        let attending: Vec<&Rsvp> = state.attending(role).collect();
+        let waitlist: Vec<&Rsvp> = state.waitlist(role).collect();
+        // Never over a limit, unless it was lowered below the count; then
+        // nobody is admitted until below it.
+        if let Some(limit) = state.limit(role) {
+            let count = attending.len() as i64;
+            assert!(
+                count <= limit.max(before.attending_count(role)),
+                "{role:?}: {count} attending over limit {limit}"
+            );
+        }
+        // FIFO: both lines strictly in acceptance order.
+        for line in [&attending, &waitlist] {
+            assert!(line.windows(2).all(|w| w[0].accepted_seq < w[1].accepted_seq));
+        }
+        // A waitlist only exists while its role is full.
+        if !waitlist.is_empty() {
+            assert!(!state.has_room(role), "{role:?} has room but a waitlist");
+        }
+        for r in attending.iter().chain(&waitlist) {
+            assert_eq!(r.role(), role);
+            *places.entry(r.user_id.as_str()).or_default() += 1;
+        }
+        for r in &attending {
+            assert_eq!(r.status, RsvpStatus::Attending);
+        }
+        for (rank, r) in (1..).zip(&waitlist) {
+            assert_eq!(r.status, RsvpStatus::Waitlisted);
+            assert_eq!(state.waitlist_rank(&r.user_id), Some(rank));
+        }
+    }
+    // Nobody in two places, and everyone placed is in exactly one line.
+    for r in state.rsvps() {
+        let placed = matches!(r.status, RsvpStatus::Attending | RsvpStatus::Waitlisted);
+        assert_eq!(places.get(r.user_id.as_str()).copied().unwrap_or(0), usize::from(placed));
+    }
+}
+
+/// Every waitlisted → attending move of someone other than the subject is
+/// a PROMOTED history row, and every PROMOTED row is such a move.
+fn check_promotions_recorded(before: &EventState, after: &EventState, op: &Op, effects: &Effects) {
+    let subject = match op {
+        Op::Rsvp { user: u, .. } | Op::Remove { user: u } => Some(user(*u)),
+        _ => None,
+    };
+    let mut moved: Vec<String> = after
+        .rsvps()
+        .filter(|r| r.status == RsvpStatus::Attending)
+        .filter(|r| before.rsvp(&r.user_id).is_some_and(|b| b.status == RsvpStatus::Waitlisted))
+        .filter(|r| Some(&r.user_id) != subject.as_ref())
+        .map(|r| r.user_id.clone())
+        .collect();
+    let mut recorded: Vec<String> = effects
+        .waitlist_history
+        .iter()
+        .filter(|h| h.action == WaitlistAction::Promoted)
+        .map(|h| h.user_id.clone())
+        .collect();
+    moved.sort();
+    recorded.sort();
+    assert_eq!(moved, recorded);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn rsvp_core_agrees_with_the_reference_model(
+        initial in (limit(), limit()),
+        ops in prop::collection::vec(op(), 1..80),
+    ) {
+        let mut state = EventState::new(StoredEvent {
+            event_id: "ev".into(),
+            version: 1,
+            max_skaters: initial.0,
+            max_goalies: initial.1,
+            cancelled: false,
+            rsvps: Vec::new(),
+        });
+        let mut model = Model { limits: [initial.0, initial.1], ..Model::default() };
+
+        for op in &ops {
+            let Some(cmd) = command(op) else {
+                state.seal();
+                continue;
+            };
+            let before = state.clone();
+            let accepted = model.apply(op);
+            match decide(&mut state, &cmd, 1_000) {
+                Err(rejection) => {
+                    prop_assert!(!accepted, "rejected {op:?}: {rejection}");
+                    prop_assert_eq!(&state, &before, "a rejection changed the state");
+                }
+                Ok(outcome) => {
+                    prop_assert!(accepted, "accepted {:?} the model rejects", op);
+                    check_invariants(&state, &before);
+                    check_promotions_recorded(&before, &state, op, &outcome.effects);
+                    prop_assert_eq!(outcome.effects.is_empty(), state == before);
+
+                    // Idempotent: the same command again changes nothing.
+                    if matches!(op, Op::Rsvp { .. }) {
+                        let settled = state.clone();
+                        let again = decide(&mut state, &cmd, 2_000).unwrap();
+                        prop_assert!(again.effects.is_empty(), "repeat of {:?} changed something", op);
+                        prop_assert_eq!(&again.reply, &outcome.reply);
+                        prop_assert_eq!(&state, &settled);
+                    }
+                }
+            }
+            for role in ROLES {
+                prop_assert_eq!(line_users(state.attending(role)), model_users(&model.attending[ix(role)]));
+                prop_assert_eq!(line_users(state.waitlist(role)), model_users(&model.waitlist[ix(role)]));
+            }
+            for (u, (status, position)) in &model.people {
+                let row = state.rsvp(&user(*u)).unwrap();
+                prop_assert_eq!((row.status, row.position), (*status, *position), "user {}", u);
+            }
+        }
+    }
+}

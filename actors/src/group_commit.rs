@@ -1,0 +1,489 @@
+//! The generic aggregate actor: one per live event or game, driving its pure
+//! core with GROUP COMMIT.
+//!
+//! Life of a batch:
+//! 1. Handlers only enqueue (with a reply channel) and schedule a flush.
+//!    actix drains the whole mailbox before it polls spawned futures, so
+//!    the flush sees everything that arrived together; while a commit is in
+//!    flight, new commands simply queue. No timer, no artificial wait.
+//! 2. The flush takes up to `max_batch` commands and runs a [`Job`]: look
+//!    up command ids (memory, then store), decide each command in order on
+//!    a working copy, and commit the whole batch in ONE store commit.
+//! 3. `Conflict` means another node moved the version: reload, look up the
+//!    ids again (the same command may have run there) and decide the batch
+//!    again, up to `max_attempts`.
+//! 4. Only after the commit: replace the state, answer every caller,
+//!    publish the document once (seq = version), then start the next batch.
+//!
+//! A rejected command gets its own error and does not spoil the batch
+//! (decisions never mutate on rejection). Failures are whole-batch: if the
+//! commit fails, nobody is told "ok".
+
+use std::collections::{HashMap, VecDeque};
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use actix::prelude::*;
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+use tracing::Instrument;
+
+use crate::aggregate::{Aggregate, Deps, Envelope};
+use crate::error::ActorError;
+use crate::recent::RecentReplies;
+use crate::store::{CommandResult, Publication, ReplyStore, StoreError, StoredReply};
+use crate::time::now_ms;
+
+/// Room in the actix mailbox. Handlers only enqueue, so the mailbox
+/// empties on every poll; the capacity just keeps senders from parking
+/// during a burst (actix's default is 16).
+const MAILBOX_CAPACITY: usize = 1024;
+
+pub(crate) type ReplyTx<A> = oneshot::Sender<Result<<A as Aggregate>::Reply, ActorError>>;
+pub(crate) type ReplyRx<A> = oneshot::Receiver<Result<<A as Aggregate>::Reply, ActorError>>;
+
+/// Called when the actor decides to stop for good (idle, or its aggregate
+/// is gone) so the registry forgets it.
+pub(crate) type LeaveHook = Box<dyn Fn() + Send>;
+
+/// Submit a command; the answer arrives on the returned channel after the
+/// batch commits.
+pub(crate) struct Submit<A: Aggregate>(pub(crate) Envelope<A::Command>);
+
+impl<A: Aggregate> Message for Submit<A> {
+    type Result = ReplyRx<A>;
+}
+
+/// The last committed `(version, document)`, if loaded.
+pub(crate) struct Snapshot<A>(pub(crate) PhantomData<fn() -> A>);
+
+impl<A: Aggregate> Message for Snapshot<A> {
+    type Result = Option<(i64, A::Document)>;
+}
+
+struct Waiting<A: Aggregate> {
+    envelope: Envelope<A::Command>,
+    tx: ReplyTx<A>,
+}
+
+pub struct AggregateActor<A: Aggregate> {
+    id: String,
+    deps: Deps<A>,
+    /// Last committed state. `None` until first loaded, and again after a
+    /// failure that leaves the stored state unknown: the next batch reloads.
+    state: Option<A::State>,
+    queue: VecDeque<Waiting<A>>,
+    /// A batch is between "taken from the queue" and "answered".
+    in_flight: bool,
+    /// A flush is spawned but not yet run (avoid spawning one per message).
+    flush_scheduled: bool,
+    recent: RecentReplies,
+    /// Tokio's clock, so tests can pause time.
+    last_active: Instant,
+    leave: LeaveHook,
+}
+
+impl<A: Aggregate> AggregateActor<A> {
+    pub(crate) fn new(id: String, deps: Deps<A>, leave: LeaveHook) -> Self {
+        let recent = RecentReplies::new(deps.config.remembered_replies);
+        AggregateActor {
+            id,
+            deps,
+            state: None,
+            queue: VecDeque::new(),
+            in_flight: false,
+            flush_scheduled: false,
+            recent,
+            last_active: Instant::now(),
+            leave,
+        }
+    }
+
+    fn topic(&self) -> String {
+        format!("{}:{}", A::KIND, self.id)
+    }
+
+    fn schedule_flush(&mut self, ctx: &mut Context<Self>) {
+        if self.in_flight || self.flush_scheduled || self.queue.is_empty() {
+            return;
+        }
+        self.flush_scheduled = true;
+        ctx.spawn(fut::ready(()).map(|(), act: &mut Self, ctx| {
+            act.flush_scheduled = false;
+            act.start_batch(ctx);
+        }));
+    }
+
+    fn start_batch(&mut self, ctx: &mut Context<Self>) {
+        if self.in_flight || self.queue.is_empty() {
+            return;
+        }
+        let take = self.queue.len().min(self.deps.config.max_batch.max(1));
+        let (envelopes, senders): (Vec<_>, Vec<_>) =
+            self.queue.drain(..take).map(|w| (w.envelope, w.tx)).unzip();
+        let known = envelopes
+            .iter()
+            .map(|e| e.command_id.as_deref().and_then(|k| self.recent.get(k)).cloned())
+            .collect();
+        let job = Job::<A> {
+            id: self.id.clone(),
+            deps: self.deps.clone(),
+            envelopes,
+            known,
+        };
+        self.in_flight = true;
+        let span = tracing::debug_span!("batch", kind = A::KIND, id = %self.id, size = take);
+        let base = self.state.clone();
+        ctx.spawn(
+            job.run(base)
+                .instrument(span)
+                .into_actor(self)
+                .map(move |done, act, ctx| act.finish_batch(done, senders, ctx)),
+        );
+    }
+
+    fn finish_batch(&mut self, done: Done<A>, senders: Vec<ReplyTx<A>>, ctx: &mut Context<Self>) {
+        self.in_flight = false;
+        self.last_active = Instant::now();
+        let gone = matches!(done.next, Next::Gone);
+        match done.next {
+            Next::Replace(state) => self.state = Some(state),
+            Next::Keep => {}
+            Next::Reload | Next::Gone => self.state = None,
+        }
+        for (key, reply) in done.remember {
+            self.recent.insert(key, reply);
+        }
+        for (tx, reply) in senders.into_iter().zip(done.replies) {
+            // A caller that gave up waiting is not an error.
+            let _ = tx.send(reply);
+        }
+        if done.changed {
+            self.publish_document();
+        }
+        for p in done.publications {
+            self.deps.publisher.publish(p.topic, p.seq, p.payload);
+        }
+        if gone {
+            let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
+            for w in self.queue.drain(..) {
+                let _ = w.tx.send(Err(err.clone()));
+            }
+            (self.leave)();
+            ctx.stop();
+            return;
+        }
+        self.start_batch(ctx);
+    }
+
+    fn publish_document(&self) {
+        let Some(state) = &self.state else { return };
+        match serde_json::to_value(A::document(state)) {
+            Ok(payload) => self.deps.publisher.publish(self.topic(), A::version(state), payload),
+            Err(e) => tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable"),
+        }
+    }
+
+    fn schedule_idle_check(&self, ctx: &mut Context<Self>, after: Duration) {
+        ctx.run_later(after, |act, ctx| act.idle_check(ctx));
+    }
+
+    fn idle_check(&mut self, ctx: &mut Context<Self>) {
+        let timeout = self.deps.config.idle_timeout;
+        let idle = self.last_active.elapsed();
+        if idle >= timeout && !self.in_flight && self.queue.is_empty() {
+            tracing::debug!(kind = A::KIND, id = %self.id, "idle; stopping");
+            (self.leave)();
+            ctx.stop();
+        } else {
+            let wait = timeout.saturating_sub(idle).max(Duration::from_millis(1));
+            self.schedule_idle_check(ctx, if self.in_flight { timeout } else { wait });
+        }
+    }
+}
+
+impl<A: Aggregate> Actor for AggregateActor<A> {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        ctx.set_mailbox_capacity(MAILBOX_CAPACITY);
+        self.last_active = Instant::now();
+        self.schedule_idle_check(ctx, self.deps.config.idle_timeout);
+        // After a restart, commands queued before it still deserve a batch.
+        self.schedule_flush(ctx);
+    }
+}
+
+/// A restart (the actor stopped while someone still holds its address)
+/// drops its spawned futures, so an in-flight batch is abandoned: its
+/// callers see their reply channel close (`internal`), and whether it
+/// committed is unknown. So the state is forgotten and reloaded from the
+/// store on the next batch. Queued commands are kept. A panic instead kills
+/// the actor's task outright; the registry notices the dead address and
+/// starts a fresh actor, which likewise loads from the store.
+impl<A: Aggregate> Supervised for AggregateActor<A> {
+    fn restarting(&mut self, _ctx: &mut Self::Context) {
+        tracing::warn!(kind = A::KIND, id = %self.id, "actor restarting; state will be reloaded");
+        self.state = None;
+        self.in_flight = false;
+        self.flush_scheduled = false;
+    }
+}
+
+impl<A: Aggregate> Handler<Submit<A>> for AggregateActor<A> {
+    type Result = MessageResult<Submit<A>>;
+
+    fn handle(&mut self, Submit(envelope): Submit<A>, ctx: &mut Self::Context) -> Self::Result {
+        let (tx, rx) = oneshot::channel();
+        self.last_active = Instant::now();
+        if self.queue.len() >= self.deps.config.max_queue {
+            let _ = tx.send(Err(ActorError::Overloaded(format!(
+                "{} {} is busy; retry shortly",
+                A::KIND,
+                self.id
+            ))));
+        } else {
+            self.queue.push_back(Waiting { envelope, tx });
+            self.schedule_flush(ctx);
+        }
+        MessageResult(rx)
+    }
+}
+
+impl<A: Aggregate> Handler<Snapshot<A>> for AggregateActor<A> {
+    type Result = MessageResult<Snapshot<A>>;
+
+    fn handle(&mut self, _: Snapshot<A>, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.state.as_ref().map(|s| (A::version(s), A::document(s))))
+    }
+}
+
+/// What the actor does with its state after a batch.
+enum Next<S> {
+    /// The new committed (or freshly loaded) state.
+    Replace(S),
+    /// Nothing was learned; keep what we have.
+    Keep,
+    /// The stored state is unknown; load before the next batch.
+    Reload,
+    /// The aggregate does not exist; stop.
+    Gone,
+}
+
+/// A finished batch, ready to be answered.
+struct Done<A: Aggregate> {
+    next: Next<A::State>,
+    /// One per command, in order.
+    replies: Vec<Result<A::Reply, ActorError>>,
+    /// Command-id replies to keep in memory.
+    remember: Vec<(String, StoredReply)>,
+    /// The version moved: publish the document.
+    changed: bool,
+    publications: Vec<Publication>,
+}
+
+impl<A: Aggregate> Done<A> {
+    fn failed(n: usize, error: ActorError, next: Next<A::State>) -> Self {
+        Done {
+            next,
+            replies: vec![Err(error); n],
+            remember: Vec::new(),
+            changed: false,
+            publications: Vec::new(),
+        }
+    }
+}
+
+/// How one command of a batch gets its reply.
+enum Slot<I> {
+    /// Replayed from a stored reply.
+    Known,
+    /// A repeat of an earlier command id in the same batch.
+    SameAs(usize),
+    Decided(Result<I, ActorError>),
+}
+
+/// The decisions of one attempt, before committing.
+struct Decided<A: Aggregate> {
+    effects: A::Effects,
+    replies: Vec<Result<A::Reply, ActorError>>,
+    results: Vec<CommandResult>,
+    remember: Vec<(String, StoredReply)>,
+    /// At least one command was decided here (not replayed), so the batch
+    /// must be validated by a commit even if nothing changed.
+    any_decided: bool,
+}
+
+/// One batch's work, run off the actor (it owns everything it needs).
+struct Job<A: Aggregate> {
+    id: String,
+    deps: Deps<A>,
+    envelopes: Vec<Envelope<A::Command>>,
+    /// Stored replies found so far, per command.
+    known: Vec<Option<StoredReply>>,
+}
+
+impl<A: Aggregate> Job<A> {
+    async fn run(mut self, mut base: Option<A::State>) -> Done<A> {
+        let n = self.envelopes.len();
+        for attempt in 1..=self.deps.config.max_attempts.max(1) {
+            if let Err(e) = self.look_up_stored_replies().await {
+                return Done::failed(n, internal(&e), Next::Keep);
+            }
+            let mut state = match base.take() {
+                Some(state) => state,
+                None => match A::load(&self.deps.store, &self.id).await {
+                    Ok(Some(state)) => state,
+                    Ok(None) => {
+                        let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
+                        return Done::failed(n, err, Next::Gone);
+                    }
+                    Err(e) => return Done::failed(n, internal(&e), Next::Reload),
+                },
+            };
+            let base_version = A::version(&state);
+            let decided = self.decide_all(&mut state);
+            if !decided.any_decided {
+                return Done {
+                    next: Next::Replace(state),
+                    replies: decided.replies,
+                    remember: decided.remember,
+                    changed: false,
+                    publications: Vec::new(),
+                };
+            }
+            let commit = A::commit(
+                &self.deps.store,
+                &self.id,
+                base_version,
+                &state,
+                decided.effects,
+                decided.results,
+            );
+            match commit.await {
+                Ok(result) => {
+                    let changed = A::version(&state) != base_version;
+                    A::seal(&mut state);
+                    return Done {
+                        next: Next::Replace(state),
+                        replies: decided.replies,
+                        remember: decided.remember,
+                        changed,
+                        publications: result.publications,
+                    };
+                }
+                Err(StoreError::Conflict) => {
+                    tracing::debug!(attempt, "version moved underneath; reloading and deciding again");
+                }
+                Err(StoreError::NotFound) => {
+                    let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
+                    return Done::failed(n, err, Next::Gone);
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "commit failed");
+                    return Done::failed(n, internal(&e), Next::Reload);
+                }
+            }
+        }
+        tracing::warn!("gave up after repeated version conflicts");
+        let err = ActorError::Conflict(format!("{} {} is changing too fast; try again", A::KIND, self.id));
+        Done::failed(n, err, Next::Reload)
+    }
+
+    /// Fills `known` from the store for command ids not yet known. Runs on
+    /// every attempt: after a conflict, another node may have run the same
+    /// command id.
+    async fn look_up_stored_replies(&mut self) -> Result<(), StoreError> {
+        let mut keys: Vec<String> = Vec::new();
+        for (env, known) in self.envelopes.iter().zip(&self.known) {
+            if let (Some(key), None) = (&env.command_id, known)
+                && !keys.contains(key)
+            {
+                keys.push(key.clone());
+            }
+        }
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let found = self.deps.store.find_results(keys).await?;
+        for (env, known) in self.envelopes.iter().zip(self.known.iter_mut()) {
+            if known.is_none()
+                && let Some(stored) = env.command_id.as_ref().and_then(|k| found.get(k))
+            {
+                *known = Some(stored.clone());
+            }
+        }
+        Ok(())
+    }
+
+    fn decide_all(&self, state: &mut A::State) -> Decided<A> {
+        let now = now_ms();
+        let mut effects = A::Effects::default();
+        let mut first_of: HashMap<&str, usize> = HashMap::new();
+        let mut slots = Vec::with_capacity(self.envelopes.len());
+        for (i, env) in self.envelopes.iter().enumerate() {
+            if self.known[i].is_some() {
+                slots.push(Slot::Known);
+                continue;
+            }
+            if let Some(key) = env.command_id.as_deref() {
+                if let Some(&j) = first_of.get(key) {
+                    slots.push(Slot::SameAs(j));
+                    continue;
+                }
+                first_of.insert(key, i);
+            }
+            let decision = A::decide(state, &mut effects, &env.command, &env.actor_id, now);
+            slots.push(Slot::Decided(decision));
+        }
+
+        let any_decided = slots.iter().any(|s| matches!(s, Slot::Decided(_)));
+        let mut replies: Vec<Result<A::Reply, ActorError>> = Vec::with_capacity(slots.len());
+        let mut results = Vec::new();
+        let mut remember = Vec::new();
+        for (i, slot) in slots.into_iter().enumerate() {
+            let key = self.envelopes[i].command_id.clone();
+            let reply = match slot {
+                Slot::Known => match &self.known[i] {
+                    Some(stored) => {
+                        if let Some(key) = key {
+                            remember.push((key, stored.clone()));
+                        }
+                        stored.to_result()
+                    }
+                    None => Err(ActorError::Internal("stored reply vanished".into())),
+                },
+                Slot::SameAs(j) => replies
+                    .get(j)
+                    .cloned()
+                    .unwrap_or_else(|| Err(ActorError::Internal("duplicate without original".into()))),
+                Slot::Decided(decision) => {
+                    // Replies describe the batch's final state, at the
+                    // version it commits as.
+                    let reply = decision.map(|intent| A::reply(state, intent));
+                    if let (Some(key), Some(stored)) = (key, StoredReply::from_result(&reply)) {
+                        results.push(CommandResult {
+                            key: key.clone(),
+                            ok: stored.ok,
+                            reply: stored.reply.clone(),
+                        });
+                        remember.push((key, stored));
+                    }
+                    reply
+                }
+            };
+            replies.push(reply);
+        }
+        Decided {
+            effects,
+            replies,
+            results,
+            remember,
+            any_decided,
+        }
+    }
+}
+
+fn internal(e: &StoreError) -> ActorError {
+    ActorError::Internal(format!("store: {e}"))
+}

@@ -1,0 +1,71 @@
+import { useEffect, type ReactNode } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { useCurrentUser } from '../lib/auth/auth-context';
+import { Logo } from '../components/ui/logo';
+import { HomeIcon, PeopleIcon, RinkIcon, TeamIcon, UserIcon } from '../components/ui/icons';
+import { ConnectionIndicator } from './connection-indicator';
+import { UserMenu } from './user-menu';
+
+interface NavItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  end?: boolean;
+}
+
+const NAV: NavItem[] = [
+  { to: '/', label: 'Home', icon: <HomeIcon size={22} />, end: true },
+  { to: '/people', label: 'People', icon: <PeopleIcon size={22} /> },
+  { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} /> },
+  { to: '/teams', label: 'Teams', icon: <TeamIcon size={22} /> },
+];
+
+export function Shell() {
+  const me = useCurrentUser();
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, [pathname]);
+
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar__inner">
+          <Link to="/" className="topbar__brand" aria-label="Rinkside home">
+            <Logo />
+          </Link>
+          <nav className="topnav" aria-label="Main">
+            {NAV.map((item) => (
+              <NavLink key={item.to} to={item.to} end={item.end} className="topnav__link">
+                {item.label}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="topbar__right">
+            <ConnectionIndicator />
+            <UserMenu />
+          </div>
+        </div>
+      </header>
+      <main id="main" className="main">
+        <Outlet />
+      </main>
+      <nav className="bottomnav" aria-label="Main">
+        {NAV.map((item) => (
+          <NavLink key={item.to} to={item.to} end={item.end} className="bottomnav__link">
+            {item.icon}
+            <span>{item.label}</span>
+          </NavLink>
+        ))}
+        <NavLink to={`/users/${me.id}`} className="bottomnav__link">
+          <UserIcon size={22} />
+          <span>Me</span>
+        </NavLink>
+      </nav>
+    </div>
+  );
+}

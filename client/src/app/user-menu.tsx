@@ -1,0 +1,66 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useAuth, useCurrentUser } from '../lib/auth/auth-context';
+import { displayName, handle } from '../lib/format';
+import { Avatar } from '../components/ui/avatar';
+import { EditIcon, LogOutIcon, UserIcon } from '../components/ui/icons';
+
+export function UserMenu() {
+  const me = useCurrentUser();
+  const { signOut } = useAuth();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const location = useLocation();
+  const name = displayName(me);
+
+  useEffect(() => setOpen(false), [location.pathname]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="user-menu" ref={ref}>
+      <button
+        type="button"
+        className="user-menu__trigger"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`Account menu for ${name}`}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="user-menu"
+      >
+        <Avatar name={name} src={me.profileImage} size="sm" />
+      </button>
+      {open && (
+        <div className="user-menu__panel" role="menu">
+          <div className="user-menu__head">
+            <strong>{name}</strong>
+            {handle(me) && <span className="muted">{handle(me)}</span>}
+          </div>
+          <Link role="menuitem" to={`/users/${me.id}`} className="user-menu__item" data-testid="menu-my-profile">
+            <UserIcon size={18} /> My profile
+          </Link>
+          <Link role="menuitem" to="/settings/profile" className="user-menu__item">
+            <EditIcon size={18} /> Edit profile
+          </Link>
+          <button role="menuitem" type="button" className="user-menu__item" onClick={() => void signOut()} data-testid="sign-out">
+            <LogOutIcon size={18} /> Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

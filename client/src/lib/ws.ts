@@ -1,0 +1,535 @@
+// The tab's one WebSocket to `/api/v1/ws` (CONTRACT.md › WebSocket).
+//
+// It owns: authenticating first (and again with a fresh token before Clerk's
+// 60 s tokens expire), ref-counted topic subscriptions, reconnecting with
+// jittered exponential backoff, resubscribing with `since` after a reconnect,
+// dropping stale updates, and commands whose promise settles with the
+// server's `reply`. Topic state lands in jotai atoms (`topicAtomFamily`) so
+// components read live data like any other atom.
+
+import { createContext, useContext, useEffect } from 'react';
+import { atom, getDefaultStore, useAtomValue } from 'jotai';
+import { atomFamily } from 'jotai-family';
+
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
+
+/** The newest state the server pushed for a topic. */
+export interface TopicState<T = unknown> {
+  seq: number;
+  data: T;
+}
+
+export type HockeyPositionWire = 'CENTER' | 'LEFT_WING' | 'RIGHT_WING' | 'LEFT_DEFENSE' | 'RIGHT_DEFENSE' | 'GOALIE';
+
+export type GameActionBody =
+  | { type: 'START' }
+  | { type: 'GOAL'; rosterId: string; scorerId?: string; assistIds?: string[] }
+  | { type: 'PENALTY'; rosterId: string; playerId: string; minutes: number }
+  | { type: 'END_PERIOD' }
+  | { type: 'FINAL' }
+  | { type: 'UNDO' };
+
+export type LiveCommand =
+  | { kind: 'rsvp'; eventId: string; action: 'ATTENDING' | 'DECLINED'; position?: HockeyPositionWire }
+  | { kind: 'removeAttendee'; eventId: string; userId: string }
+  | ({ kind: 'gameAction'; gameId: string } & GameActionBody);
+
+type ServerFrame =
+  | { type: 'snapshot'; topic: string; seq: number; data: unknown }
+  | { type: 'update'; topic: string; seq: number; data: unknown }
+  | { type: 'reply'; id: string; ok: true; data: unknown }
+  | { type: 'reply'; id: string; ok: false; error: { code: string; message: string } }
+  | { type: 'error'; error: { code: string; message: string } }
+  | { type: 'pong' }
+  // Extensions the server adds in the contract's style:
+  | { type: 'authenticated'; userId: string }
+  | { type: 'unsubscribed'; topic: string; error?: { code: string; message: string } };
+
+/**
+ * The command's reply did not arrive in time. It may or may not have been
+ * applied: callers should refresh state (the topic will tell) rather than
+ * report a failure or blindly retry with a new id.
+ */
+export class UnknownOutcomeError extends Error {
+  readonly commandId: string;
+  /** False when the frame never left this tab (no connection the whole time). */
+  readonly wasSent: boolean;
+  constructor(commandId: string, wasSent: boolean) {
+    super(
+      wasSent
+        ? 'No answer from the server yet. Your change may still have gone through.'
+        : 'Not connected. Your change was not sent.',
+    );
+    this.name = 'UnknownOutcomeError';
+    this.commandId = commandId;
+    this.wasSent = wasSent;
+  }
+}
+
+/** The server answered the command with `ok: false`: it was not applied. */
+export class CommandRejectedError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'CommandRejectedError';
+    this.code = code;
+  }
+}
+
+/** The subset of the browser WebSocket this module uses, so tests can fake it. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((ev: Event) => void) | null;
+  onclose: ((ev: CloseEvent) => void) | null;
+  onmessage: ((ev: MessageEvent) => void) | null;
+  onerror: ((ev: Event) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+const OPEN = 1;
+
+type JotaiStore = ReturnType<typeof getDefaultStore>;
+
+export const connectionStateAtom = atom<ConnectionState>('connecting');
+
+/** topic → newest `{seq, data}` (null until the first snapshot). */
+export const topicAtomFamily = atomFamily((_topic: string) => atom<TopicState | null>(null));
+
+export interface LiveSocketOptions {
+  url: string;
+  /** A fresh token per call (Clerk tokens live 60 s), or null when signed out. */
+  getToken: () => Promise<string | null>;
+  createSocket?: (url: string) => WebSocketLike;
+  store?: JotaiStore;
+  /** How long a command may wait for its reply before it is UnknownOutcome. */
+  commandTimeoutMs?: number;
+  /** Re-send `auth` this often; comfortably inside Clerk's 60 s token life. */
+  reauthIntervalMs?: number;
+  /** Ping this often; a connection silent for 2.5 intervals is presumed dead. */
+  heartbeatIntervalMs?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** A connection open this long resets the backoff. */
+  stableAfterMs?: number;
+  /** Keep a subscription this long after its last user leaves (route hops). */
+  unsubscribeLingerMs?: number;
+  random?: () => number;
+  isOnline?: () => boolean;
+}
+
+interface TopicEntry {
+  refs: number;
+  /** False after the server ended it (`unsubscribed`, e.g. an expired token). */
+  active: boolean;
+  /** Highest seq seen; null before the first frame. Used for `since` and stale drops. */
+  seq: number | null;
+  lingerTimer: ReturnType<typeof setTimeout> | null;
+}
+
+interface PendingCommand {
+  frame: string;
+  sent: boolean;
+  resolve: (data: unknown) => void;
+  reject: (err: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+function newCommandId(): string {
+  // randomUUID only exists on secure contexts; a LAN address over http is not one.
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+export function defaultSocketUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/api/v1/ws`;
+}
+
+export class LiveSocket {
+  private readonly opts: Required<Omit<LiveSocketOptions, 'store'>> & { store: JotaiStore };
+  private ws: WebSocketLike | null = null;
+  /** Bumped per socket so callbacks of a replaced socket are ignored. */
+  private generation = 0;
+  /** True once `auth` (if any) went out; only then may other frames follow. */
+  private ready = false;
+  private running = false;
+  private everLive = false;
+  private attempt = 0;
+  private lastFrameAt = 0;
+  private readonly topics = new Map<string, TopicEntry>();
+  private readonly pending = new Map<string, PendingCommand>();
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private stableTimer: ReturnType<typeof setTimeout> | null = null;
+  private reauthTimer: ReturnType<typeof setInterval> | null = null;
+  private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly onOnline = () => {
+    if (this.running && !this.ws) this.connectNow();
+  };
+  private readonly onOffline = () => {
+    if (this.running && !this.ws) this.setState('offline');
+  };
+
+  constructor(options: LiveSocketOptions) {
+    this.opts = {
+      createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      commandTimeoutMs: 10_000,
+      reauthIntervalMs: 45_000,
+      heartbeatIntervalMs: 20_000,
+      backoffBaseMs: 500,
+      backoffMaxMs: 30_000,
+      stableAfterMs: 5_000,
+      unsubscribeLingerMs: 2_000,
+      random: Math.random,
+      isOnline: () => (typeof navigator === 'undefined' ? true : navigator.onLine !== false),
+      ...options,
+      store: options.store ?? getDefaultStore(),
+    };
+  }
+
+  get state(): ConnectionState {
+    return this.opts.store.get(connectionStateAtom);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    if (typeof window !== 'undefined') {
+      window.addEventListener('online', this.onOnline);
+      window.addEventListener('offline', this.onOffline);
+    }
+    this.setState('connecting');
+    this.connectNow();
+  }
+
+  /** Close for good (sign-out, unmount). Pending commands end as unknown outcome. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', this.onOnline);
+      window.removeEventListener('offline', this.onOffline);
+    }
+    this.clearTimers();
+    this.dropSocket(1000, 'client stopped');
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new UnknownOutcomeError(id, p.sent));
+    }
+    this.pending.clear();
+    this.setState('offline');
+  }
+
+  /**
+   * The identity changed (sign-in or sign-out): start a new connection so its
+   * first frame is the right `auth`. Subscriptions carry over with `since`.
+   */
+  reauthenticate(): void {
+    if (!this.running) return;
+    this.dropSocket(4000, 'reauthenticate');
+    this.clearTimers();
+    this.attempt = 0;
+    this.setState(this.everLive ? 'reconnecting' : 'connecting');
+    this.connectNow();
+  }
+
+  /** Subscribe to a topic; call the returned function to release it. */
+  subscribe(topic: string): () => void {
+    let entry = this.topics.get(topic);
+    if (entry) {
+      entry.refs += 1;
+      if (entry.lingerTimer) {
+        clearTimeout(entry.lingerTimer);
+        entry.lingerTimer = null;
+      }
+    } else {
+      entry = { refs: 1, active: true, seq: null, lingerTimer: null };
+      this.topics.set(topic, entry);
+      this.sendSubscribe(topic, entry);
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.release(topic);
+    };
+  }
+
+  /** Current ref-count of a topic (0 when not subscribed). */
+  refCount(topic: string): number {
+    return this.topics.get(topic)?.refs ?? 0;
+  }
+
+  /**
+   * Send a command. Resolves with the reply's `data`, rejects with
+   * CommandRejectedError on `ok:false`, or UnknownOutcomeError on timeout.
+   * A command interrupted by a reconnect is re-sent with the same id, which
+   * the server answers with the first reply, so it is never applied twice.
+   */
+  command<T = unknown>(command: LiveCommand, timeoutMs = this.opts.commandTimeoutMs): Promise<T> {
+    const id = newCommandId();
+    const frame = JSON.stringify({ type: 'command', id, command });
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const p = this.pending.get(id);
+        this.pending.delete(id);
+        reject(new UnknownOutcomeError(id, p?.sent ?? false));
+      }, timeoutMs);
+      const p: PendingCommand = {
+        frame,
+        sent: false,
+        resolve: resolve as (data: unknown) => void,
+        reject,
+        timer,
+      };
+      this.pending.set(id, p);
+      if (this.ready) this.sendPending(p);
+    });
+  }
+
+  // ── connection lifecycle ────────────────────────────────────────────────
+
+  private connectNow(): void {
+    if (!this.running) return;
+    if (this.reconnectTimer) {
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = null;
+    }
+    const gen = ++this.generation;
+    this.ready = false;
+    let ws: WebSocketLike;
+    try {
+      ws = this.opts.createSocket(this.opts.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (gen === this.generation) void this.handleOpen(gen);
+    };
+    ws.onmessage = (ev) => {
+      if (gen === this.generation) this.handleMessage(ev.data);
+    };
+    ws.onclose = () => {
+      if (gen === this.generation) this.handleClose();
+    };
+    // Errors are always followed by close; close decides what to do.
+    ws.onerror = () => {};
+  }
+
+  private async handleOpen(gen: number): Promise<void> {
+    let token: string | null = null;
+    try {
+      token = await this.opts.getToken();
+    } catch {
+      token = null;
+    }
+    const ws = this.ws;
+    if (gen !== this.generation || !ws || ws.readyState !== OPEN) return;
+    if (token) ws.send(JSON.stringify({ type: 'auth', token }));
+    this.ready = true;
+    this.lastFrameAt = Date.now();
+    for (const [topic, entry] of this.topics) this.sendSubscribe(topic, entry);
+    for (const p of this.pending.values()) this.sendPending(p);
+    this.everLive = true;
+    this.setState('live');
+    this.startTimers();
+  }
+
+  private handleClose(): void {
+    this.ws = null;
+    this.ready = false;
+    this.clearTimers();
+    if (!this.running) return;
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running) return;
+    if (!this.opts.isOnline()) {
+      // Wait for the browser's `online` event, but also keep probing slowly
+      // in case the event never comes.
+      this.setState('offline');
+    } else {
+      this.setState(this.everLive || this.attempt > 0 ? 'reconnecting' : 'connecting');
+    }
+    const cap = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** this.attempt);
+    // "Equal jitter": at least half the cap so a herd of tabs never retries at once
+    // nor all too early after a server restart.
+    const delay = Math.round(cap / 2 + (cap / 2) * this.opts.random());
+    this.attempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connectNow();
+    }, delay);
+  }
+
+  private startTimers(): void {
+    this.clearTimers();
+    this.stableTimer = setTimeout(() => {
+      this.attempt = 0;
+    }, this.opts.stableAfterMs);
+    this.reauthTimer = setInterval(() => void this.sendAuth(), this.opts.reauthIntervalMs);
+    this.heartbeatTimer = setInterval(() => {
+      if (!this.ready) return;
+      if (Date.now() - this.lastFrameAt > this.opts.heartbeatIntervalMs * 2.5) {
+        // Half-open connection: nothing heard for too long. Start over.
+        this.dropSocket(4001, 'heartbeat timeout');
+        this.handleClose();
+        return;
+      }
+      this.send({ type: 'ping' });
+    }, this.opts.heartbeatIntervalMs);
+  }
+
+  private clearTimers(): void {
+    if (this.stableTimer) clearTimeout(this.stableTimer);
+    if (this.reauthTimer) clearInterval(this.reauthTimer);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.stableTimer = this.reauthTimer = this.heartbeatTimer = this.reconnectTimer = null;
+  }
+
+  private dropSocket(code: number, reason: string): void {
+    const ws = this.ws;
+    this.generation += 1; // silence the old socket's callbacks
+    this.ws = null;
+    this.ready = false;
+    if (ws) {
+      try {
+        ws.close(code, reason);
+      } catch {
+        // Already closing; nothing to do.
+      }
+    }
+  }
+
+  private async sendAuth(): Promise<void> {
+    const gen = this.generation;
+    let token: string | null = null;
+    try {
+      token = await this.opts.getToken();
+    } catch {
+      return;
+    }
+    if (token && gen === this.generation && this.ready) this.send({ type: 'auth', token });
+  }
+
+  // ── frames ──────────────────────────────────────────────────────────────
+
+  private send(frame: object): void {
+    if (this.ws && this.ready && this.ws.readyState === OPEN) this.ws.send(JSON.stringify(frame));
+  }
+
+  private sendSubscribe(topic: string, entry: TopicEntry): void {
+    entry.active = true;
+    if (!this.ready) return; // sent on open
+    const frame: { type: 'subscribe'; topic: string; since?: number } = { type: 'subscribe', topic };
+    if (entry.seq !== null) frame.since = entry.seq;
+    this.send(frame);
+  }
+
+  private sendPending(p: PendingCommand): void {
+    if (this.ws && this.ready && this.ws.readyState === OPEN) {
+      this.ws.send(p.frame);
+      p.sent = true;
+    }
+  }
+
+  private release(topic: string): void {
+    const entry = this.topics.get(topic);
+    if (!entry) return;
+    entry.refs -= 1;
+    if (entry.refs > 0) return;
+    const finish = () => {
+      const current = this.topics.get(topic);
+      if (!current || current.refs > 0) return;
+      this.topics.delete(topic);
+      this.send({ type: 'unsubscribe', topic });
+    };
+    if (this.opts.unsubscribeLingerMs <= 0) finish();
+    else entry.lingerTimer = setTimeout(finish, this.opts.unsubscribeLingerMs);
+  }
+
+  private handleMessage(raw: unknown): void {
+    this.lastFrameAt = Date.now();
+    if (typeof raw !== 'string') return;
+    let frame: ServerFrame;
+    try {
+      frame = JSON.parse(raw) as ServerFrame;
+    } catch {
+      return;
+    }
+    switch (frame.type) {
+      case 'snapshot': {
+        const entry = this.topics.get(frame.topic);
+        if (!entry) return; // unsubscribed meanwhile
+        // A snapshot is the whole state: it replaces whatever we had.
+        entry.seq = frame.seq;
+        this.opts.store.set(topicAtomFamily(frame.topic), { seq: frame.seq, data: frame.data });
+        return;
+      }
+      case 'update': {
+        const entry = this.topics.get(frame.topic);
+        if (!entry) return;
+        if (entry.seq !== null && frame.seq <= entry.seq) return; // stale or duplicate
+        entry.seq = frame.seq;
+        this.opts.store.set(topicAtomFamily(frame.topic), { seq: frame.seq, data: frame.data });
+        return;
+      }
+      case 'reply': {
+        const p = this.pending.get(frame.id);
+        if (!p) return; // already timed out, or a duplicate
+        this.pending.delete(frame.id);
+        clearTimeout(p.timer);
+        if (frame.ok) p.resolve(frame.data);
+        else p.reject(new CommandRejectedError(frame.error.code, frame.error.message));
+        return;
+      }
+      case 'unsubscribed': {
+        // The server ended it (typically a token that expired before our
+        // refresh got through). Resubscribe once it accepts our next auth.
+        const entry = this.topics.get(frame.topic);
+        if (entry) entry.active = false;
+        return;
+      }
+      case 'authenticated':
+        for (const [topic, entry] of this.topics) if (!entry.active) this.sendSubscribe(topic, entry);
+        return;
+      case 'error':
+        console.warn('[ws] server error', frame.error);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.opts.store.get(connectionStateAtom) !== state) this.opts.store.set(connectionStateAtom, state);
+  }
+}
+
+// ── React bindings ────────────────────────────────────────────────────────
+
+export const LiveSocketContext = createContext<LiveSocket | null>(null);
+
+export function useLiveSocket(): LiveSocket | null {
+  return useContext(LiveSocketContext);
+}
+
+export function useConnectionState(): ConnectionState {
+  return useAtomValue(connectionStateAtom);
+}
+
+/** Subscribe while mounted; returns the topic's newest `{seq, data}` or null. */
+export function useTopic<T = unknown>(topic: string | null): TopicState<T> | null {
+  const socket = useLiveSocket();
+  useEffect(() => {
+    if (!socket || !topic) return undefined;
+    return socket.subscribe(topic);
+  }, [socket, topic]);
+  const value = useAtomValue(topicAtomFamily(topic ?? ''));
+  return topic ? (value as TopicState<T> | null) : null;
+}

@@ -1,0 +1,278 @@
+//! Command line: one subcommand per scenario, plus the connection options
+//! they share.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "rinkside-loadtest",
+    version,
+    about = "Load scenarios against a running Rinkside server (dev auth mode).",
+    long_about = "Load scenarios against a running Rinkside server started with AUTH_MODE=dev.\n\
+                  Progress goes to stderr (RUST_LOG=debug for more); the report goes to stdout,\n\
+                  as text or, with --json, as one JSON object. Exit code: 0 all good, 1 checks\n\
+                  failed or connections/deliveries were lost, 2 the scenario could not run."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub scenario: Scenario,
+
+    /// Print the report as one JSON object instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Scenario {
+    /// Open N sockets, subscribe each to a topic, report connect and
+    /// subscribe times.
+    Connect(ConnectArgs),
+    /// N subscribers on one event; change it one RSVP at a time and time the
+    /// delivery of each change to every subscriber.
+    Fanout(FanoutArgs),
+    /// N users RSVP to a small event at the same instant; check nobody is
+    /// overbooked and the waitlist is fair.
+    Race(RaceArgs),
+    /// N signed-out displays watch a live game while goals are scored at a
+    /// steady rate.
+    Scoreboard(ScoreboardArgs),
+}
+
+/// Connection options shared by every scenario.
+#[derive(Debug, Clone, Args)]
+pub struct NetArgs {
+    /// Handshakes in flight at once.
+    #[arg(long, default_value_t = 200)]
+    pub concurrency: usize,
+
+    /// Source address to connect from (repeat for several). Default: let the
+    /// kernel choose, or 127.0.0.1..k when a loopback target needs more than
+    /// 25k connections.
+    #[arg(long = "source-ip", value_name = "IP")]
+    pub source_ips: Vec<IpAddr>,
+
+    /// Seconds between application `ping` frames on idle subscribers
+    /// (0 = never; WebSocket-level pings from the server are always answered).
+    #[arg(long, default_value_t = 0)]
+    pub ping_interval: u64,
+
+    /// Seconds a connection may take to connect and get its snapshot.
+    #[arg(long, default_value_t = 60)]
+    pub connect_timeout: u64,
+}
+
+impl NetArgs {
+    pub fn ping_every(&self) -> Option<Duration> {
+        (self.ping_interval > 0).then(|| Duration::from_secs(self.ping_interval))
+    }
+
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs(self.connect_timeout.max(1))
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// Server base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+
+    /// Sockets to open.
+    #[arg(long, default_value_t = 1000)]
+    pub connections: usize,
+
+    /// Topic to subscribe to. Default: sign in a dev user, create an event,
+    /// and subscribe to `event:ID` with its token.
+    #[arg(long)]
+    pub topic: Option<String>,
+
+    /// Do not authenticate (needs --topic naming a public `game:`/`season:` topic).
+    #[arg(long, requires = "topic")]
+    pub anonymous: bool,
+
+    /// Seconds to keep the sockets open and idle after all subscribed
+    /// (disconnects in that time are reported).
+    #[arg(long, default_value_t = 0)]
+    pub hold: u64,
+
+    /// Server process id, to report its RSS before and after.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PublishVia {
+    /// `PUT /api/v1/events/{id}/rsvp`.
+    Rest,
+    /// An `rsvp` command on a separate WebSocket.
+    Ws,
+}
+
+#[derive(Debug, Args)]
+pub struct FanoutArgs {
+    /// Node the subscribers connect to.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+
+    /// Subscriber sockets.
+    #[arg(long, default_value_t = 10_000)]
+    pub subscribers: usize,
+
+    /// Changes to make, one at a time.
+    #[arg(long, default_value_t = 50)]
+    pub updates: usize,
+
+    /// Node that setup and changes go through (default: --url). With two
+    /// nodes sharing Postgres and Redis this measures cross-node fan-out.
+    #[arg(long)]
+    pub publish_url: Option<String>,
+
+    /// How changes are made.
+    #[arg(long, value_enum, default_value_t = PublishVia::Rest)]
+    pub publish_via: PublishVia,
+
+    /// Server process id (of the --url node), to report RSS per idle
+    /// subscribed connection.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+
+    /// Seconds to wait for a change to reach every subscriber.
+    #[arg(long, default_value_t = 30)]
+    pub update_timeout: u64,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RaceArgs {
+    /// Server base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+
+    /// Second node; clients alternate between --url and --url2.
+    #[arg(long)]
+    pub url2: Option<String>,
+
+    /// Racing users, one socket each.
+    #[arg(long, default_value_t = 500)]
+    pub clients: usize,
+
+    /// maxSkaters of the event.
+    #[arg(long, default_value_t = 10)]
+    pub skaters: u32,
+
+    /// maxGoalies of the event.
+    #[arg(long, default_value_t = 1)]
+    pub goalies: u32,
+
+    /// Share of clients asking as GOALIE (spread evenly over the clients).
+    #[arg(long, default_value_t = 0.1)]
+    pub goalie_share: f64,
+
+    /// Seconds to wait for every reply after the start signal.
+    #[arg(long, default_value_t = 60)]
+    pub reply_timeout: u64,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ScoreboardArgs {
+    /// Node that setup and goals go through.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+
+    /// Node the displays connect to (default: --url).
+    #[arg(long)]
+    pub subscribe_url: Option<String>,
+
+    /// Signed-out display sockets watching `game:ID`.
+    #[arg(long, default_value_t = 10_000)]
+    pub subscribers: usize,
+
+    /// Goals to score.
+    #[arg(long, default_value_t = 100)]
+    pub goals: usize,
+
+    /// Goals per second (open loop: goals are posted on schedule whether
+    /// or not earlier ones have been answered).
+    #[arg(long, default_value_t = 5.0)]
+    pub rate: f64,
+
+    /// Players created per roster (goals rotate through them as scorers).
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+
+    /// Server process id (of the subscribe node), to report RSS.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+
+    /// Seconds to wait after the last goal for it to reach every display.
+    #[arg(long, default_value_t = 30)]
+    pub settle_timeout: u64,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn fanout_parses_its_options() {
+        let cli = Cli::try_parse_from([
+            "rinkside-loadtest",
+            "fanout",
+            "--subscribers",
+            "200",
+            "--updates",
+            "5",
+            "--publish-url",
+            "http://127.0.0.1:8081",
+            "--server-pid",
+            "42",
+            "--source-ip",
+            "127.0.0.2",
+            "--json",
+        ])
+        .unwrap();
+        assert!(cli.json);
+        let Scenario::Fanout(f) = cli.scenario else {
+            panic!("not fanout");
+        };
+        assert_eq!(f.subscribers, 200);
+        assert_eq!(f.server_pid, Some(42));
+        assert_eq!(f.net.source_ips.len(), 1);
+        assert_eq!(f.publish_via, PublishVia::Rest);
+    }
+
+    #[test]
+    fn anonymous_connect_needs_a_topic() {
+        assert!(Cli::try_parse_from(["rinkside-loadtest", "connect", "--anonymous"]).is_err());
+        assert!(
+            Cli::try_parse_from([
+                "rinkside-loadtest",
+                "connect",
+                "--anonymous",
+                "--topic",
+                "game:1"
+            ])
+            .is_ok()
+        );
+    }
+}

@@ -1,0 +1,390 @@
+//! Who received which sequence number, when — and what that means.
+//!
+//! Subscriber tasks stamp every `update` frame with the instant it was read
+//! and send it here ([`Collector`]). A scenario marks each change it caused
+//! with the sequence number the server answered and the instant it sent the
+//! request ([`Mark`]); [`analyse`] then joins the two.
+//!
+//! The server may coalesce: a slow connection keeps only the newest state per
+//! topic, so a subscriber can jump from seq 7 to seq 9. The payload is the full
+//! state, so seq 9 *delivers* change 8 as well. A change counts as delivered to
+//! a subscriber at the first frame whose seq is at or past the change's seq.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::stats::{Recorder, Summary, rate};
+
+/// What the load generator knows about one subscriber.
+#[derive(Debug, Clone, Default)]
+struct Subscriber {
+    /// Set once the snapshot arrived; subscribers that never got that far are
+    /// connection failures, not delivery failures.
+    subscribed: bool,
+    /// Still connected (no close, no read error).
+    alive: bool,
+    /// Highest seq seen (snapshot or update).
+    max_seq: u64,
+    /// `(seq, arrival)` of every update with a seq above all earlier ones, in
+    /// arrival order, so seqs are strictly increasing and binary-searchable.
+    log: Vec<(u64, Instant)>,
+}
+
+/// Per-subscriber delivery logs plus a running count of who has reached the
+/// current target seq, so "has everybody got it?" is O(1) per frame.
+#[derive(Debug, Default)]
+pub struct Collector {
+    subs: Vec<Subscriber>,
+    target: u64,
+    /// Subscribed subscribers whose `max_seq >= target`.
+    reached: usize,
+    /// Subscribed subscribers that are gone and never reached `target`.
+    lost: usize,
+    /// Subscribers that ever subscribed.
+    members: usize,
+    /// Frames that did not advance their subscriber's seq (duplicates or out
+    /// of order). The contract says seq strictly increases per topic.
+    pub non_increasing: u64,
+    /// Every update frame, whether or not it advanced the seq.
+    pub frames: u64,
+}
+
+impl Collector {
+    pub fn new(subscribers: usize) -> Self {
+        Self {
+            subs: vec![Subscriber::default(); subscribers],
+            target: u64::MAX,
+            ..Self::default()
+        }
+    }
+
+    /// Subscriber `idx` received its snapshot at `seq`.
+    pub fn subscribed(&mut self, idx: usize, seq: u64) {
+        let target = self.target;
+        let Some(s) = self.subs.get_mut(idx) else {
+            return;
+        };
+        if s.subscribed {
+            return;
+        }
+        s.subscribed = true;
+        s.alive = true;
+        s.max_seq = seq;
+        self.members += 1;
+        if seq >= target {
+            self.reached += 1;
+        }
+    }
+
+    /// Subscriber `idx` read an update frame with `seq` at `at`.
+    pub fn update(&mut self, idx: usize, seq: u64, at: Instant) {
+        self.frames += 1;
+        let target = self.target;
+        let Some(s) = self.subs.get_mut(idx) else {
+            return;
+        };
+        if !s.subscribed || seq <= s.max_seq {
+            self.non_increasing += 1;
+            return;
+        }
+        if s.max_seq < target && seq >= target {
+            self.reached += 1;
+        }
+        s.max_seq = seq;
+        s.log.push((seq, at));
+    }
+
+    /// Subscriber `idx` lost its connection.
+    pub fn gone(&mut self, idx: usize) {
+        let target = self.target;
+        let Some(s) = self.subs.get_mut(idx) else {
+            return;
+        };
+        if s.subscribed && s.alive && s.max_seq < target {
+            self.lost += 1;
+        }
+        s.alive = false;
+    }
+
+    /// From now on, count who has seen `seq` (or later).
+    pub fn set_target(&mut self, seq: u64) {
+        self.target = seq;
+        self.reached = 0;
+        self.lost = 0;
+        for s in self.subs.iter().filter(|s| s.subscribed) {
+            if s.max_seq >= seq {
+                self.reached += 1;
+            } else if !s.alive {
+                self.lost += 1;
+            }
+        }
+    }
+
+    /// Every subscriber has either seen the target or is gone for good.
+    pub fn target_settled(&self) -> bool {
+        self.reached + self.lost >= self.members
+    }
+
+    pub fn reached(&self) -> usize {
+        self.reached
+    }
+
+    pub fn members(&self) -> usize {
+        self.members
+    }
+
+    /// Subscribers that subscribed and are still connected.
+    pub fn alive(&self) -> usize {
+        self.subs.iter().filter(|s| s.subscribed && s.alive).count()
+    }
+
+    /// Smallest snapshot-or-later seq over subscribed subscribers.
+    pub fn min_seq(&self) -> Option<u64> {
+        self.subs
+            .iter()
+            .filter(|s| s.subscribed)
+            .map(|s| s.max_seq)
+            .min()
+    }
+
+    /// Did anyone see exactly `seq` (used to check that update seqs are the
+    /// versions the REST/command replies report)?
+    pub fn anyone_saw_exactly(&self, seq: u64) -> bool {
+        self.subs
+            .iter()
+            .any(|s| s.log.binary_search_by_key(&seq, |&(q, _)| q).is_ok())
+    }
+}
+
+/// A change the scenario caused: the seq the server gave it and when the
+/// request left the load generator.
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    pub seq: u64,
+    pub sent_at: Instant,
+}
+
+/// The delivery numbers of a run.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryAnalysis {
+    /// Changes measured.
+    pub changes: usize,
+    /// Subscribers that were subscribed (the audience of every change).
+    pub subscribers: usize,
+    /// From sending a change to each subscriber's receipt of it.
+    pub per_delivery: Summary,
+    /// From sending a change to its receipt by the last subscriber; only
+    /// changes that reached everybody count.
+    pub time_to_last: Summary,
+    /// (subscriber, change) pairs delivered.
+    pub delivered: u64,
+    /// Pairs delivered only through a later seq (server coalesced).
+    pub coalesced: u64,
+    /// Pairs never delivered (subscriber gone, or timed out).
+    pub missed: u64,
+    /// `delivered` over the time spent fanning out: the union of the
+    /// intervals from each change's send to its last receipt.
+    pub deliveries_per_sec: f64,
+    /// Seconds in that union.
+    pub fanout_seconds: f64,
+}
+
+/// Joins marks with the collected logs.
+pub fn analyse(marks: &[Mark], collector: &Collector) -> DeliveryAnalysis {
+    let mut per_delivery = Recorder::new();
+    let mut time_to_last = Recorder::new();
+    let (mut delivered, mut coalesced, mut missed) = (0u64, 0u64, 0u64);
+    let mut windows: Vec<(Instant, Instant)> = Vec::with_capacity(marks.len());
+
+    for mark in marks {
+        let mut last: Option<Instant> = None;
+        let mut complete = true;
+        for s in collector.subs.iter().filter(|s| s.subscribed) {
+            let i = s.log.partition_point(|&(q, _)| q < mark.seq);
+            match s.log.get(i) {
+                Some(&(q, at)) => {
+                    delivered += 1;
+                    if q != mark.seq {
+                        coalesced += 1;
+                    }
+                    per_delivery.record(at.saturating_duration_since(mark.sent_at));
+                    last = Some(last.map_or(at, |l| l.max(at)));
+                }
+                None => {
+                    missed += 1;
+                    complete = false;
+                }
+            }
+        }
+        if let Some(last) = last {
+            windows.push((mark.sent_at, last));
+            if complete {
+                time_to_last.record(last.saturating_duration_since(mark.sent_at));
+            }
+        }
+    }
+
+    let span = union_length(&mut windows);
+    DeliveryAnalysis {
+        changes: marks.len(),
+        subscribers: collector.members,
+        per_delivery: per_delivery.summary(),
+        time_to_last: time_to_last.summary(),
+        delivered,
+        coalesced,
+        missed,
+        deliveries_per_sec: rate(delivered, span),
+        fanout_seconds: span.as_secs_f64(),
+    }
+}
+
+/// Total length covered by possibly overlapping intervals.
+fn union_length(windows: &mut [(Instant, Instant)]) -> Duration {
+    windows.sort_by_key(|&(start, _)| start);
+    let mut total = Duration::ZERO;
+    let mut current: Option<(Instant, Instant)> = None;
+    for &(start, end) in windows.iter() {
+        current = match current {
+            Some((s, e)) if start <= e => Some((s, e.max(end))),
+            Some((s, e)) => {
+                total += e.saturating_duration_since(s);
+                Some((start, end))
+            }
+            None => Some((start, end)),
+        };
+    }
+    if let Some((s, e)) = current {
+        total += e.saturating_duration_since(s);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn the_target_settles_when_the_last_subscriber_reaches_it() {
+        let t = Instant::now();
+        let mut c = Collector::new(3);
+        for i in 0..3 {
+            c.subscribed(i, 5);
+        }
+        c.set_target(6);
+        assert!(!c.target_settled());
+        c.update(0, 6, t);
+        c.update(1, 6, t);
+        assert_eq!(c.reached(), 2);
+        assert!(!c.target_settled());
+        c.update(2, 6, t);
+        assert!(c.target_settled());
+    }
+
+    #[test]
+    fn a_subscriber_that_leaves_stops_being_waited_for() {
+        let t = Instant::now();
+        let mut c = Collector::new(2);
+        c.subscribed(0, 1);
+        c.subscribed(1, 1);
+        c.set_target(2);
+        c.update(0, 2, t);
+        c.gone(1);
+        assert!(c.target_settled());
+        // A later target still remembers it is gone.
+        c.set_target(3);
+        c.update(0, 3, t);
+        assert!(c.target_settled());
+        assert_eq!(c.alive(), 1);
+    }
+
+    #[test]
+    fn never_subscribed_connections_are_not_members() {
+        let mut c = Collector::new(3);
+        c.subscribed(0, 1);
+        c.gone(2);
+        c.set_target(1);
+        assert_eq!(c.members(), 1);
+        assert!(c.target_settled());
+    }
+
+    #[test]
+    fn duplicate_and_out_of_order_frames_are_counted_and_ignored() {
+        let t = Instant::now();
+        let mut c = Collector::new(1);
+        c.subscribed(0, 3);
+        c.update(0, 3, t);
+        c.update(0, 5, t);
+        c.update(0, 4, t);
+        assert_eq!(c.non_increasing, 2);
+        assert_eq!(c.frames, 3);
+        assert!(c.anyone_saw_exactly(5));
+        assert!(!c.anyone_saw_exactly(4));
+    }
+
+    #[test]
+    fn a_coalesced_frame_delivers_every_change_it_covers() {
+        let t0 = Instant::now();
+        let mut c = Collector::new(2);
+        c.subscribed(0, 0);
+        c.subscribed(1, 0);
+        // Subscriber 0 sees both changes; subscriber 1 only the second, late.
+        c.update(0, 1, t0 + ms(10));
+        c.update(0, 2, t0 + ms(30));
+        c.update(1, 2, t0 + ms(50));
+        let marks = [
+            Mark {
+                seq: 1,
+                sent_at: t0,
+            },
+            Mark {
+                seq: 2,
+                sent_at: t0 + ms(20),
+            },
+        ];
+        let a = analyse(&marks, &c);
+        assert_eq!(a.delivered, 4);
+        assert_eq!(a.coalesced, 1);
+        assert_eq!(a.missed, 0);
+        assert_eq!(a.time_to_last.count, 2);
+        // Change 1: last receipt at 50 ms. Change 2: 50 − 20 = 30 ms.
+        assert!((a.time_to_last.max_ms - 50.0).abs() < 0.1, "{a:?}");
+        assert!((a.time_to_last.min_ms - 30.0).abs() < 0.1, "{a:?}");
+        // Windows [0,50] and [20,50] overlap: 50 ms of fan-out.
+        assert!((a.fanout_seconds - 0.050).abs() < 1e-6, "{a:?}");
+        assert!((a.deliveries_per_sec - 80.0).abs() < 1e-6, "{a:?}");
+    }
+
+    #[test]
+    fn a_missed_delivery_keeps_the_change_out_of_time_to_last() {
+        let t0 = Instant::now();
+        let mut c = Collector::new(2);
+        c.subscribed(0, 0);
+        c.subscribed(1, 0);
+        c.update(0, 1, t0 + ms(5));
+        let a = analyse(
+            &[Mark {
+                seq: 1,
+                sent_at: t0,
+            }],
+            &c,
+        );
+        assert_eq!(a.delivered, 1);
+        assert_eq!(a.missed, 1);
+        assert_eq!(a.time_to_last.count, 0);
+        assert_eq!(a.per_delivery.count, 1);
+    }
+
+    #[test]
+    fn disjoint_windows_add_up() {
+        let t = Instant::now();
+        let mut w = vec![(t + ms(100), t + ms(110)), (t, t + ms(10))];
+        assert_eq!(union_length(&mut w), ms(20));
+        assert_eq!(union_length(&mut []), Duration::ZERO);
+    }
+}

@@ -1,0 +1,105 @@
+//! `rinkside-loadtest`: load scenarios against a running Rinkside server.
+//!
+//! A tour of the modules:
+//! - [`cli`]: the command line, one subcommand per scenario.
+//! - [`scenario`]: `connect`, `fanout`, `race`, `scoreboard` — each sets up
+//!   what it needs through the API, drives load, and returns an `Outcome`.
+//! - [`fleet`]: thousands of subscriber sockets on one topic.
+//! - [`ws`]: the WebSocket frames of CONTRACT.md, the subscriber task, and a
+//!   command connection.
+//! - [`api`]: the REST calls the scenarios make.
+//! - [`deliveries`]: who received which seq when, and the latencies that
+//!   follow; [`race_check`]: the fairness verdict on an RSVP race.
+//! - [`stats`]: HdrHistogram-backed latency summaries; [`net`]: endpoints,
+//!   source addresses, socket buffers, descriptor limits, server RSS.
+//!
+//! Progress is logged to stderr; the report (text, or JSON with `--json`) is
+//! the program's output on stdout.
+
+mod api;
+mod cli;
+mod deliveries;
+mod fleet;
+mod net;
+mod race_check;
+mod scenario;
+mod stats;
+mod ws;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+use cli::{Cli, Scenario};
+use scenario::Outcome;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .init();
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!("cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let json = cli.json;
+    match runtime.block_on(run(cli.scenario)) {
+        Ok(outcome) => {
+            if let Err(e) = print(&outcome, json) {
+                tracing::error!("writing the report: {e}");
+                return ExitCode::from(2);
+            }
+            if outcome.passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            tracing::error!("the scenario could not run: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
+    match scenario {
+        Scenario::Connect(a) => scenario::connect::run(a).await,
+        Scenario::Fanout(a) => scenario::fanout::run(a).await,
+        Scenario::Race(a) => scenario::race::run(a).await,
+        Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
+    }
+}
+
+/// The report is the program's output, so it goes to stdout (not through
+/// tracing, which is for progress on stderr).
+fn print(outcome: &Outcome, json: bool) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        let doc = serde_json::json!({
+            "scenario": outcome.scenario,
+            "passed": outcome.passed,
+            "report": outcome.report,
+        });
+        writeln!(out, "{doc}")
+    } else {
+        write!(out, "{}", outcome.human)?;
+        writeln!(
+            out,
+            "  verdict       {}",
+            if outcome.passed { "PASS" } else { "FAIL" }
+        )
+    }
+}

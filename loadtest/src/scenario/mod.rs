@@ -1,0 +1,134 @@
+//! The four scenarios and what they share: the outcome every scenario hands
+//! back to `main`, and the server-memory probe.
+
+pub mod connect;
+pub mod fanout;
+pub mod race;
+pub mod scoreboard;
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use serde::Serialize;
+use tracing::{info, warn};
+
+use crate::cli::NetArgs;
+use crate::fleet::FleetOptions;
+use crate::net::{Endpoint, SETTLE, SourcePool, raise_nofile, rss_bytes};
+
+/// What a scenario produced.
+pub struct Outcome {
+    pub scenario: &'static str,
+    /// False when a check failed or connections/deliveries were lost.
+    pub passed: bool,
+    /// The machine-readable report.
+    pub report: serde_json::Value,
+    /// The human report.
+    pub human: String,
+}
+
+/// Server memory around the connection phase.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Memory {
+    pub pid: u32,
+    pub rss_before_bytes: u64,
+    /// After every subscriber is subscribed and idle, and a short settle.
+    pub rss_after_bytes: u64,
+    /// (after − before) / subscribed connections.
+    pub bytes_per_connection: f64,
+}
+
+impl Memory {
+    pub fn human(&self) -> String {
+        format!(
+            "  server RSS    {:.1} MiB before, {:.1} MiB with all subscribed idle: {:.1} KiB per connection (pid {})\n",
+            mib(self.rss_before_bytes),
+            mib(self.rss_after_bytes),
+            self.bytes_per_connection / 1024.0,
+            self.pid
+        )
+    }
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+/// Reads RSS before the connection phase; `None` without a pid or on error
+/// (warned, since the run is still worth having).
+pub fn rss_before(pid: Option<u32>) -> Option<(u32, u64)> {
+    let pid = pid?;
+    match rss_bytes(pid) {
+        Ok(b) => Some((pid, b)),
+        Err(e) => {
+            warn!("cannot read server RSS: {e:#}");
+            None
+        }
+    }
+}
+
+/// Waits for things to settle, then reads RSS again.
+pub async fn rss_after(before: Option<(u32, u64)>, connections: usize) -> Option<Memory> {
+    let (pid, rss_before_bytes) = before?;
+    tokio::time::sleep(SETTLE).await;
+    let rss_after_bytes = match rss_bytes(pid) {
+        Ok(b) => b,
+        Err(e) => {
+            warn!("cannot read server RSS: {e:#}");
+            return None;
+        }
+    };
+    let delta = rss_after_bytes as f64 - rss_before_bytes as f64;
+    Some(Memory {
+        pid,
+        rss_before_bytes,
+        rss_after_bytes,
+        bytes_per_connection: if connections > 0 {
+            delta / connections as f64
+        } else {
+            0.0
+        },
+    })
+}
+
+/// Raises the descriptor limit for `sockets` and plans source addresses.
+pub fn prepare_sockets(
+    net: &NetArgs,
+    target: &Endpoint,
+    sockets: usize,
+) -> Result<Arc<SourcePool>> {
+    let limit = raise_nofile(sockets)?;
+    if (limit as usize) < sockets {
+        warn!(
+            limit,
+            sockets, "RLIMIT_NOFILE is below the socket count; run as root or raise `ulimit -n`"
+        );
+    }
+    let pool = SourcePool::plan(&net.source_ips, target.addr, sockets);
+    if !pool.addresses().is_empty() {
+        info!(addresses = ?pool.addresses(), "spreading connections over source addresses");
+    }
+    Ok(Arc::new(pool))
+}
+
+/// Fleet options from the shared flags.
+pub fn fleet_options(
+    net: &NetArgs,
+    endpoint: Arc<Endpoint>,
+    sources: Arc<SourcePool>,
+    count: usize,
+    token: Option<&str>,
+    topic: &str,
+) -> FleetOptions {
+    FleetOptions {
+        endpoint,
+        count,
+        token: token.map(Arc::from),
+        topic: Arc::from(topic),
+        concurrency: net.concurrency,
+        sources,
+        ping_every: net.ping_every(),
+        timeout: net.timeout(),
+    }
+}

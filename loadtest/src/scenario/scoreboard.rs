@@ -1,0 +1,361 @@
+//! `scoreboard`: a live game watched by N signed-out arena displays while a
+//! score keeper posts goals at a steady rate. Goals overlap in flight, so each
+//! is matched to deliveries by the version its answer carries.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+use serde_json::json;
+use tokio::task::JoinSet;
+use tracing::{info, warn};
+
+use super::{Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
+use crate::api::{Api, GameState, Session, run_tag};
+use crate::cli::ScoreboardArgs;
+use crate::deliveries::{DeliveryAnalysis, Mark, analyse};
+use crate::fleet::{AfterReport, ErrorTally, Fleet, OpenReport};
+use crate::net::Endpoint;
+use crate::stats::{Recorder, Summary};
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    url: String,
+    subscribe_url: String,
+    game_id: String,
+    open: OpenReport,
+    memory: Option<Memory>,
+    goals_requested: usize,
+    goals_accepted: usize,
+    goal_errors: ErrorTally,
+    /// Goals per second asked for, and achieved (accepted goals over the
+    /// posting window).
+    rate_requested: f64,
+    rate_achieved: f64,
+    /// Round trip of `POST /games/{id}/actions`.
+    goal_round_trip: Summary,
+    deliveries: DeliveryAnalysis,
+    /// Goals whose version no display saw exactly (coalesced everywhere, or
+    /// seq ≠ version).
+    seq_not_seen_exactly: usize,
+    final_home_score: Option<u32>,
+    final_away_score: Option<u32>,
+    after: AfterReport,
+}
+
+/// Everything the goals need: who scores for whom.
+struct Game {
+    id: String,
+    /// `(rosterId, player userIds)` for home and away.
+    sides: [(String, Vec<String>); 2],
+}
+
+async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Result<Game> {
+    let t = &organiser.token;
+    let facility = api
+        .create_facility(t, &format!("Load test rink {tag}"))
+        .await?;
+    let season = api
+        .create_season(t, &facility, &format!("Load test season {tag}"))
+        .await?;
+    let mut sides = Vec::new();
+    for side in ["Home", "Away"] {
+        let team = api
+            .create_team(t, &format!("Load test {side} {tag}"), &facility)
+            .await?;
+        let roster = api
+            .create_roster(t, &team, &season, &format!("{side} {tag}"))
+            .await?;
+        let mut ids = Vec::new();
+        for j in 0..players {
+            let player = api
+                .dev_token(&format!("lt{tag}{}{j}", &side[..1].to_lowercase()))
+                .await?;
+            let jersey = u32::try_from(j + 1).unwrap_or(99);
+            api.add_player(t, &roster, &player.user_id, jersey).await?;
+            ids.push(player.user_id);
+        }
+        sides.push((roster, ids));
+    }
+    let [home, away]: [(String, Vec<String>); 2] = match sides.try_into() {
+        Ok(s) => s,
+        Err(_) => bail!("expected two rosters"),
+    };
+    let id = api.create_game(t, &home.0, &away.0, &season).await?;
+    let started = api.game_action(t, &id, json!({ "type": "START" })).await?;
+    info!(game_id = %id, status = %started.status, "game started");
+    Ok(Game {
+        id,
+        sides: [home, away],
+    })
+}
+
+/// The GOAL body for goal number `n`: sides alternate, scorers rotate.
+fn goal_body(game: &Game, n: usize) -> serde_json::Value {
+    let (roster, players) = &game.sides[n % 2];
+    let mut body = json!({ "type": "GOAL", "rosterId": roster });
+    if !players.is_empty() {
+        body["scorerId"] = json!(players[(n / 2) % players.len()]);
+    }
+    body
+}
+
+struct Posted {
+    sent_at: Instant,
+    answered_at: Instant,
+    result: Result<GameState>,
+}
+
+/// Posts `goals` goals at `rate` per second, each in its own task so a slow
+/// answer never delays the next goal (open loop).
+async fn post_goals(
+    api: Api,
+    token: String,
+    game: Arc<Game>,
+    goals: usize,
+    rate: f64,
+) -> Vec<Posted> {
+    let period = Duration::from_secs_f64(1.0 / rate);
+    let mut tick = tokio::time::interval(period);
+    let mut posts = JoinSet::new();
+    for n in 0..goals {
+        tick.tick().await;
+        let (api, token, body) = (api.clone(), token.clone(), goal_body(&game, n));
+        let game_id = game.id.clone();
+        posts.spawn(async move {
+            let sent_at = Instant::now();
+            let result = api.game_action(&token, &game_id, body).await;
+            Posted {
+                sent_at,
+                answered_at: Instant::now(),
+                result,
+            }
+        });
+    }
+    let mut out = Vec::with_capacity(goals);
+    while let Some(joined) = posts.join_next().await {
+        match joined {
+            Ok(p) => out.push(p),
+            Err(e) => warn!("goal task failed: {e}"),
+        }
+    }
+    out
+}
+
+pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
+    if !(args.rate.is_finite() && args.rate > 0.0) {
+        bail!("--rate must be a positive number of goals per second");
+    }
+    let api_ep = Endpoint::resolve(&args.url).await?;
+    let subscribe_url = args
+        .subscribe_url
+        .clone()
+        .unwrap_or_else(|| args.url.clone());
+    let sub_ep = Arc::new(Endpoint::resolve(&subscribe_url).await?);
+    let sources = prepare_sockets(&args.net, &sub_ep, args.subscribers)?;
+    let api = Api::new(api_ep.base_str())?;
+    let tag = run_tag();
+    let organiser = api.dev_token(&format!("lt{tag}keeper")).await?;
+    let game = Arc::new(set_up(&api, &organiser, &tag, args.players).await?);
+    let topic = format!("game:{}", game.id);
+
+    let before = rss_before(args.server_pid);
+    let mut fleet = Fleet::open(fleet_options(
+        &args.net,
+        sub_ep.clone(),
+        sources,
+        args.subscribers,
+        None,
+        &topic,
+    ))
+    .await?;
+    let memory = rss_after(before, fleet.open.subscribed).await;
+
+    info!(goals = args.goals, rate = args.rate, "scoring");
+    let poster = tokio::spawn(post_goals(
+        api.clone(),
+        organiser.token.clone(),
+        game.clone(),
+        args.goals,
+        args.rate,
+    ));
+    tokio::pin!(poster);
+    let posted = loop {
+        tokio::select! {
+            done = &mut poster => break done?,
+            _ = fleet.pump_one() => {}
+        }
+    };
+
+    let mut round_trip = Recorder::new();
+    let mut goal_errors = ErrorTally::default();
+    let mut marks = Vec::new();
+    let (mut first_sent, mut last_sent) = (None::<Instant>, None::<Instant>);
+    for p in &posted {
+        first_sent = Some(first_sent.map_or(p.sent_at, |f| f.min(p.sent_at)));
+        last_sent = Some(last_sent.map_or(p.sent_at, |l| l.max(p.sent_at)));
+        match &p.result {
+            Ok(state) => {
+                round_trip.record(p.answered_at.saturating_duration_since(p.sent_at));
+                marks.push(Mark {
+                    seq: state.version,
+                    sent_at: p.sent_at,
+                });
+            }
+            Err(e) => goal_errors.add(&format!("{e:#}")),
+        }
+    }
+    if let Some(top) = marks.iter().map(|m| m.seq).max() {
+        fleet.collector.set_target(top);
+        let deadline =
+            tokio::time::Instant::now() + Duration::from_secs(args.settle_timeout.max(1));
+        if !fleet.pump_until(deadline, |c| c.target_settled()).await {
+            warn!(
+                reached = fleet.collector.reached(),
+                of = fleet.collector.members(),
+                "the last goal did not reach every display in time"
+            );
+        }
+    }
+    fleet.shutdown().await;
+
+    let state = api
+        .game_state(&game.id)
+        .await
+        .inspect_err(|e| warn!("reading the final game state: {e:#}"))
+        .ok();
+    let deliveries = analyse(&marks, &fleet.collector);
+    let seq_not_seen_exactly = marks
+        .iter()
+        .filter(|m| !fleet.collector.anyone_saw_exactly(m.seq))
+        .count();
+    let window = match (first_sent, last_sent) {
+        (Some(f), Some(l)) => l.saturating_duration_since(f),
+        _ => Duration::ZERO,
+    };
+    let accepted = marks.len();
+    let report = Report {
+        url: args.url.clone(),
+        subscribe_url,
+        game_id: game.id.clone(),
+        open: fleet.open.clone(),
+        memory,
+        goals_requested: args.goals,
+        goals_accepted: accepted,
+        goal_errors,
+        rate_requested: args.rate,
+        // n goals posted over the n−1 gaps between the first and the last.
+        rate_achieved: if accepted > 1 && !window.is_zero() {
+            (accepted - 1) as f64 / window.as_secs_f64()
+        } else {
+            0.0
+        },
+        goal_round_trip: round_trip.summary(),
+        deliveries,
+        seq_not_seen_exactly,
+        final_home_score: state.as_ref().map(|s| s.home_score),
+        final_away_score: state.as_ref().map(|s| s.away_score),
+        after: fleet.after.clone(),
+    };
+    let score_total = report
+        .final_home_score
+        .zip(report.final_away_score)
+        .map(|(h, a)| (h + a) as usize);
+    let score_ok = score_total.is_none_or(|t| t == accepted);
+    let passed = report.open.failed == 0
+        && report.goal_errors.is_empty()
+        && report.deliveries.missed == 0
+        && score_ok
+        && report.after.clean();
+
+    let d = &report.deliveries;
+    let mut human = format!(
+        "scoreboard — {} displays on {} watching game {}, {} goals at {}/s via {}\n",
+        report.open.requested,
+        report.subscribe_url,
+        report.game_id,
+        report.goals_requested,
+        report.rate_requested,
+        report.url,
+    );
+    human.push_str(&report.open.human());
+    if let Some(m) = &report.memory {
+        human.push_str(&m.human());
+    }
+    human.push_str(&format!(
+        "  goals         {} accepted of {}, achieved {:.2}/s\n  goal rtt      {}\n  time to last  {}\n  per delivery  {}\n  throughput    {:.0} deliveries/s while fanning out ({} deliveries in {:.2} s)\n  completeness  {} missed, {} coalesced (delivered by a later state)\n",
+        report.goals_accepted,
+        report.goals_requested,
+        report.rate_achieved,
+        report.goal_round_trip,
+        d.time_to_last,
+        d.per_delivery,
+        d.deliveries_per_sec,
+        d.delivered,
+        d.fanout_seconds,
+        d.missed,
+        d.coalesced,
+    ));
+    if let (Some(h), Some(a)) = (report.final_home_score, report.final_away_score) {
+        human.push_str(&format!(
+            "  final score   {h}–{a}{}\n",
+            if score_ok {
+                ""
+            } else {
+                "  ! does not add up to the accepted goals"
+            }
+        ));
+    }
+    if !report.goal_errors.is_empty() {
+        human.push_str("    goal errors:\n");
+        human.push_str(&report.goal_errors.lines());
+    }
+    if report.seq_not_seen_exactly > 0 {
+        human.push_str(&format!(
+            "  note          {} goals' versions were never seen exactly (coalesced everywhere, or seq ≠ version)\n",
+            report.seq_not_seen_exactly
+        ));
+    }
+    human.push_str(&report.after.human());
+    Ok(Outcome {
+        scenario: "scoreboard",
+        passed,
+        report: serde_json::to_value(&report)?,
+        human,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goals_alternate_sides_and_rotate_scorers() {
+        let game = Game {
+            id: "g".into(),
+            sides: [
+                ("home".into(), vec!["h0".into(), "h1".into()]),
+                ("away".into(), vec!["a0".into()]),
+            ],
+        };
+        let bodies: Vec<_> = (0..4).map(|n| goal_body(&game, n)).collect();
+        assert_eq!(
+            bodies[0],
+            json!({"type":"GOAL","rosterId":"home","scorerId":"h0"})
+        );
+        assert_eq!(
+            bodies[1],
+            json!({"type":"GOAL","rosterId":"away","scorerId":"a0"})
+        );
+        assert_eq!(
+            bodies[2],
+            json!({"type":"GOAL","rosterId":"home","scorerId":"h1"})
+        );
+        assert_eq!(
+            bodies[3],
+            json!({"type":"GOAL","rosterId":"away","scorerId":"a0"})
+        );
+    }
+}

@@ -1,0 +1,390 @@
+//! The WebSocket side of the contract: frames we send and parse, the
+//! subscriber task every fan-out scenario spawns by the thousand, and a
+//! command connection that sends commands and waits for their replies.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::{OwnedSemaphorePermit, mpsc, watch};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::net::{Endpoint, Ws, connect_ws};
+
+/// A frame from the server. Only what the load generator looks at is typed;
+/// `data` of snapshots and updates is skipped without building a tree.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ServerFrame {
+    Snapshot {
+        seq: u64,
+    },
+    Update {
+        seq: u64,
+    },
+    Reply {
+        id: String,
+        ok: bool,
+        #[serde(default)]
+        data: Option<Value>,
+        #[serde(default)]
+        error: Option<ErrorBody>,
+    },
+    Error {
+        error: ErrorBody,
+    },
+    /// Not in CONTRACT.md: the server ended a subscription (e.g. its token
+    /// expired). For us the subscriber is lost.
+    Unsubscribed {
+        #[serde(default)]
+        error: Option<ErrorBody>,
+    },
+    Pong,
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ErrorBody {
+    pub code: String,
+    #[serde(default)]
+    pub message: String,
+}
+
+impl std::fmt::Display for ErrorBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+pub fn auth_frame(token: &str) -> Message {
+    Message::text(json!({ "type": "auth", "token": token }).to_string())
+}
+
+pub fn subscribe_frame(topic: &str) -> Message {
+    Message::text(json!({ "type": "subscribe", "topic": topic }).to_string())
+}
+
+pub fn ping_frame() -> Message {
+    Message::text(r#"{"type":"ping"}"#)
+}
+
+pub fn command_frame(id: &str, command: &Value) -> Message {
+    Message::text(json!({ "type": "command", "id": id, "command": command }).to_string())
+}
+
+/// Reads the next JSON frame, answering nothing itself (tungstenite answers
+/// WebSocket pings on the next read). `None` when the connection closed.
+pub async fn next_frame(ws: &mut Ws) -> Result<Option<ServerFrame>> {
+    loop {
+        match ws.next().await {
+            None => return Ok(None),
+            Some(Err(e)) => return Err(e).context("read"),
+            Some(Ok(Message::Text(text))) => {
+                let frame = serde_json::from_str(text.as_str())
+                    .with_context(|| format!("unparseable frame {}", text.as_str()))?;
+                return Ok(Some(frame));
+            }
+            Some(Ok(Message::Close(frame))) => {
+                bail!(
+                    "closed by server{}",
+                    frame
+                        .map(|f| format!(" ({} {})", f.code, f.reason))
+                        .unwrap_or_default()
+                )
+            }
+            Some(Ok(_)) => continue,
+        }
+    }
+}
+
+/// What a subscriber reports to its scenario.
+#[derive(Debug)]
+pub enum SubEvent {
+    /// Snapshot received: handshake time, subscribe-to-snapshot time, seq.
+    Subscribed {
+        idx: usize,
+        connect: Duration,
+        subscribe: Duration,
+        seq: u64,
+    },
+    /// Never got as far as the snapshot.
+    Failed { error: String },
+    /// An update frame, stamped when read.
+    Update { idx: usize, seq: u64, at: Instant },
+    /// An `error` frame after subscribing (the connection stays open).
+    ServerError { error: String },
+    /// Lost after subscribing (not at our request).
+    Gone { idx: usize, reason: String },
+}
+
+/// Everything one subscriber needs; shared parts are `Arc`s so 10k of these
+/// cost little.
+#[derive(Debug, Clone)]
+pub struct SubscriberSpec {
+    pub idx: usize,
+    pub endpoint: Arc<Endpoint>,
+    pub source: Option<IpAddr>,
+    pub token: Option<Arc<str>>,
+    pub topic: Arc<str>,
+    /// Send an application `ping` this often while idle, if set.
+    pub ping_every: Option<Duration>,
+    /// Limit on connect + subscribe.
+    pub timeout: Duration,
+}
+
+/// Connects, subscribes, then reports every update until `stop` flips to
+/// true. `permit` bounds concurrent handshakes and is released once
+/// subscribed.
+pub async fn run_subscriber(
+    spec: SubscriberSpec,
+    events: mpsc::UnboundedSender<SubEvent>,
+    mut stop: watch::Receiver<bool>,
+    permit: OwnedSemaphorePermit,
+) {
+    let idx = spec.idx;
+    let mut ws =
+        match tokio::time::timeout(spec.timeout, connect_and_subscribe(&spec, &events)).await {
+            Ok(Ok(ws)) => ws,
+            Ok(Err(e)) => {
+                let _ = events.send(SubEvent::Failed {
+                    error: format!("{e:#}"),
+                });
+                return;
+            }
+            Err(_) => {
+                let _ = events.send(SubEvent::Failed {
+                    error: "timed out connecting/subscribing".into(),
+                });
+                return;
+            }
+        };
+    drop(permit);
+
+    // Far in the future when pings are off, so the select arm never fires.
+    let period = spec.ping_every.unwrap_or(Duration::from_secs(86_400 * 365));
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            changed = stop.changed() => {
+                if changed.is_err() || *stop.borrow() {
+                    let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
+                    return;
+                }
+            }
+            _ = ping.tick() => {
+                if let Err(e) = ws.send(ping_frame()).await {
+                    let _ = events.send(SubEvent::Gone { idx, reason: format!("ping: {e}") });
+                    return;
+                }
+            }
+            frame = next_frame(&mut ws) => {
+                let at = Instant::now();
+                match frame {
+                    Ok(Some(ServerFrame::Update { seq })) => {
+                        let _ = events.send(SubEvent::Update { idx, seq, at });
+                    }
+                    Ok(Some(ServerFrame::Error { error })) => {
+                        let _ = events.send(SubEvent::ServerError { error: error.to_string() });
+                    }
+                    Ok(Some(ServerFrame::Unsubscribed { error })) => {
+                        let why = error.map(|e| e.to_string()).unwrap_or_default();
+                        let _ = events.send(SubEvent::Gone { idx, reason: format!("unsubscribed by server: {why}") });
+                        return;
+                    }
+                    Ok(Some(_)) => {}
+                    Ok(None) => {
+                        let _ = events.send(SubEvent::Gone { idx, reason: "connection ended".into() });
+                        return;
+                    }
+                    Err(e) => {
+                        let _ = events.send(SubEvent::Gone { idx, reason: format!("{e:#}") });
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn connect_and_subscribe(
+    spec: &SubscriberSpec,
+    events: &mpsc::UnboundedSender<SubEvent>,
+) -> Result<Ws> {
+    let started = Instant::now();
+    let mut ws = connect_ws(&spec.endpoint, spec.source).await?;
+    let connect = started.elapsed();
+    let sent = Instant::now();
+    if let Some(token) = &spec.token {
+        ws.send(auth_frame(token)).await.context("send auth")?;
+    }
+    ws.send(subscribe_frame(&spec.topic))
+        .await
+        .context("send subscribe")?;
+    loop {
+        match next_frame(&mut ws).await? {
+            Some(ServerFrame::Snapshot { seq }) => {
+                let _ = events.send(SubEvent::Subscribed {
+                    idx: spec.idx,
+                    connect,
+                    subscribe: sent.elapsed(),
+                    seq,
+                });
+                return Ok(ws);
+            }
+            Some(ServerFrame::Error { error }) => bail!("server error before snapshot: {error}"),
+            Some(_) => {}
+            None => bail!("connection ended before snapshot"),
+        }
+    }
+}
+
+/// An authenticated connection for sending commands one at a time.
+pub struct CommandConn {
+    ws: Ws,
+    next_id: u64,
+    /// Prefix keeping command ids unique across connections and runs, so the
+    /// server's replay protection never answers an old reply.
+    id_prefix: String,
+}
+
+/// A command's reply as the client saw it.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub ok: bool,
+    pub data: Option<Value>,
+    pub error: Option<ErrorBody>,
+}
+
+impl CommandConn {
+    /// Connects, authenticates, and proves the auth was processed with a
+    /// `ping` round trip (the contract has no auth acknowledgement, but
+    /// frames are handled in order).
+    pub async fn open(
+        endpoint: &Endpoint,
+        source: Option<IpAddr>,
+        token: &str,
+        id_prefix: String,
+    ) -> Result<Self> {
+        let mut ws = connect_ws(endpoint, source).await?;
+        ws.send(auth_frame(token)).await.context("send auth")?;
+        ws.send(ping_frame()).await.context("send ping")?;
+        loop {
+            match next_frame(&mut ws).await? {
+                Some(ServerFrame::Pong) => break,
+                Some(ServerFrame::Error { error }) => bail!("auth refused: {error}"),
+                Some(_) => {}
+                None => bail!("connection ended during auth"),
+            }
+        }
+        Ok(Self {
+            ws,
+            next_id: 0,
+            id_prefix,
+        })
+    }
+
+    /// Sends `command` and waits for its reply, skipping other frames.
+    pub async fn call(&mut self, command: &Value) -> Result<Reply> {
+        self.next_id += 1;
+        let id = format!("{}-{}", self.id_prefix, self.next_id);
+        self.ws
+            .send(command_frame(&id, command))
+            .await
+            .context("send command")?;
+        loop {
+            match next_frame(&mut self.ws).await? {
+                Some(ServerFrame::Reply {
+                    id: reply_id,
+                    ok,
+                    data,
+                    error,
+                }) if reply_id == id => return Ok(Reply { ok, data, error }),
+                Some(ServerFrame::Error { error }) => {
+                    return Err(anyhow!("error frame instead of reply: {error}"));
+                }
+                Some(_) => {}
+                None => bail!("connection ended before reply"),
+            }
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.ws.close(None)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_parse_without_their_payloads() {
+        let f: ServerFrame = serde_json::from_str(
+            r#"{"type":"update","topic":"event:1","seq":9,"data":{"big":[1,2,3]}}"#,
+        )
+        .unwrap();
+        assert!(matches!(f, ServerFrame::Update { seq: 9 }));
+        let f: ServerFrame =
+            serde_json::from_str(r#"{"type":"snapshot","topic":"game:1","seq":0,"data":{}}"#)
+                .unwrap();
+        assert!(matches!(f, ServerFrame::Snapshot { seq: 0 }));
+    }
+
+    #[test]
+    fn replies_and_errors_keep_what_the_checks_need() {
+        let f: ServerFrame = serde_json::from_str(
+            r#"{"type":"reply","id":"c-1","ok":true,"data":{"status":"WAITLISTED","waitlistRank":2,"version":5}}"#,
+        )
+        .unwrap();
+        match f {
+            ServerFrame::Reply { id, ok, data, .. } => {
+                assert_eq!(id, "c-1");
+                assert!(ok);
+                assert_eq!(data.unwrap()["waitlistRank"], 2);
+            }
+            other => panic!("{other:?}"),
+        }
+        let f: ServerFrame = serde_json::from_str(
+            r#"{"type":"reply","id":"c-2","ok":false,"error":{"code":"conflict","message":"x"}}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            f,
+            ServerFrame::Reply {
+                ok: false,
+                error: Some(_),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn unknown_frame_types_are_tolerated() {
+        let f: ServerFrame = serde_json::from_str(r#"{"type":"hello","v":1}"#).unwrap();
+        assert!(matches!(f, ServerFrame::Other));
+        let f: ServerFrame = serde_json::from_str(r#"{"type":"pong"}"#).unwrap();
+        assert!(matches!(f, ServerFrame::Pong));
+    }
+
+    #[test]
+    fn client_frames_follow_the_contract() {
+        let Message::Text(t) = command_frame("x-1", &json!({"kind":"rsvp"})) else {
+            panic!("not text");
+        };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        assert_eq!(
+            v,
+            json!({"type":"command","id":"x-1","command":{"kind":"rsvp"}})
+        );
+        let Message::Text(t) = subscribe_frame("game:g") else {
+            panic!("not text");
+        };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        assert_eq!(v, json!({"type":"subscribe","topic":"game:g"}));
+    }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every test: Rust unit + integration tests on SQLite and PostgreSQL,
+# the two-node cluster tests on PostgreSQL + Redis, the client's unit tests
+# (Vitest) and the Playwright end-to-end tests in headless Chromium.
+# Any part that cannot run (a service down, a missing browser that cannot be
+# installed) FAILS the run: nothing is skipped silently.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"
+
+step() { printf '\n\033[1;34m==> %s\033[0m\n' "$*"; }
+fail() { printf '\n\033[1;31mFAILED: %s\033[0m\n' "$*" >&2; exit 1; }
+
+step "Checking services (PostgreSQL, Redis)"
+psql "$TEST_DATABASE_URL" -Atc 'select 1' >/dev/null 2>&1 \
+  || fail "PostgreSQL is not reachable at $TEST_DATABASE_URL (start it: pg_ctlcluster --skip-systemctl-redirect \$(ls /etc/postgresql) main start)"
+redis-cli -u "$TEST_REDIS_URL" ping 2>/dev/null | grep -q PONG \
+  || fail "Redis is not reachable at $TEST_REDIS_URL (start it: redis-server --daemonize yes --port 6379 ...)"
+
+step "Chromium for the browser tests"
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium \
+    || fail "could not install Debian's chromium package"
+fi
+[ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing"
+
+step "Client: install, type-check, build"
+npm --prefix client ci --no-audit --no-fund
+npm --prefix client run build
+
+step "Client: unit tests (Vitest)"
+npm --prefix client test
+
+step "Rust: build"
+cargo build --workspace --all-targets
+
+step "Rust: unit tests (server, actors, load generator)"
+cargo test --workspace --lib --bins
+
+step "Rust: actors integration tests"
+cargo test -p rinkside-actors --tests
+
+step "Rust: integration tests on SQLite"
+TEST_DB=sqlite cargo test --test api
+
+step "Rust: integration tests on PostgreSQL"
+TEST_DB=postgres cargo test --test api
+
+step "Rust: two-node cluster tests on PostgreSQL + Redis"
+cargo test --test cluster -- --test-threads=1
+
+step "Browser: Playwright end-to-end tests (headless Chromium)"
+npm --prefix client run e2e
+
+printf '\n\033[1;32mAll tests passed.\033[0m\n'

@@ -1,0 +1,1 @@
+//! follows tests.

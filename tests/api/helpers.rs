@@ -1,0 +1,288 @@
+//! The test harness: each test starts the real app on port 0 against a fresh
+//! database — a temp SQLite file, or (with `TEST_DB=postgres`) a fresh schema
+//! in `TEST_DATABASE_URL` — and talks to it over HTTP and WebSocket like a
+//! client would.
+
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use rinkside::config::Config;
+use rinkside::startup::{AppState, Application, Clock};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+pub const DEFAULT_PG: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+pub struct TestApp {
+    pub address: String,
+    pub port: u16,
+    pub http: reqwest::Client,
+    pub state: actix_web::web::Data<AppState>,
+    pub database_url: String,
+    /// Keeps the SQLite temp folder alive for the test's duration.
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// Which backend this test run uses: `TEST_DB=sqlite` (default) or `postgres`.
+pub fn backend() -> String {
+    std::env::var("TEST_DB").unwrap_or_else(|_| "sqlite".into())
+}
+
+/// A fresh database URL for one test.
+pub async fn fresh_database() -> (String, Option<tempfile::TempDir>) {
+    match backend().as_str() {
+        "postgres" => {
+            let base = std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| DEFAULT_PG.into());
+            let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+            sqlx::any::install_default_drivers();
+            let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&base)
+                .await
+                .unwrap_or_else(|e| panic!("TEST_DB=postgres but {base} is unreachable: {e}"));
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&mut conn).await.unwrap();
+            let sep = if base.contains('?') { '&' } else { '?' };
+            (format!("{base}{sep}options=-c%20search_path%3D{schema}"), None)
+        }
+        "sqlite" => {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}/rinkside.db", dir.path().display());
+            (url, Some(dir))
+        }
+        other => panic!("TEST_DB must be sqlite or postgres, not {other}"),
+    }
+}
+
+/// Test configuration: dev auth, port 0, a fresh database; `extra` overrides.
+pub fn test_config(database_url: &str, extra: &[(&str, &str)]) -> Config {
+    let mut vars: HashMap<String, String> = HashMap::new();
+    vars.insert("BIND".into(), "127.0.0.1:0".into());
+    vars.insert("DATABASE_URL".into(), database_url.into());
+    vars.insert("AUTH_MODE".into(), "dev".into());
+    vars.insert("CLIENT_DIST".into(), "/nonexistent".into());
+    for (k, v) in extra {
+        vars.insert(k.to_string(), v.to_string());
+    }
+    if !vars.contains_key("AUTH_MODE_KEEP") && vars.contains_key("CLERK_JWT_KEY") {
+        vars.remove("AUTH_MODE");
+    }
+    Config::from_lookup(|k| vars.get(k).cloned()).unwrap()
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(&[]).await
+}
+
+pub async fn spawn_app_with(extra: &[(&str, &str)]) -> TestApp {
+    let (url, dir) = fresh_database().await;
+    let config = test_config(&url, extra);
+    start(config, None, url, dir).await
+}
+
+/// With a pinned clock (epoch ms), e.g. for webhook signature timestamps.
+pub async fn spawn_app_with_clock(extra: &[(&str, &str)], now_ms: i64) -> TestApp {
+    let (url, dir) = fresh_database().await;
+    let config = test_config(&url, extra);
+    start(config, Some(Arc::new(move || now_ms)), url, dir).await
+}
+
+async fn start(config: Config, clock: Option<Clock>, database_url: String, dir: Option<tempfile::TempDir>) -> TestApp {
+    let app = match clock {
+        Some(c) => Application::build_with_clock(config, c).await,
+        None => Application::build(config).await,
+    }
+    .expect("app builds");
+    let port = app.port();
+    let state = app.state();
+    actix_web::rt::spawn(app.run_until_stopped());
+    TestApp {
+        address: format!("http://127.0.0.1:{port}"),
+        port,
+        http: reqwest::Client::new(),
+        state,
+        database_url,
+        _dir: dir,
+    }
+}
+
+/// A signed-in test user.
+#[derive(Clone, Debug)]
+pub struct TestUser {
+    pub id: String,
+    pub token: String,
+    pub username: String,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    /// Signs in (dev auth) as `name`, creating the user.
+    pub async fn user(&self, name: &str) -> TestUser {
+        let res = self
+            .http
+            .post(self.url("/api/v1/dev/token"))
+            .json(&json!({"clerkId": format!("dev_{name}"), "username": name}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "dev token for {name}");
+        let body: Value = res.json().await.unwrap();
+        TestUser {
+            id: body["user"]["id"].as_str().unwrap().to_string(),
+            token: body["token"].as_str().unwrap().to_string(),
+            username: name.to_string(),
+        }
+    }
+
+    /// A request with the user's token (or none).
+    pub fn req(&self, method: reqwest::Method, path: &str, user: Option<&TestUser>) -> reqwest::RequestBuilder {
+        let mut rb = self.http.request(method, self.url(path));
+        if let Some(u) = user {
+            rb = rb.bearer_auth(&u.token);
+        }
+        rb
+    }
+
+    pub async fn get(&self, path: &str, user: Option<&TestUser>) -> (u16, Value) {
+        send(self.req(reqwest::Method::GET, path, user)).await
+    }
+
+    pub async fn post(&self, path: &str, user: Option<&TestUser>, body: Value) -> (u16, Value) {
+        send(self.req(reqwest::Method::POST, path, user).json(&body)).await
+    }
+
+    pub async fn patch(&self, path: &str, user: Option<&TestUser>, body: Value) -> (u16, Value) {
+        send(self.req(reqwest::Method::PATCH, path, user).json(&body)).await
+    }
+
+    pub async fn put(&self, path: &str, user: Option<&TestUser>, body: Option<Value>) -> (u16, Value) {
+        let rb = self.req(reqwest::Method::PUT, path, user);
+        send(match body {
+            Some(b) => rb.json(&b),
+            None => rb,
+        })
+        .await
+    }
+
+    pub async fn delete(&self, path: &str, user: Option<&TestUser>) -> (u16, Value) {
+        send(self.req(reqwest::Method::DELETE, path, user)).await
+    }
+
+    /// Opens a WebSocket (no Origin header, like a display or a script).
+    pub async fn ws(&self) -> Ws {
+        Ws::connect(&format!("ws://127.0.0.1:{}/api/v1/ws", self.port)).await
+    }
+
+    /// Counts rows of a table, to prove a refused write changed nothing.
+    pub async fn count(&self, table: &str) -> i64 {
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
+            .fetch_one(&self.state.db.pool)
+            .await
+            .unwrap()
+    }
+}
+
+/// Sends and decodes: status plus JSON body (Null when empty).
+pub async fn send(rb: reqwest::RequestBuilder) -> (u16, Value) {
+    let res = rb.send().await.unwrap();
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap();
+    let body = if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap_or(Value::String(text)) };
+    (status, body)
+}
+
+/// Asserts the contract's error envelope with this code.
+pub fn assert_error(status: u16, body: &Value, want_status: u16, want_code: &str) {
+    assert_eq!(status, want_status, "status for {body}");
+    assert_eq!(body["error"]["code"], want_code, "code in {body}");
+    assert!(body["error"]["message"].is_string(), "message in {body}");
+}
+
+/// A test WebSocket client.
+pub struct Ws {
+    pub stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+}
+
+impl Ws {
+    pub async fn connect(url: &str) -> Ws {
+        let (stream, _) = tokio_tungstenite::connect_async(url).await.expect("ws connects");
+        Ws { stream }
+    }
+
+    pub async fn send(&mut self, frame: Value) {
+        self.stream.send(Message::Text(frame.to_string().into())).await.unwrap();
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.stream.send(Message::Text(text.to_string().into())).await.unwrap();
+    }
+
+    /// The next JSON text frame (skipping pings), or None on close / timeout.
+    pub async fn next_json(&mut self, within: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let msg = tokio::time::timeout_at(deadline, self.stream.next()).await.ok()??;
+            match msg.ok()? {
+                Message::Text(t) => return serde_json::from_str(&t).ok(),
+                Message::Close(_) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next frame of this `type` (skipping others).
+    pub async fn next_of(&mut self, kind: &str, within: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let v = self.next_json(left).await?;
+            if v["type"] == kind {
+                return Some(v);
+            }
+        }
+    }
+
+    pub async fn auth(&mut self, user: &TestUser) {
+        self.send(json!({"type": "auth", "token": user.token})).await;
+        let ack = self.next_of("authenticated", Duration::from_secs(5)).await.expect("auth ack");
+        assert_eq!(ack["userId"], user.id.as_str());
+    }
+
+    /// Subscribes and returns the snapshot frame.
+    pub async fn subscribe(&mut self, topic: &str) -> Value {
+        self.send(json!({"type": "subscribe", "topic": topic})).await;
+        let snap = self.next_json(Duration::from_secs(5)).await.expect("snapshot");
+        assert_eq!(snap["type"], "snapshot", "expected a snapshot, got {snap}");
+        snap
+    }
+
+    /// Sends a command and waits for its reply.
+    pub async fn command(&mut self, id: &str, command: Value) -> Value {
+        self.send(json!({"type": "command", "id": id, "command": command})).await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let v = self.next_json(left).await.expect("reply");
+            if v["type"] == "reply" && v["id"] == id {
+                return v;
+            }
+        }
+    }
+
+    /// Close code and reason, waiting for the server to close.
+    pub async fn closed_with(&mut self, within: Duration) -> Option<u16> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            match tokio::time::timeout_at(deadline, self.stream.next()).await {
+                Err(_) => return None,
+                Ok(None) => return Some(1006),
+                Ok(Some(Err(_))) => return Some(1006),
+                Ok(Some(Ok(Message::Close(frame)))) => return Some(frame.map(|f| u16::from(f.code)).unwrap_or(1005)),
+                Ok(Some(Ok(_))) => continue,
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! rosters tests.
