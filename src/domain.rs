@@ -83,6 +83,51 @@ string_enum!(
     }
 );
 
+impl UniversalDivision {
+    /// 1 (LEARN_TO_PLAY) to 8 (ELITE): the position on the scale.
+    pub fn level(self) -> i64 {
+        match self {
+            Self::LearnToPlay => 1,
+            Self::Beginner => 2,
+            Self::Novice => 3,
+            Self::Recreational => 4,
+            Self::Intermediate => 5,
+            Self::Advanced => 6,
+            Self::Competitive => 7,
+            Self::Elite => 8,
+        }
+    }
+
+    /// The name people read.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::LearnToPlay => "Learn to Play",
+            Self::Beginner => "Beginner",
+            Self::Novice => "Novice",
+            Self::Recreational => "Recreational",
+            Self::Intermediate => "Intermediate",
+            Self::Advanced => "Advanced",
+            Self::Competitive => "Competitive",
+            Self::Elite => "Elite",
+        }
+    }
+
+    /// One line of what the level means; docs/divisions.md says the same
+    /// (a unit test keeps the two in step).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Self::LearnToPlay => "New to skating or hockey: learning to stop, turn and handle the puck; no body contact, often on a cross-ice surface.",
+            Self::Beginner => "Can skate and stop both ways; learning positions and passing; games are slow and the rules are applied gently.",
+            Self::Novice => "Knows the basic rules and positions; skates with some speed but plays are still mostly individual.",
+            Self::Recreational => "Relaxed adult league hockey: mixed abilities, positional play, fun first, no slapshots or contact.",
+            Self::Intermediate => "Solid skating and puck skills; plays as a team with set positions and line changes at a steady pace.",
+            Self::Advanced => "Fast, structured play: breakouts, forechecks and systems; most players have organised or high-school experience.",
+            Self::Competitive => "Former junior, college or high-level minor players; fast, physical and tactically demanding.",
+            Self::Elite => "Top amateur level: former pro, semi-pro or NCAA players; the fastest and most skilled hockey a rink offers.",
+        }
+    }
+}
+
 
 #[cfg(test)]
 mod tests {
@@ -95,5 +140,20 @@ mod tests {
         }
         assert_eq!(serde_json::to_string(&HockeyPosition::LeftWing).unwrap(), "\"LEFT_WING\"");
         assert_eq!(HockeyPosition::parse("left_wing"), None);
+    }
+
+    #[test]
+    fn the_division_scale_runs_one_to_eight_in_declaration_order() {
+        let levels: Vec<i64> = UniversalDivision::ALL.iter().map(|d| d.level()).collect();
+        assert_eq!(levels, (1..=8).collect::<Vec<_>>());
+        assert!(UniversalDivision::LearnToPlay < UniversalDivision::Elite);
+    }
+
+    #[test]
+    fn docs_divisions_md_states_every_level_and_its_meaning() {
+        let doc = include_str!("../docs/divisions.md");
+        for d in UniversalDivision::ALL {
+            assert!(doc.contains(d.as_str()) && doc.contains(d.meaning()), "docs/divisions.md is missing {d}");
+        }
     }
 }

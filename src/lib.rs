@@ -20,6 +20,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod live;
+pub mod permissions;
 pub mod realtime;
 pub mod startup;
 pub mod telemetry;

@@ -12,6 +12,7 @@ pub mod me;
 pub mod openapi;
 pub mod rosters;
 pub mod seasons;
+pub mod staff;
 pub mod teams;
 pub mod users;
 pub mod webhooks;
@@ -146,6 +147,12 @@ pub fn check_name(errors: &mut crate::error::FieldErrors, field: &str, value: &s
         errors.insert(field.to_string(), format!("at most {max} characters"));
     }
     v
+}
+
+/// For PATCH bodies: tells "field absent" (`None`) from "field: null"
+/// (`Some(None)`). Use with `#[serde(default, deserialize_with = "nullable")]`.
+pub fn nullable<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 /// Turns collected field errors into a 422, or carries on.

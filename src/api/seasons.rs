@@ -1,5 +1,446 @@
-//! seasons API (filled by its capability).
+//! Seasons of a facility, their division mappings, and the universal
+//! division scale. Turning a season on (created active, or `isActive`
+//! false → true) records a SEASON_STARTED item in the feeds of the
+//! facility's followers, in the same transaction.
 
+use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish, nullable};
+use crate::auth::{AuthUser, MaybeUser};
+use crate::db::feed::{Audience, Fact};
+use crate::db::seasons::{MappingFields, MappingRow, SeasonFields, SeasonRow};
+use crate::db::{self, Cursor, finish_page, page_limit};
+use crate::domain::{FeedItemType, UniversalDivision};
+use crate::error::{AppError, AppResult, FieldErrors};
+use crate::permissions::{self, Action, Object};
+use crate::startup::AppState;
+use actix_web::{HttpResponse, delete, get, patch, post, web};
+use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-pub fn config(_cfg: &mut ServiceConfig) {}
+pub fn config(cfg: &mut ServiceConfig) {
+    cfg.service(create)
+        .service(list_for_facility)
+        .service(get_one)
+        .service(edit)
+        .service(create_mapping)
+        .service(list_mappings)
+        .service(edit_mapping)
+        .service(delete_mapping)
+        .service(scale);
+}
+
+/// Longest season name and division name.
+const MAX_NAME: usize = 120;
+const MAX_DESCRIPTION: usize = 2000;
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Season {
+    pub id: String,
+    pub facility_id: String,
+    pub facility_name: String,
+    pub name: String,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub start_date: i64,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub end_date: i64,
+    pub is_active: bool,
+    /// The schedule source. Shown to the facility's owner and managers only
+    /// (such URLs often carry a private token); null for everyone else.
+    pub sync_url: Option<String>,
+    pub sync_enabled: bool,
+    /// When the last sync ran (read-only).
+    #[serde(with = "crate::time::rfc3339_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub last_sync_at: Option<i64>,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: i64,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: i64,
+    /// Whether the viewer may edit the season and its division mappings.
+    pub viewer_can_edit: bool,
+    /// On the single-season read and writes: the season's division mappings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub division_mappings: Option<Vec<DivisionMapping>>,
+}
+
+impl Season {
+    fn from_row(row: SeasonRow, viewer_can_edit: bool) -> Self {
+        Season {
+            id: row.id,
+            facility_id: row.facility_id,
+            facility_name: row.facility_name,
+            name: row.name,
+            start_date: row.start_date,
+            end_date: row.end_date,
+            is_active: row.is_active != 0,
+            sync_url: if viewer_can_edit { row.sync_url } else { None },
+            sync_enabled: row.sync_enabled != 0,
+            last_sync_at: row.last_sync_at,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            viewer_can_edit,
+            division_mappings: None,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DivisionMapping {
+    pub id: String,
+    pub season_id: String,
+    /// The facility's own name for the division, e.g. "C2" or "Bronze".
+    pub facility_division_name: String,
+    pub universal_division_scale: UniversalDivision,
+    /// 1–8: the level of `universalDivisionScale` on the scale.
+    pub level: i64,
+    pub description: Option<String>,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: i64,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: i64,
+}
+
+impl From<MappingRow> for DivisionMapping {
+    fn from(r: MappingRow) -> Self {
+        let scale = UniversalDivision::parse(&r.universal_division_scale).unwrap_or(UniversalDivision::Recreational);
+        DivisionMapping {
+            id: r.id,
+            season_id: r.season_id,
+            facility_division_name: r.facility_division_name,
+            universal_division_scale: scale,
+            level: scale.level(),
+            description: r.description,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+/// A season as the viewer sees it, with its division mappings.
+pub async fn load(state: &AppState, viewer: Option<&str>, id: &str) -> AppResult<Season> {
+    let row = db::seasons::get(&state.db.pool, id).await?.ok_or_else(|| AppError::not_found("season"))?;
+    let rel = permissions::relations(&state.db, viewer, Object::Season(id)).await?;
+    let mut season = Season::from_row(row, rel.permits(&Action::EditSeason { season_id: id }));
+    let mappings = db::seasons::mappings(&state.db.pool, id).await?;
+    season.division_mappings = Some(mappings.into_iter().map(DivisionMapping::from).collect());
+    Ok(season)
+}
+
+/// One page of a facility's seasons, latest start first.
+pub async fn facility_seasons(state: &AppState, viewer: Option<&str>, facility_id: &str, page: &PageQuery) -> AppResult<Page<Season>> {
+    let rel = permissions::relations(&state.db, viewer, Object::Facility(facility_id)).await?;
+    let can_edit = rel.permits(&Action::CreateSeason { facility_id });
+    let limit = page_limit(page.limit);
+    let rows = db::seasons::for_facility(&state.db.pool, facility_id, page.cursor()?.as_ref(), limit).await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.start_date, id: r.id.clone() }.encode());
+    Ok(Page { items: rows.into_iter().map(|r| Season::from_row(r, can_edit)).collect(), next_cursor })
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NewSeason {
+    pub name: String,
+    /// RFC 3339, e.g. "2026-09-01T00:00:00-04:00".
+    pub start_date: String,
+    /// RFC 3339, not before `startDate`.
+    pub end_date: String,
+    /// Default false. Creating an active season tells the facility's followers.
+    pub is_active: Option<bool>,
+    /// Absolute http(s) URL of the schedule (iCalendar or CSV).
+    pub sync_url: Option<String>,
+    /// Default false; needs `syncUrl`.
+    pub sync_enabled: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SeasonPatch {
+    pub name: Option<String>,
+    pub start_date: Option<String>,
+    pub end_date: Option<String>,
+    /// false → true tells the facility's followers (SEASON_STARTED).
+    pub is_active: Option<bool>,
+    /// null removes it.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub sync_url: Option<Option<String>>,
+    pub sync_enabled: Option<bool>,
+}
+
+fn parse_time(errors: &mut FieldErrors, field: &str, raw: &str) -> i64 {
+    crate::time::parse_rfc3339(raw).unwrap_or_else(|| {
+        errors.insert(field.into(), "must be an RFC 3339 time, e.g. 2026-09-01T00:00:00Z".into());
+        0
+    })
+}
+
+/// Checks a season's complete (merged) fields.
+fn check_season(mut errors: FieldErrors, f: &SeasonFields) -> AppResult<()> {
+    if !errors.contains_key("startDate") && !errors.contains_key("endDate") && f.end_date < f.start_date {
+        errors.insert("endDate".into(), "must not be before startDate".into());
+    }
+    check_url(&mut errors, "syncUrl", f.sync_url.as_deref());
+    if f.sync_enabled && f.sync_url.is_none() {
+        errors.insert("syncEnabled".into(), "needs a syncUrl".into());
+    }
+    finish(errors)
+}
+
+impl NewSeason {
+    fn parse(self) -> AppResult<(SeasonFields, bool)> {
+        let mut errors = FieldErrors::new();
+        let name = check_name(&mut errors, "name", &self.name, MAX_NAME);
+        let start_date = parse_time(&mut errors, "startDate", &self.start_date);
+        let end_date = parse_time(&mut errors, "endDate", &self.end_date);
+        let fields = SeasonFields { name, start_date, end_date, sync_url: clean(self.sync_url), sync_enabled: self.sync_enabled.unwrap_or(false) };
+        check_season(errors, &fields)?;
+        Ok((fields, self.is_active.unwrap_or(false)))
+    }
+}
+
+impl SeasonPatch {
+    fn merge(self, row: &SeasonRow) -> AppResult<SeasonFields> {
+        let mut errors = FieldErrors::new();
+        let name = match &self.name {
+            Some(n) => check_name(&mut errors, "name", n, MAX_NAME),
+            None => row.name.clone(),
+        };
+        let start_date = self.start_date.as_deref().map(|s| parse_time(&mut errors, "startDate", s)).unwrap_or(row.start_date);
+        let end_date = self.end_date.as_deref().map(|s| parse_time(&mut errors, "endDate", s)).unwrap_or(row.end_date);
+        let fields = SeasonFields {
+            name,
+            start_date,
+            end_date,
+            sync_url: match self.sync_url {
+                Some(v) => clean(v),
+                None => row.sync_url.clone(),
+            },
+            sync_enabled: self.sync_enabled.unwrap_or(row.sync_enabled != 0),
+        };
+        check_season(errors, &fields)?;
+        Ok(fields)
+    }
+}
+
+/// Records SEASON_STARTED for the facility's followers (in the caller's
+/// transaction).
+async fn season_started(conn: &mut sqlx::AnyConnection, me: &AuthUser, facility_id: &str, season_id: &str) -> AppResult<()> {
+    let fact = Fact { kind: FeedItemType::SeasonStarted, actor_id: &me.id, resource_type: "SEASON", resource_id: season_id };
+    db::feed::fan_out(conn, fact, &[Audience::FacilityFollowers(facility_id)]).await?;
+    Ok(())
+}
+
+/// Create a season (facility owner or managers).
+#[utoipa::path(request_body = NewSeason, responses((status = 201, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[post("/facilities/{id}/seasons")]
+async fn create(state: web::Data<AppState>, me: AuthUser, facility_id: web::Path<String>, body: web::Json<NewSeason>) -> AppResult<HttpResponse> {
+    permissions::check(&state.db, Some(&me.id), Action::CreateSeason { facility_id: &facility_id }).await?;
+    let (fields, active) = body.into_inner().parse()?;
+    let mut tx = state.db.begin().await?;
+    let id = db::seasons::insert(&mut tx, &facility_id, &fields).await?;
+    if active && db::seasons::activate(&mut tx, &id).await? {
+        season_started(&mut tx, &me, &facility_id, &id).await?;
+    }
+    tx.commit().await?;
+    Ok(HttpResponse::Created().json(load(&state, Some(&me.id), &id).await?))
+}
+
+/// A facility's seasons, latest start first (public).
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Season>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[get("/facilities/{id}/seasons")]
+async fn list_for_facility(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<Season>>> {
+    Ok(web::Json(facility_seasons(&state, me.id(), &id, &page).await?))
+}
+
+/// A season with its division mappings (public).
+#[utoipa::path(responses((status = 200, body = Season), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[get("/seasons/{id}")]
+async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Season>> {
+    Ok(web::Json(load(&state, me.id(), &id).await?))
+}
+
+/// Edit a season (facility owner or managers). `lastSyncAt` is read-only.
+#[utoipa::path(request_body = SeasonPatch, responses((status = 200, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[patch("/seasons/{id}")]
+async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<SeasonPatch>) -> AppResult<web::Json<Season>> {
+    permissions::check(&state.db, Some(&me.id), Action::EditSeason { season_id: &id }).await?;
+    let patch = body.into_inner();
+    let active = patch.is_active;
+    let mut tx = state.db.begin().await?;
+    if !db::seasons::touch(&mut tx, &id).await? {
+        return Err(AppError::not_found("season"));
+    }
+    let row = db::seasons::get(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("season"))?;
+    let fields = patch.merge(&row)?;
+    db::seasons::replace(&mut tx, &id, &fields).await?;
+    match active {
+        Some(true) => {
+            if db::seasons::activate(&mut tx, &id).await? {
+                season_started(&mut tx, &me, &row.facility_id, &id).await?;
+            }
+        }
+        Some(false) => db::seasons::deactivate(&mut tx, &id).await?,
+        None => {}
+    }
+    tx.commit().await?;
+    Ok(web::Json(load(&state, Some(&me.id), &id).await?))
+}
+
+// ---------------------------------------------------------------- division mappings
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NewDivisionMapping {
+    pub facility_division_name: String,
+    /// One of the universal scale's values (`GET /divisions/scale`).
+    #[schema(value_type = UniversalDivision)]
+    pub universal_division_scale: String,
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DivisionMappingPatch {
+    pub facility_division_name: Option<String>,
+    #[schema(value_type = Option<UniversalDivision>)]
+    pub universal_division_scale: Option<String>,
+    /// null removes it.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub description: Option<Option<String>>,
+}
+
+fn check_mapping(mut errors: FieldErrors, m: &MappingFields) -> AppResult<()> {
+    if UniversalDivision::parse(&m.universal_division_scale).is_none() {
+        let values: Vec<&str> = UniversalDivision::ALL.iter().map(|d| d.as_str()).collect();
+        errors.insert("universalDivisionScale".into(), format!("must be one of {}", values.join(", ")));
+    }
+    check_len(&mut errors, "description", m.description.as_deref(), MAX_DESCRIPTION);
+    finish(errors)
+}
+
+/// A unique violation on a mapping write can only be the name.
+fn name_taken(err: sqlx::Error) -> AppError {
+    match AppError::from(err) {
+        AppError::Conflict { .. } => {
+            AppError::conflict_code("division_name_taken", "this season already has a division of that name")
+        }
+        other => other,
+    }
+}
+
+/// Map one of the facility's division names onto the universal scale
+/// (facility owner or managers).
+#[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[post("/seasons/{id}/division-mappings")]
+async fn create_mapping(state: web::Data<AppState>, me: AuthUser, season_id: web::Path<String>, body: web::Json<NewDivisionMapping>) -> AppResult<HttpResponse> {
+    permissions::check(&state.db, Some(&me.id), Action::ManageDivisionMappings { season_id: &season_id }).await?;
+    let body = body.into_inner();
+    let mut errors = FieldErrors::new();
+    let fields = MappingFields {
+        facility_division_name: check_name(&mut errors, "facilityDivisionName", &body.facility_division_name, MAX_NAME),
+        universal_division_scale: body.universal_division_scale.trim().to_string(),
+        description: clean(body.description),
+    };
+    check_mapping(errors, &fields)?;
+    let id = db::seasons::insert_mapping(&state.db.pool, &season_id, &fields).await.map_err(name_taken)?;
+    let row = db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
+    Ok(HttpResponse::Created().json(DivisionMapping::from(row)))
+}
+
+/// A season's division mappings, by name (public).
+#[utoipa::path(responses((status = 200, body = Vec<DivisionMapping>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[get("/seasons/{id}/division-mappings")]
+async fn list_mappings(state: web::Data<AppState>, season_id: web::Path<String>) -> AppResult<web::Json<Vec<DivisionMapping>>> {
+    if db::access::season_facility(&state.db.pool, &season_id).await?.is_none() {
+        return Err(AppError::not_found("season"));
+    }
+    let rows = db::seasons::mappings(&state.db.pool, &season_id).await?;
+    Ok(web::Json(rows.into_iter().map(DivisionMapping::from).collect()))
+}
+
+/// The season a mapping belongs to, or 404.
+async fn mapping_season(state: &AppState, id: &str) -> AppResult<String> {
+    db::access::mapping_season(&state.db.pool, id).await?.ok_or_else(|| AppError::not_found("division mapping"))
+}
+
+/// Edit a division mapping (facility owner or managers). Rosters placed in
+/// it show the change live.
+#[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[patch("/division-mappings/{id}")]
+async fn edit_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<DivisionMappingPatch>) -> AppResult<web::Json<DivisionMapping>> {
+    let season_id = mapping_season(&state, &id).await?;
+    permissions::check(&state.db, Some(&me.id), Action::ManageDivisionMappings { season_id: &season_id }).await?;
+    let patch = body.into_inner();
+    let mut tx = state.db.begin().await?;
+    if !db::seasons::touch_mapping(&mut tx, &id).await? {
+        return Err(AppError::not_found("division mapping"));
+    }
+    let row = db::seasons::get_mapping(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
+    let mut errors = FieldErrors::new();
+    let fields = MappingFields {
+        facility_division_name: match &patch.facility_division_name {
+            Some(n) => check_name(&mut errors, "facilityDivisionName", n, MAX_NAME),
+            None => row.facility_division_name.clone(),
+        },
+        universal_division_scale: patch.universal_division_scale.map(|s| s.trim().to_string()).unwrap_or(row.universal_division_scale),
+        description: match patch.description {
+            Some(d) => clean(d),
+            None => row.description,
+        },
+    };
+    check_mapping(errors, &fields)?;
+    db::seasons::replace_mapping(&mut tx, &id, &fields).await.map_err(name_taken)?;
+    let touched = super::rosters::bump_all(&mut tx, &db::rosters::using_mapping(&mut *tx, &id).await?).await?;
+    tx.commit().await?;
+    super::rosters::publish_all(&state, &touched).await;
+    let row = db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
+    Ok(web::Json(DivisionMapping::from(row)))
+}
+
+/// Delete a division mapping (facility owner or managers); rosters placed
+/// in it are left without a division.
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[delete("/division-mappings/{id}")]
+async fn delete_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
+    let season_id = mapping_season(&state, &id).await?;
+    permissions::check(&state.db, Some(&me.id), Action::ManageDivisionMappings { season_id: &season_id }).await?;
+    let mut tx = state.db.begin().await?;
+    if !db::seasons::touch_mapping(&mut tx, &id).await? {
+        return Err(AppError::not_found("division mapping"));
+    }
+    let touched = super::rosters::bump_all(&mut tx, &db::rosters::using_mapping(&mut *tx, &id).await?).await?;
+    db::seasons::delete_mapping(&mut *tx, &id).await?;
+    tx.commit().await?;
+    super::rosters::publish_all(&state, &touched).await;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// One level of the universal division scale.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ScaleLevel {
+    pub value: UniversalDivision,
+    pub name: &'static str,
+    /// 1 (lowest) to 8 (highest).
+    pub level: i64,
+    pub description: &'static str,
+}
+
+/// The universal division scale, lowest first (public; see docs/divisions.md).
+#[utoipa::path(responses((status = 200, body = Vec<ScaleLevel>)), tag = "seasons")]
+#[get("/divisions/scale")]
+async fn scale() -> web::Json<Vec<ScaleLevel>> {
+    web::Json(
+        UniversalDivision::ALL
+            .iter()
+            .map(|&d| ScaleLevel { value: d, name: d.label(), level: d.level(), description: d.meaning() })
+            .collect(),
+    )
+}

@@ -1,6 +1,6 @@
 //! Clerk session JWTs: RS256 only, keys from `CLERK_JWKS_URL` (cached by
 //! `kid`, refetched on an unknown `kid` at most once a minute) or a PEM key in
-//! `CLERK_JWT_KEY`. Checks signature, `exp`, `nbf` (5 s leeway), `iss` when
+//! `CLERK_JWT_KEY`. Checks signature, `exp`, `nbf` (5 s leeway), `iss` (required) when
 //! configured, and `azp` against `CLERK_AUTHORIZED_PARTIES`.
 
 use super::Identity;
@@ -79,7 +79,10 @@ impl ClerkVerifier {
         validation.validate_nbf = true;
         validation.set_required_spec_claims(&["exp", "sub"]);
         if let Some(iss) = &self.issuer {
+            // jsonwebtoken only compares `iss` when the token has one: a
+            // configured issuer must also make the claim required.
             validation.set_issuer(&[iss]);
+            validation.set_required_spec_claims(&["exp", "sub", "iss"]);
         }
         let data = jsonwebtoken::decode::<ClerkClaims>(token, &key, &validation)
             .map_err(|e| invalid(&e.to_string()))?;

@@ -100,3 +100,37 @@ pub fn like_pattern(q: &str) -> String {
     let cleaned: String = q.trim().to_lowercase().chars().filter(|c| !matches!(c, '%' | '_' | '\\')).collect();
     format!("%{cleaned}%")
 }
+
+/// Locks the facility for this transaction (first statement) and advances
+/// `updated_at`; false when it does not exist.
+pub async fn touch(conn: &mut sqlx::AnyConnection, id: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE facilities SET updated_at = $2 WHERE id = $1").bind(id).bind(now_ms()).execute(&mut *conn).await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Writes every editable field (after [`touch`], with the merged values).
+pub async fn replace(conn: &mut sqlx::AnyConnection, id: &str, f: &FacilityFields) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE facilities SET name = $2, phone_number = $3, email = $4, website = $5, image_url = $6, description = $7, \
+           timezone = $8 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(&f.name)
+    .bind(&f.phone_number)
+    .bind(&f.email)
+    .bind(&f.website)
+    .bind(&f.image_url)
+    .bind(&f.description)
+    .bind(&f.timezone)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Deletes a facility: its seasons (with their rosters and division
+/// mappings) go with it, its teams stay without a facility (the schema's
+/// ON DELETE rules; a refusal by one of them answers 409).
+pub async fn delete<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM facilities WHERE id = $1").bind(id).execute(ex).await?;
+    Ok(done.rows_affected() > 0)
+}

@@ -3,12 +3,15 @@
 //! column types that make that work). Every query lives in a submodule named
 //! after what it stores; handlers never build SQL.
 
+pub mod access;
 pub mod events;
 pub mod facilities;
+pub mod feed;
 pub mod follows;
 pub mod games;
 pub mod rosters;
 pub mod seasons;
+pub mod staff;
 pub mod teams;
 pub mod users;
 pub mod webhooks;

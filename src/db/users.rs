@@ -395,3 +395,23 @@ pub async fn delete_position<'e, E: Executor<'e, Database = Any>>(
         .await?;
     Ok(r.rows_affected() > 0)
 }
+
+/// The few public fields shown wherever a person appears in a list (managers,
+/// roster players, join requests).
+#[derive(Debug, Clone, FromRow)]
+pub struct UserSummaryRow {
+    #[sqlx(rename = "u_id")]
+    pub id: String,
+    #[sqlx(rename = "u_username")]
+    pub username: Option<String>,
+    #[sqlx(rename = "u_first_name")]
+    pub first_name: Option<String>,
+    #[sqlx(rename = "u_last_name")]
+    pub last_name: Option<String>,
+    #[sqlx(rename = "u_profile_image")]
+    pub profile_image: Option<String>,
+}
+
+/// The columns of [`UserSummaryRow`] for a query that joins `users u`.
+pub const SUMMARY_COLUMNS: &str =
+    "u.id AS u_id, u.username AS u_username, u.first_name AS u_first_name, u.last_name AS u_last_name, u.profile_image AS u_profile_image";

@@ -201,12 +201,14 @@ impl Outbox {
         loop {
             {
                 let mut s = self.lock();
-                if s.done {
-                    return Next::Done;
-                }
+                // A close decided by the server wins over the reader's exit,
+                // so the client learns why.
                 if let Some(reason) = s.close.take() {
                     s.done = true;
                     return Next::Close(reason);
+                }
+                if s.done {
+                    return Next::Done;
                 }
                 if let Some(frame) = s.queue.pop_front() {
                     return Next::Frame(frame);

@@ -144,6 +144,7 @@ impl Conn {
                                 break;
                             }
                             self.handle_text(&text).await;
+                            self.wait_for_writer().await;
                         }
                         Ok(AggregatedMessage::Binary(_)) => {
                             if !self.admit() {
@@ -178,6 +179,17 @@ impl Conn {
             }
         }
         self.cleanup();
+    }
+
+    /// Backpressure: stop reading the client's frames while our answers to
+    /// earlier ones are still queued, so a burst of requests cannot overflow
+    /// its own outbox. A client that never reads is closed by the writer.
+    async fn wait_for_writer(&self) {
+        let high_water = self.state.config.ws.max_queue / 2;
+        let started = Instant::now();
+        while self.outbox.len() > high_water && started.elapsed() < self.state.config.ws.send_timeout {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
     }
 
     /// Rate limit: refuse with an error frame; close 1008 on sustained abuse.

@@ -286,3 +286,32 @@ impl Ws {
         }
     }
 }
+
+impl TestApp {
+    /// Row counts of several tables at once, to compare before and after a
+    /// refused request.
+    pub async fn counts(&self, tables: &[&str]) -> Vec<(String, i64)> {
+        let mut out = Vec::with_capacity(tables.len());
+        for table in tables {
+            out.push((table.to_string(), self.count(table).await));
+        }
+        out
+    }
+
+    /// Sends a raw body with a Content-Type (or none), for inputs that are
+    /// not JSON values: malformed text, oversize bodies, wrong media types.
+    pub async fn raw(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        user: Option<&TestUser>,
+        content_type: Option<&str>,
+        body: impl Into<reqwest::Body>,
+    ) -> (u16, Value) {
+        let mut rb = self.req(method, path, user).body(body);
+        if let Some(ct) = content_type {
+            rb = rb.header(reqwest::header::CONTENT_TYPE, ct);
+        }
+        send(rb).await
+    }
+}

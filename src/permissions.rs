@@ -1,0 +1,304 @@
+//! Who may do what: the one place that answers "may user U do action A on
+//! object O" for every write of facilities, teams, seasons, division
+//! mappings, rosters, players, join requests, follows and profiles.
+//! Handlers call [`check`] (or [`relations`] + [`Relations::permits`] to
+//! show what the viewer may do); nothing re-implements a rule inline.
+//!
+//! A decision has two halves:
+//! - the **facts**: how the user relates to the object's facility, team and
+//!   roster (owner, manager, captain, member, themself), read in one query
+//!   (`db::access`);
+//! - the **rule**: which relations grant the action ([`Action::granted_to`]),
+//!   a pure table. `docs/permissions.md` is the same table written out, and
+//!   `tests/api/permissions.rs` drives every cell of it over HTTP.
+
+use crate::db::{self, Db};
+use crate::error::{AppError, AppResult};
+
+/// How a user relates to the object of an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// Anyone with a valid token.
+    SignedIn,
+    /// The action is about the user themself (their profile, their own
+    /// roster place, their own request, their own manager link).
+    Myself,
+    FacilityOwner,
+    FacilityManager,
+    TeamOwner,
+    TeamManager,
+    RosterCaptain,
+}
+
+impl Relation {
+    fn phrase(self) -> &'static str {
+        match self {
+            Relation::SignedIn => "signed-in people",
+            Relation::Myself => "the person themself",
+            Relation::FacilityOwner => "the facility's owner",
+            Relation::FacilityManager => "the facility's managers",
+            Relation::TeamOwner => "the team's owner",
+            Relation::TeamManager => "the team's managers",
+            Relation::RosterCaptain => "the roster's captains",
+        }
+    }
+}
+
+/// Every guarded action, with the ids of what it acts on.
+#[derive(Clone, Copy, Debug)]
+pub enum Action<'a> {
+    CreateFacility,
+    EditFacility { facility_id: &'a str },
+    DeleteFacility { facility_id: &'a str },
+    AddFacilityManager { facility_id: &'a str },
+    /// Removing a manager link; a manager may remove their own.
+    RemoveFacilityManager { facility_id: &'a str, user_id: &'a str },
+    TransferFacility { facility_id: &'a str },
+    CreateTeam,
+    EditTeam { team_id: &'a str },
+    DeleteTeam { team_id: &'a str },
+    AddTeamManager { team_id: &'a str },
+    RemoveTeamManager { team_id: &'a str, user_id: &'a str },
+    TransferTeam { team_id: &'a str },
+    /// Follow or unfollow a user, facility or team.
+    Follow,
+    EditProfile { user_id: &'a str },
+    CreateSeason { facility_id: &'a str },
+    EditSeason { season_id: &'a str },
+    /// Create, edit or delete a season's division mappings.
+    ManageDivisionMappings { season_id: &'a str },
+    CreateRoster { team_id: &'a str },
+    EditRoster { roster_id: &'a str },
+    /// Add a player or edit a player's jersey, position, commitment or letters.
+    ManagePlayers { roster_id: &'a str },
+    /// Take a player off the roster; players may take themselves off (leave).
+    RemovePlayer { roster_id: &'a str, user_id: &'a str },
+    RequestToJoin { roster_id: &'a str },
+    /// See a roster's join requests, approve and reject them.
+    DecideJoinRequests { roster_id: &'a str },
+    /// Withdraw a pending request: only its requester.
+    CancelJoinRequest { requester_id: &'a str },
+    /// Read one request (with its message): its requester and its deciders.
+    ViewJoinRequest { roster_id: &'a str, requester_id: &'a str },
+}
+
+use Relation::*;
+
+impl Action<'_> {
+    /// The rule: the relations that grant this action. Keep
+    /// docs/permissions.md in step (its table is what the tests check).
+    pub fn granted_to(&self) -> &'static [Relation] {
+        match self {
+            Action::CreateFacility | Action::CreateTeam | Action::Follow | Action::RequestToJoin { .. } => &[SignedIn],
+            Action::EditFacility { .. } | Action::CreateSeason { .. } | Action::EditSeason { .. } => {
+                &[FacilityOwner, FacilityManager]
+            }
+            Action::ManageDivisionMappings { .. } => &[FacilityOwner, FacilityManager],
+            Action::DeleteFacility { .. } | Action::AddFacilityManager { .. } | Action::TransferFacility { .. } => {
+                &[FacilityOwner]
+            }
+            Action::RemoveFacilityManager { .. } => &[FacilityOwner, Myself],
+            // A team belongs to itself: basing it at a facility does not
+            // hand it to the facility's staff.
+            Action::EditTeam { .. } | Action::CreateRoster { .. } | Action::ManagePlayers { .. } => &[TeamOwner, TeamManager],
+            Action::DeleteTeam { .. } | Action::AddTeamManager { .. } | Action::TransferTeam { .. } => &[TeamOwner],
+            Action::RemoveTeamManager { .. } => &[TeamOwner, Myself],
+            // The season's facility runs the league: it may place a roster
+            // in a division, rename it or archive it at season's end.
+            Action::EditRoster { .. } => &[TeamOwner, TeamManager, FacilityOwner, FacilityManager],
+            Action::RemovePlayer { .. } => &[TeamOwner, TeamManager, Myself],
+            Action::DecideJoinRequests { .. } => &[TeamOwner, TeamManager, RosterCaptain],
+            Action::ViewJoinRequest { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
+            Action::EditProfile { .. } | Action::CancelJoinRequest { .. } => &[Myself],
+        }
+    }
+
+    /// The person the action is about, for [`Relation::Myself`].
+    fn subject(&self) -> Option<&str> {
+        match *self {
+            Action::RemoveFacilityManager { user_id, .. }
+            | Action::RemoveTeamManager { user_id, .. }
+            | Action::RemovePlayer { user_id, .. }
+            | Action::EditProfile { user_id } => Some(user_id),
+            Action::CancelJoinRequest { requester_id } | Action::ViewJoinRequest { requester_id, .. } => Some(requester_id),
+            _ => None,
+        }
+    }
+
+    /// What the action acts on, to read the facts about.
+    fn object(&self) -> Object<'_> {
+        match *self {
+            Action::EditFacility { facility_id }
+            | Action::DeleteFacility { facility_id }
+            | Action::AddFacilityManager { facility_id }
+            | Action::RemoveFacilityManager { facility_id, .. }
+            | Action::TransferFacility { facility_id }
+            | Action::CreateSeason { facility_id } => Object::Facility(facility_id),
+            Action::EditTeam { team_id }
+            | Action::DeleteTeam { team_id }
+            | Action::AddTeamManager { team_id }
+            | Action::RemoveTeamManager { team_id, .. }
+            | Action::TransferTeam { team_id }
+            | Action::CreateRoster { team_id } => Object::Team(team_id),
+            Action::EditSeason { season_id } | Action::ManageDivisionMappings { season_id } => Object::Season(season_id),
+            Action::EditRoster { roster_id }
+            | Action::ManagePlayers { roster_id }
+            | Action::RemovePlayer { roster_id, .. }
+            | Action::RequestToJoin { roster_id }
+            | Action::DecideJoinRequests { roster_id }
+            | Action::ViewJoinRequest { roster_id, .. } => Object::Roster(roster_id),
+            Action::CreateFacility | Action::CreateTeam | Action::Follow | Action::EditProfile { .. } | Action::CancelJoinRequest { .. } => {
+                Object::Nothing
+            }
+        }
+    }
+
+    /// "only the team's owner and the team's managers may do that".
+    fn refusal(&self) -> String {
+        let who: Vec<&str> = self.granted_to().iter().map(|r| r.phrase()).collect();
+        let who = match who.as_slice() {
+            [] => "nobody".to_string(),
+            [one] => (*one).to_string(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        };
+        format!("only {who} may do that")
+    }
+}
+
+/// Something whose facility / team / roster the facts are read for.
+#[derive(Clone, Copy, Debug)]
+pub enum Object<'a> {
+    Nothing,
+    Facility(&'a str),
+    Team(&'a str),
+    Season(&'a str),
+    Roster(&'a str),
+}
+
+/// What the viewer is to one object. Built by [`relations`].
+#[derive(Clone, Debug, Default)]
+pub struct Relations {
+    viewer: Option<String>,
+    held: Vec<Relation>,
+    /// On the roster (not a grant by itself: members have no write rights
+    /// over others, but pages show it).
+    member: bool,
+}
+
+impl Relations {
+    /// Whether these relations grant the action (no database access).
+    pub fn permits(&self, action: &Action<'_>) -> bool {
+        let Some(viewer) = self.viewer.as_deref() else { return false };
+        action.granted_to().iter().any(|r| match r {
+            Myself => action.subject() == Some(viewer),
+            other => self.held.contains(other),
+        })
+    }
+
+    pub fn has(&self, relation: Relation) -> bool {
+        self.held.contains(&relation)
+    }
+
+    /// Whether the viewer plays on the roster the relations were read for.
+    pub fn is_member(&self) -> bool {
+        self.member
+    }
+}
+
+/// Reads how the viewer relates to an object. A missing object is 404.
+pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> AppResult<Relations> {
+    let (facility, team, roster) = match object {
+        Object::Nothing => (None, None, None),
+        Object::Facility(id) => {
+            if !db::facilities::exists(&db.pool, id).await? {
+                return Err(AppError::not_found("facility"));
+            }
+            (Some(id.to_string()), None, None)
+        }
+        Object::Team(id) => {
+            if !db::teams::exists(&db.pool, id).await? {
+                return Err(AppError::not_found("team"));
+            }
+            (None, Some(id.to_string()), None)
+        }
+        Object::Season(id) => {
+            let facility = db::access::season_facility(&db.pool, id).await?.ok_or_else(|| AppError::not_found("season"))?;
+            (Some(facility), None, None)
+        }
+        Object::Roster(id) => {
+            let scope = db::access::roster_scope(&db.pool, id).await?.ok_or_else(|| AppError::not_found("roster"))?;
+            (Some(scope.facility_id), Some(scope.team_id), Some(id.to_string()))
+        }
+    };
+    let Some(viewer) = viewer else { return Ok(Relations::default()) };
+    if matches!(object, Object::Nothing) {
+        return Ok(Relations { viewer: Some(viewer.to_string()), held: vec![SignedIn], member: false });
+    }
+    let row = db::access::relations(&db.pool, viewer, facility.as_deref(), team.as_deref(), roster.as_deref()).await?;
+    let mut held = vec![SignedIn];
+    for (count, relation) in [
+        (row.facility_owner, FacilityOwner),
+        (row.facility_manager, FacilityManager),
+        (row.team_owner, TeamOwner),
+        (row.team_manager, TeamManager),
+        (row.roster_captain, RosterCaptain),
+    ] {
+        if count > 0 {
+            held.push(relation);
+        }
+    }
+    Ok(Relations { viewer: Some(viewer.to_string()), held, member: row.roster_member > 0 })
+}
+
+/// Allows the action or answers 401 (signed out), 404 (no such object) or
+/// 403 (signed in, not allowed).
+pub async fn check(db: &Db, viewer: Option<&str>, action: Action<'_>) -> AppResult<()> {
+    if viewer.is_none() {
+        return Err(AppError::unauthorized("sign in to do that"));
+    }
+    let rel = relations(db, viewer, action.object()).await?;
+    if rel.permits(&action) { Ok(()) } else { Err(AppError::forbidden(action.refusal())) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rel(viewer: &str, held: &[Relation]) -> Relations {
+        Relations { viewer: Some(viewer.into()), held: held.to_vec(), member: false }
+    }
+
+    #[test]
+    fn owners_and_managers_split_as_the_table_says() {
+        let manager = rel("m", &[SignedIn, FacilityManager]);
+        assert!(manager.permits(&Action::EditFacility { facility_id: "f" }));
+        assert!(!manager.permits(&Action::DeleteFacility { facility_id: "f" }));
+        assert!(!manager.permits(&Action::TransferFacility { facility_id: "f" }));
+        assert!(!manager.permits(&Action::RemoveFacilityManager { facility_id: "f", user_id: "other" }));
+        assert!(manager.permits(&Action::RemoveFacilityManager { facility_id: "f", user_id: "m" }));
+    }
+
+    #[test]
+    fn captains_decide_requests_but_do_not_manage_players() {
+        let captain = rel("c", &[SignedIn, RosterCaptain]);
+        assert!(captain.permits(&Action::DecideJoinRequests { roster_id: "r" }));
+        assert!(!captain.permits(&Action::ManagePlayers { roster_id: "r" }));
+        assert!(captain.permits(&Action::RemovePlayer { roster_id: "r", user_id: "c" }));
+        assert!(!captain.permits(&Action::RemovePlayer { roster_id: "r", user_id: "x" }));
+    }
+
+    #[test]
+    fn nobody_signed_out_may_do_anything() {
+        let anonymous = Relations::default();
+        assert!(!anonymous.permits(&Action::Follow));
+        assert!(!anonymous.permits(&Action::CreateTeam));
+    }
+
+    #[test]
+    fn refusals_name_who_may() {
+        assert_eq!(
+            Action::DecideJoinRequests { roster_id: "r" }.refusal(),
+            "only the team's owner, the team's managers and the roster's captains may do that"
+        );
+    }
+}
