@@ -109,6 +109,8 @@ async fn get_me(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json
 #[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me")]
 #[patch("/me")]
 async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<PatchMe>) -> AppResult<web::Json<User>> {
+    // `/me` can only ever name the caller; asked anyway so the rule lives in one place.
+    crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::EditProfile { user_id: &me.id }).await?;
     let (patch, types) = body.into_inner().into_patch()?;
     if patch.onboarding_complete == Some(true) && types.is_none() {
         // Onboarding is complete only with at least one profile type.

@@ -45,8 +45,8 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(roster_requests)
         .service(my_requests)
         .service(get_request)
-        .service(approve)
-        .service(reject)
+        .service(approve_request)
+        .service(reject_request)
         .service(cancel_request);
 }
 
@@ -507,6 +507,7 @@ async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String
 async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<RosterPatch>) -> AppResult<web::Json<Roster>> {
     permissions::check(&state.db, Some(&me.id), Action::EditRoster { roster_id: &id }).await?;
     let patch = body.into_inner();
+    let mapping_changed = patch.division_mapping_id.is_some();
     let mut tx = state.db.begin().await?;
     let locked = lock_writable(&mut tx, &id).await?;
     let row = db::rosters::get(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("roster"))?;
@@ -532,7 +533,7 @@ async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, b
     };
     check_len(&mut errors, "description", fields.description.as_deref(), MAX_DESCRIPTION);
     check_max_members(&mut errors, fields.max_members);
-    if patch.division_mapping_id.is_some() {
+    if mapping_changed {
         check_mapping(&mut tx, &mut errors, fields.division_mapping_id.as_deref(), &locked.season_id).await?;
     }
     finish(errors)?;
@@ -912,14 +913,14 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
 /// managers, roster captains). A full roster answers 409 `roster_full`.
 #[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[post("/join-requests/{id}/approve")]
-async fn approve(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<JoinRequest>> {
+async fn approve_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<JoinRequest>> {
     Ok(web::Json(decide(&state, &me, &id, true).await?))
 }
 
 /// Reject a pending request (team owner, managers, roster captains).
 #[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[post("/join-requests/{id}/reject")]
-async fn reject(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<JoinRequest>> {
+async fn reject_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<JoinRequest>> {
     Ok(web::Json(decide(&state, &me, &id, false).await?))
 }
 

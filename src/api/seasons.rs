@@ -25,7 +25,7 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(list_mappings)
         .service(edit_mapping)
         .service(delete_mapping)
-        .service(scale);
+        .service(division_scale);
 }
 
 /// Longest season name and division name.
@@ -398,7 +398,8 @@ async fn edit_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<St
     };
     check_mapping(errors, &fields)?;
     db::seasons::replace_mapping(&mut tx, &id, &fields).await.map_err(name_taken)?;
-    let touched = super::rosters::bump_all(&mut tx, &db::rosters::using_mapping(&mut *tx, &id).await?).await?;
+    let using = db::rosters::using_mapping(&mut *tx, &id).await?;
+    let touched = super::rosters::bump_all(&mut tx, &using).await?;
     tx.commit().await?;
     super::rosters::publish_all(&state, &touched).await;
     let row = db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
@@ -416,7 +417,8 @@ async fn delete_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<
     if !db::seasons::touch_mapping(&mut tx, &id).await? {
         return Err(AppError::not_found("division mapping"));
     }
-    let touched = super::rosters::bump_all(&mut tx, &db::rosters::using_mapping(&mut *tx, &id).await?).await?;
+    let using = db::rosters::using_mapping(&mut *tx, &id).await?;
+    let touched = super::rosters::bump_all(&mut tx, &using).await?;
     db::seasons::delete_mapping(&mut *tx, &id).await?;
     tx.commit().await?;
     super::rosters::publish_all(&state, &touched).await;
@@ -436,7 +438,7 @@ pub struct ScaleLevel {
 /// The universal division scale, lowest first (public; see docs/divisions.md).
 #[utoipa::path(responses((status = 200, body = Vec<ScaleLevel>)), tag = "seasons")]
 #[get("/divisions/scale")]
-async fn scale() -> web::Json<Vec<ScaleLevel>> {
+async fn division_scale() -> web::Json<Vec<ScaleLevel>> {
     web::Json(
         UniversalDivision::ALL
             .iter()

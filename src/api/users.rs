@@ -216,6 +216,7 @@ async fn get_user(state: web::Data<AppState>, me: MaybeUser, id: web::Path<Strin
 #[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[put("/users/{id}/follow")]
 async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
+    crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
     if *id == me.id {
         return Err(AppError::field("id", "you cannot follow yourself"));
     }
@@ -230,11 +231,14 @@ async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 #[utoipa::path(responses((status = 204)), tag = "users")]
 #[delete("/users/{id}/follow")]
 async fn unfollow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
+    crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
     db::follows::unfollow(&state.db.pool, Target::User, &me.id, &id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// One page of people following a user, facility or team, or followed by a user.
+/// One page of people following a user, facility or team, or followed by a
+/// user; 404 when that user (or facility, or team) does not exist, rather
+/// than an empty list that looks like "nobody".
 pub async fn people_page(
     state: &AppState,
     viewer: Option<&str>,
@@ -243,6 +247,18 @@ pub async fn people_page(
     id: &str,
     page: &PageQuery,
 ) -> AppResult<Page<PublicUser>> {
+    let exists = match target {
+        Target::User => db::users::exists(&state.db.pool, id).await?,
+        Target::Facility => db::facilities::exists(&state.db.pool, id).await?,
+        Target::Team => db::teams::exists(&state.db.pool, id).await?,
+    };
+    if !exists {
+        return Err(AppError::not_found(match target {
+            Target::User => "user",
+            Target::Facility => "facility",
+            Target::Team => "team",
+        }));
+    }
     let limit = page_limit(page.limit);
     let rows = db::follows::list_people(&state.db.pool, target, direction, id, page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.followed_at, id: r.follow_id.clone() }.encode());
@@ -251,23 +267,26 @@ pub async fn people_page(
 }
 
 /// People following this user, newest first.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>)), tag = "users")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/followers")]
 async fn followers(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<PublicUser>>> {
     Ok(web::Json(people_page(&state, me.id(), Target::User, Direction::Followers, &id, &page).await?))
 }
 
 /// People this user follows, newest first.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>)), tag = "users")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/following")]
 async fn following(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<PublicUser>>> {
     Ok(web::Json(people_page(&state, me.id(), Target::User, Direction::Following, &id, &page).await?))
 }
 
 /// Facilities this user follows.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Facility>)), tag = "users")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Facility>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/following/facilities")]
 async fn following_facilities(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<Facility>>> {
+    if !db::users::exists(&state.db.pool, &id).await? {
+        return Err(AppError::not_found("user"));
+    }
     let limit = page_limit(page.limit);
     let rows = db::follows::followed_ids(&state.db.pool, Target::Facility, &id, page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());
@@ -279,9 +298,12 @@ async fn following_facilities(state: web::Data<AppState>, me: MaybeUser, id: web
 }
 
 /// Teams this user follows.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>)), tag = "users")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/following/teams")]
 async fn following_teams(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<Team>>> {
+    if !db::users::exists(&state.db.pool, &id).await? {
+        return Err(AppError::not_found("user"));
+    }
     let limit = page_limit(page.limit);
     let rows = db::follows::followed_ids(&state.db.pool, Target::Team, &id, page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());

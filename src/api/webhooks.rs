@@ -91,8 +91,13 @@ async fn clerk(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -
             if db::users::upsert_from_clerk(&mut tx, &profile).await? { "applied" } else { "stale" }
         }
         "user.deleted" => {
-            let id = event.data.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
-            db::users::anonymise(&mut tx, &id).await?;
+            let id = event
+                .data
+                .get("id")
+                .and_then(|v| v.as_str())
+                .filter(|id| !id.is_empty())
+                .ok_or_else(|| AppError::BadRequest("user.deleted without data.id".into()))?;
+            db::users::anonymise(&mut tx, id).await?;
             "applied"
         }
         _ => "ignored",

@@ -72,7 +72,9 @@ impl MaybeUser {
 /// Resolves a verified identity to our user, creating the user on first sight.
 pub async fn resolve_user(db: &Db, identity: &Identity) -> Result<AuthUser, AppError> {
     let mut conn = db.pool.acquire().await?;
-    let id = db::users::ensure_by_clerk_id(&mut conn, &identity.clerk_id).await?;
+    let id = db::users::ensure_by_clerk_id(&mut conn, &identity.clerk_id)
+        .await?
+        .ok_or_else(|| AppError::unauthorized("this account was deleted"))?;
     Ok(AuthUser { id, clerk_id: identity.clerk_id.clone() })
 }
 

@@ -38,14 +38,25 @@ fn select(where_clause: &str) -> String {
     format!("SELECT {COLUMNS} FROM users u {where_clause}")
 }
 
-/// The user with this Clerk id, created (bare) on first sight.
-pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Result<String, sqlx::Error> {
-    if let Some(id) = sqlx::query_scalar::<_, String>("SELECT id FROM users WHERE clerk_id = $1")
-        .bind(clerk_id)
-        .fetch_optional(&mut *conn)
-        .await?
-    {
-        return Ok(id);
+/// What an anonymised user's `clerk_id` becomes: a one-way mark of the Clerk
+/// id. Late or re-sent Clerk events and sessions still in flight for a
+/// deleted account are recognised by it, without keeping the id itself.
+pub fn tombstone(clerk_id: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(clerk_id.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("deleted:{hex}")
+}
+
+/// The user with this Clerk id, created (bare) on first sight; `None` when
+/// that account was deleted (it must not come back as a new, empty user).
+pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Result<Option<String>, sqlx::Error> {
+    let find = "SELECT id, deleted_at FROM users WHERE clerk_id = $1 OR clerk_id = $2";
+    let tomb = tombstone(clerk_id);
+    let existing: Option<(String, Option<i64>)> =
+        sqlx::query_as(find).bind(clerk_id).bind(&tomb).fetch_optional(&mut *conn).await?;
+    if let Some((id, deleted_at)) = existing {
+        return Ok(deleted_at.is_none().then_some(id));
     }
     let now = now_ms();
     sqlx::query(
@@ -57,7 +68,9 @@ pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Res
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    sqlx::query_scalar("SELECT id FROM users WHERE clerk_id = $1").bind(clerk_id).fetch_one(&mut *conn).await
+    let (id, deleted_at): (String, Option<i64>) =
+        sqlx::query_as(find).bind(clerk_id).bind(&tomb).fetch_one(&mut *conn).await?;
+    Ok(deleted_at.is_none().then_some(id))
 }
 
 pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<UserRow>, sqlx::Error> {
@@ -219,7 +232,8 @@ pub struct ClerkProfile {
 /// Creates or updates the user from Clerk, unless a newer Clerk event was
 /// already applied. Returns false when ignored as stale.
 pub async fn upsert_from_clerk(conn: &mut AnyConnection, p: &ClerkProfile) -> Result<bool, sqlx::Error> {
-    let id = ensure_by_clerk_id(&mut *conn, &p.clerk_id).await?;
+    // A deleted account stays deleted, whatever arrives late.
+    let Some(id) = ensure_by_clerk_id(&mut *conn, &p.clerk_id).await? else { return Ok(false) };
     let now = now_ms();
     let done = sqlx::query(
         "UPDATE users SET email = $2, username = COALESCE($3, username), first_name = $4, last_name = $5, \
@@ -244,15 +258,29 @@ pub async fn upsert_from_clerk(conn: &mut AnyConnection, p: &ClerkProfile) -> Re
 /// requests, upcoming RSVPs' identity stays as a "deleted user") goes, while
 /// rows other people rely on — roster stats, game logs, RSVP history,
 /// ownership of facilities and teams — keep pointing at the anonymous row.
+/// The row's `clerk_id` becomes the [`tombstone`], so the account cannot
+/// come back. A Clerk id never seen before gets a bare tombstone row, for
+/// the same reason (Svix does not deliver in order). False when nothing
+/// changed.
 pub async fn anonymise(conn: &mut AnyConnection, clerk_id: &str) -> Result<bool, sqlx::Error> {
+    let now = now_ms();
+    let tomb = tombstone(clerk_id);
     let Some(id) = sqlx::query_scalar::<_, String>("SELECT id FROM users WHERE clerk_id = $1 AND deleted_at IS NULL")
         .bind(clerk_id)
         .fetch_optional(&mut *conn)
         .await?
     else {
-        return Ok(false);
+        let r = sqlx::query(
+            "INSERT INTO users (id, clerk_id, onboarding_complete, can_collect_event_payments, deleted_at, created_at, updated_at) \
+             VALUES ($1, $2, 0, 0, $3, $3, $3) ON CONFLICT (clerk_id) DO NOTHING",
+        )
+        .bind(new_id())
+        .bind(&tomb)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+        return Ok(r.rows_affected() > 0);
     };
-    let now = now_ms();
     for sql in [
         "DELETE FROM follows WHERE follower_id = $1 OR following_id = $1",
         "DELETE FROM facility_follows WHERE user_id = $1",
@@ -273,7 +301,7 @@ pub async fn anonymise(conn: &mut AnyConnection, clerk_id: &str) -> Result<bool,
          WHERE id = $1",
     )
     .bind(&id)
-    .bind(format!("deleted:{id}"))
+    .bind(tomb)
     .bind(now)
     .execute(&mut *conn)
     .await?;

@@ -2,6 +2,7 @@
 //! current state is. Registered once at start (see `realtime::topics`).
 
 pub mod event;
+pub mod roster;
 pub mod team;
 
 use crate::db::Db;
@@ -11,5 +12,6 @@ use std::sync::Arc;
 
 pub fn register_topics(sources: &mut TopicSources, db: &Db, events: &EventRegistry) {
     sources.register(Kind::Team, Arc::new(team::TeamTopic { db: db.clone() }));
+    sources.register(Kind::Roster, Arc::new(roster::RosterTopic { db: db.clone() }));
     sources.register(Kind::Event, Arc::new(event::EventTopic { db: db.clone(), events: events.clone() }));
 }

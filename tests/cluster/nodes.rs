@@ -1,0 +1,264 @@
+//! Starting server processes, a private Redis, and talking to them.
+
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+pub fn pg_base() -> String {
+    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
+pub fn shared_redis() -> String {
+    std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+/// A fresh schema in the test database, shared by both nodes.
+async fn fresh_schema_url() -> String {
+    let base = pg_base();
+    sqlx::any::install_default_drivers();
+    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&base)
+        .await
+        .unwrap_or_else(|e| panic!("cluster tests need PostgreSQL at {base}: {e}"));
+    let schema = format!("c_{}", uuid::Uuid::new_v4().simple());
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&mut conn).await.expect("schema");
+    let sep = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{sep}options=-c%20search_path%3D{schema}")
+}
+
+pub struct Node {
+    pub port: u16,
+    child: Child,
+    pub http: reqwest::Client,
+}
+
+impl Node {
+    pub async fn start(database_url: &str, redis_url: &str) -> Node {
+        let port = free_port();
+        let child = Command::new(env!("CARGO_BIN_EXE_rinkside"))
+            .env("DATABASE_URL", database_url)
+            .env("REDIS_URL", redis_url)
+            .env("BIND", format!("127.0.0.1:{port}"))
+            .env("AUTH_MODE", "dev")
+            .env("CLIENT_DIST", "/nonexistent")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server binary starts");
+        let node = Node { port, child, http: reqwest::Client::new() };
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(r) = node.http.get(node.url("/healthz")).send().await {
+                if r.status() == 200 {
+                    break;
+                }
+            }
+            assert!(tokio::time::Instant::now() < deadline, "node on port {port} never became healthy");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        node
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    pub async fn user(&self, name: &str) -> User {
+        let body: Value = self
+            .http
+            .post(self.url("/api/v1/dev/token"))
+            .json(&json!({"clerkId": format!("dev_{name}"), "username": name}))
+            .send()
+            .await
+            .expect("dev token")
+            .json()
+            .await
+            .expect("json");
+        User {
+            id: body["user"]["id"].as_str().expect("id").to_string(),
+            token: body["token"].as_str().expect("token").to_string(),
+        }
+    }
+
+    pub async fn event(&self, org: &User, skaters: i64, goalies: i64) -> String {
+        let body: Value = self
+            .http
+            .post(self.url("/api/v1/events"))
+            .bearer_auth(&org.token)
+            .json(&json!({"title": "Pickup", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER", "maxSkaters": skaters, "maxGoalies": goalies}))
+            .send()
+            .await
+            .expect("create event")
+            .json()
+            .await
+            .expect("json");
+        body["id"].as_str().unwrap_or_else(|| panic!("event created: {body}")).to_string()
+    }
+
+    pub async fn rsvp(&self, user: &User, event: &str, action: &str) -> Value {
+        let res = self
+            .http
+            .put(self.url(&format!("/api/v1/events/{event}/rsvp")))
+            .bearer_auth(&user.token)
+            .json(&json!({"action": action}))
+            .send()
+            .await
+            .expect("rsvp");
+        assert_eq!(res.status(), 200);
+        res.json().await.expect("json")
+    }
+
+    pub async fn attendees(&self, user: &User, event: &str) -> Value {
+        self.http
+            .get(self.url(&format!("/api/v1/events/{event}/attendees")))
+            .bearer_auth(&user.token)
+            .send()
+            .await
+            .expect("attendees")
+            .json()
+            .await
+            .expect("json")
+    }
+
+    pub async fn ws(&self) -> Ws {
+        let (stream, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{}/api/v1/ws", self.port))
+            .await
+            .expect("ws connects");
+        Ws { stream }
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct User {
+    pub id: String,
+    pub token: String,
+}
+
+/// Two nodes on one fresh PostgreSQL schema and one Redis.
+pub struct Cluster {
+    pub a: Node,
+    pub b: Node,
+}
+
+impl Cluster {
+    pub async fn start(redis_url: &str) -> Cluster {
+        check_redis(redis_url);
+        let db = fresh_schema_url().await;
+        let a = Node::start(&db, redis_url).await;
+        let b = Node::start(&db, redis_url).await;
+        Cluster { a, b }
+    }
+}
+
+fn check_redis(url: &str) {
+    let client = redis::Client::open(url).unwrap_or_else(|e| panic!("bad redis url {url}: {e}"));
+    let mut conn = client.get_connection().unwrap_or_else(|e| panic!("cluster tests need Redis at {url}: {e}"));
+    let pong: String = redis::cmd("PING").query(&mut conn).unwrap_or_else(|e| panic!("Redis at {url}: {e}"));
+    assert_eq!(pong, "PONG");
+}
+
+/// A redis-server of the test's own, so it can be restarted mid-test
+/// without disturbing anything else on the machine.
+pub struct PrivateRedis {
+    port: u16,
+    child: Child,
+}
+
+impl PrivateRedis {
+    pub fn start() -> PrivateRedis {
+        let port = free_port();
+        let child = Self::spawn(port);
+        PrivateRedis { port, child }
+    }
+
+    fn spawn(port: u16) -> Child {
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server is installed (cluster tests start a private one)");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(std::time::Instant::now() < deadline, "private redis did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kill -9 and start again on the same port.
+    pub fn restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::thread::sleep(Duration::from_millis(300));
+        self.child = Self::spawn(self.port);
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub struct Ws {
+    pub stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+}
+
+impl Ws {
+    pub async fn send(&mut self, frame: Value) {
+        self.stream.send(Message::Text(frame.to_string().into())).await.expect("send");
+    }
+
+    pub async fn next_json(&mut self, within: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let msg = tokio::time::timeout_at(deadline, self.stream.next()).await.ok()??;
+            match msg.ok()? {
+                Message::Text(t) => return serde_json::from_str(&t).ok(),
+                Message::Close(_) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    pub async fn next_of(&mut self, kind: &str, within: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let v = self.next_json(left).await?;
+            if v["type"] == kind {
+                return Some(v);
+            }
+        }
+    }
+
+    pub async fn auth(&mut self, user: &User) {
+        self.send(json!({"type": "auth", "token": user.token})).await;
+        self.next_of("authenticated", Duration::from_secs(5)).await.expect("auth ack");
+    }
+
+    pub async fn subscribe(&mut self, topic: &str) -> Value {
+        self.send(json!({"type": "subscribe", "topic": topic})).await;
+        self.next_of("snapshot", Duration::from_secs(5)).await.expect("snapshot")
+    }
+}

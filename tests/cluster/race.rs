@@ -1,0 +1,49 @@
+//! The race for the last slot across two nodes.
+
+#[path = "../common/race_check.rs"]
+mod race_check;
+
+use super::nodes::*;
+use futures_util::future::join_all;
+use serde_json::json;
+use std::collections::HashMap;
+use std::time::Duration;
+
+#[tokio::test]
+async fn five_hundred_clients_on_two_nodes_race_for_ten_skater_and_one_goalie_places() {
+    let cluster = Cluster::start(&shared_redis()).await;
+    let org = cluster.a.user("organiser").await;
+    let event = cluster.a.event(&org, 10, 1).await;
+    let mut users = Vec::new();
+    for i in 0..500 {
+        let node = if i % 2 == 0 { &cluster.a } else { &cluster.b };
+        users.push(node.user(&format!("racer{i:03}")).await);
+    }
+    let goalie_ids: Vec<String> = users.iter().enumerate().filter(|(i, _)| i % 10 == 0).map(|(_, u)| u.id.clone()).collect();
+    // Everyone connected and signed in first, then all commands at once.
+    let mut sockets = Vec::new();
+    for (i, u) in users.iter().enumerate() {
+        let node = if i % 2 == 0 { &cluster.a } else { &cluster.b };
+        let mut ws = node.ws().await;
+        ws.auth(u).await;
+        sockets.push(ws);
+    }
+    let sends = sockets.into_iter().zip(users.iter()).enumerate().map(|(i, (mut ws, u))| {
+        let event = event.clone();
+        let position = if i % 10 == 0 { "GOALIE" } else { "CENTER" };
+        let id = u.id.clone();
+        async move {
+            ws.send(json!({"type": "command", "id": "race-1", "command": {"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position}})).await;
+            loop {
+                let frame = ws.next_json(Duration::from_secs(60)).await.expect("a reply");
+                if frame["type"] == "reply" {
+                    assert_eq!(frame["ok"], true, "{frame}");
+                    return (id, frame["data"].clone());
+                }
+            }
+        }
+    });
+    let replies: HashMap<String, serde_json::Value> = join_all(sends).await.into_iter().collect();
+    let doc = cluster.b.attendees(&org, &event).await;
+    race_check::check_race(&doc, &replies, 10, 1, &goalie_ids);
+}
