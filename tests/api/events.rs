@@ -1,1 +1,337 @@
-//! events tests.
+//! Events and RSVPs over HTTP and WebSocket: the rules of DESIGN.md
+//! (limits, fair per-role waitlists, promotion, idempotency), payments, and
+//! the race for the last slot.
+
+#[path = "../common/race_check.rs"]
+mod race_check;
+
+use crate::helpers::*;
+use futures_util::future::join_all;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::time::Duration;
+
+async fn new_event(app: &TestApp, org: &TestUser, body: Value) -> String {
+    let mut full = json!({"title": "Tuesday pickup", "startDate": "2026-12-01T21:00:00-05:00", "eventType": "OTHER"});
+    full.as_object_mut().unwrap().extend(body.as_object().unwrap().clone());
+    let (s, e) = app.post("/api/v1/events", Some(org), full).await;
+    assert_eq!(s, 201, "{e}");
+    e["id"].as_str().unwrap().to_string()
+}
+
+async fn rsvp(app: &TestApp, u: &TestUser, event: &str, body: Value) -> Value {
+    let (s, r) = app.put(&format!("/api/v1/events/{event}/rsvp"), Some(u), Some(body)).await;
+    assert_eq!(s, 200, "{r}");
+    r
+}
+
+async fn attendees(app: &TestApp, u: &TestUser, event: &str) -> Value {
+    let (s, d) = app.get(&format!("/api/v1/events/{event}/attendees"), Some(u)).await;
+    assert_eq!(s, 200, "{d}");
+    d
+}
+
+async fn users(app: &TestApp, prefix: &str, n: usize) -> Vec<TestUser> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        out.push(app.user(&format!("{prefix}{i:03}")).await);
+    }
+    out
+}
+
+#[actix_web::test]
+async fn an_event_keeps_every_seed_field_and_validates_them() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let (s, e) = app
+        .post(
+            "/api/v1/events",
+            Some(&org),
+            json!({"title": "Beer league final", "description": "Bring both jerseys", "location": "Rink 2",
+                   "startDate": "2026-12-05T20:00:00Z", "endDate": "2026-12-05T21:30:00Z",
+                   "imageUrl": "https://img.example/final.png", "externalHomeTeamName": "Ice Hogs",
+                   "externalAwayTeamName": "Puck Hogs", "externalRink": "North", "homeScore": 0, "awayScore": 0,
+                   "eventType": "GAME", "maxSkaters": 20, "maxGoalies": 2,
+                   "groupConfig": {"groups": [{"name": "White", "color": "#ffffff"}, {"name": "Dark", "color": "#111827"}], "balanceBy": "POSITION"}}),
+        )
+        .await;
+    assert_eq!(s, 201, "{e}");
+    assert_eq!(e["endDate"], "2026-12-05T21:30:00.000Z");
+    assert_eq!(e["groupConfig"]["groups"][1]["name"], "Dark");
+    assert_eq!(e["viewer"]["isOrganiser"], true);
+
+    let before = app.count("events").await;
+    for (body, field) in [
+        (json!({"title": "", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME"}), "title"),
+        (json!({"title": "x", "startDate": "tomorrow", "eventType": "GAME"}), "startDate"),
+        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "endDate": "2026-12-05T19:00:00Z", "eventType": "GAME"}), "endDate"),
+        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "maxSkaters": -1}), "maxSkaters"),
+        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "groupConfig": {"groups": [], "balanceBy": "ORDER"}}), "groupConfig"),
+        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "facilityId": "nope"}), "facilityId"),
+    ] {
+        let (s, body) = app.post("/api/v1/events", Some(&org), body).await;
+        assert_error(s, &body, 422, "validation_failed");
+        assert!(body["error"]["details"][field].is_string(), "{field}: {body}");
+    }
+    let (s, body) = app.post("/api/v1/events", Some(&org), json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "BROOMBALL"})).await;
+    assert_error(s, &body, 422, "validation_failed");
+    assert_eq!(app.count("events").await, before);
+}
+
+#[actix_web::test]
+async fn full_roles_queue_fairly_and_a_freed_place_promotes_the_head_of_that_roles_line() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 2, "maxGoalies": 1})).await;
+    let p = users(&app, "player", 6).await;
+    assert_eq!(rsvp(&app, &p[0], &event, json!({"action": "ATTENDING"})).await["status"], "ATTENDING");
+    assert_eq!(rsvp(&app, &p[1], &event, json!({"action": "ATTENDING", "position": "LEFT_WING"})).await["status"], "ATTENDING");
+    let r2 = rsvp(&app, &p[2], &event, json!({"action": "ATTENDING"})).await;
+    assert_eq!((r2["status"].as_str(), r2["waitlistRank"].as_i64()), (Some("WAITLISTED"), Some(1)));
+    let r3 = rsvp(&app, &p[3], &event, json!({"action": "ATTENDING"})).await;
+    assert_eq!(r3["waitlistRank"], 2);
+    // Goalies count against their own limit and have their own line.
+    assert_eq!(rsvp(&app, &p[4], &event, json!({"action": "ATTENDING", "position": "GOALIE"})).await["status"], "ATTENDING");
+    let g = rsvp(&app, &p[5], &event, json!({"action": "ATTENDING", "position": "GOALIE"})).await;
+    assert_eq!((g["status"].as_str(), g["waitlistRank"].as_i64()), (Some("WAITLISTED"), Some(1)));
+
+    // Repeating changes nothing and answers the same.
+    let before = attendees(&app, &org, &event).await["version"].clone();
+    let again = rsvp(&app, &p[3], &event, json!({"action": "ATTENDING"})).await;
+    assert_eq!((&again["status"], &again["waitlistRank"]), (&r3["status"], &r3["waitlistRank"]));
+    assert_eq!(again["version"], before, "a repeat is no new version");
+    assert_eq!(attendees(&app, &org, &event).await["version"], before);
+
+    // A skater declines: the head of the skaters' line (p2) is promoted, not the goalie.
+    rsvp(&app, &p[0], &event, json!({"action": "DECLINED"})).await;
+    let doc = attendees(&app, &org, &event).await;
+    let attending: Vec<&str> = doc["attending"].as_array().unwrap().iter().map(|e| e["userId"].as_str().unwrap()).collect();
+    assert!(attending.contains(&p[2].id.as_str()));
+    assert_eq!(doc["counts"], json!({"skaters": 2, "goalies": 1, "maxSkaters": 2, "maxGoalies": 1, "waitlistSkaters": 1, "waitlistGoalies": 1}));
+    assert_eq!(doc["waitlist"].as_array().unwrap().iter().find(|e| e["userId"] == p[3].id.as_str()).unwrap()["rank"], 1);
+
+    // Declining from the waitlist leaves it.
+    rsvp(&app, &p[3], &event, json!({"action": "DECLINED"})).await;
+    assert_eq!(attendees(&app, &org, &event).await["counts"]["waitlistSkaters"], 0);
+
+    // Histories recorded every step, in the same transactions.
+    let promoted: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_waitlist_history WHERE action = 'PROMOTED'")
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(promoted, 1);
+    let declined: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_rsvp_history WHERE action = 'DECLINED'")
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(declined, 2);
+}
+
+#[actix_web::test]
+async fn lowering_a_limit_evicts_nobody_and_raising_it_promotes_at_once() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 3})).await;
+    let p = users(&app, "player", 5).await;
+    for u in &p {
+        rsvp(&app, u, &event, json!({"action": "ATTENDING"})).await;
+    }
+    let (s, e) = app.patch(&format!("/api/v1/events/{event}"), Some(&org), json!({"maxSkaters": 1})).await;
+    assert_eq!(s, 200, "{e}");
+    let doc = attendees(&app, &org, &event).await;
+    assert_eq!(doc["counts"]["skaters"], 3, "nobody evicted");
+    // Below the limit nobody is admitted: p2 declines, nobody is promoted.
+    rsvp(&app, &p[2], &event, json!({"action": "DECLINED"})).await;
+    assert_eq!(attendees(&app, &org, &event).await["counts"]["skaters"], 2);
+    let (s, _) = app.patch(&format!("/api/v1/events/{event}"), Some(&org), json!({"maxSkaters": 4})).await;
+    assert_eq!(s, 200);
+    let doc = attendees(&app, &org, &event).await;
+    assert_eq!(doc["counts"]["skaters"], 4);
+    assert_eq!(doc["counts"]["waitlistSkaters"], 0);
+    // Unlimited admits everyone.
+    app.patch(&format!("/api/v1/events/{event}"), Some(&org), json!({"maxSkaters": null})).await;
+    let late = app.user("latecomer").await;
+    assert_eq!(rsvp(&app, &late, &event, json!({"action": "ATTENDING"})).await["status"], "ATTENDING");
+}
+
+#[actix_web::test]
+async fn only_organisers_remove_people_and_the_head_of_the_line_is_promoted() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 1})).await;
+    let p = users(&app, "player", 2).await;
+    rsvp(&app, &p[0], &event, json!({"action": "ATTENDING"})).await;
+    rsvp(&app, &p[1], &event, json!({"action": "ATTENDING"})).await;
+    let (s, body) = app.delete(&format!("/api/v1/events/{event}/attendees/{}", p[0].id), Some(&p[1])).await;
+    assert_error(s, &body, 403, "forbidden");
+    let (s, r) = app.delete(&format!("/api/v1/events/{event}/attendees/{}", p[0].id), Some(&org)).await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["status"], "REMOVED");
+    let doc = attendees(&app, &org, &event).await;
+    assert_eq!(doc["attending"][0]["userId"], p[1].id.as_str());
+    let removed: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_rsvp_history WHERE action = 'REMOVED'")
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(removed, 1);
+}
+
+#[actix_web::test]
+async fn an_idempotency_key_makes_a_retried_rsvp_answer_the_first_reply() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 1})).await;
+    let a = app.user("amelia").await;
+    let b = app.user("bruno").await;
+    rsvp(&app, &a, &event, json!({"action": "ATTENDING"})).await;
+    let first = send(app.req(reqwest::Method::PUT, &format!("/api/v1/events/{event}/rsvp"), Some(&b)).header("Idempotency-Key", "k-1").json(&json!({"action": "ATTENDING"}))).await;
+    assert_eq!(first.1["status"], "WAITLISTED");
+    rsvp(&app, &a, &event, json!({"action": "DECLINED"})).await;
+    // b is promoted meanwhile, but the retry answers exactly the first reply.
+    let retry = send(app.req(reqwest::Method::PUT, &format!("/api/v1/events/{event}/rsvp"), Some(&b)).header("Idempotency-Key", "k-1").json(&json!({"action": "ATTENDING"}))).await;
+    assert_eq!(retry, first);
+    let history: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_rsvp_history WHERE action = 'ATTENDING'")
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(history, 2, "the retry was not applied again");
+}
+
+#[actix_web::test]
+async fn payments_are_private_to_the_organiser_and_the_payer() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 1})).await;
+    let a = app.user("amelia").await;
+    let b = app.user("bruno").await;
+    rsvp(&app, &a, &event, json!({"action": "ATTENDING"})).await;
+    rsvp(&app, &b, &event, json!({"action": "ATTENDING"})).await;
+    // Without canCollectEventPayments the organiser cannot mark.
+    let (s, body) = app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
+    assert_error(s, &body, 403, "forbidden");
+    app.patch("/api/v1/me", Some(&org), json!({"canCollectEventPayments": true})).await;
+    let (s, pay) = app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
+    assert_eq!(s, 200, "{pay}");
+    assert_eq!(pay["isPaid"], true);
+    assert_eq!(pay["markedPaidById"], org.id.as_str());
+    // The waitlisted have no payment row.
+    let (s, body) = app.put(&format!("/api/v1/events/{event}/payments/{}", b.id), Some(&org), Some(json!({"isPaid": true}))).await;
+    assert_error(s, &body, 409, "not_attending");
+    // Others see nothing; the payer sees their own.
+    let (s, body) = app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&b), Some(json!({"isPaid": false}))).await;
+    assert_error(s, &body, 403, "forbidden");
+    assert_eq!(attendees(&app, &b, &event).await["attending"][0]["isPaid"], Value::Null);
+    assert_eq!(attendees(&app, &a, &event).await["attending"][0]["isPaid"], true);
+    let (_, mine) = app.get(&format!("/api/v1/events/{event}"), Some(&a)).await;
+    assert_eq!(mine["viewer"]["isPaid"], true);
+    assert_eq!(attendees(&app, &org, &event).await["attending"][0]["isPaid"], true);
+}
+
+#[actix_web::test]
+async fn cancelling_tells_every_watcher_at_once_and_stops_rsvps() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 5})).await;
+    let a = app.user("amelia").await;
+    rsvp(&app, &a, &event, json!({"action": "ATTENDING"})).await;
+    let mut ws = app.ws().await;
+    ws.auth(&a).await;
+    let snap = ws.subscribe(&format!("event:{event}")).await;
+    let (s, e) = app.post(&format!("/api/v1/events/{event}/cancel"), Some(&org), json!({})).await;
+    assert_eq!(s, 200, "{e}");
+    assert!(e["cancelledAt"].is_string());
+    let update = ws.next_of("update", Duration::from_secs(5)).await.expect("a push on cancel");
+    assert!(update["seq"].as_i64() > snap["seq"].as_i64());
+    let (s, body) = app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&a), Some(json!({"action": "DECLINED"}))).await;
+    assert_error(s, &body, 409, "conflict");
+    let (s, body) = app.patch(&format!("/api/v1/events/{event}"), Some(&org), json!({"title": "again"})).await;
+    assert_error(s, &body, 409, "event_cancelled");
+}
+
+#[actix_web::test]
+async fn events_are_listed_by_filters_with_keyset_pages() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let other = app.user("someone").await;
+    for day in 1..=5 {
+        new_event(&app, &org, json!({"startDate": format!("2026-12-0{day}T20:00:00Z"), "eventType": if day % 2 == 0 { "PRACTICE" } else { "GAME" }})).await;
+    }
+    let theirs = new_event(&app, &other, json!({"startDate": "2026-12-03T12:00:00Z"})).await;
+    rsvp(&app, &org, &theirs, json!({"action": "ATTENDING"})).await;
+
+    let (_, page) = app.get("/api/v1/events?limit=2", Some(&org)).await;
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    let mut seen = page["items"].as_array().unwrap().len();
+    let mut cursor = page["nextCursor"].as_str().map(str::to_string);
+    while let Some(c) = cursor {
+        let (_, next) = app.get(&format!("/api/v1/events?limit=2&cursor={c}"), Some(&org)).await;
+        seen += next["items"].as_array().unwrap().len();
+        cursor = next["nextCursor"].as_str().map(str::to_string);
+    }
+    assert_eq!(seen, 6);
+    let (_, practices) = app.get("/api/v1/events?eventType=PRACTICE", Some(&org)).await;
+    assert_eq!(practices["items"].as_array().unwrap().len(), 2);
+    let (_, mine) = app.get("/api/v1/events?createdBy=me", Some(&other)).await;
+    assert_eq!(mine["items"].as_array().unwrap().len(), 1);
+    let (_, going) = app.get("/api/v1/events?attending=me", Some(&org)).await;
+    assert_eq!(going["items"][0]["id"], theirs.as_str());
+    let (_, window) = app.get("/api/v1/events?from=2026-12-02T00:00:00Z&to=2026-12-04T00:00:00Z", Some(&org)).await;
+    assert_eq!(window["items"].as_array().unwrap().len(), 3);
+}
+
+#[actix_web::test]
+async fn the_rules_hold_over_the_socket_too() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 1, "maxGoalies": 0})).await;
+    let a = app.user("amelia").await;
+    let b = app.user("bruno").await;
+    let mut wa = app.ws().await;
+    wa.auth(&a).await;
+    let mut wb = app.ws().await;
+    wb.auth(&b).await;
+    let mut worg = app.ws().await;
+    worg.auth(&org).await;
+    let r = wa.command("1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": "GOALIE"})).await;
+    assert_eq!(r["data"]["status"], "WAITLISTED", "no goalie places: {r}");
+    let r = wb.command("1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING"})).await;
+    assert_eq!(r["data"]["status"], "ATTENDING");
+    let r = wa.command("2", json!({"kind": "removeAttendee", "eventId": event, "userId": b.id})).await;
+    assert_eq!((r["ok"].as_bool(), r["error"]["code"].as_str()), (Some(false), Some("forbidden")));
+    let r = worg.command("1", json!({"kind": "removeAttendee", "eventId": event, "userId": b.id})).await;
+    assert_eq!(r["data"]["status"], "REMOVED", "{r}");
+    let r = wa.command("3", json!({"kind": "rsvp", "eventId": event, "action": "MAYBE"})).await;
+    assert_eq!(r["error"]["code"], "validation_failed");
+    let r = wa.command("4", json!({"kind": "rsvp", "eventId": "missing", "action": "ATTENDING"})).await;
+    assert_eq!(r["error"]["code"], "not_found");
+}
+
+#[actix_web::test]
+async fn five_hundred_clients_race_for_ten_skater_and_one_goalie_places_on_one_node() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 10, "maxGoalies": 1})).await;
+    let racers = users(&app, "racer", 500).await;
+    let goalie_ids: Vec<String> = racers.iter().enumerate().filter(|(i, _)| i % 10 == 0).map(|(_, u)| u.id.clone()).collect();
+    let mut sockets = Vec::new();
+    for u in &racers {
+        let mut ws = app.ws().await;
+        ws.auth(u).await;
+        sockets.push(ws);
+    }
+    let sends = sockets.into_iter().zip(racers.iter()).enumerate().map(|(i, (mut ws, u))| {
+        let event = event.clone();
+        let position = if i % 10 == 0 { "GOALIE" } else { "RIGHT_DEFENSE" };
+        let id = u.id.clone();
+        async move {
+            let reply = ws.command("go", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position})).await;
+            assert_eq!(reply["ok"], true, "{reply}");
+            (id, reply["data"].clone())
+        }
+    });
+    let replies: HashMap<String, Value> = join_all(sends).await.into_iter().collect();
+    let doc = attendees(&app, &org, &event).await;
+    race_check::check_race(&doc, &replies, 10, 1, &goalie_ids);
+    // Group commit: far fewer versions than requests.
+    assert!(doc["version"].as_i64().unwrap() <= 500);
+}
