@@ -105,11 +105,14 @@ impl Application {
     /// requests finish (up to the grace period), then the process exits.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let handle = self.server.handle();
-        let draining = self.state.draining.clone();
+        let state = self.state.clone();
         tokio::spawn(async move {
             wait_for_signal().await;
             tracing::info!("shutdown requested: draining");
-            draining.store(true, Ordering::SeqCst);
+            state.draining.store(true, Ordering::SeqCst);
+            // Sockets would otherwise hold the drain open until the grace
+            // period ends; 1001 tells clients to reconnect elsewhere now.
+            state.realtime.hub.close_all(1001, "server shutting down");
             handle.stop(true).await;
         });
         self.server.await?;

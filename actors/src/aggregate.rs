@@ -56,7 +56,10 @@ pub trait Aggregate: Unpin + Sized + 'static {
     type Document: Serialize + Send + 'static;
     type Store: ?Sized + ReplyStore;
 
-    fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<Self::State>, StoreError>>;
+    fn load<'a>(
+        store: &'a Self::Store,
+        id: &str,
+    ) -> BoxFuture<'a, Result<Option<Self::State>, StoreError>>;
 
     /// Decides one command, adding its changes to `effects`. Must leave
     /// `state` untouched when it returns `Err`.

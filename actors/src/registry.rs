@@ -49,7 +49,9 @@ impl Arbiters {
     /// called inside a running actix `System` (e.g. in `actix_web::main`).
     pub fn spawn(count: usize) -> Result<Self, ActorError> {
         if System::try_current().is_none() {
-            return Err(ActorError::Internal("Arbiters::spawn needs a running actix System".into()));
+            return Err(ActorError::Internal(
+                "Arbiters::spawn needs a running actix System".into(),
+            ));
         }
         let handles = (0..count.max(1))
             .map(|_| {
@@ -58,7 +60,9 @@ impl Arbiters {
                     .map_err(|e| ActorError::Internal(format!("cannot start an arbiter: {e}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Arbiters { handles: handles.into() })
+        Ok(Arbiters {
+            handles: handles.into(),
+        })
     }
 
     /// The calling thread's arbiter only: every actor runs on it. For tests
@@ -129,7 +133,12 @@ impl<A: Aggregate> Inner<A> {
 }
 
 impl<A: Aggregate> Registry<A> {
-    pub fn new(store: Arc<A::Store>, publisher: Arc<dyn Publisher>, arbiters: Arbiters, config: ActorConfig) -> Self {
+    pub fn new(
+        store: Arc<A::Store>,
+        publisher: Arc<dyn Publisher>,
+        arbiters: Arbiters,
+        config: ActorConfig,
+    ) -> Self {
         Registry {
             inner: Arc::new(Inner {
                 deps: Deps {
@@ -170,7 +179,10 @@ impl<A: Aggregate> Registry<A> {
     /// an actor: `None` when the aggregate is not live here (the caller then
     /// reads the store). In cluster mode a live actor may lag other nodes
     /// until its next command; subscribers catch up with the next push.
-    pub fn snapshot(&self, id: &str) -> impl Future<Output = Option<(i64, A::Document)>> + Send + 'static {
+    pub fn snapshot(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Option<(i64, A::Document)>> + Send + 'static {
         let addr = self
             .inner
             .actors()
@@ -182,12 +194,19 @@ impl<A: Aggregate> Registry<A> {
 
     /// Whether an actor for `id` is running on this node.
     pub fn is_live(&self, id: &str) -> bool {
-        self.inner.actors().get(id).is_some_and(|e| e.addr.connected())
+        self.inner
+            .actors()
+            .get(id)
+            .is_some_and(|e| e.addr.connected())
     }
 
     /// How many actors are running on this node.
     pub fn live_count(&self) -> usize {
-        self.inner.actors().values().filter(|e| e.addr.connected()).count()
+        self.inner
+            .actors()
+            .values()
+            .filter(|e| e.addr.connected())
+            .count()
     }
 
     /// The live actor for `id`, started on first use (or after it died).
@@ -207,7 +226,8 @@ impl<A: Aggregate> Registry<A> {
         let leave = self.leave_hook(id, generation);
         let deps = self.inner.deps.clone();
         let key = id.to_owned();
-        let addr = Supervisor::start_in_arbiter(arbiter, move |_| AggregateActor::new(key, deps, leave));
+        let addr =
+            Supervisor::start_in_arbiter(arbiter, move |_| AggregateActor::new(key, deps, leave));
         actors.insert(
             id.to_owned(),
             Entry {

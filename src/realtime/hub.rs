@@ -13,6 +13,9 @@ pub type ConnId = u64;
 #[derive(Default)]
 pub struct Hub {
     topics: DashMap<Arc<str>, HashMap<ConnId, Arc<Outbox>>>,
+    /// Every open connection, subscribed or not: a draining node closes
+    /// them all so clients reconnect to another node at once.
+    connections: DashMap<ConnId, Arc<Outbox>>,
 }
 
 /// Counts for tests and metrics: nothing should linger after disconnects.
@@ -62,6 +65,26 @@ impl Hub {
         let frame = Frame { kind: FrameKind::Snapshot, topic: Some(subs.key().clone()), seq, bytes };
         for outbox in subs.values() {
             outbox.push(frame.clone());
+        }
+    }
+
+    pub fn connect(&self, conn: ConnId, outbox: Arc<Outbox>) {
+        self.connections.insert(conn, outbox);
+    }
+
+    pub fn disconnect(&self, conn: ConnId) {
+        self.connections.remove(&conn);
+    }
+
+    pub fn connection_count(&self) -> usize {
+        self.connections.len()
+    }
+
+    /// Closes every connection with this code and reason (e.g. 1001 when
+    /// the node shuts down).
+    pub fn close_all(&self, code: u16, message: &str) {
+        for entry in self.connections.iter() {
+            entry.value().close(super::outbox::CloseReason { code, message: message.to_string() });
         }
     }
 

@@ -32,8 +32,10 @@ pub fn spawn(state: Arc<AppState>, session: Session, stream: actix_ws::MessageSt
     let limits = state.config.ws.clone();
     let outbox = Outbox::new(limits.max_queue);
     actix_web::rt::spawn(write_loop(session.clone(), outbox.clone(), limits.send_timeout));
+    let id = NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed);
+    state.realtime.hub.connect(id, outbox.clone());
     let conn = Conn {
-        id: NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed),
+        id,
         state,
         outbox,
         user: None,
@@ -330,6 +332,7 @@ impl Conn {
         for name in names {
             self.unsubscribe(&name);
         }
+        self.state.realtime.hub.disconnect(self.id);
         self.outbox.finish();
     }
 }

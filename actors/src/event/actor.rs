@@ -15,7 +15,9 @@ use super::model::{EventState, Rsvp};
 use crate::aggregate::Aggregate;
 use crate::error::ActorError;
 use crate::group_commit::AggregateActor;
-use crate::store::{BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, Limits, StoreError};
+use crate::store::{
+    BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, Limits, StoreError,
+};
 
 /// Marker type naming the event aggregate.
 #[derive(Debug)]
@@ -35,7 +37,10 @@ impl Aggregate for EventAggregate {
     type Document = AttendeesDocument;
     type Store = dyn EventStore;
 
-    fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<EventState>, StoreError>> {
+    fn load<'a>(
+        store: &'a Self::Store,
+        id: &str,
+    ) -> BoxFuture<'a, Result<Option<EventState>, StoreError>> {
         store.load(id.to_owned())
     }
 
@@ -49,7 +54,9 @@ impl Aggregate for EventAggregate {
         let outcome = decide(state, command, now_ms)?;
         effects.absorb(outcome.effects);
         Ok(match command {
-            EventCommand::Rsvp { user_id, .. } | EventCommand::Remove { user_id } => Some(user_id.clone()),
+            EventCommand::Rsvp { user_id, .. } | EventCommand::Remove { user_id } => {
+                Some(user_id.clone())
+            }
             EventCommand::SetLimits { .. } | EventCommand::Cancel => None,
         })
     }

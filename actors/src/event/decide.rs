@@ -355,7 +355,12 @@ fn attend(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
     // Switching role: a new request for the new role; the old place goes to
     // the old role's waitlist.
     if current.status == RsvpStatus::Waitlisted {
-        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
+        fx.waitlist(
+            who.user_id,
+            WaitlistAction::Removed,
+            current.position,
+            who.now_ms,
+        );
     }
     request_place(state, fx, who, position);
     if current.status == RsvpStatus::Attending {
@@ -411,9 +416,19 @@ fn decline(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
     });
     fx.row(row);
     if current.status == RsvpStatus::Waitlisted {
-        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
+        fx.waitlist(
+            who.user_id,
+            WaitlistAction::Removed,
+            current.position,
+            who.now_ms,
+        );
     }
-    fx.rsvp(who.user_id, RsvpAction::Declined, current.position, who.now_ms);
+    fx.rsvp(
+        who.user_id,
+        RsvpAction::Declined,
+        current.position,
+        who.now_ms,
+    );
     if current.status == RsvpStatus::Attending {
         promote(state, fx, current.role(), who.now_ms);
     }
@@ -454,10 +469,14 @@ fn set_limits(
     now_ms: i64,
 ) -> Result<(), Rejection> {
     if max_skaters.is_some_and(|n| n < 0) {
-        return Err(Rejection::NegativeLimit { field: "maxSkaters" });
+        return Err(Rejection::NegativeLimit {
+            field: "maxSkaters",
+        });
     }
     if max_goalies.is_some_and(|n| n < 0) {
-        return Err(Rejection::NegativeLimit { field: "maxGoalies" });
+        return Err(Rejection::NegativeLimit {
+            field: "maxGoalies",
+        });
     }
     if (state.max_skaters, state.max_goalies) == (max_skaters, max_goalies) {
         return Ok(());

@@ -14,6 +14,9 @@ use crate::time::rfc3339_from_ms;
 #[serde(rename_all = "camelCase")]
 pub struct AttendeesDocument {
     pub version: i64,
+    /// Extension of the contract's document: watchers learn of a
+    /// cancellation from the push itself.
+    pub cancelled: bool,
     /// In acceptance order, both roles together.
     pub attending: Vec<AttendingEntry>,
     /// In acceptance order, both roles together; `rank` counts per role.
@@ -73,6 +76,7 @@ impl EventState {
 
         AttendeesDocument {
             version: self.version(),
+            cancelled: self.is_cancelled(),
             attending: attending
                 .into_iter()
                 .map(|r| AttendingEntry {

@@ -1,5 +1,5 @@
 //! The per-event RSVP aggregate: its state ([`model`]), the pure rules
-//! ([`decide`]), the public document ([`document`]) and the actor that
+//! ([`mod@decide`]), the public document ([`document`]) and the actor that
 //! drives them through storage ([`actor`]).
 
 pub mod actor;
@@ -8,9 +8,9 @@ pub mod document;
 pub mod model;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod tests;
 
 pub use actor::{EventActor, EventAggregate};
 pub use decide::{

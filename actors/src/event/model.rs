@@ -3,8 +3,8 @@
 //!
 //! Every person who ever answered has one [`Rsvp`] row; the lines are
 //! indexes over those rows, keyed by `(accepted_seq, user_id)`, kept in step
-//! by the only two functions that touch a row ([`EventState::insert`] and
-//! [`EventState::update`]). That keeps "nobody in two places" a property of
+//! by the only two functions that touch a row (`EventState::insert` and
+//! `EventState::update`). That keeps "nobody in two places" a property of
 //! the code shape rather than of every caller's care.
 
 use std::collections::{BTreeSet, HashMap};
@@ -87,7 +87,7 @@ pub(crate) struct Lines {
 }
 
 /// The aggregate. Built from a [`StoredEvent`]; changed only by
-/// [`super::decide`].
+/// [`super::decide()`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventState {
     pub(crate) event_id: String,

@@ -134,7 +134,8 @@ impl Model {
             let (seq, u) = self.waitlist[ix(role)].remove(0);
             self.attending[ix(role)].push((seq, u));
             self.attending[ix(role)].sort();
-            self.people.insert(u, (RsvpStatus::Attending, self.people[&u].1));
+            self.people
+                .insert(u, (RsvpStatus::Attending, self.people[&u].1));
         }
     }
 
@@ -162,7 +163,9 @@ impl Model {
                 position,
             } => {
                 let current = self.people.get(u).copied();
-                let position = position.or(current.map(|c| c.1)).unwrap_or(Position::Center);
+                let position = position
+                    .or(current.map(|c| c.1))
+                    .unwrap_or(Position::Center);
                 match current {
                     Some((RsvpStatus::Attending | RsvpStatus::Waitlisted, old)) => {
                         if old == position {
@@ -243,7 +246,10 @@ fn check_invariants(state: &EventState, before: &EventState) {
         }
         // FIFO: both lines strictly in acceptance order.
         for line in [&attending, &waitlist] {
-            assert!(line.windows(2).all(|w| w[0].accepted_seq < w[1].accepted_seq));
+            assert!(
+                line.windows(2)
+                    .all(|w| w[0].accepted_seq < w[1].accepted_seq)
+            );
         }
         // A waitlist only exists while its role is full.
         if !waitlist.is_empty() {
@@ -264,7 +270,10 @@ fn check_invariants(state: &EventState, before: &EventState) {
     // Nobody in two places, and everyone placed is in exactly one line.
     for r in state.rsvps() {
         let placed = matches!(r.status, RsvpStatus::Attending | RsvpStatus::Waitlisted);
-        assert_eq!(places.get(r.user_id.as_str()).copied().unwrap_or(0), usize::from(placed));
+        assert_eq!(
+            places.get(r.user_id.as_str()).copied().unwrap_or(0),
+            usize::from(placed)
+        );
     }
 }
 
@@ -278,7 +287,11 @@ fn check_promotions_recorded(before: &EventState, after: &EventState, op: &Op, e
     let mut moved: Vec<String> = after
         .rsvps()
         .filter(|r| r.status == RsvpStatus::Attending)
-        .filter(|r| before.rsvp(&r.user_id).is_some_and(|b| b.status == RsvpStatus::Waitlisted))
+        .filter(|r| {
+            before
+                .rsvp(&r.user_id)
+                .is_some_and(|b| b.status == RsvpStatus::Waitlisted)
+        })
         .filter(|r| Some(&r.user_id) != subject.as_ref())
         .map(|r| r.user_id.clone())
         .collect();

@@ -69,9 +69,14 @@ pub enum GameAction {
 pub enum GameCommand {
     Action(GameAction),
     /// The players who dressed for one side (default: all roster players).
-    SetLineup { roster_id: String, user_ids: Vec<String> },
+    SetLineup {
+        roster_id: String,
+        user_ids: Vec<String>,
+    },
     /// SCHEDULED / POSTPONED / CANCELLED, only before the game goes live.
-    SetStatus { status: GameStatus },
+    SetStatus {
+        status: GameStatus,
+    },
 }
 
 /// A replaced dressed list, for the store.
@@ -108,7 +113,10 @@ pub enum Rejection {
     State(String),
     /// A field is wrong (`validation_failed`).
     #[error("{message}")]
-    Invalid { field: &'static str, message: String },
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
 }
 
 impl Rejection {
@@ -149,7 +157,10 @@ pub fn decide(
 ) -> Result<GameOutcome, Rejection> {
     let outcome = match command {
         GameCommand::Action(action) => act(state, action, actor_id, now_ms)?,
-        GameCommand::SetLineup { roster_id, user_ids } => set_lineup(state, roster_id, user_ids)?,
+        GameCommand::SetLineup {
+            roster_id,
+            user_ids,
+        } => set_lineup(state, roster_id, user_ids)?,
         GameCommand::SetStatus { status } => set_status(state, *status)?,
     };
     if outcome.is_change() {
@@ -234,7 +245,9 @@ fn check_status(status: GameStatus, action: &GameAction) -> Result<(), Rejection
         (GameStatus::Live, GameAction::Start) => Err(Rejection::state("the game is already LIVE")),
         (GameStatus::Live, _) => Ok(()),
         (GameStatus::Final, GameAction::Undo) => Ok(()),
-        (GameStatus::Final, _) => Err(Rejection::state("the game is FINAL; undo FINAL to change it")),
+        (GameStatus::Final, _) => Err(Rejection::state(
+            "the game is FINAL; undo FINAL to change it",
+        )),
         (GameStatus::Postponed | GameStatus::Cancelled, _) => {
             Err(Rejection::state(format!("the game is {status}")))
         }
@@ -274,10 +287,16 @@ fn goal(
     let mut seen = HashSet::new();
     for assist in assist_ids {
         if Some(assist.as_str()) == scorer_id {
-            return Err(Rejection::invalid("assistIds", "the scorer cannot assist their own goal"));
+            return Err(Rejection::invalid(
+                "assistIds",
+                "the scorer cannot assist their own goal",
+            ));
         }
         if !seen.insert(assist.as_str()) {
-            return Err(Rejection::invalid("assistIds", "assists must be two different players"));
+            return Err(Rejection::invalid(
+                "assistIds",
+                "assists must be two different players",
+            ));
         }
         dressed(state, side, assist, "assistIds")?;
     }
@@ -395,8 +414,16 @@ fn final_effects(state: &GameState) -> GameEffects {
         }),
         players,
         rosters: vec![
-            result(&state.home().roster_id, state.home_score(), state.away_score()),
-            result(&state.away().roster_id, state.away_score(), state.home_score()),
+            result(
+                &state.home().roster_id,
+                state.home_score(),
+                state.away_score(),
+            ),
+            result(
+                &state.away().roster_id,
+                state.away_score(),
+                state.home_score(),
+            ),
         ],
         ..GameEffects::default()
     }
@@ -426,20 +453,34 @@ fn apply(state: &mut GameState, effects: &GameEffects) {
     }
 }
 
-fn set_lineup(state: &mut GameState, roster_id: &str, user_ids: &[String]) -> Result<GameOutcome, Rejection> {
+fn set_lineup(
+    state: &mut GameState,
+    roster_id: &str,
+    user_ids: &[String],
+) -> Result<GameOutcome, Rejection> {
     match state.status() {
         GameStatus::Scheduled | GameStatus::Live | GameStatus::Postponed => {}
-        status => return Err(Rejection::state(format!("the lineup cannot change once the game is {status}"))),
+        status => {
+            return Err(Rejection::state(format!(
+                "the lineup cannot change once the game is {status}"
+            )));
+        }
     }
     let side = side_of(state, roster_id)?;
     let roster = state.side(side);
     let mut seen = HashSet::new();
     for user in user_ids {
         if roster.player(user).is_none() {
-            return Err(Rejection::invalid("userIds", format!("{user} is not on roster {roster_id}")));
+            return Err(Rejection::invalid(
+                "userIds",
+                format!("{user} is not on roster {roster_id}"),
+            ));
         }
         if !seen.insert(user.as_str()) {
-            return Err(Rejection::invalid("userIds", format!("{user} is listed twice")));
+            return Err(Rejection::invalid(
+                "userIds",
+                format!("{user} is listed twice"),
+            ));
         }
     }
     if let Some(user) = players_with_entries(state, roster_id).find(|u| !seen.contains(u)) {
@@ -462,7 +503,10 @@ fn set_lineup(state: &mut GameState, roster_id: &str, user_ids: &[String]) -> Re
 }
 
 /// Players of a roster named by a live (not undone) GOAL or PENALTY.
-fn players_with_entries<'a>(state: &'a GameState, roster_id: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+fn players_with_entries<'a>(
+    state: &'a GameState,
+    roster_id: &'a str,
+) -> impl Iterator<Item = &'a str> + 'a {
     state
         .log()
         .iter()
@@ -473,7 +517,10 @@ fn players_with_entries<'a>(state: &'a GameState, roster_id: &'a str) -> impl It
 
 fn set_status(state: &mut GameState, status: GameStatus) -> Result<GameOutcome, Rejection> {
     if matches!(status, GameStatus::Live | GameStatus::Final) {
-        return Err(Rejection::invalid("status", "use the START and FINAL actions"));
+        return Err(Rejection::invalid(
+            "status",
+            "use the START and FINAL actions",
+        ));
     }
     let current = state.status();
     if !matches!(current, GameStatus::Scheduled | GameStatus::Postponed) {
@@ -493,18 +540,32 @@ fn set_status(state: &mut GameState, status: GameStatus) -> Result<GameOutcome, 
 }
 
 fn side_of(state: &GameState, roster_id: &str) -> Result<Side, Rejection> {
-    state
-        .side_of(roster_id)
-        .ok_or_else(|| Rejection::invalid("rosterId", format!("roster {roster_id} is not playing in this game")))
+    state.side_of(roster_id).ok_or_else(|| {
+        Rejection::invalid(
+            "rosterId",
+            format!("roster {roster_id} is not playing in this game"),
+        )
+    })
 }
 
-fn dressed(state: &GameState, side: Side, user_id: &str, field: &'static str) -> Result<(), Rejection> {
+fn dressed(
+    state: &GameState,
+    side: Side,
+    user_id: &str,
+    field: &'static str,
+) -> Result<(), Rejection> {
     let roster = state.side(side);
     if roster.player(user_id).is_none() {
-        return Err(Rejection::invalid(field, format!("{user_id} is not on roster {}", roster.roster_id)));
+        return Err(Rejection::invalid(
+            field,
+            format!("{user_id} is not on roster {}", roster.roster_id),
+        ));
     }
     if !roster.is_dressed(user_id) {
-        return Err(Rejection::invalid(field, format!("{user_id} is not dressed for this game")));
+        return Err(Rejection::invalid(
+            field,
+            format!("{user_id} is not dressed for this game"),
+        ));
     }
     Ok(())
 }

@@ -125,7 +125,9 @@ impl GameEffects {
 
 /// Sums player deltas per `(roster, user)`, dropping rows that cancel out
 /// (a goal and its UNDO in one batch touch nothing).
-pub fn sum_player_deltas<'a>(deltas: impl IntoIterator<Item = &'a PlayerDelta>) -> Vec<PlayerDelta> {
+pub fn sum_player_deltas<'a>(
+    deltas: impl IntoIterator<Item = &'a PlayerDelta>,
+) -> Vec<PlayerDelta> {
     let mut sums: BTreeMap<(String, String), PlayerDelta> = BTreeMap::new();
     for d in deltas {
         let sum = sums
@@ -144,13 +146,17 @@ pub fn sum_player_deltas<'a>(deltas: impl IntoIterator<Item = &'a PlayerDelta>) 
 }
 
 /// Sums roster deltas per roster, dropping rows that cancel out.
-pub fn sum_roster_deltas<'a>(deltas: impl IntoIterator<Item = &'a RosterDelta>) -> Vec<RosterDelta> {
+pub fn sum_roster_deltas<'a>(
+    deltas: impl IntoIterator<Item = &'a RosterDelta>,
+) -> Vec<RosterDelta> {
     let mut sums: BTreeMap<String, RosterDelta> = BTreeMap::new();
     for d in deltas {
-        let sum = sums.entry(d.roster_id.clone()).or_insert_with(|| RosterDelta {
-            roster_id: d.roster_id.clone(),
-            ..RosterDelta::default()
-        });
+        let sum = sums
+            .entry(d.roster_id.clone())
+            .or_insert_with(|| RosterDelta {
+                roster_id: d.roster_id.clone(),
+                ..RosterDelta::default()
+            });
         sum.wins += d.wins;
         sum.losses += d.losses;
         sum.ties += d.ties;

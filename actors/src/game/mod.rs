@@ -1,5 +1,5 @@
 //! The per-game scoring aggregate: its state ([`model`]), what each log
-//! entry changed ([`effects`]), the pure rules ([`decide`]), the public
+//! entry changed ([`effects`]), the pure rules ([`mod@decide`]), the public
 //! document ([`document`]) and the actor wiring ([`actor`]).
 
 pub mod actor;
@@ -9,9 +9,9 @@ pub mod effects;
 pub mod model;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod tests;
 
 pub use actor::{GameActor, GameAggregate, GameBatch};
 pub use decide::{
@@ -19,5 +19,9 @@ pub use decide::{
     decide,
 };
 pub use document::{GameDocument, LogView, PlayerView, TeamView};
-pub use effects::{Change, GameEffects, PlayerDelta, RosterDelta, sum_player_deltas, sum_roster_deltas};
-pub use model::{EntryKind, GameState, GameStatus, LogEntry, Period, Player, RosterSide, Side, StoredGame};
+pub use effects::{
+    Change, GameEffects, PlayerDelta, RosterDelta, sum_player_deltas, sum_roster_deltas,
+};
+pub use model::{
+    EntryKind, GameState, GameStatus, LogEntry, Period, Player, RosterSide, Side, StoredGame,
+};

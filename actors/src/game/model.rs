@@ -175,7 +175,7 @@ pub struct StoredGame {
 }
 
 /// The aggregate. Built from a [`StoredGame`]; changed only by
-/// [`super::decide`].
+/// [`super::decide()`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameState {
     pub(crate) game: StoredGame,

@@ -6,7 +6,7 @@
 //!    actix drains the whole mailbox before it polls spawned futures, so
 //!    the flush sees everything that arrived together; while a commit is in
 //!    flight, new commands simply queue. No timer, no artificial wait.
-//! 2. The flush takes up to `max_batch` commands and runs a [`Job`]: look
+//! 2. The flush takes up to `max_batch` commands and runs a job (`job.rs`): look
 //!    up command ids (memory, then store), decide each command in order on
 //!    a working copy, and commit the whole batch in ONE store commit.
 //! 3. `Conflict` means another node moved the version: reload, look up the
@@ -19,7 +19,9 @@
 //! (decisions never mutate on rejection). Failures are whole-batch: if the
 //! commit fails, nobody is told "ok".
 
-use std::collections::{HashMap, VecDeque};
+mod job;
+
+use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -31,8 +33,7 @@ use tracing::Instrument;
 use crate::aggregate::{Aggregate, Deps, Envelope};
 use crate::error::ActorError;
 use crate::recent::RecentReplies;
-use crate::store::{CommandResult, Publication, ReplyStore, StoreError, StoredReply};
-use crate::time::now_ms;
+use job::{Done, Job, Next};
 
 /// Room in the actix mailbox. Handlers only enqueue, so the mailbox
 /// empties on every poll; the capacity just keeps senders from parking
@@ -123,7 +124,12 @@ impl<A: Aggregate> AggregateActor<A> {
             self.queue.drain(..take).map(|w| (w.envelope, w.tx)).unzip();
         let known = envelopes
             .iter()
-            .map(|e| e.command_id.as_deref().and_then(|k| self.recent.get(k)).cloned())
+            .map(|e| {
+                e.command_id
+                    .as_deref()
+                    .and_then(|k| self.recent.get(k))
+                    .cloned()
+            })
             .collect();
         let job = Job::<A> {
             id: self.id.clone(),
@@ -179,8 +185,13 @@ impl<A: Aggregate> AggregateActor<A> {
     fn publish_document(&self) {
         let Some(state) = &self.state else { return };
         match serde_json::to_value(A::document(state)) {
-            Ok(payload) => self.deps.publisher.publish(self.topic(), A::version(state), payload),
-            Err(e) => tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable"),
+            Ok(payload) => self
+                .deps
+                .publisher
+                .publish(self.topic(), A::version(state), payload),
+            Err(e) => {
+                tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable")
+            }
         }
     }
 
@@ -254,236 +265,9 @@ impl<A: Aggregate> Handler<Snapshot<A>> for AggregateActor<A> {
     type Result = MessageResult<Snapshot<A>>;
 
     fn handle(&mut self, _: Snapshot<A>, _: &mut Self::Context) -> Self::Result {
+        // Being watched counts as activity: subscribers of a hot event keep
+        // its actor (and its loaded state) warm.
+        self.last_active = Instant::now();
         MessageResult(self.state.as_ref().map(|s| (A::version(s), A::document(s))))
     }
-}
-
-/// What the actor does with its state after a batch.
-enum Next<S> {
-    /// The new committed (or freshly loaded) state.
-    Replace(S),
-    /// Nothing was learned; keep what we have.
-    Keep,
-    /// The stored state is unknown; load before the next batch.
-    Reload,
-    /// The aggregate does not exist; stop.
-    Gone,
-}
-
-/// A finished batch, ready to be answered.
-struct Done<A: Aggregate> {
-    next: Next<A::State>,
-    /// One per command, in order.
-    replies: Vec<Result<A::Reply, ActorError>>,
-    /// Command-id replies to keep in memory.
-    remember: Vec<(String, StoredReply)>,
-    /// The version moved: publish the document.
-    changed: bool,
-    publications: Vec<Publication>,
-}
-
-impl<A: Aggregate> Done<A> {
-    fn failed(n: usize, error: ActorError, next: Next<A::State>) -> Self {
-        Done {
-            next,
-            replies: vec![Err(error); n],
-            remember: Vec::new(),
-            changed: false,
-            publications: Vec::new(),
-        }
-    }
-}
-
-/// How one command of a batch gets its reply.
-enum Slot<I> {
-    /// Replayed from a stored reply.
-    Known,
-    /// A repeat of an earlier command id in the same batch.
-    SameAs(usize),
-    Decided(Result<I, ActorError>),
-}
-
-/// The decisions of one attempt, before committing.
-struct Decided<A: Aggregate> {
-    effects: A::Effects,
-    replies: Vec<Result<A::Reply, ActorError>>,
-    results: Vec<CommandResult>,
-    remember: Vec<(String, StoredReply)>,
-    /// At least one command was decided here (not replayed), so the batch
-    /// must be validated by a commit even if nothing changed.
-    any_decided: bool,
-}
-
-/// One batch's work, run off the actor (it owns everything it needs).
-struct Job<A: Aggregate> {
-    id: String,
-    deps: Deps<A>,
-    envelopes: Vec<Envelope<A::Command>>,
-    /// Stored replies found so far, per command.
-    known: Vec<Option<StoredReply>>,
-}
-
-impl<A: Aggregate> Job<A> {
-    async fn run(mut self, mut base: Option<A::State>) -> Done<A> {
-        let n = self.envelopes.len();
-        for attempt in 1..=self.deps.config.max_attempts.max(1) {
-            if let Err(e) = self.look_up_stored_replies().await {
-                return Done::failed(n, internal(&e), Next::Keep);
-            }
-            let mut state = match base.take() {
-                Some(state) => state,
-                None => match A::load(&self.deps.store, &self.id).await {
-                    Ok(Some(state)) => state,
-                    Ok(None) => {
-                        let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
-                        return Done::failed(n, err, Next::Gone);
-                    }
-                    Err(e) => return Done::failed(n, internal(&e), Next::Reload),
-                },
-            };
-            let base_version = A::version(&state);
-            let decided = self.decide_all(&mut state);
-            if !decided.any_decided {
-                return Done {
-                    next: Next::Replace(state),
-                    replies: decided.replies,
-                    remember: decided.remember,
-                    changed: false,
-                    publications: Vec::new(),
-                };
-            }
-            let commit = A::commit(
-                &self.deps.store,
-                &self.id,
-                base_version,
-                &state,
-                decided.effects,
-                decided.results,
-            );
-            match commit.await {
-                Ok(result) => {
-                    let changed = A::version(&state) != base_version;
-                    A::seal(&mut state);
-                    return Done {
-                        next: Next::Replace(state),
-                        replies: decided.replies,
-                        remember: decided.remember,
-                        changed,
-                        publications: result.publications,
-                    };
-                }
-                Err(StoreError::Conflict) => {
-                    tracing::debug!(attempt, "version moved underneath; reloading and deciding again");
-                }
-                Err(StoreError::NotFound) => {
-                    let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
-                    return Done::failed(n, err, Next::Gone);
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "commit failed");
-                    return Done::failed(n, internal(&e), Next::Reload);
-                }
-            }
-        }
-        tracing::warn!("gave up after repeated version conflicts");
-        let err = ActorError::Conflict(format!("{} {} is changing too fast; try again", A::KIND, self.id));
-        Done::failed(n, err, Next::Reload)
-    }
-
-    /// Fills `known` from the store for command ids not yet known. Runs on
-    /// every attempt: after a conflict, another node may have run the same
-    /// command id.
-    async fn look_up_stored_replies(&mut self) -> Result<(), StoreError> {
-        let mut keys: Vec<String> = Vec::new();
-        for (env, known) in self.envelopes.iter().zip(&self.known) {
-            if let (Some(key), None) = (&env.command_id, known)
-                && !keys.contains(key)
-            {
-                keys.push(key.clone());
-            }
-        }
-        if keys.is_empty() {
-            return Ok(());
-        }
-        let found = self.deps.store.find_results(keys).await?;
-        for (env, known) in self.envelopes.iter().zip(self.known.iter_mut()) {
-            if known.is_none()
-                && let Some(stored) = env.command_id.as_ref().and_then(|k| found.get(k))
-            {
-                *known = Some(stored.clone());
-            }
-        }
-        Ok(())
-    }
-
-    fn decide_all(&self, state: &mut A::State) -> Decided<A> {
-        let now = now_ms();
-        let mut effects = A::Effects::default();
-        let mut first_of: HashMap<&str, usize> = HashMap::new();
-        let mut slots = Vec::with_capacity(self.envelopes.len());
-        for (i, env) in self.envelopes.iter().enumerate() {
-            if self.known[i].is_some() {
-                slots.push(Slot::Known);
-                continue;
-            }
-            if let Some(key) = env.command_id.as_deref() {
-                if let Some(&j) = first_of.get(key) {
-                    slots.push(Slot::SameAs(j));
-                    continue;
-                }
-                first_of.insert(key, i);
-            }
-            let decision = A::decide(state, &mut effects, &env.command, &env.actor_id, now);
-            slots.push(Slot::Decided(decision));
-        }
-
-        let any_decided = slots.iter().any(|s| matches!(s, Slot::Decided(_)));
-        let mut replies: Vec<Result<A::Reply, ActorError>> = Vec::with_capacity(slots.len());
-        let mut results = Vec::new();
-        let mut remember = Vec::new();
-        for (i, slot) in slots.into_iter().enumerate() {
-            let key = self.envelopes[i].command_id.clone();
-            let reply = match slot {
-                Slot::Known => match &self.known[i] {
-                    Some(stored) => {
-                        if let Some(key) = key {
-                            remember.push((key, stored.clone()));
-                        }
-                        stored.to_result()
-                    }
-                    None => Err(ActorError::Internal("stored reply vanished".into())),
-                },
-                Slot::SameAs(j) => replies
-                    .get(j)
-                    .cloned()
-                    .unwrap_or_else(|| Err(ActorError::Internal("duplicate without original".into()))),
-                Slot::Decided(decision) => {
-                    // Replies describe the batch's final state, at the
-                    // version it commits as.
-                    let reply = decision.map(|intent| A::reply(state, intent));
-                    if let (Some(key), Some(stored)) = (key, StoredReply::from_result(&reply)) {
-                        results.push(CommandResult {
-                            key: key.clone(),
-                            ok: stored.ok,
-                            reply: stored.reply.clone(),
-                        });
-                        remember.push((key, stored));
-                    }
-                    reply
-                }
-            };
-            replies.push(reply);
-        }
-        Decided {
-            effects,
-            replies,
-            results,
-            remember,
-            any_decided,
-        }
-    }
-}
-
-fn internal(e: &StoreError) -> ActorError {
-    ActorError::Internal(format!("store: {e}"))
 }
