@@ -14,6 +14,9 @@ use serde_json::{Value, json};
 /// minute means something is wrong.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Retries of a failed setup call before giving up.
+const SETUP_RETRIES: u32 = 5;
+
 /// A REST client for one node.
 #[derive(Debug, Clone)]
 pub struct Api {
@@ -159,6 +162,25 @@ impl Api {
             token: r.token,
             user_id: r.user.id,
         })
+    }
+
+    /// [`Api::dev_token`], retried a few times with backoff: sign-in is setup,
+    /// not what is measured, and a burst of them can trip transient server
+    /// errors. Returns the session and how many retries it took; the caller
+    /// reports the retries so they are not hidden.
+    pub async fn dev_token_retrying(&self, username: &str) -> Result<(Session, u32)> {
+        let mut retries = 0;
+        loop {
+            match self.dev_token(username).await {
+                Ok(s) => return Ok((s, retries)),
+                Err(e) if retries < SETUP_RETRIES => {
+                    retries += 1;
+                    tracing::warn!("sign-in of {username} failed, retrying: {e:#}");
+                    tokio::time::sleep(Duration::from_millis(100 * u64::from(retries))).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     pub async fn create_event(

@@ -30,7 +30,7 @@ pub struct ErrorTally(BTreeMap<String, u64>);
 
 impl ErrorTally {
     pub fn add(&mut self, message: &str) {
-        let mut key: String = message.chars().take(160).collect();
+        let mut key: String = message.chars().take(300).collect();
         if !self.0.contains_key(&key) && self.0.len() >= MAX_DISTINCT_ERRORS {
             key = "(other errors)".into();
         }

@@ -135,6 +135,11 @@ pub async fn update<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str, f: &Ev
     Ok(())
 }
 
+/// The committed version (the `seq` of `event:ID`).
+pub async fn version<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT version FROM events WHERE id = $1").bind(id).fetch_optional(ex).await
+}
+
 pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<EventRow>, sqlx::Error> {
     sqlx::query_as(dynamic(format!("SELECT {COLUMNS} FROM events e WHERE e.id = $1"))).bind(id).fetch_optional(ex).await
 }
@@ -425,7 +430,7 @@ pub async fn insert_results(
 
 async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreError> {
     let now = now_ms();
-    let mut tx = db.pool.begin().await.map_err(other)?;
+    let mut tx = db.begin().await.map_err(other)?;
     let limits = c.limits.map(|l| (l.max_skaters, l.max_goalies));
     let checked = sqlx::query(
         "UPDATE events SET version = $3, updated_at = $4, \

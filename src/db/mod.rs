@@ -98,8 +98,15 @@ impl Db {
         Ok(())
     }
 
+    /// Starts a write transaction. On SQLite it takes the write lock up front
+    /// (`BEGIN IMMEDIATE`): a deferred transaction that reads first and then
+    /// writes fails with SQLITE_BUSY_SNAPSHOT when another writer committed in
+    /// between, and busy_timeout cannot retry that.
     pub async fn begin(&self) -> Result<Tx<'static>, sqlx::Error> {
-        self.pool.begin().await
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
     }
 
     /// True once the database answers a trivial query.

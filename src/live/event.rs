@@ -14,10 +14,16 @@ pub struct EventTopic {
     pub events: EventRegistry,
 }
 
-/// The current attendees document: from the live actor, else the database.
+/// The current attendees document: from the live actor when it is at the
+/// committed version, else from the database. In a cluster another node may
+/// have committed since this node's actor last decided, and the database is
+/// the truth; one indexed read tells which.
 pub async fn current(db: &Db, events: &EventRegistry, id: &str) -> Result<(i64, serde_json::Value), AppError> {
+    let committed = db::events::version(&db.pool, id).await?.ok_or_else(|| AppError::not_found("event"))?;
     if let Some((version, doc)) = events.snapshot(id).await {
-        return Ok((version, serde_json::to_value(doc).map_err(AppError::internal)?));
+        if version == committed {
+            return Ok((version, serde_json::to_value(doc).map_err(AppError::internal)?));
+        }
     }
     let state = db::events::load_state(db, id)
         .await

@@ -46,4 +46,10 @@ async fn five_hundred_clients_on_two_nodes_race_for_ten_skater_and_one_goalie_pl
     let replies: HashMap<String, serde_json::Value> = join_all(sends).await.into_iter().collect();
     let doc = cluster.b.attendees(&org, &event).await;
     race_check::check_race(&doc, &replies, 10, 1, &goalie_ids);
+    // Both nodes serve the committed truth, whichever actor decided last.
+    assert_eq!(cluster.a.attendees(&org, &event).await, doc);
+    let mut late = cluster.b.ws().await;
+    late.auth(&org).await;
+    let snap = late.subscribe(&format!("event:{event}")).await;
+    assert_eq!(snap["seq"], doc["version"]);
 }

@@ -15,7 +15,7 @@ use tokio::task::JoinSet;
 use tracing::{info, warn};
 
 use super::{Outcome, prepare_sockets};
-use crate::api::{Api, RsvpReply, Session, run_tag};
+use crate::api::{Api, Attendees, RsvpReply, Session, run_tag};
 use crate::cli::RaceArgs;
 use crate::net::{Endpoint, SourcePool};
 use crate::race_check::{GOALIE, Heard, Limits, Request, SKATER_POSITIONS, check};
@@ -37,6 +37,9 @@ struct Report {
     goalie_clients: usize,
     max_skaters: u32,
     max_goalies: u32,
+    /// Failed dev sign-ins that succeeded on retry (setup, not measured;
+    /// non-zero points at a server problem under concurrent writes).
+    sign_in_retries: u32,
     /// Clients that could not connect and authenticate.
     connect_failures: usize,
     /// Time from the start signal to the last reply.
@@ -47,6 +50,9 @@ struct Report {
     reply_latency: Summary,
     /// Reply statuses (ATTENDING, WAITLISTED, or error codes).
     outcomes: BTreeMap<String, usize>,
+    /// Distinct versions among the replies: how many commits decided the
+    /// race (fewer than replies means the server group-commits).
+    commits: usize,
     attending: usize,
     waitlisted: usize,
     document_version: u64,
@@ -149,6 +155,52 @@ async fn racer(
     (idx, heard, Some((sent, got)))
 }
 
+/// How long nodes may take to agree on the final attendees document (the
+/// bus is asynchronous; a node may serve the state it last heard of).
+const CONVERGENCE: Duration = Duration::from_secs(3);
+
+/// Reads the attendees document from every node until they agree or
+/// [`CONVERGENCE`] passes. Returns the newest document (the one to judge the
+/// race by) and one violation per node still serving something else.
+async fn final_document(
+    apis: &[Api],
+    urls: &[String],
+    token: &str,
+    event_id: &str,
+) -> Result<(Attendees, Vec<String>)> {
+    let deadline = Instant::now() + CONVERGENCE;
+    loop {
+        let mut docs = Vec::with_capacity(apis.len());
+        for api in apis {
+            docs.push(api.attendees(token, event_id).await?);
+        }
+        let Some(newest) = docs.iter().max_by_key(|d| d.version).cloned() else {
+            bail!("no node to read the attendees from");
+        };
+        let stale: Vec<String> = docs
+            .iter()
+            .zip(urls)
+            .filter(|(d, _)| **d != newest)
+            .map(|(d, url)| {
+                format!(
+                    "{url} serves a different attendees document after {}s: version {} with {} attending and {} waitlisted, where the newest is version {} with {} attending and {} waitlisted",
+                    CONVERGENCE.as_secs(),
+                    d.version,
+                    d.attending.len(),
+                    d.waitlist.len(),
+                    newest.version,
+                    newest.attending.len(),
+                    newest.waitlist.len()
+                )
+            })
+            .collect();
+        if stale.is_empty() || Instant::now() >= deadline {
+            return Ok((newest, stale));
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
 pub async fn run(args: RaceArgs) -> Result<Outcome> {
     if args.clients == 0 {
         bail!("--clients must be at least 1");
@@ -178,15 +230,17 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         .await?;
     info!(%event_id, clients = args.clients, "event created; signing users in");
 
-    let users: Vec<Session> = stream::iter(0..args.clients)
+    let signed_in: Vec<(Session, u32)> = stream::iter(0..args.clients)
         .map(|i| {
             let api = apis[i % apis.len()].clone();
             let name = format!("lt{tag}r{i}");
-            async move { api.dev_token(&name).await }
+            async move { api.dev_token_retrying(&name).await }
         })
         .buffered(SIGN_IN_CONCURRENCY)
         .try_collect()
         .await?;
+    let sign_in_retries: u32 = signed_in.iter().map(|(_, r)| r).sum();
+    let users: Vec<Session> = signed_in.into_iter().map(|(s, _)| s).collect();
     let positions = positions(args.clients, args.goalie_share);
     let requests: Vec<Request> = users
         .iter()
@@ -268,12 +322,13 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
     }
     let race = last_reply.saturating_duration_since(started);
 
-    let doc = api.attendees(&organiser.token, &event_id).await?;
+    let (doc, disagreements) = final_document(&apis, &urls, &organiser.token, &event_id).await?;
     let limits = Limits {
         skaters: Some(args.skaters),
         goalies: Some(args.goalies),
     };
-    let violations = check(limits, &requests, &heard, &doc);
+    let mut violations = disagreements;
+    violations.extend(check(limits, &requests, &heard, &doc));
 
     let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
     for h in &heard {
@@ -285,6 +340,14 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         *outcomes.entry(key).or_default() += 1;
     }
     let ok = latency.count();
+    let commits = heard
+        .iter()
+        .filter_map(|h| match h {
+            Heard::Ok(r) => r.version,
+            _ => None,
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let report = Report {
         urls,
         event_id,
@@ -292,11 +355,13 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         goalie_clients: positions.iter().filter(|&&p| p == GOALIE).count(),
         max_skaters: args.skaters,
         max_goalies: args.goalies,
+        sign_in_retries,
         connect_failures,
         race_seconds: race.as_secs_f64(),
         replies_per_sec: rate(ok, race),
         reply_latency: latency.summary(),
         outcomes,
+        commits,
         attending: doc.attending.len(),
         waitlisted: doc.waitlist.len(),
         document_version: doc.version,
@@ -314,16 +379,23 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         report.event_id
     );
     human.push_str(&format!(
-        "  replies       {:?}\n  throughput    {:.0} replies/s ({} in {:.3} s from the start signal)\n  reply latency {}\n  final         {} attending, {} waitlisted, version {}\n",
+        "  replies       {:?}\n  throughput    {:.0} replies/s ({} in {:.3} s from the start signal)\n  reply latency {}\n  commits       {} distinct versions among the replies\n  final         {} attending, {} waitlisted, version {}\n",
         report.outcomes,
         report.replies_per_sec,
         ok,
         report.race_seconds,
         report.reply_latency,
+        report.commits,
         report.attending,
         report.waitlisted,
         report.document_version,
     ));
+    if report.sign_in_retries > 0 {
+        human.push_str(&format!(
+            "  ! setup       {} dev sign-ins failed and were retried\n",
+            report.sign_in_retries
+        ));
+    }
     if report.connect_failures > 0 {
         human.push_str(&format!(
             "  connect failures {}: {connect_errors:?}\n",
