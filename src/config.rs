@@ -39,6 +39,8 @@ pub struct Config {
     pub log_json: bool,
     /// How long a drained node waits for in-flight requests on SIGTERM.
     pub shutdown_grace: Duration,
+    /// On SIGTERM, how long readyz answers 503 before the listener closes.
+    pub drain_delay: Duration,
     /// Idle time after which a live aggregate's actor stops.
     pub actor_idle: Duration,
     /// WebSocket limits (see [`WsLimits`]).
@@ -132,6 +134,7 @@ impl Config {
             client_dist: non_empty("CLIENT_DIST").map(PathBuf::from).unwrap_or_else(|| "client/dist".into()),
             log_json: non_empty("LOG_FORMAT").as_deref() == Some("json"),
             shutdown_grace: secs("SHUTDOWN_GRACE_SECS", 10)?,
+            drain_delay: Duration::from_millis(num("SHUTDOWN_DRAIN_DELAY_MS", 1000)?),
             actor_idle: secs("ACTOR_IDLE_SECS", 300)?,
             ws: WsLimits {
                 max_frame_bytes: num("WS_MAX_FRAME_BYTES", 64 * 1024)? as usize,

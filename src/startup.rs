@@ -77,7 +77,6 @@ impl Application {
                 .service(api::health::healthz)
                 .service(api::health::readyz)
                 .service(api::openapi::serve)
-                .configure(crate::ws::config)
                 .service(
                     web::scope("/api/v1")
                         .configure(|cfg| api::config(&mut utoipa_actix_web::service_config::ServiceConfig::new(cfg)))
@@ -113,6 +112,9 @@ impl Application {
             // Sockets would otherwise hold the drain open until the grace
             // period ends; 1001 tells clients to reconnect elsewhere now.
             state.realtime.hub.close_all(1001, "server shutting down");
+            // Keep answering (readyz 503) briefly so a load balancer notices
+            // before the listener closes.
+            tokio::time::sleep(state.config.drain_delay).await;
             handle.stop(true).await;
         });
         self.server.await?;

@@ -549,7 +549,7 @@ pub fn command_key(kind: &str, user_id: &str, client_id: Option<&str>) -> Option
     client_id.map(|id| format!("{kind}:{user_id}:{id}"))
 }
 
-fn idempotency_header(req: &HttpRequest) -> AppResult<Option<String>> {
+pub fn idempotency_header(req: &HttpRequest) -> AppResult<Option<String>> {
     match req.headers().get("idempotency-key") {
         None => Ok(None),
         Some(v) => {

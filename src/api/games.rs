@@ -1,5 +1,710 @@
-//! games API (filled by its capability).
+//! Games and live scoreboards: scheduling games between two rosters of a
+//! season, scoring them through the per-game actor (REST and the WebSocket
+//! `gameAction` command share [`action_command`]), score keepers and
+//! lineups, and the public season views built from the games — schedules,
+//! standings, scoring leaders and a player's stats.
+//!
+//! Who may do what (decided here, see docs/standings.md):
+//! - **staff** of a game: the owner and managers of the season's facility
+//!   and the owners and managers of either roster's team. They schedule,
+//!   reschedule, postpone and cancel games, and assign score keepers.
+//! - **scorers**: the staff plus the score keepers assigned to the game.
+//!   They post actions and set lineups.
+//! - Everyone, signed out too: every read here, and the `game:` and
+//!   `season:` topics.
 
+use super::events::{command_key, idempotency_header};
+use super::{Page, finish};
+use crate::auth::{AuthUser, MaybeUser};
+use crate::db::{
+    self,
+    games::{Leader, RosterStats, ScheduleEntry, Scorekeeper, Standing},
+};
+use crate::error::{AppError, AppResult, FieldErrors};
+use crate::startup::AppState;
+use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, put, web};
+use rinkside_actors::Envelope;
+use rinkside_actors::game::{GameAction, GameCommand, GameStatus};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-pub fn config(_cfg: &mut ServiceConfig) {}
+pub fn config(cfg: &mut ServiceConfig) {
+    cfg.service(create)
+        .service(get_one)
+        .service(edit)
+        .service(act)
+        .service(set_lineup)
+        .service(list_scorekeepers)
+        .service(add_scorekeeper)
+        .service(remove_scorekeeper)
+        .service(season_schedule)
+        .service(team_schedule)
+        .service(standings)
+        .service(leaders)
+        .service(user_stats);
+}
+
+/// Most players one side may dress.
+const MAX_LINEUP: usize = 60;
+/// Default and largest page of scoring leaders.
+const LEADERS_DEFAULT: i64 = 20;
+const LEADERS_MAX: i64 = 100;
+
+// ---------------------------------------------------------------- inputs
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NewGame {
+    pub home_roster_id: String,
+    pub away_roster_id: String,
+    pub season_id: String,
+    /// RFC 3339.
+    pub scheduled_at: String,
+}
+
+/// The statuses a game may be set to before it goes live (START and FINAL
+/// are actions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ScheduleStatus {
+    Scheduled,
+    Postponed,
+    Cancelled,
+}
+
+impl ScheduleStatus {
+    fn game_status(self) -> GameStatus {
+        match self {
+            ScheduleStatus::Scheduled => GameStatus::Scheduled,
+            ScheduleStatus::Postponed => GameStatus::Postponed,
+            ScheduleStatus::Cancelled => GameStatus::Cancelled,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GamePatch {
+    /// RFC 3339; only before the game goes LIVE.
+    pub scheduled_at: Option<String>,
+    /// SCHEDULED, POSTPONED or CANCELLED; only before the game goes LIVE.
+    /// CANCELLED is final.
+    pub status: Option<ScheduleStatus>,
+}
+
+/// The body of `POST /games/{id}/actions` (CONTRACT.md), tagged by `type`.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", deny_unknown_fields)]
+pub enum GameActionInput {
+    /// SCHEDULED → LIVE, period 1. (Field-less variants are written as
+    /// empty structs so that unknown fields are refused for them too.)
+    Start {},
+    /// A goal for `rosterId`; the scorer is optional (an own goal or an
+    /// unknown scorer), at most two distinct assists, which need a scorer.
+    #[serde(rename_all = "camelCase")]
+    Goal {
+        roster_id: String,
+        #[serde(default)]
+        scorer_id: Option<String>,
+        #[serde(default)]
+        assist_ids: Vec<String>,
+    },
+    /// 1–60 minutes for a dressed player of `rosterId`.
+    #[serde(rename_all = "camelCase")]
+    Penalty {
+        roster_id: String,
+        player_id: String,
+        minutes: i64,
+    },
+    /// 1 → 2 → 3 → OT → SO.
+    EndPeriod {},
+    /// LIVE → FINAL: games played to every dressed player, the result to
+    /// both rosters (win 2 points, tie 1, loss 0).
+    Final {},
+    /// Reverts the last entry that is not an UNDO and not undone.
+    Undo {},
+}
+
+impl From<GameActionInput> for GameAction {
+    fn from(input: GameActionInput) -> Self {
+        match input {
+            GameActionInput::Start {} => GameAction::Start,
+            GameActionInput::Goal {
+                roster_id,
+                scorer_id,
+                assist_ids,
+            } => GameAction::Goal {
+                roster_id,
+                scorer_id,
+                assist_ids,
+            },
+            GameActionInput::Penalty {
+                roster_id,
+                player_id,
+                minutes,
+            } => GameAction::Penalty {
+                roster_id,
+                player_id,
+                minutes,
+            },
+            GameActionInput::EndPeriod {} => GameAction::EndPeriod,
+            GameActionInput::Final {} => GameAction::Final,
+            GameActionInput::Undo {} => GameAction::Undo,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LineupInput {
+    /// The roster's players who dressed (at least one).
+    pub user_ids: Vec<String>,
+}
+
+// ---------------------------------------------------------------- reading a game
+
+/// The public game state plus what the schedule knows about the game, and
+/// (signed in) what the viewer may do. Pushes on `game:ID` carry the state
+/// without `seasonId`, `scheduledAt` and `viewer`.
+async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResult<Value> {
+    let row = db::games::get(&state.db.pool, id)
+        .await?
+        .ok_or_else(|| AppError::not_found("game"))?;
+    let (_, mut doc) = crate::live::game::current(&state.db, &state.realtime.games, id).await?;
+    if let Some(obj) = doc.as_object_mut() {
+        obj.insert("seasonId".into(), Value::String(row.season_id));
+        obj.insert(
+            "scheduledAt".into(),
+            Value::String(crate::time::to_rfc3339(row.scheduled_at)),
+        );
+        if let Some(user) = viewer {
+            let roles = db::games::roles(&state.db, id, user)
+                .await?
+                .unwrap_or_default();
+            obj.insert(
+                "viewer".into(),
+                json!({"canScore": roles.staff || roles.keeper, "canManage": roles.staff}),
+            );
+        }
+    }
+    Ok(doc)
+}
+
+/// Staff only (see the module docs); 404 before 403.
+async fn require_staff(state: &AppState, game_id: &str, me: &AuthUser) -> AppResult<()> {
+    let roles = db::games::roles(&state.db, game_id, &me.id)
+        .await?
+        .ok_or_else(|| AppError::not_found("game"))?;
+    if roles.staff {
+        Ok(())
+    } else {
+        Err(AppError::forbidden(
+            "only the season's facility owner and managers and the owners and managers of either team may do that",
+        ))
+    }
+}
+
+/// Staff and the game's score keepers; 404 before 403.
+async fn require_scorer(state: &AppState, game_id: &str, me: &AuthUser) -> AppResult<()> {
+    let roles = db::games::roles(&state.db, game_id, &me.id)
+        .await?
+        .ok_or_else(|| AppError::not_found("game"))?;
+    if roles.staff || roles.keeper {
+        Ok(())
+    } else {
+        Err(AppError::forbidden(
+            "only the game's score keepers, the season's facility owner and managers and the owners and managers of either team may score",
+        ))
+    }
+}
+
+/// Pushes the season document computed in a committed transaction.
+fn publish_season(state: &AppState, season_id: &str, seq: i64, doc: &db::games::SeasonDocument) {
+    match serde_json::to_value(doc) {
+        Ok(data) => state
+            .realtime
+            .publish(&format!("season:{season_id}"), seq, &data),
+        Err(e) => {
+            tracing::warn!(season = %season_id, error = %e, "season document did not serialise")
+        }
+    }
+}
+
+// ---------------------------------------------------------------- games
+
+/// Schedule a game between two rosters of a season. Allowed to the
+/// season's facility owner and managers and to the owners and managers of
+/// either roster's team.
+#[utoipa::path(request_body = NewGame, responses((status = 201, body = Object, description = "the game (as GET /games/{id})"),
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[post("/games")]
+#[tracing::instrument(skip_all, fields(user = %me.id))]
+async fn create(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    body: web::Json<NewGame>,
+) -> AppResult<HttpResponse> {
+    let input = body.into_inner();
+    let mut errors = FieldErrors::new();
+    let scheduled_at = crate::time::parse_rfc3339(&input.scheduled_at);
+    if scheduled_at.is_none() {
+        errors.insert("scheduledAt".into(), "must be an RFC 3339 time".into());
+    }
+    if !db::games::season_exists(&state.db.pool, &input.season_id).await? {
+        errors.insert("seasonId".into(), "no such season".into());
+    }
+    for (field, roster_id) in [
+        ("homeRosterId", &input.home_roster_id),
+        ("awayRosterId", &input.away_roster_id),
+    ] {
+        match db::games::roster_place(&state.db.pool, roster_id).await? {
+            None => {
+                errors.insert(field.into(), "no such roster".into());
+            }
+            Some(r) if r.season_id != input.season_id => {
+                errors.insert(field.into(), "the roster plays in another season".into());
+            }
+            Some(_) => {}
+        }
+    }
+    if input.home_roster_id == input.away_roster_id {
+        errors.insert("awayRosterId".into(), "a roster cannot play itself".into());
+    }
+    finish(errors)?;
+    let scheduled_at =
+        scheduled_at.ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))?;
+    let rosters = [input.home_roster_id.as_str(), input.away_roster_id.as_str()];
+    if !db::games::is_staff(&state.db.pool, &input.season_id, rosters, &me.id).await? {
+        return Err(AppError::forbidden(
+            "only the season's facility owner and managers and the owners and managers of either team may schedule a game",
+        ));
+    }
+    let id = db::new_id();
+    let mut tx = state.db.begin().await?;
+    if !db::games::lock_season(&mut tx, &input.season_id).await? {
+        return Err(AppError::field("seasonId", "no such season"));
+    }
+    db::games::insert(
+        &mut tx,
+        &id,
+        &input.season_id,
+        &input.home_roster_id,
+        &input.away_roster_id,
+        scheduled_at,
+    )
+    .await?;
+    let (seq, doc) = db::games::season_document(&mut tx, &input.season_id).await?;
+    tx.commit().await?;
+    publish_season(&state, &input.season_id, seq, &doc);
+    Ok(HttpResponse::Created().json(game_view(&state, &id, Some(&me.id)).await?))
+}
+
+/// The game state (public): `{id, status, period, homeScore, awayScore,
+/// homeRosterId, awayRosterId, version, log, home, away}` plus `seasonId`,
+/// `scheduledAt` and, signed in, `viewer: {canScore, canManage}`.
+#[utoipa::path(responses((status = 200, body = Object, description = "the game state"), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[get("/games/{id}")]
+async fn get_one(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<Value>> {
+    Ok(web::Json(game_view(&state, &id, viewer.id()).await?))
+}
+
+/// Reschedule, postpone, cancel or reinstate a game before it goes LIVE
+/// (staff). A cancelled game stays cancelled.
+#[utoipa::path(request_body = GamePatch, responses((status = 200, body = Object, description = "the game (as GET /games/{id})"),
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[patch("/games/{id}")]
+#[tracing::instrument(skip_all, fields(user = %me.id, game = %id))]
+async fn edit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<GamePatch>,
+) -> AppResult<web::Json<Value>> {
+    require_staff(&state, &id, &me).await?;
+    let input = body.into_inner();
+    let scheduled_at = match &input.scheduled_at {
+        None => None,
+        Some(s) => Some(
+            crate::time::parse_rfc3339(s)
+                .ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))?,
+        ),
+    };
+    // Check the status change first so a refused one leaves the time alone.
+    let row = db::games::get(&state.db.pool, &id)
+        .await?
+        .ok_or_else(|| AppError::not_found("game"))?;
+    let current = GameStatus::parse(&row.status).map_err(AppError::internal)?;
+    match current {
+        GameStatus::Live | GameStatus::Final => {
+            return Err(AppError::conflict(format!(
+                "the game is {current}; only a game that has not started can be changed"
+            )));
+        }
+        GameStatus::Cancelled if input.status.is_some_and(|s| s != ScheduleStatus::Cancelled) => {
+            return Err(AppError::conflict(
+                "the game is CANCELLED; schedule a new one",
+            ));
+        }
+        _ => {}
+    }
+    if let Some(at) = scheduled_at {
+        let mut tx = state.db.begin().await?;
+        let Some((season_id, _)) = db::games::reschedule(&mut tx, &id, at).await? else {
+            return Err(AppError::conflict(
+                "only a game that has not started can be rescheduled",
+            ));
+        };
+        db::games::lock_season(&mut tx, &season_id).await?;
+        let (seq, doc) = db::games::season_document(&mut tx, &season_id).await?;
+        tx.commit().await?;
+        publish_season(&state, &season_id, seq, &doc);
+        // The version moved outside the actor: push the state at it (the
+        // live actor, if any, reloads on its next command).
+        if let Some(game) = db::games::load_state(&state.db, &id)
+            .await
+            .map_err(|e| AppError::internal(anyhow::anyhow!(e.to_string())))?
+        {
+            let doc = game.public_document();
+            match serde_json::to_value(&doc) {
+                Ok(data) => state
+                    .realtime
+                    .publish(&format!("game:{id}"), doc.version, &data),
+                Err(e) => tracing::warn!(game = %id, error = %e, "game document did not serialise"),
+            }
+        }
+    }
+    if let Some(status) = input.status {
+        let command = GameCommand::SetStatus {
+            status: status.game_status(),
+        };
+        state
+            .realtime
+            .games
+            .send(&id, Envelope::new(me.id.clone(), command))
+            .await?;
+    }
+    Ok(web::Json(game_view(&state, &id, Some(&me.id)).await?))
+}
+
+/// One scoring action, for REST and the WebSocket `gameAction` command
+/// alike: scorers only; `client_id` (Idempotency-Key / command id) makes a
+/// retry answer the first reply instead of applying twice.
+#[tracing::instrument(skip(state, me, input), fields(user = %me.id))]
+pub async fn action_command(
+    state: &AppState,
+    me: &AuthUser,
+    game_id: &str,
+    input: GameActionInput,
+    client_id: Option<&str>,
+) -> AppResult<Value> {
+    require_scorer(state, game_id, me).await?;
+    let mut envelope = Envelope::new(me.id.clone(), GameCommand::Action(input.into()));
+    if let Some(key) = command_key(&format!("game:{game_id}"), &me.id, client_id) {
+        envelope = envelope.with_command_id(key);
+    }
+    let reply = state.realtime.games.send(game_id, envelope).await?;
+    serde_json::to_value(reply).map_err(AppError::internal)
+}
+
+/// Post a scoring action (score keepers, and the league's and teams'
+/// owners and managers). Answers the game state after the commit; every
+/// subscriber of `game:ID` gets the same state pushed.
+#[utoipa::path(request_body = GameActionInput, params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
+    responses((status = 200, body = Object, description = "the game state"), (status = 401, body = crate::error::ErrorEnvelope),
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[post("/games/{id}/actions")]
+async fn act(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    req: HttpRequest,
+    body: web::Json<GameActionInput>,
+) -> AppResult<web::Json<Value>> {
+    let key = idempotency_header(&req)?;
+    Ok(web::Json(
+        action_command(&state, &me, &id, body.into_inner(), key.as_deref()).await?,
+    ))
+}
+
+/// Set who dressed for one side (scorers, before FINAL). Only dressed
+/// players may be credited, and FINAL counts a game played for each.
+/// Until set, every player on the roster counts as dressed.
+#[utoipa::path(request_body = LineupInput, responses((status = 200, body = Object, description = "the game state"),
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[put("/games/{id}/lineups/{roster_id}")]
+#[tracing::instrument(skip_all, fields(user = %me.id))]
+async fn set_lineup(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<LineupInput>,
+) -> AppResult<web::Json<Value>> {
+    let (game_id, roster_id) = path.into_inner();
+    require_scorer(&state, &game_id, &me).await?;
+    let user_ids = body.into_inner().user_ids;
+    if user_ids.is_empty() || user_ids.len() > MAX_LINEUP {
+        return Err(AppError::field(
+            "userIds",
+            format!("1 to {MAX_LINEUP} players"),
+        ));
+    }
+    let command = GameCommand::SetLineup {
+        roster_id,
+        user_ids,
+    };
+    let reply = state
+        .realtime
+        .games
+        .send(&game_id, Envelope::new(me.id.clone(), command))
+        .await?;
+    Ok(web::Json(
+        serde_json::to_value(reply).map_err(AppError::internal)?,
+    ))
+}
+
+/// The game's score keepers (signed in).
+#[utoipa::path(responses((status = 200, body = Vec<Scorekeeper>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[get("/games/{id}/scorekeepers")]
+async fn list_scorekeepers(
+    state: web::Data<AppState>,
+    _me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<Vec<Scorekeeper>>> {
+    if db::games::get(&state.db.pool, &id).await?.is_none() {
+        return Err(AppError::not_found("game"));
+    }
+    Ok(web::Json(
+        db::games::scorekeepers(&state.db.pool, &id).await?,
+    ))
+}
+
+/// Assign a score keeper (staff; score keepers cannot assign others).
+/// Idempotent.
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[put("/games/{id}/scorekeepers/{user_id}")]
+async fn add_scorekeeper(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
+    let (game_id, user_id) = path.into_inner();
+    require_staff(&state, &game_id, &me).await?;
+    if !db::users::exists(&state.db.pool, &user_id).await? {
+        return Err(AppError::not_found("user"));
+    }
+    db::games::add_scorekeeper(&state.db.pool, &game_id, &user_id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Unassign a score keeper (staff). Idempotent.
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[delete("/games/{id}/scorekeepers/{user_id}")]
+async fn remove_scorekeeper(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
+    let (game_id, user_id) = path.into_inner();
+    require_staff(&state, &game_id, &me).await?;
+    db::games::remove_scorekeeper(&state.db.pool, &game_id, &user_id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+// ---------------------------------------------------------------- season and team views
+
+async fn require_season(state: &AppState, season_id: &str) -> AppResult<()> {
+    if db::games::season_exists(&state.db.pool, season_id).await? {
+        Ok(())
+    } else {
+        Err(AppError::not_found("season"))
+    }
+}
+
+/// A season's games by time (public): the `schedule` of the `season:ID`
+/// document.
+#[utoipa::path(responses((status = 200, body = Vec<ScheduleEntry>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[get("/seasons/{id}/schedule")]
+async fn season_schedule(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> AppResult<web::Json<Vec<ScheduleEntry>>> {
+    require_season(&state, &id).await?;
+    Ok(web::Json(
+        db::games::season_schedule(&state.db.pool, &id).await?,
+    ))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TeamScheduleQuery {
+    /// Only this season's games.
+    pub season_id: Option<String>,
+    /// 1–100, default 20.
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// A team's games, every roster of it, home or away, earliest first
+/// (public), keyset-paged.
+#[utoipa::path(params(TeamScheduleQuery), responses((status = 200, body = Page<ScheduleEntry>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[get("/teams/{id}/schedule")]
+async fn team_schedule(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: web::Query<TeamScheduleQuery>,
+) -> AppResult<web::Json<Page<ScheduleEntry>>> {
+    if !db::teams::exists(&state.db.pool, &id).await? {
+        return Err(AppError::not_found("team"));
+    }
+    let q = query.into_inner();
+    let after = match q.cursor.as_deref() {
+        None => None,
+        Some(raw) => Some(
+            db::Cursor::parse(raw)
+                .ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))?,
+        ),
+    };
+    let limit = db::page_limit(q.limit);
+    let rows = db::games::team_schedule(
+        &state.db.pool,
+        &id,
+        q.season_id.as_deref(),
+        after.as_ref(),
+        limit,
+    )
+    .await?;
+    let (items, next_cursor) = db::finish_page(rows, limit, |g| {
+        db::Cursor {
+            at: g.scheduled_at,
+            id: g.id.clone(),
+        }
+        .encode()
+    });
+    Ok(web::Json(Page { items, next_cursor }))
+}
+
+/// A season's standings (public), in standings order: points, wins, goal
+/// difference, goals for, fewer games played, name (docs/standings.md).
+#[utoipa::path(responses((status = 200, body = Vec<Standing>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[get("/seasons/{id}/standings")]
+async fn standings(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> AppResult<web::Json<Vec<Standing>>> {
+    require_season(&state, &id).await?;
+    Ok(web::Json(db::games::standings(&state.db.pool, &id).await?))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct LeadersQuery {
+    /// 1–100, default 20.
+    pub limit: Option<i64>,
+}
+
+/// A season's scoring leaders (public): points (goals + assists), then
+/// goals, then fewer games played, then name.
+#[utoipa::path(params(LeadersQuery), responses((status = 200, body = Vec<Leader>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[get("/seasons/{id}/leaders")]
+async fn leaders(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: web::Query<LeadersQuery>,
+) -> AppResult<web::Json<Vec<Leader>>> {
+    require_season(&state, &id).await?;
+    let limit = query.limit.unwrap_or(LEADERS_DEFAULT).clamp(1, LEADERS_MAX);
+    Ok(web::Json(
+        db::games::leaders(&state.db.pool, &id, limit).await?,
+    ))
+}
+
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatTotals {
+    pub goals: i64,
+    pub assists: i64,
+    pub points: i64,
+    pub penalty_minutes: i64,
+    pub games_played: i64,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerStats {
+    pub user_id: String,
+    pub display_name: String,
+    /// One line per roster, latest season first.
+    pub rosters: Vec<RosterStats>,
+    pub totals: StatTotals,
+}
+
+/// A player's statistics per roster (with team and season names) and their
+/// career totals (public).
+#[utoipa::path(responses((status = 200, body = PlayerStats), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[get("/users/{id}/stats")]
+async fn user_stats(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> AppResult<web::Json<PlayerStats>> {
+    let display_name = db::games::display_name(&state.db.pool, &id)
+        .await?
+        .ok_or_else(|| AppError::not_found("user"))?;
+    let rosters = db::games::player_stats(&state.db.pool, &id).await?;
+    let totals = rosters.iter().fold(StatTotals::default(), |mut t, r| {
+        t.goals += r.goals;
+        t.assists += r.assists;
+        t.points += r.points;
+        t.penalty_minutes += r.penalty_minutes;
+        t.games_played += r.games_played;
+        t
+    });
+    Ok(web::Json(PlayerStats {
+        user_id: id.into_inner(),
+        display_name,
+        rosters,
+        totals,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn action_bodies_parse_strictly() {
+        let goal: GameActionInput = serde_json::from_value(
+            json!({"type": "GOAL", "rosterId": "r", "scorerId": "s", "assistIds": ["a", "b"]}),
+        )
+        .unwrap();
+        assert!(
+            matches!(GameAction::from(goal), GameAction::Goal { assist_ids, .. } if assist_ids.len() == 2)
+        );
+        let start: GameActionInput = serde_json::from_value(json!({"type": "START"})).unwrap();
+        assert!(matches!(GameAction::from(start), GameAction::Start));
+        let end: GameActionInput = serde_json::from_value(json!({"type": "END_PERIOD"})).unwrap();
+        assert!(matches!(GameAction::from(end), GameAction::EndPeriod));
+        assert!(
+            serde_json::from_value::<GameActionInput>(
+                json!({"type": "GOAL", "rosterId": "r", "bogus": 1})
+            )
+            .is_err()
+        );
+        assert!(
+            serde_json::from_value::<GameActionInput>(
+                json!({"type": "PENALTY", "rosterId": "r", "playerId": "p"})
+            )
+            .is_err()
+        );
+        assert!(serde_json::from_value::<GameActionInput>(json!({"type": "FIGHT"})).is_err());
+        assert!(
+            serde_json::from_value::<GameActionInput>(json!({"type": "UNDO", "seq": 3})).is_err()
+        );
+    }
+}

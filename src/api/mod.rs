@@ -37,7 +37,8 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(events::config)
         .configure(games::config)
         .configure(dev::config)
-        .configure(webhooks::config);
+        .configure(webhooks::config)
+        .configure(crate::ws::config);
 }
 
 /// Body, path and query extractor settings that turn every malformed input
@@ -119,10 +120,10 @@ pub fn clean(s: Option<String>) -> Option<String> {
 
 /// Checks a text length (in characters) for validation messages.
 pub fn check_len(errors: &mut crate::error::FieldErrors, field: &str, value: Option<&str>, max: usize) {
-    if let Some(v) = value {
-        if v.chars().count() > max {
-            errors.insert(field.to_string(), format!("at most {max} characters"));
-        }
+    if let Some(v) = value
+        && v.chars().count() > max
+    {
+        errors.insert(field.to_string(), format!("at most {max} characters"));
     }
 }
 

@@ -545,13 +545,13 @@ async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, b
             format!("a roster goes DRAFT → ACTIVE → ARCHIVED; {from} → {to} is not allowed"),
         ));
     }
-    if let Some(max) = fields.max_members {
-        if max < row.member_count {
-            return Err(AppError::conflict_code(
-                "max_members_below_roster",
-                format!("{} players are on the roster; take some off before lowering maxMembers to {max}", row.member_count),
-            ));
-        }
+    if let Some(max) = fields.max_members
+        && max < row.member_count
+    {
+        return Err(AppError::conflict_code(
+            "max_members_below_roster",
+            format!("{} players are on the roster; take some off before lowering maxMembers to {max}", row.member_count),
+        ));
     }
     db::rosters::replace(&mut tx, &id, &fields).await?;
     if to == RosterStatus::Archived && from != to {
@@ -650,10 +650,10 @@ fn check_player_fields(f: &PlayerFields) -> AppResult<()> {
 
 /// Rules against the roster's other players (under the roster lock).
 fn check_against_roster(h: &Holders, user_id: &str, f: &PlayerFields) -> AppResult<()> {
-    if let Some(n) = f.jersey_number {
-        if h.jerseys.iter().any(|(j, u)| *j == n && u != user_id) {
-            return Err(AppError::conflict_code("jersey_taken", format!("#{n} is already worn on this roster")));
-        }
+    if let Some(n) = f.jersey_number
+        && h.jerseys.iter().any(|(j, u)| *j == n && u != user_id)
+    {
+        return Err(AppError::conflict_code("jersey_taken", format!("#{n} is already worn on this roster")));
     }
     if f.captain && h.captain.as_deref().is_some_and(|c| c != user_id) {
         return Err(AppError::conflict_code("captain_taken", "the roster already has a captain"));

@@ -280,14 +280,10 @@ async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, b
     let row = db::seasons::get(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("season"))?;
     let fields = patch.merge(&row)?;
     db::seasons::replace(&mut tx, &id, &fields).await?;
-    match active {
-        Some(true) => {
-            if db::seasons::activate(&mut tx, &id).await? {
-                season_started(&mut tx, &me, &row.facility_id, &id).await?;
-            }
-        }
-        Some(false) => db::seasons::deactivate(&mut tx, &id).await?,
-        None => {}
+    if active == Some(true) && db::seasons::activate(&mut tx, &id).await? {
+        season_started(&mut tx, &me, &row.facility_id, &id).await?;
+    } else if active == Some(false) {
+        db::seasons::deactivate(&mut tx, &id).await?;
     }
     tx.commit().await?;
     Ok(web::Json(load(&state, Some(&me.id), &id).await?))

@@ -106,10 +106,10 @@ impl NewTeam {
 #[post("/teams")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewTeam>) -> AppResult<HttpResponse> {
     let fields = body.into_inner().parse()?;
-    if let Some(facility_id) = &fields.facility_id {
-        if !db::facilities::exists(&state.db.pool, facility_id).await? {
-            return Err(AppError::field("facilityId", "no such facility"));
-        }
+    if let Some(facility_id) = &fields.facility_id
+        && !db::facilities::exists(&state.db.pool, facility_id).await?
+    {
+        return Err(AppError::field("facilityId", "no such facility"));
     }
     let id = db::teams::insert(&state.db.pool, &me.id, &fields).await?;
     Ok(HttpResponse::Created().json(load(&state, Some(&me.id), &id).await?))
@@ -242,10 +242,10 @@ async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, b
         description: p.description.unwrap_or(row.description),
     }
     .parse()?;
-    if let Some(facility_id) = fields.facility_id.as_deref().filter(|_| facility_changed) {
-        if !db::facilities::exists(&mut *tx, facility_id).await? {
-            return Err(AppError::field("facilityId", "no such facility"));
-        }
+    if let Some(facility_id) = fields.facility_id.as_deref().filter(|_| facility_changed)
+        && !db::facilities::exists(&mut *tx, facility_id).await?
+    {
+        return Err(AppError::field("facilityId", "no such facility"));
     }
     db::teams::replace(&mut tx, &id, &fields).await?;
     tx.commit().await?;

@@ -71,7 +71,10 @@ pub struct PublicUser {
     /// Whether the caller follows this person (false when signed out).
     pub is_following: bool,
     /// Set on follow lists: when the follow happened.
-    #[serde(skip_serializing_if = "Option::is_none", with = "crate::time::rfc3339_opt")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        with = "crate::time::rfc3339_opt"
+    )]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub followed_at: Option<i64>,
     /// Player positions; only on the single-profile read.
@@ -109,15 +112,20 @@ impl From<PositionRow> for PlayerPosition {
 
 /// A user's profile types, in the seed's order.
 fn types_of(all: &[(String, String)], user_id: &str) -> Vec<ProfileType> {
-    let mut types: Vec<ProfileType> =
-        all.iter().filter(|(u, _)| u == user_id).filter_map(|(_, t)| ProfileType::parse(t)).collect();
+    let mut types: Vec<ProfileType> = all
+        .iter()
+        .filter(|(u, _)| u == user_id)
+        .filter_map(|(_, t)| ProfileType::parse(t))
+        .collect();
     types.sort();
     types
 }
 
 /// Builds the owner's view of a user.
 pub async fn load_me(state: &AppState, user_id: &str) -> AppResult<User> {
-    let row = db::users::get(&state.db.pool, user_id).await?.ok_or_else(|| AppError::not_found("user"))?;
+    let row = db::users::get(&state.db.pool, user_id)
+        .await?
+        .ok_or_else(|| AppError::not_found("user"))?;
     let types = db::users::profile_types(&state.db.pool, std::slice::from_ref(&row.id)).await?;
     Ok(User {
         profile_types: types_of(&types, &row.id),
@@ -185,20 +193,48 @@ pub struct SearchQuery {
 /// Search people by name or username.
 #[utoipa::path(params(SearchQuery), responses((status = 200, body = Page<PublicUser>)), tag = "users")]
 #[get("/users")]
-async fn search(state: web::Data<AppState>, me: MaybeUser, query: web::Query<SearchQuery>) -> AppResult<web::Json<Page<PublicUser>>> {
+async fn search(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    query: web::Query<SearchQuery>,
+) -> AppResult<web::Json<Page<PublicUser>>> {
     let query = query.into_inner();
-    let page = PageQuery { limit: query.limit, cursor: query.cursor };
+    let page = PageQuery {
+        limit: query.limit,
+        cursor: query.cursor,
+    };
     let limit = page_limit(page.limit);
-    let rows = db::users::search(&state.db.pool, query.q.as_deref().unwrap_or(""), page.cursor()?.as_ref(), limit).await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.created_at, id: r.id.clone() }.encode());
-    let items = public_users(&state, me.id(), rows.into_iter().map(|r| (r, None)).collect()).await?;
+    let rows = db::users::search(
+        &state.db.pool,
+        query.q.as_deref().unwrap_or(""),
+        page.cursor()?.as_ref(),
+        limit,
+    )
+    .await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| {
+        Cursor {
+            at: r.created_at,
+            id: r.id.clone(),
+        }
+        .encode()
+    });
+    let items = public_users(
+        &state,
+        me.id(),
+        rows.into_iter().map(|r| (r, None)).collect(),
+    )
+    .await?;
     Ok(web::Json(Page { items, next_cursor }))
 }
 
 /// A person's public profile with follower and following counts.
 #[utoipa::path(responses((status = 200, body = PublicUser), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}")]
-async fn get_user(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<PublicUser>> {
+async fn get_user(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<PublicUser>> {
     let row = db::users::get(&state.db.pool, &id)
         .await?
         .filter(|r| r.deleted_at.is_none())
@@ -215,7 +251,11 @@ async fn get_user(state: web::Data<AppState>, me: MaybeUser, id: web::Path<Strin
 /// Follow a person (idempotent; not yourself).
 #[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[put("/users/{id}/follow")]
-async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
+async fn follow(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<HttpResponse> {
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
     if *id == me.id {
         return Err(AppError::field("id", "you cannot follow yourself"));
@@ -230,7 +270,11 @@ async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 /// Stop following a person (idempotent).
 #[utoipa::path(responses((status = 204)), tag = "users")]
 #[delete("/users/{id}/follow")]
-async fn unfollow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
+async fn unfollow(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<HttpResponse> {
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
     db::follows::unfollow(&state.db.pool, Target::User, &me.id, &id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -260,36 +304,105 @@ pub async fn people_page(
         }));
     }
     let limit = page_limit(page.limit);
-    let rows = db::follows::list_people(&state.db.pool, target, direction, id, page.cursor()?.as_ref(), limit).await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.followed_at, id: r.follow_id.clone() }.encode());
-    let items = public_users(state, viewer, rows.into_iter().map(|r| (r.user, Some(r.followed_at))).collect()).await?;
+    let rows = db::follows::list_people(
+        &state.db.pool,
+        target,
+        direction,
+        id,
+        page.cursor()?.as_ref(),
+        limit,
+    )
+    .await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| {
+        Cursor {
+            at: r.followed_at,
+            id: r.follow_id.clone(),
+        }
+        .encode()
+    });
+    let items = public_users(
+        state,
+        viewer,
+        rows.into_iter()
+            .map(|r| (r.user, Some(r.followed_at)))
+            .collect(),
+    )
+    .await?;
     Ok(Page { items, next_cursor })
 }
 
 /// People following this user, newest first.
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/followers")]
-async fn followers(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<PublicUser>>> {
-    Ok(web::Json(people_page(&state, me.id(), Target::User, Direction::Followers, &id, &page).await?))
+async fn followers(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<PublicUser>>> {
+    Ok(web::Json(
+        people_page(
+            &state,
+            me.id(),
+            Target::User,
+            Direction::Followers,
+            &id,
+            &page,
+        )
+        .await?,
+    ))
 }
 
 /// People this user follows, newest first.
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/following")]
-async fn following(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<PublicUser>>> {
-    Ok(web::Json(people_page(&state, me.id(), Target::User, Direction::Following, &id, &page).await?))
+async fn following(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<PublicUser>>> {
+    Ok(web::Json(
+        people_page(
+            &state,
+            me.id(),
+            Target::User,
+            Direction::Following,
+            &id,
+            &page,
+        )
+        .await?,
+    ))
 }
 
 /// Facilities this user follows.
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Facility>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/following/facilities")]
-async fn following_facilities(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<Facility>>> {
+async fn following_facilities(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<Facility>>> {
     if !db::users::exists(&state.db.pool, &id).await? {
         return Err(AppError::not_found("user"));
     }
     let limit = page_limit(page.limit);
-    let rows = db::follows::followed_ids(&state.db.pool, Target::Facility, &id, page.cursor()?.as_ref(), limit).await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());
+    let rows = db::follows::followed_ids(
+        &state.db.pool,
+        Target::Facility,
+        &id,
+        page.cursor()?.as_ref(),
+        limit,
+    )
+    .await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| {
+        Cursor {
+            at: r.1,
+            id: r.2.clone(),
+        }
+        .encode()
+    });
     let mut items = Vec::with_capacity(rows.len());
     for (facility_id, _, _) in rows {
         items.push(super::facilities::load(&state, me.id(), &facility_id).await?);
@@ -300,13 +413,31 @@ async fn following_facilities(state: web::Data<AppState>, me: MaybeUser, id: web
 /// Teams this user follows.
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[get("/users/{id}/following/teams")]
-async fn following_teams(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<Team>>> {
+async fn following_teams(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<Team>>> {
     if !db::users::exists(&state.db.pool, &id).await? {
         return Err(AppError::not_found("user"));
     }
     let limit = page_limit(page.limit);
-    let rows = db::follows::followed_ids(&state.db.pool, Target::Team, &id, page.cursor()?.as_ref(), limit).await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());
+    let rows = db::follows::followed_ids(
+        &state.db.pool,
+        Target::Team,
+        &id,
+        page.cursor()?.as_ref(),
+        limit,
+    )
+    .await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| {
+        Cursor {
+            at: r.1,
+            id: r.2.clone(),
+        }
+        .encode()
+    });
     let mut items = Vec::with_capacity(rows.len());
     for (team_id, _, _) in rows {
         items.push(super::teams::load(&state, me.id(), &team_id).await?);
@@ -327,6 +458,12 @@ pub struct UserSummary {
 
 impl From<db::users::UserSummaryRow> for UserSummary {
     fn from(r: db::users::UserSummaryRow) -> Self {
-        UserSummary { id: r.id, username: r.username, first_name: r.first_name, last_name: r.last_name, profile_image: r.profile_image }
+        UserSummary {
+            id: r.id,
+            username: r.username,
+            first_name: r.first_name,
+            last_name: r.last_name,
+            profile_image: r.profile_image,
+        }
     }
 }

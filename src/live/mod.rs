@@ -2,16 +2,20 @@
 //! current state is. Registered once at start (see `realtime::topics`).
 
 pub mod event;
+pub mod game;
 pub mod roster;
+pub mod season;
 pub mod team;
 
 use crate::db::Db;
 use crate::realtime::topics::{Kind, TopicSources};
-use rinkside_actors::EventRegistry;
+use rinkside_actors::{EventRegistry, GameRegistry};
 use std::sync::Arc;
 
-pub fn register_topics(sources: &mut TopicSources, db: &Db, events: &EventRegistry) {
+pub fn register_topics(sources: &mut TopicSources, db: &Db, events: &EventRegistry, games: &GameRegistry) {
     sources.register(Kind::Team, Arc::new(team::TeamTopic { db: db.clone() }));
     sources.register(Kind::Roster, Arc::new(roster::RosterTopic { db: db.clone() }));
     sources.register(Kind::Event, Arc::new(event::EventTopic { db: db.clone(), events: events.clone() }));
+    sources.register(Kind::Game, Arc::new(game::GameTopic { db: db.clone(), games: games.clone() }));
+    sources.register(Kind::Season, Arc::new(season::SeasonTopic { db: db.clone() }));
 }

@@ -14,7 +14,8 @@ use bus::Bus;
 use bytestring::ByteString;
 use hub::Hub;
 use crate::db::events::SqlEventStore;
-use rinkside_actors::{ActorConfig, Arbiters, EventRegistry};
+use crate::db::games::{RostersChanged, SqlGameStore};
+use rinkside_actors::{ActorConfig, Arbiters, EventRegistry, GameRegistry};
 use std::sync::{Arc, OnceLock};
 use topics::{Topic, TopicSources};
 
@@ -26,6 +27,8 @@ pub struct Realtime {
     pub node_id: String,
     /// Live per-event actors (RSVPs, waitlists).
     pub events: EventRegistry,
+    /// Live per-game actors (scoring); same arbiters and tunables.
+    pub games: GameRegistry,
 }
 
 /// The actors publish through the bus.
@@ -64,16 +67,43 @@ impl Realtime {
             arbiters.clone(),
             actor_config.clone(),
         );
+        let games = GameRegistry::new(
+            Arc::new(SqlGameStore { db: db.clone(), rosters_changed: Some(roster_pusher(db.clone(), bus.clone())) }),
+            publisher.clone(),
+            arbiters.clone(),
+            actor_config.clone(),
+        );
         let mut sources = TopicSources::default();
-        crate::live::register_topics(&mut sources, &db, &events);
+        crate::live::register_topics(&mut sources, &db, &events, &games);
         let sources = Arc::new(sources);
         let _ = sources_cell.set(sources.clone());
-        Ok(Realtime { hub, bus, topics: sources, node_id, events })
+        Ok(Realtime { hub, bus, topics: sources, node_id, events, games })
     }
 
     pub fn publish(&self, topic: &str, seq: i64, data: &serde_json::Value) {
         self.bus.publish(topic, seq, data);
     }
+}
+
+/// After a game commit changed players' stats or a roster's record: push
+/// those rosters' documents (their seq was advanced in the commit). Spawned,
+/// so the scorer's answer does not wait for it; a late push is harmless
+/// because clients drop anything at or below the seq they have.
+fn roster_pusher(db: Db, bus: Arc<Bus>) -> RostersChanged {
+    Arc::new(move |ids: Vec<String>| {
+        let (db, bus) = (db.clone(), bus.clone());
+        tokio::spawn(async move {
+            for id in ids {
+                match crate::api::rosters::document(&db, &id).await {
+                    Ok(doc) => match serde_json::to_value(&doc) {
+                        Ok(data) => bus.publish(&format!("roster:{id}"), doc.seq, &data),
+                        Err(e) => tracing::warn!(roster = %id, error = %e, "roster document did not serialise"),
+                    },
+                    Err(e) => tracing::warn!(roster = %id, error = %e, "roster document not pushed after a game commit"),
+                }
+            }
+        });
+    })
 }
 
 /// After a bus reconnect: a fresh snapshot for every local topic.

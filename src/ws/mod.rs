@@ -7,10 +7,12 @@ pub mod session;
 
 use crate::error::AppError;
 use crate::startup::AppState;
-use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web};
+use utoipa_actix_web::service_config::ServiceConfig;
 
-pub fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api/v1/ws", web::get().to(upgrade));
+/// Registered inside `/api/v1` so the OpenAPI document lists it.
+pub fn config(cfg: &mut ServiceConfig) {
+    cfg.service(upgrade);
 }
 
 /// Browsers send `Origin`; a page from another site may not open a socket
@@ -31,6 +33,10 @@ fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
         .is_some_and(|origin_host| origin_host == host)
 }
 
+/// Upgrade to a WebSocket speaking the JSON frames of CONTRACT.md
+/// (auth, subscribe, unsubscribe, command, ping).
+#[utoipa::path(responses((status = 101, description = "switching to the WebSocket protocol"), (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
+#[get("/ws")]
 async fn upgrade(req: HttpRequest, body: web::Payload, state: web::Data<AppState>) -> Result<HttpResponse, actix_web::Error> {
     if !origin_allowed(&req, &state.config.allowed_origins) {
         return Ok(AppError::forbidden("this origin may not open a socket").error_response());

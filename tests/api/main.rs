@@ -9,6 +9,7 @@ mod follows;
 mod games;
 mod inputs;
 mod operations;
+mod permissions;
 mod realtime;
 mod rosters;
 mod users;

@@ -17,6 +17,16 @@ async fn a_new_user_signs_in_and_completes_onboarding() {
     let (status, body) = app.patch("/api/v1/me", Some(&alice), json!({"onboardingComplete": true})).await;
     assert_error(status, &body, 422, "validation_failed");
 
+    // ... and the current terms accepted.
+    let (status, body) = app
+        .patch("/api/v1/me", Some(&alice), json!({"profileTypes": ["PLAYER", "COACH"], "onboardingComplete": true}))
+        .await;
+    assert_error(status, &body, 422, "validation_failed");
+    let (status, body) = app.post("/api/v1/me/legal", Some(&alice), json!({"legalVersion": "1999"})).await;
+    assert_error(status, &body, 422, "validation_failed");
+    let (status, _) = app.post("/api/v1/me/legal", Some(&alice), json!({"legalVersion": "2026-11"})).await;
+    assert_eq!(status, 200);
+
     let (status, me) = app
         .patch("/api/v1/me", Some(&alice), json!({"profileTypes": ["PLAYER", "COACH"], "firstName": "Alice", "onboardingComplete": true}))
         .await;

@@ -3,6 +3,7 @@
 //! (`TEST_DATABASE_URL`) and Redis (`TEST_REDIS_URL`, or a private
 //! `redis-server` the test starts itself) and fail loudly without them.
 
+mod games;
 mod nodes;
 mod race;
 

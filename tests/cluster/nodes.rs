@@ -21,7 +21,7 @@ fn free_port() -> u16 {
 }
 
 /// A fresh schema in the test database, shared by both nodes.
-async fn fresh_schema_url() -> String {
+pub async fn fresh_schema_url() -> String {
     let base = pg_base();
     sqlx::any::install_default_drivers();
     let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&base)

@@ -1,0 +1,295 @@
+//! The permission matrix, cell by cell over HTTP. The expected outcomes are
+//! not written here: they are read from the table in docs/permissions.md, so
+//! the documentation cannot drift from what the server does.
+//!
+//! Refused cells (401/403) all run against one shared set of objects and
+//! must leave every table as it was; each allowed cell gets a fresh set, so
+//! one cell's write (a delete, a transfer) cannot colour another's answer.
+
+use crate::helpers::*;
+use crate::rosters::{add, facility, mapping, put_manager, request, season, team};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const DOC: &str = include_str!("../../docs/permissions.md");
+
+const ROLES: [&str; 10] = [
+    "anonymous",
+    "stranger",
+    "member",
+    "captain",
+    "team manager",
+    "team owner",
+    "other team manager",
+    "facility manager",
+    "facility owner",
+    "other facility manager",
+];
+
+/// Tables no refused request may change.
+const TABLES: &[&str] = &[
+    "facilities",
+    "facility_managers",
+    "facility_follows",
+    "teams",
+    "team_managers",
+    "team_follows",
+    "follows",
+    "seasons",
+    "division_mappings",
+    "rosters",
+    "roster_players",
+    "roster_join_requests",
+    "feed_items",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    Allowed,
+    Forbidden,
+    Unauthorized,
+    /// Allowed by who, refused by a rule of what: 409.
+    Conflict,
+}
+
+/// `(action, expectation per role)` rows of the documented matrix.
+fn matrix() -> Vec<(String, Vec<Expect>)> {
+    let mut lines = DOC.lines().skip_while(|l| !l.starts_with("| action |"));
+    let header: Vec<String> = cells(lines.next().expect("the matrix header in docs/permissions.md"));
+    assert_eq!(&header[2..], ROLES, "the matrix's role columns");
+    lines.next(); // |---|
+    let mut rows = Vec::new();
+    for line in lines.take_while(|l| l.starts_with('|')) {
+        let c = cells(line);
+        let expect = c[2..]
+            .iter()
+            .map(|x| match x.as_str() {
+                "Y" => Expect::Allowed,
+                "N" => Expect::Forbidden,
+                "U" => Expect::Unauthorized,
+                "C" => Expect::Conflict,
+                other => panic!("unknown cell {other:?} in row {line}"),
+            })
+            .collect::<Vec<_>>();
+        assert_eq!(expect.len(), ROLES.len(), "row {line}");
+        rows.push((c[0].clone(), expect));
+    }
+    assert!(rows.len() >= 30, "the matrix has {} rows", rows.len());
+    rows
+}
+
+fn cells(line: &str) -> Vec<String> {
+    line.trim().trim_matches('|').split('|').map(|c| c.trim().to_string()).collect()
+}
+
+/// Everyone who plays a role, plus the people actions point at.
+struct Cast {
+    roles: Vec<Option<TestUser>>,
+    member: TestUser,
+    captain: TestUser,
+    team_manager: TestUser,
+    team_owner: TestUser,
+    facility_manager: TestUser,
+    facility_owner: TestUser,
+    /// Another player, for edit/remove player.
+    victim: TestUser,
+    /// Someone with nothing yet: the user added, promoted or followed.
+    newbie: TestUser,
+    /// A second manager of each, for the remove-manager rows.
+    extra_facility_manager: TestUser,
+    extra_team_manager: TestUser,
+    /// Asks to join in every world.
+    requester: TestUser,
+}
+
+async fn cast(app: &TestApp) -> Cast {
+    let mut roles = vec![None];
+    for name in ["stranger", "member", "captain", "tmgr", "towner", "othertmgr", "fmgr", "fowner", "otherfmgr"] {
+        roles.push(Some(app.user(name).await));
+    }
+    let r = |i: usize| roles[i].clone().expect("a signed-in role");
+    let (other_team_manager, other_facility_manager) = (r(6), r(9));
+    let cast = Cast {
+        member: r(2),
+        captain: r(3),
+        team_manager: r(4),
+        team_owner: r(5),
+        facility_manager: r(7),
+        facility_owner: r(8),
+        victim: app.user("victim").await,
+        newbie: app.user("newbie").await,
+        extra_facility_manager: app.user("xfmgr").await,
+        extra_team_manager: app.user("xtmgr").await,
+        requester: app.user("requester").await,
+        roles: roles.clone(),
+    };
+    // The "other" managers run a facility and a team of their own (owned by
+    // a rival), so they are managers, just not of these objects.
+    let rival = app.user("rival").await;
+    let other_facility = facility(app, &rival).await;
+    put_manager(app, &rival, "facilities", &other_facility, &other_facility_manager).await;
+    let other_team = team(app, &rival, Some(&other_facility)).await;
+    put_manager(app, &rival, "teams", &other_team, &other_team_manager).await;
+    cast
+}
+
+/// The objects one cell acts on.
+struct World {
+    facility: String,
+    team: String,
+    season: String,
+    mapping: String,
+    roster: String,
+    request: String,
+}
+
+async fn world(app: &TestApp, c: &Cast) -> World {
+    let facility = facility(app, &c.facility_owner).await;
+    put_manager(app, &c.facility_owner, "facilities", &facility, &c.facility_manager).await;
+    put_manager(app, &c.facility_owner, "facilities", &facility, &c.extra_facility_manager).await;
+    let team = team(app, &c.team_owner, Some(&facility)).await;
+    put_manager(app, &c.team_owner, "teams", &team, &c.team_manager).await;
+    put_manager(app, &c.team_owner, "teams", &team, &c.extra_team_manager).await;
+    let season = season(app, &c.facility_owner, &facility).await;
+    let mapping = mapping(app, &c.facility_owner, &season, "C1").await;
+    let roster = crate::rosters::roster(app, &c.team_owner, &team, &season, json!({})).await;
+    for (who, extra) in [(&c.member, json!({})), (&c.captain, json!({"captain": true})), (&c.victim, json!({}))] {
+        let (s, b) = add(app, &c.team_owner, &roster, who, extra).await;
+        assert_eq!(s, 201, "{b}");
+    }
+    let request = request(app, &c.requester, &roster).await;
+    World { facility, team, season, mapping, roster, request }
+}
+
+/// The HTTP request of an action, against a world.
+fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
+    let (f, t, s, m, r, q) = (&w.facility, &w.team, &w.season, &w.mapping, &w.roster, &w.request);
+    let newbie = &c.newbie.id;
+    let season_body = json!({"name": "Spring", "startDate": crate::rosters::START, "endDate": crate::rosters::END});
+    match action {
+        "create_facility" => (Method::POST, "/facilities".into(), Some(json!({"name": "New Rink", "timezone": "Europe/Helsinki"}))),
+        "edit_facility" => (Method::PATCH, format!("/facilities/{f}"), Some(json!({"description": "Fresh ice"}))),
+        "delete_facility" => (Method::DELETE, format!("/facilities/{f}"), None),
+        "add_facility_manager" => (Method::PUT, format!("/facilities/{f}/managers/{newbie}"), None),
+        "remove_facility_manager" => (Method::DELETE, format!("/facilities/{f}/managers/{}", c.extra_facility_manager.id), None),
+        "transfer_facility" => (Method::POST, format!("/facilities/{f}/transfer-ownership"), Some(json!({"userId": newbie}))),
+        "create_team" => (Method::POST, "/teams".into(), Some(json!({"name": "New Team"}))),
+        "edit_team" => (Method::PATCH, format!("/teams/{t}"), Some(json!({"description": "Fast and loose"}))),
+        "delete_team" => (Method::DELETE, format!("/teams/{t}"), None),
+        "add_team_manager" => (Method::PUT, format!("/teams/{t}/managers/{newbie}"), None),
+        "remove_team_manager" => (Method::DELETE, format!("/teams/{t}/managers/{}", c.extra_team_manager.id), None),
+        "transfer_team" => (Method::POST, format!("/teams/{t}/transfer-ownership"), Some(json!({"userId": newbie}))),
+        "follow_user" => (Method::PUT, format!("/users/{newbie}/follow"), None),
+        "follow_facility" => (Method::PUT, format!("/facilities/{f}/follow"), None),
+        "follow_team" => (Method::PUT, format!("/teams/{t}/follow"), None),
+        "edit_profile" => (Method::PATCH, "/me".into(), Some(json!({"bio": "Plays every Tuesday"}))),
+        "create_season" => (Method::POST, format!("/facilities/{f}/seasons"), Some(season_body)),
+        "edit_season" => (Method::PATCH, format!("/seasons/{s}"), Some(json!({"name": "Winter Renamed"}))),
+        "create_division_mapping" => (
+            Method::POST,
+            format!("/seasons/{s}/division-mappings"),
+            Some(json!({"facilityDivisionName": "B2", "universalDivisionScale": "INTERMEDIATE"})),
+        ),
+        "edit_division_mapping" => (Method::PATCH, format!("/division-mappings/{m}"), Some(json!({"description": "Tuesdays"}))),
+        "delete_division_mapping" => (Method::DELETE, format!("/division-mappings/{m}"), None),
+        "create_roster" => (Method::POST, "/rosters".into(), Some(json!({"teamId": t, "seasonId": s, "name": "Owls B"}))),
+        "edit_roster" => (Method::PATCH, format!("/rosters/{r}"), Some(json!({"description": "Sunday crew"}))),
+        "add_player" => (Method::POST, format!("/rosters/{r}/players"), Some(json!({"userId": newbie}))),
+        "edit_player" => (Method::PATCH, format!("/rosters/{r}/players/{}", c.victim.id), Some(json!({"jerseyNumber": 12}))),
+        "remove_player" => (Method::DELETE, format!("/rosters/{r}/players/{}", c.victim.id), None),
+        "request_to_join" => (Method::POST, format!("/rosters/{r}/join-requests"), Some(json!({}))),
+        "list_join_requests" => (Method::GET, format!("/rosters/{r}/join-requests"), None),
+        "approve_join_request" => (Method::POST, format!("/join-requests/{q}/approve"), None),
+        "reject_join_request" => (Method::POST, format!("/join-requests/{q}/reject"), None),
+        "cancel_join_request" => (Method::DELETE, format!("/join-requests/{q}"), None),
+        other => panic!("docs/permissions.md names an action the test does not know: {other}"),
+    }
+}
+
+/// Runs one cell; a description of the mismatch, if any.
+async fn run(app: &TestApp, action: &str, role: usize, expect: Expect, w: &World, c: &Cast) -> Option<String> {
+    let user = c.roles[role].as_ref();
+    let (method, path, body) = call(action, w, c);
+    let mut rb = app.req(method.clone(), &format!("/api/v1{path}"), user);
+    if let Some(b) = body {
+        rb = rb.json(&b);
+    }
+    let (status, answer) = send(rb).await;
+    let ok = match expect {
+        Expect::Allowed => (200..300).contains(&status),
+        Expect::Forbidden => status == 403 && answer["error"]["code"] == "forbidden",
+        Expect::Unauthorized => status == 401 && answer["error"]["code"] == "unauthorized",
+        Expect::Conflict => status == 409,
+    };
+    (!ok).then(|| format!("{action} as {}: expected {expect:?}, got {status} {answer} ({method} {path})", ROLES[role]))
+}
+
+#[actix_web::test]
+async fn every_refused_cell_of_the_permission_matrix_answers_401_or_403_and_changes_nothing() {
+    let app = spawn_app().await;
+    let c = cast(&app).await;
+    let w = world(&app, &c).await;
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (action, expects) in matrix() {
+        for (role, expect) in expects.into_iter().enumerate() {
+            if !matches!(expect, Expect::Forbidden | Expect::Unauthorized) {
+                continue;
+            }
+            let before = app.counts(TABLES).await;
+            if let Some(f) = run(&app, &action, role, expect, &w, &c).await {
+                failures.push(f);
+            }
+            let after = app.counts(TABLES).await;
+            if before != after {
+                failures.push(format!("{action} as {} changed rows: {before:?} → {after:?}", ROLES[role]));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 150, "only {checked} refused cells");
+    assert!(failures.is_empty(), "{} cells wrong:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[actix_web::test]
+async fn every_allowed_cell_of_the_permission_matrix_succeeds() {
+    use futures_util::StreamExt;
+    let app = spawn_app().await;
+    let c = cast(&app).await;
+    let cells: Vec<(String, usize, Expect)> = matrix()
+        .into_iter()
+        .flat_map(|(action, expects)| expects.into_iter().enumerate().map(move |(role, e)| (action.clone(), role, e)))
+        .filter(|(_, _, e)| matches!(e, Expect::Allowed | Expect::Conflict))
+        .collect();
+    assert!(cells.len() > 90, "only {} allowed cells", cells.len());
+    // Cells are independent (each has its own world): a few at a time.
+    let failures: Vec<String> = futures_util::stream::iter(cells.iter())
+        .map(|(action, role, expect)| {
+            let (app, c) = (&app, &c);
+            async move {
+                let w = world(app, c).await;
+                run(app, action, *role, *expect, &w, c).await
+            }
+        })
+        .buffer_unordered(4)
+        .filter_map(|f| async move { f })
+        .collect()
+        .await;
+    assert!(failures.is_empty(), "{} cells wrong:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[actix_web::test]
+async fn the_matrix_rows_cover_every_guarded_route() {
+    // Each documented action maps to a request; each request the test knows
+    // is documented (a route added without a row fails here).
+    let rows: Vec<String> = matrix().into_iter().map(|(a, _)| a).collect();
+    let known = [
+        "create_facility", "edit_facility", "delete_facility", "add_facility_manager", "remove_facility_manager",
+        "transfer_facility", "create_team", "edit_team", "delete_team", "add_team_manager", "remove_team_manager",
+        "transfer_team", "follow_user", "follow_facility", "follow_team", "edit_profile", "create_season", "edit_season",
+        "create_division_mapping", "edit_division_mapping", "delete_division_mapping", "create_roster", "edit_roster",
+        "add_player", "edit_player", "remove_player", "request_to_join", "list_join_requests", "approve_join_request",
+        "reject_join_request", "cancel_join_request",
+    ];
+    assert_eq!(rows, known);
+}
