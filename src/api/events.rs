@@ -172,16 +172,20 @@ fn event_from(row: EventRow, teams: Vec<EventTeam>, viewer: Option<Viewer>) -> E
 
 async fn load_event(state: &AppState, id: &str, viewer: Option<&AuthUser>) -> AppResult<Event> {
     let row = db::events::get(&state.db.pool, id).await?.ok_or_else(|| AppError::not_found("event"))?;
-    let teams = db::events::teams(&state.db.pool, id)
-        .await?
-        .into_iter()
-        .map(|t| EventTeam { role: TeamRole::parse(&t.role).unwrap_or(TeamRole::Home), team_id: t.team_id, team_name: t.team_name })
-        .collect();
+    let teams = event_teams(state, id).await?;
     let viewer = match viewer {
         None => None,
         Some(me) => Some(viewer_of(state, id, me).await?),
     };
     Ok(event_from(row, teams, viewer))
+}
+
+async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTeam>> {
+    Ok(db::events::teams(&state.db.pool, event_id)
+        .await?
+        .into_iter()
+        .map(|t| EventTeam { role: TeamRole::parse(&t.role).unwrap_or(TeamRole::Home), team_id: t.team_id, team_name: t.team_name })
+        .collect())
 }
 
 async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<Viewer> {
@@ -448,11 +452,7 @@ async fn list(state: web::Data<AppState>, me: AuthUser, query: web::Query<EventQ
     let (rows, next_cursor) = db::finish_page(rows, limit, |r| db::Cursor { at: r.start_date, id: r.id.clone() }.encode());
     let mut items = Vec::with_capacity(rows.len());
     for row in rows {
-        let teams = db::events::teams(&state.db.pool, &row.id)
-            .await?
-            .into_iter()
-            .map(|t| EventTeam { role: TeamRole::parse(&t.role).unwrap_or(TeamRole::Home), team_id: t.team_id, team_name: t.team_name })
-            .collect();
+        let teams = event_teams(&state, &row.id).await?;
         items.push(event_from(row, teams, None));
     }
     Ok(web::Json(Page { items, next_cursor }))
@@ -670,6 +670,21 @@ pub struct EventPayment {
     pub updated_at: i64,
 }
 
+impl From<db::events::PaymentRow> for EventPayment {
+    fn from(row: db::events::PaymentRow) -> Self {
+        EventPayment {
+            is_paid: row.is_paid != 0,
+            id: row.id,
+            event_id: row.event_id,
+            user_id: row.user_id,
+            marked_paid_at: row.marked_paid_at,
+            marked_paid_by_id: row.marked_paid_by_id,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
 async fn require_collector(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<()> {
     require_organiser(state, event_id, me).await?;
     let collects = db::users::get(&state.db.pool, &me.id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
@@ -689,16 +704,7 @@ async fn mark_payment(state: web::Data<AppState>, me: AuthUser, path: web::Path<
     let row = db::events::mark_paid(&mut conn, &event_id, &user_id, body.is_paid, &me.id)
         .await?
         .ok_or_else(|| AppError::conflict_code("not_attending", "only attendees have a payment to mark"))?;
-    Ok(web::Json(EventPayment {
-        is_paid: row.is_paid != 0,
-        id: row.id,
-        event_id: row.event_id,
-        user_id: row.user_id,
-        marked_paid_at: row.marked_paid_at,
-        marked_paid_by_id: row.marked_paid_by_id,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-    }))
+    Ok(web::Json(EventPayment::from(row)))
 }
 
 /// Every attendee's payment (organisers who collect payments).
@@ -707,20 +713,7 @@ async fn mark_payment(state: web::Data<AppState>, me: AuthUser, path: web::Path<
 async fn list_payments(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Vec<EventPayment>>> {
     require_collector(&state, &id, &me).await?;
     let rows = db::events::payment_rows(&state.db.pool, &id).await?;
-    Ok(web::Json(
-        rows.into_iter()
-            .map(|row| EventPayment {
-                is_paid: row.is_paid != 0,
-                id: row.id,
-                event_id: row.event_id,
-                user_id: row.user_id,
-                marked_paid_at: row.marked_paid_at,
-                marked_paid_by_id: row.marked_paid_by_id,
-                created_at: row.created_at,
-                updated_at: row.updated_at,
-            })
-            .collect(),
-    ))
+    Ok(web::Json(rows.into_iter().map(EventPayment::from).collect()))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

@@ -497,30 +497,20 @@ async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreErro
                 .map_err(other)?;
         }
     }
-    for h in &c.rsvp_history {
-        sqlx::query(
-            "INSERT INTO event_rsvp_history (id, event_id, user_id, action, position, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
+    // Both histories have the same shape: (who, action, position, when).
+    let rsvp_rows = c.rsvp_history.iter().map(|h| ("event_rsvp_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
+    let waitlist_rows =
+        c.waitlist_history.iter().map(|h| ("event_waitlist_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
+    for (table, user_id, action, position, at) in rsvp_rows.chain(waitlist_rows) {
+        sqlx::query(dynamic(format!(
+            "INSERT INTO {table} (id, event_id, user_id, action, position, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
+        )))
         .bind(new_id())
         .bind(&c.event_id)
-        .bind(&h.user_id)
-        .bind(h.action.as_str())
-        .bind(h.position.as_str())
-        .bind(h.created_at)
-        .execute(&mut *tx)
-        .await
-        .map_err(other)?;
-    }
-    for h in &c.waitlist_history {
-        sqlx::query(
-            "INSERT INTO event_waitlist_history (id, event_id, user_id, action, position, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(new_id())
-        .bind(&c.event_id)
-        .bind(&h.user_id)
-        .bind(h.action.as_str())
-        .bind(h.position.as_str())
-        .bind(h.created_at)
+        .bind(user_id)
+        .bind(action)
+        .bind(position.as_str())
+        .bind(at)
         .execute(&mut *tx)
         .await
         .map_err(other)?;
