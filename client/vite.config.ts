@@ -11,7 +11,19 @@ export default defineConfig({
   plugins: [react()],
   server: {
     proxy: {
-      '/api': { target: API_TARGET, changeOrigin: false, ws: true },
+      '/api': {
+        target: API_TARGET,
+        changeOrigin: true,
+        ws: true,
+        // The server refuses WebSocket handshakes from foreign origins; to it,
+        // the dev server's pages must look like its own.
+        configure: (proxy) => {
+          proxy.on('proxyReqWs', (proxyReq) => proxyReq.setHeader('origin', API_TARGET));
+          proxy.on('proxyReq', (proxyReq) => {
+            if (proxyReq.getHeader('origin')) proxyReq.setHeader('origin', API_TARGET);
+          });
+        },
+      },
       '/healthz': { target: API_TARGET },
     },
   },

@@ -17,6 +17,9 @@ import { CreateFacilityPage } from '../features/facilities/components/create-fac
 import { TeamsPage } from '../features/teams/components/teams-page';
 import { TeamPage } from '../features/teams/components/team-page';
 import { CreateTeamPage } from '../features/teams/components/create-team-page';
+import { EventsPage } from '../features/events/components/events-page';
+import { EventPage } from '../features/events/components/event-page';
+import { CreateEventPage, EditEventPage } from '../features/events/components/event-form-page';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { NotFoundPage } from './not-found-page';
@@ -63,6 +66,10 @@ export function AppRoutes() {
         <Route path="teams" element={<TeamsPage />} />
         <Route path="teams/new" element={<CreateTeamPage />} />
         <Route path="teams/:id" element={<TeamPage />} />
+        <Route path="events" element={<EventsPage />} />
+        <Route path="events/new" element={<CreateEventPage />} />
+        <Route path="events/:id" element={<EventPage />} />
+        <Route path="events/:id/edit" element={<EditEventPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../lib/auth/auth-context';
 import { Logo } from '../components/ui/logo';
-import { HomeIcon, PeopleIcon, RinkIcon, TeamIcon, UserIcon } from '../components/ui/icons';
+import { CalendarIcon, HomeIcon, PeopleIcon, RinkIcon, TeamIcon, UserIcon } from '../components/ui/icons';
 import { ConnectionIndicator } from './connection-indicator';
 import { UserMenu } from './user-menu';
 
@@ -15,6 +15,7 @@ interface NavItem {
 
 const NAV: NavItem[] = [
   { to: '/', label: 'Home', icon: <HomeIcon size={22} />, end: true },
+  { to: '/events', label: 'Events', icon: <CalendarIcon size={22} /> },
   { to: '/people', label: 'People', icon: <PeopleIcon size={22} /> },
   { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} /> },
   { to: '/teams', label: 'Teams', icon: <TeamIcon size={22} /> },

@@ -107,3 +107,86 @@ export interface Page<T> {
   items: T[];
   nextCursor: string | null;
 }
+
+// ── Events ────────────────────────────────────────────────────────────────
+
+export const EVENT_TYPES = ['GAME', 'PRACTICE', 'PUBLIC_SKATING', 'WATCH_PARTY', 'OTHER', 'EXTERNAL_GAME'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export type TeamRole = 'HOME' | 'AWAY';
+
+/** The viewer's own answer to an event. */
+export type RsvpStatus = 'ATTENDING' | 'WAITLISTED' | 'DECLINED' | 'REMOVED';
+
+export interface EventGroup {
+  name: string;
+  /** `#rrggbb`. */
+  color: string;
+}
+
+/** How the event page splits attendees into groups (jersey colours). */
+export interface GroupConfig {
+  /** 2–4 groups, in display order. */
+  groups: EventGroup[];
+  balanceBy: 'POSITION' | 'ORDER';
+}
+
+export interface EventTeamLink {
+  teamId: string;
+  teamName: string;
+  role: TeamRole;
+}
+
+/** The viewer's standing, on single reads (`GET /events/{id}`, create, edit). */
+export interface EventViewer {
+  isOrganiser: boolean;
+  /** Organiser who has payment collection turned on. */
+  canCollectPayments: boolean;
+  status: RsvpStatus | null;
+  waitlistRank: number | null;
+  position: HockeyPosition | null;
+  /** Own payment state; null when not attending. */
+  isPaid: boolean | null;
+}
+
+/** An event (named so it does not shadow the DOM's `Event`). */
+export interface RinkEvent {
+  id: string;
+  title: string;
+  description: string | null;
+  location: string | null;
+  startDate: string;
+  endDate: string | null;
+  imageUrl: string | null;
+  creatorId: string;
+  facilityId: string | null;
+  seasonId: string | null;
+  externalHomeTeamName: string | null;
+  externalAwayTeamName: string | null;
+  externalRink: string | null;
+  homeScore: number | null;
+  awayScore: number | null;
+  eventType: EventType;
+  /** Null = unlimited. */
+  maxSkaters: number | null;
+  maxGoalies: number | null;
+  groupConfig: GroupConfig | null;
+  /** The attendees document's version (the `seq` of the `event:ID` topic). */
+  version: number;
+  cancelledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  teams: EventTeamLink[];
+  /** Only on single reads by a signed-in viewer. */
+  viewer?: EventViewer;
+}
+
+export interface Season {
+  id: string;
+  facilityId: string;
+  facilityName: string;
+  name: string;
+  startDate: string;
+  endDate: string;
+  isActive: boolean;
+}

@@ -54,6 +54,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Send without a token (public reads, the dev sign-in). Default: with. */
   anonymous?: boolean;
+  /** Extra request headers, e.g. `Idempotency-Key` for retry-safe commands. */
+  headers?: Record<string, string>;
 }
 
 export function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -87,7 +89,7 @@ async function parseError(res: Response): Promise<ApiError> {
 }
 
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (!opts.anonymous) {
     const token = await tokenSource();

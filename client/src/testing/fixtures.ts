@@ -1,4 +1,4 @@
-import type { Facility, PublicUser, Team, User } from '../lib/api-types';
+import type { EventViewer, Facility, PublicUser, RinkEvent, Team, User } from '../lib/api-types';
 
 const NOW = '2026-11-01T18:00:00.000Z';
 
@@ -75,6 +75,49 @@ export function makeTeam(overrides: Partial<Team> = {}): Team {
     updatedAt: NOW,
     followerCount: 0,
     isFollowing: false,
+    ...overrides,
+  };
+}
+
+export function makeViewer(overrides: Partial<EventViewer> = {}): EventViewer {
+  return {
+    isOrganiser: false,
+    canCollectPayments: false,
+    status: null,
+    waitlistRank: null,
+    position: null,
+    isPaid: null,
+    ...overrides,
+  };
+}
+
+export function makeEvent(overrides: Partial<RinkEvent> = {}): RinkEvent {
+  return {
+    id: 'e-1',
+    title: 'Noon skate',
+    description: null,
+    location: null,
+    startDate: '2030-12-01T17:00:00.000Z',
+    endDate: '2030-12-01T18:30:00.000Z',
+    imageUrl: null,
+    creatorId: 'u-org',
+    facilityId: null,
+    seasonId: null,
+    externalHomeTeamName: null,
+    externalAwayTeamName: null,
+    externalRink: null,
+    homeScore: null,
+    awayScore: null,
+    eventType: 'PRACTICE',
+    maxSkaters: 10,
+    maxGoalies: 2,
+    groupConfig: null,
+    version: 1,
+    cancelledAt: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+    teams: [],
+    viewer: makeViewer(),
     ...overrides,
   };
 }

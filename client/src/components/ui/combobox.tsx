@@ -121,7 +121,7 @@ export function Combobox({
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           autoComplete="off"
-          placeholder={placeholder}
+          placeholder={open && shown ? shown : placeholder}
           value={text}
           data-testid={rest['data-testid']}
           onChange={(e) => {
@@ -130,10 +130,25 @@ export function Combobox({
             setActive(0);
             onQueryChange?.(e.target.value);
           }}
-          onFocus={(e) => {
+          onFocus={() => {
+            // Start from an empty query so every option shows; the current
+            // value stays as the placeholder and comes back if nothing is picked.
+            setText('');
             setOpen(true);
-            e.target.select();
+            setActive(0);
             onQueryChange?.('');
+          }}
+          onClick={() => {
+            if (open) return;
+            setText('');
+            setOpen(true);
+            setActive(0);
+            onQueryChange?.('');
+          }}
+          onBlur={(e) => {
+            if (wrapRef.current && e.relatedTarget instanceof Node && wrapRef.current.contains(e.relatedTarget)) return;
+            setOpen(false);
+            setText(shown);
           }}
           onKeyDown={onKeyDown}
         />

@@ -167,3 +167,30 @@ export const MegaphoneIcon = (p: IconProps) => (
     <path d="M7 15l1.5 5H11l-1-4.5M19 9.5a3.5 3.5 0 0 1 0 5" />
   </Svg>
 );
+export const CalendarIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3.5" y="5" width="17" height="15.5" rx="2.5" />
+    <path d="M3.5 10h17M8 3v4M16 3v4" />
+  </Svg>
+);
+export const PinIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 21s-6.5-5.6-6.5-11a6.5 6.5 0 0 1 13 0c0 5.4-6.5 11-6.5 11Z" />
+    <circle cx="12" cy="10" r="2.3" />
+  </Svg>
+);
+export const XIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 6l12 12M18 6 6 18" />
+  </Svg>
+);
+export const FilterIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 6h16M7 12h10M10 18h4" />
+  </Svg>
+);
+export const DollarIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 3v18M16.5 7.5c-.8-1.3-2.4-2-4.5-2-2.6 0-4 1.3-4 3s1.4 2.6 4 3.2 4.5 1.5 4.5 3.4-1.7 3.4-4.5 3.4c-2.2 0-3.9-.8-4.7-2.2" />
+  </Svg>
+);

@@ -35,11 +35,12 @@ interface DevTokenResponse {
 
 // Read straight from storage, so even the first queries of a reload carry it.
 const getDevToken = async () => readToken();
-setTokenSource(getDevToken);
 
 export function DevAuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(readToken);
+  // Set during render (idempotent) so the children's first queries carry the token.
+  setTokenSource(getDevToken);
   const { query, setUser, refreshUser } = useSessionUser(token !== null);
 
   const signOut = useCallback(async () => {
@@ -49,7 +50,6 @@ export function DevAuthProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   useEffect(() => {
-    setTokenSource(getDevToken);
     // A token the server no longer accepts (new database, new signing key).
     setUnauthorizedHandler(() => void signOut());
     return () => setUnauthorizedHandler(null);

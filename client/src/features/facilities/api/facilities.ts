@@ -57,3 +57,13 @@ export function useCreateFacility() {
     },
   });
 }
+
+export function useFacilityFollowers(id: string) {
+  return useInfiniteQuery({
+    queryKey: ['facilities', id, 'followers'],
+    queryFn: ({ signal, pageParam }) =>
+      api.get<Page<PublicUser>>(`/facilities/${encodeURIComponent(id)}/followers`, { signal, query: { limit: PAGE_SIZE, cursor: pageParam } }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useFacility, usePerson } from '../api/facilities';
+import { useFacility, useFacilityFollowers, usePerson } from '../api/facilities';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Facility } from '../../../lib/api-types';
 import { useAuth } from '../../../lib/auth/auth-context';
@@ -13,6 +13,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FollowButton } from '../../../components/ui/follow-button';
+import { FollowersCard } from '../../../components/ui/followers-card';
 import { ClockIcon, GlobeIcon, MailIcon, PhoneIcon, PlusIcon, RinkIcon } from '../../../components/ui/icons';
 import { PageSpinner } from '../../../components/ui/spinner';
 
@@ -60,6 +61,7 @@ function FacilityView({ facility }: { facility: Facility }) {
   const { user } = useAuth();
   const follow = useFollowToggle('facilities', facility);
   const owner = usePerson(facility.ownerId);
+  const followers = useFacilityFollowers(facility.id);
   const localTime = useLocalTime(facility.timezone);
   const isOwner = user?.id === facility.ownerId;
 
@@ -83,6 +85,9 @@ function FacilityView({ facility }: { facility: Facility }) {
             </p>
           </div>
           <div className="entity-hero__actions">
+            <ButtonLink to={`/teams/new?facilityId=${encodeURIComponent(facility.id)}`} variant="secondary" icon={<PlusIcon size={16} />}>
+              New team here
+            </ButtonLink>
             <FollowButton subject={facility.name} isFollowing={follow.isFollowing} pending={follow.pending} onToggle={follow.toggle} />
           </div>
         </div>
@@ -131,17 +136,7 @@ function FacilityView({ facility }: { facility: Facility }) {
         </Card>
       </div>
 
-      <Card>
-        <CardHeader
-          title="Teams"
-          subtitle="Start a team that calls this rink home."
-          action={
-            <ButtonLink to={`/teams/new?facilityId=${encodeURIComponent(facility.id)}`} size="sm" icon={<PlusIcon size={16} />}>
-              New team here
-            </ButtonLink>
-          }
-        />
-      </Card>
+      <FollowersCard query={followers} count={follow.followerCount} emptyText="No followers yet. Be the first." />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { Chip } from '../../../components/ui/chip';
 import { ChevronRightIcon, PeopleIcon, PlusIcon, RinkIcon, SearchIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
+import { UpcomingStrip } from './upcoming-strip';
 
 function greeting(): string {
   const h = new Date().getHours();
@@ -61,6 +62,8 @@ export function HomePage() {
           ))}
         </div>
       )}
+
+      <UpcomingStrip />
 
       <div className="quick-actions">
         <QuickAction to="/people" icon={<SearchIcon size={22} />} title="Find people" text="Teammates, subs, refs" />

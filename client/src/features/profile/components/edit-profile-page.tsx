@@ -54,6 +54,10 @@ export function EditProfilePage() {
   const user = useCurrentUser();
   const { signOut } = useAuth();
   const update = useUpdateMe();
+  const paymentsToggle = useUpdateMe();
+  // The box flips on the tap (a controlled checkbox would bounce back until
+  // the mutation's state lands); the server's answer then replaces it.
+  const [collectDraft, setCollectDraft] = useState<boolean | null>(null);
   const location = useLocation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(user));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -61,7 +65,7 @@ export function EditProfilePage() {
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
-    if (location.hash === '#positions') document.getElementById('positions')?.scrollIntoView({ block: 'start' });
+    if (location.hash === '#positions' || location.hash === '#payments') document.getElementById(location.hash.slice(1))?.scrollIntoView({ block: 'start' });
   }, [location.hash]);
 
   const patch = diffDraft(user, draft);
@@ -154,6 +158,34 @@ export function EditProfilePage() {
       <Card id="positions">
         <CardHeader title="Positions" subtitle="Saved as you go. Star the one you prefer." />
         <PositionsEditor />
+      </Card>
+      <Card id="payments">
+        <CardHeader title="Event payments" subtitle="For organisers who collect money for ice time." />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={collectDraft ?? user.canCollectEventPayments}
+            disabled={paymentsToggle.isPending}
+            onChange={(e) => {
+              setCollectDraft(e.target.checked);
+              paymentsToggle.mutate({ canCollectEventPayments: e.target.checked }, { onSettled: () => setCollectDraft(null) });
+            }}
+            data-testid="collect-payments"
+          />
+          <span>
+            <strong>I collect payments for my events</strong>
+            <br />
+            <span className="muted small">
+              Lets you mark people paid or unpaid on events you organise. Rinkside does not move money; it keeps track of who paid you.
+            </span>
+          </span>
+        </label>
+        {paymentsToggle.error && <Alert>{errorMessage(paymentsToggle.error)}</Alert>}
+        {paymentsToggle.isSuccess && (
+          <p className="saved-note" role="status" data-testid="collect-payments-saved">
+            Saved
+          </p>
+        )}
       </Card>
       <Card>
         <CardHeader title="Account" />

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { Facility, Page, Team } from '../../../lib/api-types';
+import type { Facility, Page, PublicUser, Team } from '../../../lib/api-types';
 import { PAGE_SIZE } from '../../../config/constants';
 
 export const teamKeys = {
@@ -60,5 +60,15 @@ export function useCreateTeam() {
       queryClient.setQueryData(teamKeys.detail(team.id), team);
       void queryClient.invalidateQueries({ queryKey: ['teams', 'search'] });
     },
+  });
+}
+
+export function useTeamFollowers(id: string) {
+  return useInfiniteQuery({
+    queryKey: ['teams', id, 'followers'],
+    queryFn: ({ signal, pageParam }) =>
+      api.get<Page<PublicUser>>(`/teams/${encodeURIComponent(id)}/followers`, { signal, query: { limit: PAGE_SIZE, cursor: pageParam } }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
   });
 }

@@ -1,5 +1,5 @@
-import { Link, useParams } from 'react-router';
-import { useHomeFacility, useTeam } from '../api/teams';
+import { useParams } from 'react-router';
+import { useHomeFacility, useTeam, useTeamFollowers } from '../api/teams';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Team } from '../../../lib/api-types';
 import { formatCount, memberSince, plural } from '../../../lib/format';
@@ -10,6 +10,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { FollowButton } from '../../../components/ui/follow-button';
+import { FollowersCard } from '../../../components/ui/followers-card';
 import { RinkIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow } from '../../../components/ui/list-row';
 import { PageSpinner } from '../../../components/ui/spinner';
@@ -38,6 +39,7 @@ export function TeamPage() {
 function TeamView({ team }: { team: Team }) {
   const follow = useFollowToggle('teams', team);
   const home = useHomeFacility(team.facilityId);
+  const followers = useTeamFollowers(team.id);
 
   return (
     <div className="stack-lg" data-testid="team-page">
@@ -92,9 +94,7 @@ function TeamView({ team }: { team: Team }) {
           )}
         </Card>
       </div>
-      <p className="muted small">
-        Looking for a spot? <Link to="/people">Find the captains</Link> and follow the team to hear when rosters open.
-      </p>
+      <FollowersCard query={followers} count={follow.followerCount} emptyText="No followers yet. Be the first." />
     </div>
   );
 }

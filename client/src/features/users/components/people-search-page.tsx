@@ -43,6 +43,10 @@ export function PeopleSearchPage() {
       <Card padded={false}>
         {search.isPending ? (
           <ListSkeleton />
+        ) : search.isError && !q ? (
+          <EmptyState icon={<PeopleIcon size={28} />} title="Search for people">
+            Type a first name, last name or username.
+          </EmptyState>
         ) : search.isError ? (
           <div className="card__pad">
             <Alert action={<button className="link-btn" onClick={() => void search.refetch()}>Retry</button>}>

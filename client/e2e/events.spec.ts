@@ -1,0 +1,174 @@
+import path from 'node:path';
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+
+/** A short unique suffix so each project and run gets its own people. */
+function suffix(testInfo: TestInfo): string {
+  return `${testInfo.project.name.slice(0, 1)}${Date.now().toString(36).slice(-6)}`;
+}
+
+interface Person {
+  id: string;
+  token: string;
+}
+
+/** An onboarded dev user, created through the API. */
+async function createPerson(page: Page, username: string, firstName: string, lastName: string): Promise<Person> {
+  const res = await page.request.post('/api/v1/dev/token', { data: { clerkId: `dev_${username}`, username, firstName, lastName } });
+  expect(res.ok()).toBeTruthy();
+  const { token, user } = (await res.json()) as { token: string; user: { id: string } };
+  const headers = { Authorization: `Bearer ${token}` };
+  expect((await page.request.post('/api/v1/me/legal', { headers, data: { legalVersion: '2026-11' } })).ok()).toBeTruthy();
+  expect((await page.request.patch('/api/v1/me', { headers, data: { profileTypes: ['PLAYER'], onboardingComplete: true } })).ok()).toBeTruthy();
+  return { id: user.id, token };
+}
+
+/** A separate browser context (own storage, own socket) signed in as `person`, sized like the project. */
+async function openAs(browser: Browser, testInfo: TestInfo, person: Person): Promise<Page> {
+  const use = testInfo.project.use;
+  const context = await browser.newContext({
+    baseURL: use.baseURL,
+    viewport: use.viewport,
+    deviceScaleFactor: use.deviceScaleFactor,
+    isMobile: use.isMobile,
+    hasTouch: use.hasTouch,
+    userAgent: use.userAgent,
+  });
+  await context.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), person.token);
+  return context.newPage();
+}
+
+async function signIn(page: Page, person: Person) {
+  await page.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), person.token);
+}
+
+/** `datetime-local` value for tomorrow at 19:00 in the browser's zone. */
+function tomorrowEvening(): string {
+  const d = new Date();
+  d.setDate(d.getDate() + 1);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T19:00`;
+}
+
+const shot = (testInfo: TestInfo, name: string) => path.join(testInfo.project.outputDir, `${name}-${testInfo.project.name}.png`);
+
+test('two players race for the last skater slot: exactly one gets it, the other is promoted live', async ({ page, browser }, testInfo) => {
+  const id = suffix(testInfo);
+  const organiser = await createPerson(page, `org${id}`, 'Olive', 'Organiser');
+  const alice = await createPerson(page, `ali${id}`, 'Alice', 'Ames');
+  const bruno = await createPerson(page, `bru${id}`, 'Bruno', 'Berg');
+
+  // The organiser creates a one-skater event through the form.
+  await signIn(page, organiser);
+  await page.goto('/events/new');
+  await page.getByTestId('save-event').click();
+  await expect(page.getByText('Give the event a name.')).toBeVisible();
+  const title = `Last spot skate ${id}`;
+  await page.getByTestId('type-PUBLIC_SKATING').click();
+  await page.getByTestId('event-title').fill(title);
+  await page.getByTestId('event-start').fill(tomorrowEvening());
+  await page.getByTestId('event-location').fill('Rink B');
+  await page.getByTestId('event-max-skaters').fill('1');
+  await page.getByTestId('event-max-goalies').fill('1');
+  await page.getByTestId('groups-toggle').check();
+  await page.getByLabel('Description').fill('Full gear. One spot only, first come first served.');
+  await page.getByTestId('save-event').click();
+
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await expect(page).toHaveURL(/\/events\/[^/]+$/);
+  const eventPath = new URL(page.url()).pathname;
+  await expect(page.getByTestId('event-counts')).toHaveText('0/1 skater · 0/1 goalie');
+  await expect(page.getByTestId('organiser-tools')).toBeVisible();
+
+  // Two players, two separate browser contexts, both live on the event page.
+  const [a, b] = await Promise.all([openAs(browser, testInfo, alice), openAs(browser, testInfo, bruno)]);
+  await Promise.all([a.goto(eventPath), b.goto(eventPath)]);
+  for (const p of [a, b]) {
+    await expect(p.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'live');
+    await expect(p.getByTestId('rsvp-status')).toHaveText('Are you in?');
+    await expect(p.getByTestId('rsvp-in')).toBeEnabled();
+    await expect(p.getByTestId('event-counts')).toHaveText('0/1 skater · 0/1 goalie');
+  }
+
+  // The race: both tap "I'm in" at the same moment.
+  await Promise.all([a.getByTestId('rsvp-in').click(), b.getByTestId('rsvp-in').click()]);
+
+  const outcome = /^(You're in|Waitlisted #1)$/;
+  await expect(a.getByTestId('rsvp-status')).toHaveText(outcome);
+  await expect(b.getByTestId('rsvp-status')).toHaveText(outcome);
+  const aWon = (await a.getByTestId('rsvp-status').textContent()) === "You're in";
+  const [winner, loser] = aWon ? [a, b] : [b, a];
+  const [winnerPerson, loserPerson] = aWon ? [alice, bruno] : [bruno, alice];
+  await expect(winner.getByTestId('rsvp-status')).toHaveText("You're in");
+  await expect(loser.getByTestId('rsvp-status')).toHaveText('Waitlisted #1');
+  for (const p of [a, b, page]) await expect(p.getByTestId('event-counts')).toHaveText('1/1 skater · 0/1 goalie · 1 waiting');
+  await expect(loser.getByTestId(`waiting-${loserPerson.id}`)).toContainText('#1');
+
+  // The winner drops out; the loser is promoted on their open page, no reload.
+  await loser.evaluate(() => ((window as unknown as { __stillHere: boolean }).__stillHere = true));
+  await winner.getByTestId('rsvp-out').click();
+  await expect(winner.getByTestId('rsvp-status')).toHaveText("You're out");
+  await expect(loser.getByTestId('rsvp-status')).toHaveText("You're in");
+  expect(await loser.evaluate(() => (window as unknown as { __stillHere?: boolean }).__stillHere)).toBe(true);
+  await expect(loser.getByTestId(`attendee-${loserPerson.id}`)).toBeVisible();
+  await expect(loser.getByTestId('waitlist')).toHaveCount(0);
+  for (const p of [a, b, page]) await expect(p.getByTestId('event-counts')).toHaveText('1/1 skater · 0/1 goalie');
+  await expect(page.getByTestId(`attendee-${loserPerson.id}`)).toBeVisible();
+  await expect(page.getByTestId(`attendee-${winnerPerson.id}`)).toHaveCount(0);
+
+  await loser.screenshot({ path: shot(testInfo, 'event-page-player'), fullPage: true });
+
+  // The organiser turns on payment collection and marks the player paid.
+  await page.goto('/settings/profile#payments');
+  await page.getByTestId('collect-payments').check();
+  await expect(page.getByTestId('collect-payments')).toBeChecked();
+  await expect(page.getByTestId('collect-payments-saved')).toBeVisible();
+  await page.goto(eventPath);
+  const paid = page.getByTestId(`paid-${loserPerson.id}`);
+  await expect(paid).toHaveText('Unpaid');
+  await paid.click();
+  await expect(paid).toHaveAttribute('aria-pressed', 'true');
+  await expect(paid).toHaveText('Paid');
+  await page.screenshot({ path: shot(testInfo, 'event-page-organiser'), fullPage: true });
+
+  // The promoted player sees it on their page and on the home strip.
+  await loser.reload();
+  await expect(loser.getByTestId('my-payment')).toHaveText(/Paid/);
+  await loser.goto('/');
+  await expect(loser.getByTestId('upcoming-strip').getByText(title)).toBeVisible();
+
+  // Cancelling shows a banner to everyone watching.
+  await loser.goto(eventPath);
+  await expect(loser.getByTestId('rsvp-status')).toHaveText("You're in");
+  await page.getByTestId('cancel-event').click();
+  await page.getByTestId('cancel-event').click();
+  await expect(loser.getByTestId('cancelled-banner')).toContainText('This event is cancelled');
+  await expect(loser.getByTestId('rsvp-out')).toHaveCount(0);
+
+  await a.context().close();
+  await b.context().close();
+});
+
+test('the events list filters by what I am attending', async ({ page }, testInfo) => {
+  const id = suffix(testInfo);
+  const me = await createPerson(page, `lst${id}`, 'Lena', 'List');
+  const headers = { Authorization: `Bearer ${me.token}` };
+  const start = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
+  const mk = async (title: string) => {
+    const res = await page.request.post('/api/v1/events', { headers, data: { title, startDate: start, eventType: 'PRACTICE', maxSkaters: 12 } });
+    expect(res.status()).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const going = await mk(`Going skate ${id}`);
+  await mk(`Other skate ${id}`);
+  expect((await page.request.put(`/api/v1/events/${going}/rsvp`, { headers, data: { action: 'ATTENDING', position: 'RIGHT_WING' } })).ok()).toBeTruthy();
+
+  await signIn(page, me);
+  await page.goto('/events');
+  await expect(page.getByText(`Other skate ${id}`)).toBeVisible();
+  await expect(page.getByTestId(`event-card-${going}`)).toContainText('1/12 skaters');
+  await page.getByTestId('filter-going').click();
+  await expect(page.getByText(`Other skate ${id}`)).toHaveCount(0);
+  await expect(page.getByText(`Going skate ${id}`)).toBeVisible();
+  await expect(page).toHaveURL(/going=1/);
+  await page.screenshot({ path: shot(testInfo, 'events-list') });
+});

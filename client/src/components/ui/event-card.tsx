@@ -1,0 +1,61 @@
+// One event in a list: a calendar tile, the title, when and where, its type
+// and (when known) the live counts. Presentational: callers pass the place
+// name and counts they know.
+
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { RinkEvent } from '../../lib/api-types';
+import { dateTile, EVENT_TYPE_LABELS, timeRange } from '../../lib/event-format';
+import { ChevronRightIcon, ClockIcon, PinIcon } from './icons';
+import './event-card.css';
+
+export interface EventCardProps {
+  event: RinkEvent;
+  /** Facility name and/or location, already joined. */
+  place?: string | null;
+  /** "9/10 skaters · 1/1 goalie", when known. */
+  counts?: ReactNode;
+  /** Extra status on the right of the chips (e.g. "Full"). */
+  badge?: ReactNode;
+  compact?: boolean;
+  testId?: string;
+}
+
+export function EventCard({ event, place, counts, badge, compact = false, testId }: EventCardProps) {
+  const tile = dateTile(event.startDate);
+  const cancelled = Boolean(event.cancelledAt);
+  return (
+    <Link
+      to={`/events/${event.id}`}
+      className={`event-card event-card--${event.eventType.toLowerCase()}${cancelled ? ' event-card--cancelled' : ''}${compact ? ' event-card--compact' : ''}`}
+      data-testid={testId}
+    >
+      <span className="event-card__tile" aria-hidden="true">
+        <span className="event-card__weekday">{tile.weekday}</span>
+        <span className="event-card__day">{tile.day}</span>
+        <span className="event-card__month">{tile.month}</span>
+      </span>
+      <span className="event-card__body">
+        <span className="event-card__chips">
+          <span className="event-chip">{EVENT_TYPE_LABELS[event.eventType]}</span>
+          {cancelled && <span className="event-chip event-chip--cancelled">Cancelled</span>}
+          {badge}
+        </span>
+        <span className="event-card__title">{event.title}</span>
+        <span className="event-card__meta">
+          <ClockIcon size={15} />
+          <span className="sr-only">{tile.weekday} {tile.month} {tile.day}, </span>
+          {timeRange(event.startDate, event.endDate)}
+        </span>
+        {place && (
+          <span className="event-card__meta">
+            <PinIcon size={15} />
+            <span className="event-card__place">{place}</span>
+          </span>
+        )}
+        {counts && <span className="event-card__counts">{counts}</span>}
+      </span>
+      {!compact && <ChevronRightIcon size={20} className="event-card__chev" />}
+    </Link>
+  );
+}

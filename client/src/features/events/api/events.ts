@@ -1,0 +1,253 @@
+// REST calls and query hooks for events, RSVPs, payments and team links.
+
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import type {
+  EventType,
+  Facility,
+  GroupConfig,
+  Page,
+  PlayerPosition,
+  RinkEvent,
+  Season,
+  Team,
+  TeamRole,
+} from '../../../lib/api-types';
+import { PAGE_SIZE } from '../../../config/constants';
+import type { AttendeesDoc, EventPayment, RsvpAction, RsvpReply } from '../model/types';
+import type { HockeyPosition } from '../../../lib/api-types';
+
+const enc = encodeURIComponent;
+
+/** Filters of `GET /events`, as the list page keeps them. */
+export interface EventListFilters {
+  eventType?: EventType;
+  facilityId?: string;
+  seasonId?: string;
+  /** RFC 3339: starting at or after. */
+  from?: string;
+  /** RFC 3339: starting before. */
+  to?: string;
+  createdByMe?: boolean;
+  attendingMe?: boolean;
+  includeCancelled?: boolean;
+}
+
+export const eventKeys = {
+  all: ['events'] as const,
+  lists: ['events', 'list'] as const,
+  list: (f: EventListFilters, limit: number) => ['events', 'list', f, limit] as const,
+  detail: (id: string) => ['events', id] as const,
+  attendees: (id: string) => ['events', id, 'attendees'] as const,
+  payments: (id: string) => ['events', id, 'payments'] as const,
+};
+
+/** Everything create and edit accept; on edit `null` clears a field. */
+export interface EventInput {
+  title?: string;
+  description?: string | null;
+  location?: string | null;
+  startDate?: string;
+  endDate?: string | null;
+  imageUrl?: string | null;
+  facilityId?: string | null;
+  seasonId?: string | null;
+  externalHomeTeamName?: string | null;
+  externalAwayTeamName?: string | null;
+  externalRink?: string | null;
+  homeScore?: number | null;
+  awayScore?: number | null;
+  eventType?: EventType;
+  maxSkaters?: number | null;
+  maxGoalies?: number | null;
+  groupConfig?: GroupConfig | null;
+}
+
+export function listQuery(f: EventListFilters, limit: number, cursor: string | null) {
+  return {
+    eventType: f.eventType,
+    facilityId: f.facilityId,
+    seasonId: f.seasonId,
+    from: f.from,
+    to: f.to,
+    createdBy: f.createdByMe ? 'me' : undefined,
+    attending: f.attendingMe ? 'me' : undefined,
+    includeCancelled: f.includeCancelled ? true : undefined,
+    limit,
+    cursor,
+  };
+}
+
+export function useEventList(filters: EventListFilters, limit = PAGE_SIZE) {
+  return useInfiniteQuery({
+    queryKey: eventKeys.list(filters, limit),
+    queryFn: ({ signal, pageParam }) => api.get<Page<RinkEvent>>('/events', { signal, query: listQuery(filters, limit, pageParam) }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const fetchEvent = (id: string, signal?: AbortSignal) => api.get<RinkEvent>(`/events/${enc(id)}`, { signal });
+
+export function useEvent(id: string) {
+  return useQuery({ queryKey: eventKeys.detail(id), queryFn: ({ signal }) => fetchEvent(id, signal) });
+}
+
+/** The attendees document over REST: the first paint, and the fallback while the socket is down. */
+export function useAttendeesRest(id: string) {
+  return useQuery({
+    queryKey: eventKeys.attendees(id),
+    queryFn: ({ signal }) => api.get<AttendeesDoc>(`/events/${enc(id)}/attendees`, { signal }),
+    staleTime: 5_000,
+  });
+}
+
+export function useEventPayments(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: eventKeys.payments(id),
+    queryFn: ({ signal }) => api.get<EventPayment[]>(`/events/${enc(id)}/payments`, { signal }),
+    enabled,
+  });
+}
+
+export const putRsvp = (id: string, action: RsvpAction, position: HockeyPosition | undefined, idempotencyKey: string) =>
+  api.put<RsvpReply>(`/events/${enc(id)}/rsvp`, position ? { action, position } : { action }, { headers: { 'Idempotency-Key': idempotencyKey } });
+
+export const deleteAttendee = (id: string, userId: string) => api.delete<RsvpReply>(`/events/${enc(id)}/attendees/${enc(userId)}`);
+
+/** After a change to an event: its page, its attendees and every list. */
+export function refreshEvent(queryClient: QueryClient, id: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: eventKeys.detail(id), exact: true }),
+    queryClient.invalidateQueries({ queryKey: eventKeys.attendees(id) }),
+    queryClient.invalidateQueries({ queryKey: eventKeys.lists }),
+    queryClient.invalidateQueries({ queryKey: ['home', 'events'] }),
+  ]);
+}
+
+export function useCreateEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: EventInput) => api.post<RinkEvent>('/events', input),
+    onSuccess: (event) => {
+      queryClient.setQueryData(eventKeys.detail(event.id), event);
+      void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
+      void queryClient.invalidateQueries({ queryKey: ['home', 'events'] });
+    },
+  });
+}
+
+export function useUpdateEvent(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: EventInput) => api.patch<RinkEvent>(`/events/${enc(id)}`, patch),
+    onSuccess: (event) => {
+      queryClient.setQueryData(eventKeys.detail(id), event);
+      void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(id) });
+      void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
+      void queryClient.invalidateQueries({ queryKey: ['home', 'events'] });
+    },
+  });
+}
+
+export function useCancelEvent(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<RinkEvent>(`/events/${enc(id)}/cancel`),
+    onSuccess: (event) => {
+      queryClient.setQueryData(eventKeys.detail(id), event);
+      void refreshEvent(queryClient, id);
+    },
+  });
+}
+
+export function useDeleteEvent(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete(`/events/${enc(id)}`),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: eventKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
+      void queryClient.invalidateQueries({ queryKey: ['home', 'events'] });
+    },
+  });
+}
+
+export function useMarkPaid(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, isPaid }: { userId: string; isPaid: boolean }) =>
+      api.put<EventPayment>(`/events/${enc(id)}/payments/${enc(userId)}`, { isPaid }),
+    onSuccess: (payment) => {
+      queryClient.setQueryData<EventPayment[]>(eventKeys.payments(id), (old) =>
+        old ? [...old.filter((p) => p.userId !== payment.userId), payment] : [payment],
+      );
+      void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(id) });
+    },
+  });
+}
+
+export function useLinkTeam(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ teamId, role }: { teamId: string; role: TeamRole }) => api.put<RinkEvent>(`/events/${enc(id)}/teams/${enc(teamId)}`, { role }),
+    onSuccess: (event) => queryClient.setQueryData(eventKeys.detail(id), event),
+  });
+}
+
+export function useUnlinkTeam(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (teamId: string) => api.delete(`/events/${enc(id)}/teams/${enc(teamId)}`),
+    onSuccess: (_void, teamId) => {
+      queryClient.setQueryData<RinkEvent>(eventKeys.detail(id), (old) => (old ? { ...old, teams: old.teams.filter((t) => t.teamId !== teamId) } : old));
+      void queryClient.invalidateQueries({ queryKey: eventKeys.detail(id), exact: true });
+    },
+  });
+}
+
+// ── Pickers and names (cache keys shared with the facilities/teams/profile features) ──
+
+export function useFacilityOptions(q: string) {
+  return useQuery({
+    queryKey: ['facilities', 'search', q, 'picker'],
+    queryFn: ({ signal }) => api.get<Page<Facility>>('/facilities', { signal, query: { q, limit: 10 } }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useFacilityById(id: string | null) {
+  return useQuery({
+    queryKey: ['facilities', id ?? ''],
+    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(id ?? '')}`, { signal }),
+    enabled: Boolean(id),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useFacilitySeasons(facilityId: string | null) {
+  return useQuery({
+    queryKey: ['facilities', facilityId ?? '', 'seasons'],
+    queryFn: ({ signal }) => api.get<Page<Season>>(`/facilities/${enc(facilityId ?? '')}/seasons`, { signal, query: { limit: 50 } }),
+    enabled: Boolean(facilityId),
+  });
+}
+
+export function useTeamOptions(q: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['teams', 'search', q, 'picker'],
+    queryFn: ({ signal }) => api.get<Page<Team>>('/teams', { signal, query: { q, limit: 10 } }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** My positions, for the RSVP position default (shares the profile's cache key). */
+export function useMyPositions() {
+  return useQuery({
+    queryKey: ['me', 'positions'],
+    queryFn: ({ signal }) => api.get<PlayerPosition[]>('/me/positions', { signal }),
+    staleTime: 60_000,
+  });
+}

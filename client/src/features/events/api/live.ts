@@ -1,0 +1,156 @@
+// The live side of an event page: the attendees document (topic push, with
+// a REST read for the first paint and while the socket is down), the
+// viewer's RSVP as a WebSocket command, and the organiser's removals.
+//
+// Outcomes come from replies, never from guesses: a reply says "attending"
+// or "waitlisted #3" as the server decided it under contention. A command
+// whose reply does not come (UnknownOutcomeError, or a REST call that lost
+// its connection) may still have been applied, so we say "checking…" and
+// re-read the event instead of reporting a failure.
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
+import { useQueryClient } from '@tanstack/react-query';
+import { ApiError, errorMessage } from '../../../lib/api';
+import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
+import { UnknownOutcomeError, useConnectionState, useLiveSocket, useTopic } from '../../../lib/ws';
+import { eventDocAtomFamily, eventTopic, rsvpFlightAtomFamily } from '../atoms';
+import { newestDoc } from '../model/standing';
+import type { AttendeesDoc, RsvpAction, RsvpReply } from '../model/types';
+import { deleteAttendee, eventKeys, fetchEvent, putRsvp, useAttendeesRest } from './events';
+
+/** How long pushes are gathered before the event itself is re-read. */
+const EVENT_REFRESH_DEBOUNCE_MS = 400;
+
+export function newRequestId(): string {
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  return `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** A reply may never come: the command may or may not have been applied. */
+export function isUnknownOutcome(err: unknown): boolean {
+  return err instanceof UnknownOutcomeError || (err instanceof ApiError && (err.code === 'network_error' || err.status >= 500));
+}
+
+/** Subscribes to `event:ID` while mounted; returns the newest document known. */
+export function useLiveAttendees(eventId: string) {
+  const live = useTopic<AttendeesDoc>(eventTopic(eventId));
+  const rest = useAttendeesRest(eventId);
+  const doc = newestDoc(live?.data ?? null, rest.data ?? null);
+  return { doc, isLive: live !== null, rest };
+}
+
+/** A pushed document without subscribing (cards keep what the socket last said). */
+export function useKnownAttendees(eventId: string): AttendeesDoc | null {
+  return useAtomValue(eventDocAtomFamily(eventId));
+}
+
+/**
+ * After a push newer than the event we hold, re-read the event (its
+ * `cancelledAt`, limits and the viewer block live there). Pushes are
+ * gathered for a moment so a burst of RSVPs costs one read, and a read in
+ * flight is never cancelled by the next push.
+ */
+export function useRefreshEventOnPush(event: RinkEvent, docVersion: number | null, alsoRefresh: readonly (readonly unknown[])[] = []) {
+  const queryClient = useQueryClient();
+  const extra = useRef(alsoRefresh);
+  extra.current = alsoRefresh;
+  useEffect(() => {
+    if (docVersion === null || docVersion <= event.version) return undefined;
+    const t = setTimeout(() => {
+      void queryClient.refetchQueries({ queryKey: eventKeys.detail(event.id), exact: true }, { cancelRefetch: false });
+      for (const key of extra.current) void queryClient.refetchQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
+    }, EVENT_REFRESH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [docVersion, event.version, event.id, queryClient]);
+}
+
+/** The viewer's RSVP for one event. */
+export function useRsvp(eventId: string) {
+  const socket = useLiveSocket();
+  const connection = useConnectionState();
+  const queryClient = useQueryClient();
+  const [flight, setFlight] = useAtom(rsvpFlightAtomFamily(eventId));
+
+  const send = useCallback(
+    async (action: RsvpAction, position?: HockeyPosition) => {
+      setFlight((f) => ({ ...f, phase: 'sending', action, error: null, note: null }));
+      try {
+        // The socket when it is up (the reply is the outcome); REST with an
+        // idempotency key otherwise, so a retry can never double-book.
+        const viaSocket = Boolean(socket) && connection === 'live';
+        const reply =
+          socket && viaSocket
+            ? await socket.command<RsvpReply>({ kind: 'rsvp', eventId, action, ...(position ? { position } : {}) })
+            : await putRsvp(eventId, action, position, newRequestId());
+        setFlight((f) => ({ ...f, phase: 'idle', reply, error: null, note: null }));
+        // Without the socket no push will follow: read the list again.
+        if (!viaSocket) void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(eventId) });
+        void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
+        void queryClient.invalidateQueries({ queryKey: ['home', 'events'] });
+      } catch (err) {
+        if (!isUnknownOutcome(err)) {
+          setFlight((f) => ({ ...f, phase: 'idle', error: errorMessage(err), note: null }));
+          return;
+        }
+        setFlight((f) => ({ ...f, phase: 'checking', error: null, note: null }));
+        let settled = false;
+        try {
+          const event = await queryClient.fetchQuery({ queryKey: eventKeys.detail(eventId), queryFn: ({ signal }) => fetchEvent(eventId, signal), staleTime: 0 });
+          void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(eventId) });
+          const status = event.viewer?.status ?? null;
+          settled = action === 'ATTENDING' ? status === 'ATTENDING' || status === 'WAITLISTED' : status !== 'ATTENDING' && status !== 'WAITLISTED';
+        } catch {
+          settled = false;
+        }
+        setFlight((f) => ({
+          ...f,
+          phase: 'idle',
+          // Not a failure: the server may still apply it; this page updates live when it does.
+          note: settled ? null : 'Rinkside has not confirmed your answer yet. This page updates by itself when it does.',
+        }));
+      }
+    },
+    [socket, connection, eventId, queryClient, setFlight],
+  );
+
+  const dismiss = useCallback(() => setFlight((f) => ({ ...f, error: null, note: null })), [setFlight]);
+
+  return { flight, send, dismiss };
+}
+
+export type RemovalState = { userId: string; phase: 'sending' | 'checking' } | null;
+
+/** The organiser takes someone off the list (attending or waitlisted). */
+export function useRemoveAttendee(eventId: string) {
+  const socket = useLiveSocket();
+  const connection = useConnectionState();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<RemovalState>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const remove = useCallback(
+    async (userId: string) => {
+      setPending({ userId, phase: 'sending' });
+      setError(null);
+      try {
+        if (socket && connection === 'live') await socket.command({ kind: 'removeAttendee', eventId, userId });
+        else await deleteAttendee(eventId, userId);
+        void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(eventId) });
+      } catch (err) {
+        if (isUnknownOutcome(err)) {
+          setPending({ userId, phase: 'checking' });
+          await queryClient.refetchQueries({ queryKey: eventKeys.attendees(eventId), exact: true }).catch(() => undefined);
+        } else {
+          setError(errorMessage(err));
+        }
+      } finally {
+        setPending(null);
+      }
+    },
+    [socket, connection, eventId, queryClient],
+  );
+
+  return { pending, error, remove, clearError: () => setError(null) };
+}

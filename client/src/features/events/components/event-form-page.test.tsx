@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeEvent, makeFacility, makeViewer } from '../../../testing/fixtures';
+import { apiError, mockApi, reply } from '../../../testing/mock-api';
+import { renderWithProviders } from '../../../testing/render';
+import { CreateEventPage, EditEventPage } from './event-form-page';
+
+// These tests type and click through whole screens; under a busy CI box that
+// can pass the 5 s default without anything being wrong.
+const TYPING_TIMEOUT_MS = 20_000;
+
+const landing = { path: '/events/:id', element: <p>event page</p> };
+
+describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
+  it('creates an event with limits, a facility and groups, then opens it', async () => {
+    const server = mockApi({
+      'GET /facilities': { items: [makeFacility({ id: 'f-1', name: 'Lakeside Ice' })], nextCursor: null },
+      'GET /facilities/f-1': makeFacility({ id: 'f-1', name: 'Lakeside Ice' }),
+      'GET /facilities/f-1/seasons': { items: [], nextCursor: null },
+      'POST /events': (c) => reply(201, makeEvent({ id: 'e-9', ...(c.body as object) })),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new', extraRoutes: [landing] });
+
+    await user.click(screen.getByTestId('type-PUBLIC_SKATING'));
+    await user.type(screen.getByTestId('event-title'), 'Friday pickup');
+    await user.type(screen.getByTestId('event-start'), '2030-12-06T21:00');
+    expect(screen.getByTestId('event-end')).toHaveValue('2030-12-06T22:30');
+    await user.click(screen.getByTestId('event-facility'));
+    await user.click(await screen.findByRole('option', { name: /Lakeside Ice/ }));
+    await user.type(screen.getByTestId('event-max-skaters'), '20');
+    await user.type(screen.getByTestId('event-max-goalies'), '2');
+    await user.click(screen.getByTestId('groups-toggle'));
+    await user.clear(screen.getByTestId('group-name-1'));
+    await user.type(screen.getByTestId('group-name-1'), 'White');
+    await user.click(screen.getByTestId('balance-ORDER'));
+    await user.click(screen.getByTestId('save-event'));
+
+    await waitFor(() => expect(server.callsTo('POST', '/events')).toHaveLength(1));
+    expect(server.callsTo('POST', '/events')[0]?.body).toEqual({
+      title: 'Friday pickup',
+      eventType: 'PUBLIC_SKATING',
+      startDate: new Date('2030-12-06T21:00').toISOString(),
+      endDate: new Date('2030-12-06T22:30').toISOString(),
+      facilityId: 'f-1',
+      maxSkaters: 20,
+      maxGoalies: 2,
+      groupConfig: { balanceBy: 'ORDER', groups: [{ name: 'Dark', color: '#1b2a4a' }, { name: 'White', color: '#f2f5fa' }] },
+    });
+    expect(await screen.findByText('event page')).toBeInTheDocument();
+  });
+
+  it("shows the server's validation messages beside the fields", async () => {
+    mockApi({
+      'GET /facilities': { items: [], nextCursor: null },
+      'POST /events': apiError(422, 'validation_failed', 'invalid fields', { maxSkaters: 'must be 0–500, or null for unlimited', groupConfig: '2 to 4 groups' }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new' });
+    await user.type(screen.getByTestId('event-title'), 'Pickup');
+    await user.type(screen.getByTestId('event-start'), '2030-12-06T21:00');
+    await user.click(screen.getByTestId('save-event'));
+    expect(await screen.findByText('must be 0–500, or null for unlimited')).toBeInTheDocument();
+    expect(screen.getByTestId('event-max-skaters')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('2 to 4 groups')).toBeInTheDocument();
+  });
+
+  it('asks for a title and a start before sending anything', async () => {
+    const server = mockApi({ 'GET /facilities': { items: [], nextCursor: null } });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new' });
+    await user.click(screen.getByTestId('save-event'));
+    expect(await screen.findByText('Give the event a name.')).toBeInTheDocument();
+    expect(screen.getByText('When does it start?')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/events')).toHaveLength(0);
+  });
+});
+
+describe('EditEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
+  it('sends only what changed, with cleared fields as null', async () => {
+    const event = makeEvent({ description: 'Full gear', maxGoalies: 2, externalHomeTeamName: 'Polar Caps', viewer: makeViewer({ isOrganiser: true }) });
+    const server = mockApi({
+      'GET /events/e-1': event,
+      'GET /facilities': { items: [], nextCursor: null },
+      'PATCH /events/e-1': (c) => ({ ...event, ...(c.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<EditEventPage />, { route: '/events/e-1/edit', path: '/events/:id/edit', extraRoutes: [landing] });
+    const title = await screen.findByTestId('event-title');
+    expect(screen.getByTestId('event-home-name')).toHaveValue('Polar Caps');
+    await user.clear(title);
+    await user.type(title, 'Noon skate (full)');
+    await user.clear(screen.getByLabelText(/description/i));
+    await user.clear(screen.getByTestId('event-max-goalies'));
+    await user.type(screen.getByTestId('event-home-score'), '3');
+    await user.click(screen.getByTestId('save-event'));
+    await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(1));
+    expect(server.callsTo('PATCH', '/events/e-1')[0]?.body).toEqual({ title: 'Noon skate (full)', description: null, maxGoalies: null, homeScore: 3 });
+    expect(await screen.findByText('event page')).toBeInTheDocument();
+  });
+
+  it('is only for organisers', async () => {
+    mockApi({ 'GET /events/e-1': makeEvent() });
+    renderWithProviders(<EditEventPage />, { route: '/events/e-1/edit', path: '/events/:id/edit' });
+    expect(await screen.findByText('Only organisers can edit this event')).toBeInTheDocument();
+  });
+});

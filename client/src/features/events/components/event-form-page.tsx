@@ -1,0 +1,273 @@
+// /events/new and /events/:id/edit — every field of an event. Server
+// validation messages land beside their fields.
+
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
+import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { EVENT_TYPES, type EventType, type RinkEvent } from '../../../lib/api-types';
+import { browserTimeZone } from '../../../lib/timezones';
+import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { Combobox } from '../../../components/ui/combobox';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
+import { CalendarIcon } from '../../../components/ui/icons';
+import { PageHeader } from '../../../components/ui/page-header';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { useCreateEvent, useEvent, useFacilityById, useFacilityOptions, useFacilitySeasons, useUpdateEvent } from '../api/events';
+import { createInput, draftFromEvent, emptyDraft, patchInput, suggestedEnd, validateDraft, type EventDraft } from '../model/event-draft';
+import { GroupConfigEditor } from './group-config-editor';
+import '../events.css';
+
+const GAME_TYPES: EventType[] = ['GAME', 'EXTERNAL_GAME'];
+
+/** Fields the form shows; any other server message goes in the banner. */
+const FORM_FIELDS = new Set<string>([
+  'title', 'description', 'location', 'startDate', 'endDate', 'imageUrl', 'facilityId', 'seasonId', 'externalHomeTeamName',
+  'externalAwayTeamName', 'externalRink', 'homeScore', 'awayScore', 'eventType', 'maxSkaters', 'maxGoalies', 'groupConfig',
+]);
+
+export function CreateEventPage() {
+  const [params] = useSearchParams();
+  return <EventForm mode="create" initial={emptyDraft(params.get('facilityId') ?? '')} />;
+}
+
+export function EditEventPage() {
+  const { id = '' } = useParams();
+  const query = useEvent(id);
+  if (query.isPending) return <PageSpinner label="Loading event" />;
+  if (query.isError) {
+    return (
+      <Card>
+        <EmptyState icon={<CalendarIcon size={28} />} title="Could not load this event" action={<ButtonLink to="/events">All events</ButtonLink>}>
+          {errorMessage(query.error)}
+        </EmptyState>
+      </Card>
+    );
+  }
+  const event = query.data;
+  if (!event.viewer?.isOrganiser || event.cancelledAt) {
+    return (
+      <Card>
+        <EmptyState icon={<CalendarIcon size={28} />} title={event.cancelledAt ? 'A cancelled event can’t be edited' : 'Only organisers can edit this event'} action={<ButtonLink to={`/events/${event.id}`}>Back to the event</ButtonLink>}>
+          {event.cancelledAt ? 'Create a new one instead.' : 'Ask the organiser if something needs changing.'}
+        </EmptyState>
+      </Card>
+    );
+  }
+  return <EventForm key={event.id} mode="edit" event={event} initial={draftFromEvent(event)} />;
+}
+
+function Section({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader title={title} subtitle={subtitle} />
+      {children}
+    </Card>
+  );
+}
+
+function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial: EventDraft; event?: RinkEvent }) {
+  const navigate = useNavigate();
+  const create = useCreateEvent();
+  const update = useUpdateEvent(event?.id ?? '');
+  const [draft, setDraft] = useState<EventDraft>(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [endTouched, setEndTouched] = useState(Boolean(initial.endDate));
+  const [showGame, setShowGame] = useState(
+    GAME_TYPES.includes(initial.eventType) || Boolean(initial.externalHomeTeamName || initial.externalAwayTeamName || initial.externalRink || initial.homeScore || initial.awayScore),
+  );
+  const [facilityQuery, setFacilityQuery] = useState('');
+  const fq = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
+  const facilityOptions = useFacilityOptions(fq);
+  const facility = useFacilityById(draft.facilityId || null);
+  const seasons = useFacilitySeasons(draft.facilityId || null);
+  const pending = create.isPending || update.isPending;
+
+  function set<K extends keyof EventDraft>(key: K, value: EventDraft[K]) {
+    setDraft((d) => ({ ...d, [key]: value }));
+    if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const local = validateDraft(draft);
+    setErrors(local);
+    setFormError(null);
+    if (Object.keys(local).length) {
+      document.querySelector('[aria-invalid="true"], .groups-editor--invalid')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      return;
+    }
+    try {
+      if (mode === 'create') {
+        const created = await create.mutateAsync(createInput(draft));
+        navigate(`/events/${created.id}`, { replace: true });
+      } else if (event) {
+        const patch = patchInput(event, draft);
+        if (Object.keys(patch).length > 0) await update.mutateAsync(patch);
+        navigate(`/events/${event.id}`, { replace: true });
+      }
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) {
+        const fieldErrors = err.fieldErrors;
+        setErrors(fieldErrors);
+        const other = Object.entries(fieldErrors).filter(([k]) => !FORM_FIELDS.has(k));
+        if (other.length) setFormError(other.map(([k, v]) => `${k}: ${v}`).join(' '));
+      } else setFormError(errorMessage(err));
+    }
+  }
+
+  const seasonList = seasons.data?.items ?? [];
+
+  return (
+    <div className="stack-lg narrow">
+      <PageHeader
+        eyebrow="Events"
+        title={mode === 'create' ? 'New event' : 'Edit event'}
+        subtitle={mode === 'create' ? "You'll be the organiser: you can set limits, mark payments and manage the list." : event?.title}
+      />
+      <form className="stack-lg" onSubmit={submit} noValidate data-testid="event-form">
+        {formError && <Alert>{formError}</Alert>}
+        <Section title="The basics">
+          <div className="field">
+            <span className="field__label" id="event-type-label">
+              Type
+            </span>
+            <div className="type-chips" role="radiogroup" aria-labelledby="event-type-label" data-testid="event-type">
+              {EVENT_TYPES.map((t) => (
+                <button
+                  key={t}
+                  type="button"
+                  role="radio"
+                  aria-checked={draft.eventType === t}
+                  className={`toggle-chip${draft.eventType === t ? ' toggle-chip--on' : ''}`}
+                  onClick={() => {
+                    set('eventType', t);
+                    if (GAME_TYPES.includes(t)) setShowGame(true);
+                  }}
+                  data-testid={`type-${t}`}
+                >
+                  {EVENT_TYPE_LABELS[t]}
+                </button>
+              ))}
+            </div>
+            {errors.eventType && <p className="field__error" role="alert">{errors.eventType}</p>}
+          </div>
+          <TextField label="Title" value={draft.title} onChange={(e) => set('title', e.target.value)} error={errors.title} placeholder="Tuesday noon pickup" maxLength={200} autoFocus={mode === 'create'} data-testid="event-title" />
+          <div className="form-grid">
+            <TextField
+              label="Starts"
+              type="datetime-local"
+              value={draft.startDate}
+              onChange={(e) => {
+                const start = e.target.value;
+                setDraft((d) => ({ ...d, startDate: start, endDate: endTouched ? d.endDate : suggestedEnd(start) }));
+                if (errors.startDate) setErrors(({ startDate: _gone, ...rest }) => rest);
+              }}
+              error={errors.startDate}
+              hint={`Your time (${browserTimeZone().replace(/_/g, ' ')}).`}
+              data-testid="event-start"
+            />
+            <TextField
+              label="Ends"
+              optional
+              type="datetime-local"
+              value={draft.endDate}
+              min={draft.startDate || undefined}
+              onChange={(e) => {
+                setEndTouched(true);
+                set('endDate', e.target.value);
+              }}
+              error={errors.endDate}
+              data-testid="event-end"
+            />
+          </div>
+          <TextAreaField label="Description" optional rows={4} maxLength={4000} value={draft.description} onChange={(e) => set('description', e.target.value)} error={errors.description} placeholder="Full gear. Bring a light and a dark jersey. $15 at the door." />
+        </Section>
+
+        <Section title="Where">
+          <Combobox
+            label="Facility"
+            optional
+            value={draft.facilityId}
+            valueLabel={draft.facilityId ? (facility.data?.name ?? '') : ''}
+            onChange={(id) => {
+              setDraft((d) => ({ ...d, facilityId: id, seasonId: id === d.facilityId ? d.seasonId : '' }));
+            }}
+            options={(facilityOptions.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }))}
+            onQueryChange={setFacilityQuery}
+            loading={facilityOptions.isFetching && !facilityOptions.data}
+            emptyText={fq ? 'No facility matches' : 'No facilities yet'}
+            placeholder="Search rinks"
+            error={errors.facilityId}
+            data-testid="event-facility"
+          />
+          <SelectField
+            label="Season"
+            optional
+            value={draft.seasonId}
+            onChange={(e) => set('seasonId', e.target.value)}
+            disabled={!draft.facilityId || seasonList.length === 0}
+            error={errors.seasonId}
+            hint={!draft.facilityId ? 'Pick a facility to add this to one of its seasons.' : seasons.isPending ? 'Loading seasons…' : seasonList.length === 0 ? 'This facility has no seasons.' : 'Season games are for the facility’s staff.'}
+            data-testid="event-season"
+          >
+            <option value="">No season</option>
+            {seasonList.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+                {s.isActive ? ' (active)' : ''}
+              </option>
+            ))}
+          </SelectField>
+          <TextField label="Location" optional value={draft.location} onChange={(e) => set('location', e.target.value)} error={errors.location} placeholder="Rink B, or an address" maxLength={200} data-testid="event-location" />
+        </Section>
+
+        <Section title="Spots" subtitle="When a limit is reached, people join a waitlist and move in, in order, as spots open.">
+          <div className="form-grid form-grid--pair">
+            <TextField label="Max skaters" inputMode="numeric" placeholder="No limit" value={draft.maxSkaters} onChange={(e) => set('maxSkaters', e.target.value)} error={errors.maxSkaters} hint="Empty = no limit." data-testid="event-max-skaters" />
+            <TextField label="Max goalies" inputMode="numeric" placeholder="No limit" value={draft.maxGoalies} onChange={(e) => set('maxGoalies', e.target.value)} error={errors.maxGoalies} hint="Empty = no limit." data-testid="event-max-goalies" />
+          </div>
+          <GroupConfigEditor value={draft.groupConfig} onChange={(v) => set('groupConfig', v)} error={errors.groupConfig} />
+        </Section>
+
+        {showGame ? (
+          <Section title="Game details" subtitle="For games against other teams, or imported league games.">
+            <div className="form-grid">
+              <TextField label="Home team" optional value={draft.externalHomeTeamName} onChange={(e) => set('externalHomeTeamName', e.target.value)} error={errors.externalHomeTeamName} maxLength={120} data-testid="event-home-name" />
+              <TextField label="Away team" optional value={draft.externalAwayTeamName} onChange={(e) => set('externalAwayTeamName', e.target.value)} error={errors.externalAwayTeamName} maxLength={120} data-testid="event-away-name" />
+              <TextField label="Home score" optional inputMode="numeric" value={draft.homeScore} onChange={(e) => set('homeScore', e.target.value)} error={errors.homeScore} data-testid="event-home-score" />
+              <TextField label="Away score" optional inputMode="numeric" value={draft.awayScore} onChange={(e) => set('awayScore', e.target.value)} error={errors.awayScore} data-testid="event-away-score" />
+            </div>
+            <TextField label="Rink (outside Rinkside)" optional value={draft.externalRink} onChange={(e) => set('externalRink', e.target.value)} error={errors.externalRink} maxLength={120} placeholder="When the game is at a rink not on Rinkside" data-testid="event-external-rink" />
+          </Section>
+        ) : (
+          <button type="button" className="add-section" onClick={() => setShowGame(true)} data-testid="show-game-details">
+            + Add game details (teams, score, outside rink)
+          </button>
+        )}
+
+        <Section title="Picture" subtitle="Shown at the top of the event.">
+          <div className="image-field">
+            <TextField label="Image URL" optional type="url" inputMode="url" placeholder="https://" value={draft.imageUrl} onChange={(e) => set('imageUrl', e.target.value)} error={errors.imageUrl} data-testid="event-image" />
+            {/^https?:\/\/\S+$/i.test(draft.imageUrl.trim()) && <img className="image-field__preview" src={draft.imageUrl.trim()} alt="" onError={(e) => (e.currentTarget.style.visibility = 'hidden')} onLoad={(e) => (e.currentTarget.style.visibility = 'visible')} />}
+          </div>
+        </Section>
+
+        <div className="sticky-actions sticky-actions--dirty form-submit-bar">
+          <ButtonLink to={mode === 'edit' && event ? `/events/${event.id}` : '/events'} variant="ghost">
+            Cancel
+          </ButtonLink>
+          <Button type="submit" loading={pending} data-testid="save-event">
+            {mode === 'create' ? 'Create event' : 'Save changes'}
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+// /events/:id — the event with its live attendees. The page holds one
+// `event:ID` subscription; counts, lists, the viewer's standing and the
+// waitlist ranks all derive from the newest attendees document.
+
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { ApiError, errorMessage } from '../../../lib/api';
+import type { RinkEvent } from '../../../lib/api-types';
+import { useCurrentUser } from '../../../lib/auth/auth-context';
+import { isEventOver } from '../../../lib/event-format';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { CalendarIcon } from '../../../components/ui/icons';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { eventKeys, useEvent, useEventPayments, useMarkPaid } from '../api/events';
+import { useLiveAttendees, useRefreshEventOnPush, useRemoveAttendee } from '../api/live';
+import { AttendeesCard, WaitlistCard, type OrganiserRowTools } from './attendees';
+import { EventDetails } from './event-details';
+import { EventHero } from './event-hero';
+import { OrganiserTools } from './organiser-tools';
+import { RsvpPanel } from './rsvp-panel';
+import '../events.css';
+
+export function EventPage() {
+  const { id = '' } = useParams();
+  const query = useEvent(id);
+  if (query.isPending) return <PageSpinner label="Loading event" />;
+  if (query.isError) {
+    const notFound = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <Card>
+        <EmptyState
+          icon={<CalendarIcon size={28} />}
+          title={notFound ? 'This event is not on Rinkside' : 'Could not load this event'}
+          action={notFound ? <ButtonLink to="/events">All events</ButtonLink> : <Button variant="secondary" onClick={() => void query.refetch()}>Try again</Button>}
+        >
+          {notFound ? 'It may have been deleted by its organiser.' : errorMessage(query.error)}
+        </EmptyState>
+      </Card>
+    );
+  }
+  return <EventView key={query.data.id} event={query.data} />;
+}
+
+function EventView({ event }: { event: RinkEvent }) {
+  const me = useCurrentUser();
+  const { doc, isLive } = useLiveAttendees(event.id);
+  const viewer = event.viewer;
+  const isOrganiser = Boolean(viewer?.isOrganiser);
+  const collects = Boolean(viewer?.canCollectPayments);
+  const payments = useEventPayments(event.id, collects);
+  useRefreshEventOnPush(event, doc?.version ?? null, collects ? [eventKeys.payments(event.id)] : []);
+  const removal = useRemoveAttendee(event.id);
+  const markPaid = useMarkPaid(event.id);
+  const [paidError, setPaidError] = useState<string | null>(null);
+
+  const cancelled = Boolean(event.cancelledAt) || doc?.cancelled === true;
+  const over = isEventOver(event);
+
+  // Paid states: the REST document's (organisers get everyone's), then the
+  // payments list, then the toggle in flight.
+  const paid = new Map<string, boolean>();
+  for (const a of doc?.attending ?? []) if (a.isPaid !== null) paid.set(a.userId, a.isPaid);
+  for (const p of payments.data ?? []) paid.set(p.userId, p.isPaid);
+  if (markPaid.isPending && markPaid.variables) paid.set(markPaid.variables.userId, markPaid.variables.isPaid);
+
+  const tools: OrganiserRowTools | undefined = isOrganiser
+    ? {
+        onRemove: (userId) => void removal.remove(userId),
+        removal: removal.pending,
+        removalError: removal.error,
+        payments: collects
+          ? {
+              isPaid: (userId) => paid.get(userId) ?? false,
+              pendingUserId: markPaid.isPending ? (markPaid.variables?.userId ?? null) : null,
+              onToggle: (userId, isPaid) => {
+                setPaidError(null);
+                markPaid.mutate({ userId, isPaid }, { onError: (err) => setPaidError(errorMessage(err)) });
+              },
+              error: paidError,
+            }
+          : undefined,
+      }
+    : undefined;
+
+  const myIsPaid = doc?.attending.some((a) => a.userId === me.id) ? (viewer?.isPaid ?? null) : null;
+
+  return (
+    <div className="event-page" data-testid="event-page">
+      <EventHero event={event} doc={doc} cancelled={cancelled} isLive={isLive} />
+      {cancelled && (
+        <div data-testid="cancelled-banner">
+          <Alert tone="warning" title="This event is cancelled">
+            {event.cancelledAt
+              ? `The organiser called it off on ${new Date(event.cancelledAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}. Nobody needs to show up.`
+              : 'The organiser called it off. Nobody needs to show up.'}
+          </Alert>
+        </div>
+      )}
+      <div className="event-layout">
+        <div className="event-layout__side">
+          <RsvpPanel event={event} doc={doc} userId={me.id} cancelled={cancelled} over={over} />
+          <EventDetails event={event} />
+          {isOrganiser && <OrganiserTools event={event} cancelled={cancelled} />}
+        </div>
+        <div className="event-layout__main">
+          <AttendeesCard doc={doc} groupConfig={event.groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />
+          <WaitlistCard doc={doc} myId={me.id} tools={tools} />
+        </div>
+      </div>
+    </div>
+  );
+}

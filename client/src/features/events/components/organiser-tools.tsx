@@ -1,0 +1,219 @@
+// The organiser's panel: limits (a raised limit promotes from the waitlist
+// at once, and everyone's list moves live), HOME/AWAY team links, payment
+// collection, cancel and delete.
+
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import type { RinkEvent, TeamRole } from '../../../lib/api-types';
+import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { Combobox } from '../../../components/ui/combobox';
+import { ConfirmButton } from '../../../components/ui/confirm-button';
+import { SelectField, TextField } from '../../../components/ui/field';
+import { useCancelEvent, useDeleteEvent, useLinkTeam, useTeamOptions, useUnlinkTeam, useUpdateEvent } from '../api/events';
+
+/** '' → null (unlimited); otherwise a whole number ≥ 0, or an error message. */
+export function parseLimit(raw: string): { value: number | null } | { error: string } {
+  const t = raw.trim();
+  if (t === '') return { value: null };
+  if (!/^\d+$/.test(t)) return { error: 'A whole number, or empty for no limit.' };
+  const n = Number(t);
+  if (n > 500) return { error: 'At most 500.' };
+  return { value: n };
+}
+
+function LimitsForm({ event }: { event: RinkEvent }) {
+  const update = useUpdateEvent(event.id);
+  const [skaters, setSkaters] = useState(event.maxSkaters === null ? '' : String(event.maxSkaters));
+  const [goalies, setGoalies] = useState(event.maxGoalies === null ? '' : String(event.maxGoalies));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  // Someone else changed the limits: show theirs unless we are editing.
+  const server = `${event.maxSkaters ?? ''}/${event.maxGoalies ?? ''}`;
+  useEffect(() => {
+    setSkaters(event.maxSkaters === null ? '' : String(event.maxSkaters));
+    setGoalies(event.maxGoalies === null ? '' : String(event.maxGoalies));
+  }, [server]);
+
+  const s = parseLimit(skaters);
+  const g = parseLimit(goalies);
+  const dirty = ('value' in s ? s.value : NaN) !== event.maxSkaters || ('value' in g ? g.value : NaN) !== event.maxGoalies;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const local: FieldErrors = {};
+    if ('error' in s) local.maxSkaters = s.error;
+    if ('error' in g) local.maxGoalies = g.error;
+    setErrors(local);
+    setFormError(null);
+    setSaved(false);
+    if (Object.keys(local).length || !('value' in s) || !('value' in g)) return;
+    try {
+      const patch: { maxSkaters?: number | null; maxGoalies?: number | null } = {};
+      if (s.value !== event.maxSkaters) patch.maxSkaters = s.value;
+      if (g.value !== event.maxGoalies) patch.maxGoalies = g.value;
+      await update.mutateAsync(patch);
+      setSaved(true);
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
+      else setFormError(errorMessage(err));
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate data-testid="limits-form">
+      {formError && <Alert>{formError}</Alert>}
+      <div className="form-grid form-grid--pair">
+        <TextField label="Max skaters" inputMode="numeric" placeholder="No limit" value={skaters} onChange={(e) => { setSkaters(e.target.value); setSaved(false); }} error={errors.maxSkaters} data-testid="limit-skaters" />
+        <TextField label="Max goalies" inputMode="numeric" placeholder="No limit" value={goalies} onChange={(e) => { setGoalies(e.target.value); setSaved(false); }} error={errors.maxGoalies} data-testid="limit-goalies" />
+      </div>
+      <div className="tool-row">
+        <p className="field__hint">Raising a limit moves people off the waitlist right away, in order.</p>
+        {saved && !dirty ? (
+          <span className="saved-note" role="status">
+            Saved
+          </span>
+        ) : (
+          <Button type="submit" size="sm" loading={update.isPending} disabled={!dirty} data-testid="save-limits">
+            Save limits
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function TeamLinks({ event }: { event: RinkEvent }) {
+  const link = useLinkTeam(event.id);
+  const unlink = useUnlinkTeam(event.id);
+  const [teamId, setTeamId] = useState('');
+  const [teamName, setTeamName] = useState('');
+  const [role, setRole] = useState<TeamRole>(event.teams.some((t) => t.role === 'HOME') ? 'AWAY' : 'HOME');
+  const [query, setQuery] = useState('');
+  const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
+  const options = useTeamOptions(q, true);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!teamId) {
+      setError('Pick a team first.');
+      return;
+    }
+    setError(null);
+    try {
+      await link.mutateAsync({ teamId, role });
+      setTeamId('');
+      setTeamName('');
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }
+
+  return (
+    <div className="stack">
+      {event.teams.length > 0 && (
+        <ul className="team-links">
+          {event.teams.map((t) => (
+            <li key={t.teamId} className="team-links__row">
+              <span className={`role-chip role-chip--${t.role.toLowerCase()}`}>{t.role === 'HOME' ? 'Home' : 'Away'}</span>
+              <Link to={`/teams/${t.teamId}`} className="team-links__name">
+                {t.teamName}
+              </Link>
+              <Button size="sm" variant="ghost" loading={unlink.isPending && unlink.variables === t.teamId} onClick={() => unlink.mutate(t.teamId)} aria-label={`Unlink ${t.teamName}`}>
+                Unlink
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <Alert>{error}</Alert>}
+      {unlink.error && <Alert>{errorMessage(unlink.error)}</Alert>}
+      <form className="team-link-form" onSubmit={submit} noValidate>
+        <Combobox
+          label="Team"
+          value={teamId}
+          valueLabel={teamName}
+          onChange={(id) => {
+            setTeamId(id);
+            setTeamName(options.data?.items.find((t) => t.id === id)?.name ?? '');
+          }}
+          options={(options.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
+          onQueryChange={setQuery}
+          loading={options.isFetching && !options.data}
+          emptyText={q ? 'No team matches' : 'No teams yet'}
+          placeholder="Search teams"
+          data-testid="link-team"
+        />
+        <SelectField label="As" value={role} onChange={(e) => setRole(e.target.value as TeamRole)} data-testid="link-role">
+          <option value="HOME">Home</option>
+          <option value="AWAY">Away</option>
+        </SelectField>
+        <Button type="submit" variant="secondary" loading={link.isPending} data-testid="link-team-submit">
+          Link
+        </Button>
+      </form>
+    </div>
+  );
+}
+
+export function OrganiserTools({ event, cancelled }: { event: RinkEvent; cancelled: boolean }) {
+  const navigate = useNavigate();
+  const cancel = useCancelEvent(event.id);
+  const remove = useDeleteEvent(event.id);
+  const collects = Boolean(event.viewer?.canCollectPayments);
+
+  return (
+    <Card className="event-block event-block--tools" data-testid="organiser-tools">
+      <CardHeader title="Organiser tools" subtitle="Only organisers see this." />
+      {!cancelled && (
+        <section className="tool-section">
+          <h3 className="tool-section__title">Spots</h3>
+          <LimitsForm event={event} />
+        </section>
+      )}
+      <section className="tool-section">
+        <h3 className="tool-section__title">Teams</h3>
+        <TeamLinks event={event} />
+      </section>
+      <section className="tool-section">
+        <h3 className="tool-section__title">Payments</h3>
+        {collects ? (
+          <p className="muted small">Tap Paid / Unpaid beside each person in the list.</p>
+        ) : (
+          <p className="muted small">
+            To mark who paid, turn on <Link to="/settings/profile#payments">payment collection</Link> in your profile.
+          </p>
+        )}
+      </section>
+      <section className="tool-section tool-section--danger">
+        <h3 className="tool-section__title">Danger zone</h3>
+        {(cancel.error || remove.error) && <Alert>{errorMessage(cancel.error ?? remove.error)}</Alert>}
+        <div className="tool-row tool-row--wrap">
+          {!cancelled && (
+            <ConfirmButton size="sm" confirmLabel="Tap again to cancel it" loading={cancel.isPending} onConfirm={() => cancel.mutate()} data-testid="cancel-event">
+              Cancel event
+            </ConfirmButton>
+          )}
+          <ConfirmButton
+            size="sm"
+            variant="ghost"
+            confirmLabel="Tap again to delete for good"
+            loading={remove.isPending}
+            onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/events', { replace: true }) })}
+            data-testid="delete-event"
+          >
+            Delete event
+          </ConfirmButton>
+        </div>
+        <p className="field__hint">{cancelled ? 'Deleting erases the event and everyone\'s answers.' : 'Cancelling keeps the event and tells everyone. Deleting erases it and every answer.'}</p>
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,184 @@
+// "Are you in?" — the viewer's standing (live: derived from the pushed
+// attendees document, the last reply and the event's viewer block, newest
+// wins), a position picker defaulting to their preferred position, and
+// one-tap answers sent as WebSocket commands.
+
+import { useState } from 'react';
+import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
+import { POSITION_LABELS } from '../../../lib/format';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { CheckIcon, ClockIcon, DollarIcon, XIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import { useMyPositions } from '../api/events';
+import { useRsvp } from '../api/live';
+import { deriveStanding, ordinal, roleOf, spotsLeft, wouldWaitlist, type Standing } from '../model/standing';
+import type { AttendeeCounts, AttendeesDoc } from '../model/types';
+import { PositionPicker } from './position-picker';
+
+export interface RsvpPanelProps {
+  event: RinkEvent;
+  doc: AttendeesDoc | null;
+  userId: string;
+  cancelled: boolean;
+  over: boolean;
+}
+
+type Tone = 'in' | 'waiting' | 'out' | 'open' | 'closed';
+
+function headline(s: Standing): { tone: Tone; title: string } {
+  switch (s.status) {
+    case 'ATTENDING':
+      return { tone: 'in', title: "You're in" };
+    case 'WAITLISTED':
+      return { tone: 'waiting', title: s.rank ? `Waitlisted #${s.rank}` : 'Waitlisted' };
+    case 'DECLINED':
+      return { tone: 'out', title: "You're out" };
+    case 'REMOVED':
+      return { tone: 'out', title: "You're off the list" };
+    default:
+      return { tone: 'open', title: 'Are you in?' };
+  }
+}
+
+function openSpotsText(counts: AttendeeCounts | undefined, position: HockeyPosition): string {
+  if (!counts) return 'Pick your position and grab a spot.';
+  const role = roleOf(position);
+  const noun = role === 'GOALIE' ? 'goalie' : 'skater';
+  if (wouldWaitlist(counts, role)) {
+    const queued = role === 'GOALIE' ? counts.waitlistGoalies : counts.waitlistSkaters;
+    return `${noun === 'goalie' ? 'Goalies' : 'Skaters'} are full. You'd be #${queued + 1} on the waitlist and move in automatically when a spot opens.`;
+  }
+  const left = spotsLeft(counts, role);
+  if (left === null) return `No limit on ${noun}s. Pick your position and you're on the list.`;
+  return `${left} ${noun} ${left === 1 ? 'spot' : 'spots'} left.`;
+}
+
+export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProps) {
+  const { flight, send, dismiss } = useRsvp(event.id);
+  const positions = useMyPositions();
+  const standing = deriveStanding({ userId, doc, reply: flight.reply, viewer: event.viewer, eventVersion: event.version });
+  const preferred = positions.data?.find((p) => p.isPreferred)?.position ?? positions.data?.[0]?.position;
+  const placed = standing.status === 'ATTENDING' || standing.status === 'WAITLISTED';
+  const current = placed ? standing.position : null;
+  const [picked, setPicked] = useState<HockeyPosition | null>(null);
+  const position: HockeyPosition = picked ?? current ?? preferred ?? 'CENTER';
+
+  const busy = flight.phase !== 'idle';
+  const closed = cancelled || over;
+  const { tone, title } = headline(standing);
+  const shownTone: Tone = closed && !placed ? 'closed' : tone;
+  const switching = placed && current !== null && position !== current;
+  const roleSwitch = switching && current !== null && roleOf(current) !== roleOf(position);
+
+  let sub: string;
+  if (cancelled) sub = 'This event is cancelled, so answers are closed.';
+  else if (over) sub = placed ? 'This event is over. Thanks for coming out.' : 'This event is over.';
+  else if (standing.status === 'ATTENDING') sub = current ? `Playing ${POSITION_LABELS[current].toLowerCase()}. See you on the ice.` : 'See you on the ice.';
+  else if (standing.status === 'WAITLISTED')
+    sub = `${standing.rank ? `${ordinal(standing.rank)} in line` : 'In line'} for a ${current === 'GOALIE' ? 'goalie' : 'skater'} spot. You move in automatically when one opens.`;
+  else if (standing.status === 'DECLINED') sub = "You said you can't make it. Changed your mind?";
+  else if (standing.status === 'REMOVED') sub = 'An organiser took you off the list. You can ask for a spot again.';
+  else sub = openSpotsText(doc?.counts, position);
+
+  const isPaid = standing.status === 'ATTENDING' ? (event.viewer?.isPaid ?? null) : null;
+
+  return (
+    <Card className={`rsvp-card rsvp-card--${shownTone}`} data-testid="rsvp-panel" aria-labelledby="rsvp-title">
+      <div className="rsvp-card__status">
+        <span className="rsvp-card__icon" aria-hidden="true">
+          {shownTone === 'in' ? <CheckIcon size={22} /> : shownTone === 'waiting' ? <ClockIcon size={22} /> : shownTone === 'out' || shownTone === 'closed' ? <XIcon size={22} /> : <span className="rsvp-card__puck" />}
+        </span>
+        <div className="rsvp-card__text">
+          <h2 id="rsvp-title" className="rsvp-card__title" data-testid="rsvp-status" data-status={standing.status ?? 'NONE'} aria-live="polite">
+            {title}
+          </h2>
+          <p className="rsvp-card__sub">{sub}</p>
+        </div>
+      </div>
+
+      {isPaid !== null && (
+        <p className={`rsvp-card__paid${isPaid ? ' rsvp-card__paid--yes' : ''}`} data-testid="my-payment">
+          <DollarIcon size={16} /> {isPaid ? 'Paid. Thanks!' : 'Payment not marked yet.'}
+        </p>
+      )}
+
+      {!closed && (
+        <>
+          <div className="rsvp-card__pos">
+            <span className="rsvp-card__pos-label">{placed ? 'Your position' : 'I play'}</span>
+            <PositionPicker value={position} onChange={setPicked} disabled={busy} label="Position for this event" />
+          </div>
+          {roleSwitch && (
+            <p className="field__hint">
+              Switching between skater and goalie is a new request: you go to the back of the {roleOf(position) === 'GOALIE' ? 'goalie' : 'skater'} line if it is full.
+            </p>
+          )}
+          <div className="rsvp-card__actions">
+            {!placed && (
+              <Button
+                size="lg"
+                block
+                loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
+                disabled={busy}
+                onClick={() => {
+                  setPicked(null);
+                  void send('ATTENDING', position);
+                }}
+                data-testid="rsvp-in"
+              >
+                I'm in
+              </Button>
+            )}
+            {switching && (
+              <Button
+                size="lg"
+                block
+                loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
+                disabled={busy}
+                onClick={() => {
+                  setPicked(null);
+                  void send('ATTENDING', position);
+                }}
+                data-testid="rsvp-switch"
+              >
+                Switch to {POSITION_LABELS[position].toLowerCase()}
+              </Button>
+            )}
+            {standing.status !== 'DECLINED' && (
+              <Button
+                variant="secondary"
+                size="lg"
+                block
+                loading={flight.phase === 'sending' && flight.action === 'DECLINED'}
+                disabled={busy}
+                onClick={() => {
+                  setPicked(null);
+                  void send('DECLINED');
+                }}
+                data-testid="rsvp-out"
+              >
+                {standing.status === 'WAITLISTED' ? 'Leave the waitlist' : "Can't make it"}
+              </Button>
+            )}
+          </div>
+        </>
+      )}
+
+      {flight.phase === 'checking' && (
+        <p className="rsvp-card__checking" role="status" data-testid="rsvp-checking">
+          <Spinner size="sm" /> Checking…
+        </p>
+      )}
+      {flight.error && (
+        <Alert action={<Button size="sm" variant="ghost" onClick={dismiss}>Dismiss</Button>}>{flight.error}</Alert>
+      )}
+      {flight.note && (
+        <Alert tone="info" action={<Button size="sm" variant="ghost" onClick={dismiss}>OK</Button>}>
+          {flight.note}
+        </Alert>
+      )}
+    </Card>
+  );
+}

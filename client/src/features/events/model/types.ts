@@ -1,0 +1,63 @@
+// Wire shapes of the attendees document (REST and the `event:ID` topic),
+// RSVP replies and payments (CONTRACT.md › Events and RSVP).
+
+import type { HockeyPosition, RsvpStatus } from '../../../lib/api-types';
+
+export interface AttendingEntry {
+  userId: string;
+  displayName: string;
+  position: HockeyPosition;
+  respondedAt: string;
+  /** Filled for organisers and for your own entry on REST reads; null on the topic. */
+  isPaid: boolean | null;
+}
+
+export interface WaitlistEntry {
+  userId: string;
+  displayName: string;
+  position: HockeyPosition;
+  /** 1 = next to be promoted; counted per role (skater or goalie). */
+  rank: number;
+  addedAt: string;
+}
+
+export interface AttendeeCounts {
+  skaters: number;
+  goalies: number;
+  /** Null = unlimited. */
+  maxSkaters: number | null;
+  maxGoalies: number | null;
+  waitlistSkaters: number;
+  waitlistGoalies: number;
+}
+
+export interface AttendeesDoc {
+  version: number;
+  /** In order of acceptance, both roles together. */
+  attending: AttendingEntry[];
+  /** In order of acceptance; `rank` counts per role. */
+  waitlist: WaitlistEntry[];
+  counts: AttendeeCounts;
+  /** The server adds this beside the contract's fields; absent means unknown. */
+  cancelled?: boolean;
+}
+
+/** What an RSVP or removal answers, over REST and as a WebSocket reply. */
+export interface RsvpReply {
+  status: RsvpStatus;
+  waitlistRank: number | null;
+  version: number;
+}
+
+export interface EventPayment {
+  id: string;
+  eventId: string;
+  userId: string;
+  isPaid: boolean;
+  markedPaidAt: string | null;
+  markedPaidById: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RsvpAction = 'ATTENDING' | 'DECLINED';
