@@ -48,38 +48,86 @@ impl Relation {
 #[derive(Clone, Copy, Debug)]
 pub enum Action<'a> {
     CreateFacility,
-    EditFacility { facility_id: &'a str },
-    DeleteFacility { facility_id: &'a str },
-    AddFacilityManager { facility_id: &'a str },
+    EditFacility {
+        facility_id: &'a str,
+    },
+    DeleteFacility {
+        facility_id: &'a str,
+    },
+    AddFacilityManager {
+        facility_id: &'a str,
+    },
     /// Removing a manager link; a manager may remove their own.
-    RemoveFacilityManager { facility_id: &'a str, user_id: &'a str },
-    TransferFacility { facility_id: &'a str },
+    RemoveFacilityManager {
+        facility_id: &'a str,
+        user_id: &'a str,
+    },
+    TransferFacility {
+        facility_id: &'a str,
+    },
     CreateTeam,
-    EditTeam { team_id: &'a str },
-    DeleteTeam { team_id: &'a str },
-    AddTeamManager { team_id: &'a str },
-    RemoveTeamManager { team_id: &'a str, user_id: &'a str },
-    TransferTeam { team_id: &'a str },
+    EditTeam {
+        team_id: &'a str,
+    },
+    DeleteTeam {
+        team_id: &'a str,
+    },
+    AddTeamManager {
+        team_id: &'a str,
+    },
+    RemoveTeamManager {
+        team_id: &'a str,
+        user_id: &'a str,
+    },
+    TransferTeam {
+        team_id: &'a str,
+    },
     /// Follow or unfollow a user, facility or team.
     Follow,
-    EditProfile { user_id: &'a str },
-    CreateSeason { facility_id: &'a str },
-    EditSeason { season_id: &'a str },
+    EditProfile {
+        user_id: &'a str,
+    },
+    CreateSeason {
+        facility_id: &'a str,
+    },
+    EditSeason {
+        season_id: &'a str,
+    },
     /// Create, edit or delete a season's division mappings.
-    ManageDivisionMappings { season_id: &'a str },
-    CreateRoster { team_id: &'a str },
-    EditRoster { roster_id: &'a str },
+    ManageDivisionMappings {
+        season_id: &'a str,
+    },
+    CreateRoster {
+        team_id: &'a str,
+    },
+    EditRoster {
+        roster_id: &'a str,
+    },
     /// Add a player or edit a player's jersey, position, commitment or letters.
-    ManagePlayers { roster_id: &'a str },
+    ManagePlayers {
+        roster_id: &'a str,
+    },
     /// Take a player off the roster; players may take themselves off (leave).
-    RemovePlayer { roster_id: &'a str, user_id: &'a str },
-    RequestToJoin { roster_id: &'a str },
+    RemovePlayer {
+        roster_id: &'a str,
+        user_id: &'a str,
+    },
+    RequestToJoin {
+        roster_id: &'a str,
+    },
     /// See a roster's join requests, approve and reject them.
-    DecideJoinRequests { roster_id: &'a str },
+    DecideJoinRequests {
+        roster_id: &'a str,
+    },
     /// Withdraw a pending request: only its requester.
-    CancelJoinRequest { requester_id: &'a str },
+    CancelJoinRequest {
+        requester_id: &'a str,
+    },
     /// Read one request (with its message): its requester and its deciders.
-    ViewJoinRequest { roster_id: &'a str, requester_id: &'a str },
+    ViewJoinRequest {
+        roster_id: &'a str,
+        requester_id: &'a str,
+    },
 }
 
 use Relation::*;
@@ -100,7 +148,9 @@ impl Action<'_> {
             Action::RemoveFacilityManager { .. } => &[FacilityOwner, Myself],
             // A team belongs to itself: basing it at a facility does not
             // hand it to the facility's staff.
-            Action::EditTeam { .. } | Action::CreateRoster { .. } | Action::ManagePlayers { .. } => &[TeamOwner, TeamManager],
+            Action::EditTeam { .. } | Action::CreateRoster { .. } | Action::ManagePlayers { .. } => {
+                &[TeamOwner, TeamManager]
+            }
             Action::DeleteTeam { .. } | Action::AddTeamManager { .. } | Action::TransferTeam { .. } => &[TeamOwner],
             Action::RemoveTeamManager { .. } => &[TeamOwner, Myself],
             // The season's facility runs the league: it may place a roster
@@ -120,7 +170,9 @@ impl Action<'_> {
             | Action::RemoveTeamManager { user_id, .. }
             | Action::RemovePlayer { user_id, .. }
             | Action::EditProfile { user_id } => Some(user_id),
-            Action::CancelJoinRequest { requester_id } | Action::ViewJoinRequest { requester_id, .. } => Some(requester_id),
+            Action::CancelJoinRequest { requester_id } | Action::ViewJoinRequest { requester_id, .. } => {
+                Some(requester_id)
+            }
             _ => None,
         }
     }
@@ -140,16 +192,20 @@ impl Action<'_> {
             | Action::RemoveTeamManager { team_id, .. }
             | Action::TransferTeam { team_id }
             | Action::CreateRoster { team_id } => Object::Team(team_id),
-            Action::EditSeason { season_id } | Action::ManageDivisionMappings { season_id } => Object::Season(season_id),
+            Action::EditSeason { season_id } | Action::ManageDivisionMappings { season_id } => {
+                Object::Season(season_id)
+            }
             Action::EditRoster { roster_id }
             | Action::ManagePlayers { roster_id }
             | Action::RemovePlayer { roster_id, .. }
             | Action::RequestToJoin { roster_id }
             | Action::DecideJoinRequests { roster_id }
             | Action::ViewJoinRequest { roster_id, .. } => Object::Roster(roster_id),
-            Action::CreateFacility | Action::CreateTeam | Action::Follow | Action::EditProfile { .. } | Action::CancelJoinRequest { .. } => {
-                Object::Nothing
-            }
+            Action::CreateFacility
+            | Action::CreateTeam
+            | Action::Follow
+            | Action::EditProfile { .. }
+            | Action::CancelJoinRequest { .. } => Object::Nothing,
         }
     }
 
@@ -222,7 +278,8 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
             (None, Some(id.to_string()), None)
         }
         Object::Season(id) => {
-            let facility = db::access::season_facility(&db.pool, id).await?.ok_or_else(|| AppError::not_found("season"))?;
+            let facility =
+                db::access::season_facility(&db.pool, id).await?.ok_or_else(|| AppError::not_found("season"))?;
             (Some(facility), None, None)
         }
         Object::Roster(id) => {

@@ -112,11 +112,7 @@ pub enum GameActionInput {
     },
     /// 1–60 minutes for a dressed player of `rosterId`.
     #[serde(rename_all = "camelCase")]
-    Penalty {
-        roster_id: String,
-        player_id: String,
-        minutes: i64,
-    },
+    Penalty { roster_id: String, player_id: String, minutes: i64 },
     /// 1 → 2 → 3 → OT → SO.
     EndPeriod {},
     /// LIVE → FINAL: games played to every dressed player, the result to
@@ -130,24 +126,12 @@ impl From<GameActionInput> for GameAction {
     fn from(input: GameActionInput) -> Self {
         match input {
             GameActionInput::Start {} => GameAction::Start,
-            GameActionInput::Goal {
-                roster_id,
-                scorer_id,
-                assist_ids,
-            } => GameAction::Goal {
-                roster_id,
-                scorer_id,
-                assist_ids,
-            },
-            GameActionInput::Penalty {
-                roster_id,
-                player_id,
-                minutes,
-            } => GameAction::Penalty {
-                roster_id,
-                player_id,
-                minutes,
-            },
+            GameActionInput::Goal { roster_id, scorer_id, assist_ids } => {
+                GameAction::Goal { roster_id, scorer_id, assist_ids }
+            }
+            GameActionInput::Penalty { roster_id, player_id, minutes } => {
+                GameAction::Penalty { roster_id, player_id, minutes }
+            }
             GameActionInput::EndPeriod {} => GameAction::EndPeriod,
             GameActionInput::Final {} => GameAction::Final,
             GameActionInput::Undo {} => GameAction::Undo,
@@ -168,24 +152,14 @@ pub struct LineupInput {
 /// (signed in) what the viewer may do. Pushes on `game:ID` carry the state
 /// without `seasonId`, `scheduledAt` and `viewer`.
 async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResult<Value> {
-    let row = db::games::get(&state.db.pool, id)
-        .await?
-        .ok_or_else(|| AppError::not_found("game"))?;
+    let row = db::games::get(&state.db.pool, id).await?.ok_or_else(|| AppError::not_found("game"))?;
     let (_, mut doc) = crate::live::game::current(&state.db, &state.realtime.games, id).await?;
     if let Some(obj) = doc.as_object_mut() {
         obj.insert("seasonId".into(), Value::String(row.season_id));
-        obj.insert(
-            "scheduledAt".into(),
-            Value::String(crate::time::to_rfc3339(row.scheduled_at)),
-        );
+        obj.insert("scheduledAt".into(), Value::String(crate::time::to_rfc3339(row.scheduled_at)));
         if let Some(user) = viewer {
-            let roles = db::games::roles(&state.db, id, user)
-                .await?
-                .unwrap_or_default();
-            obj.insert(
-                "viewer".into(),
-                json!({"canScore": roles.staff || roles.keeper, "canManage": roles.staff}),
-            );
+            let roles = db::games::roles(&state.db.pool, id, user).await?.unwrap_or_default();
+            obj.insert("viewer".into(), json!({"canScore": roles.staff || roles.keeper, "canManage": roles.staff}));
         }
     }
     Ok(doc)
@@ -193,9 +167,7 @@ async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResul
 
 /// Staff only (see the module docs); 404 before 403.
 async fn require_staff(state: &AppState, game_id: &str, me: &AuthUser) -> AppResult<()> {
-    let roles = db::games::roles(&state.db, game_id, &me.id)
-        .await?
-        .ok_or_else(|| AppError::not_found("game"))?;
+    let roles = db::games::roles(&state.db.pool, game_id, &me.id).await?.ok_or_else(|| AppError::not_found("game"))?;
     if roles.staff {
         Ok(())
     } else {
@@ -207,9 +179,7 @@ async fn require_staff(state: &AppState, game_id: &str, me: &AuthUser) -> AppRes
 
 /// Staff and the game's score keepers; 404 before 403.
 async fn require_scorer(state: &AppState, game_id: &str, me: &AuthUser) -> AppResult<()> {
-    let roles = db::games::roles(&state.db, game_id, &me.id)
-        .await?
-        .ok_or_else(|| AppError::not_found("game"))?;
+    let roles = db::games::roles(&state.db.pool, game_id, &me.id).await?.ok_or_else(|| AppError::not_found("game"))?;
     if roles.staff || roles.keeper {
         Ok(())
     } else {
@@ -222,9 +192,7 @@ async fn require_scorer(state: &AppState, game_id: &str, me: &AuthUser) -> AppRe
 /// Pushes the season document computed in a committed transaction.
 fn publish_season(state: &AppState, season_id: &str, seq: i64, doc: &db::games::SeasonDocument) {
     match serde_json::to_value(doc) {
-        Ok(data) => state
-            .realtime
-            .publish(&format!("season:{season_id}"), seq, &data),
+        Ok(data) => state.realtime.publish(&format!("season:{season_id}"), seq, &data),
         Err(e) => {
             tracing::warn!(season = %season_id, error = %e, "season document did not serialise")
         }
@@ -240,11 +208,7 @@ fn publish_season(state: &AppState, season_id: &str, seq: i64, doc: &db::games::
     (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
 #[post("/games")]
 #[tracing::instrument(skip_all, fields(user = %me.id))]
-async fn create(
-    state: web::Data<AppState>,
-    me: AuthUser,
-    body: web::Json<NewGame>,
-) -> AppResult<HttpResponse> {
+async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGame>) -> AppResult<HttpResponse> {
     let input = body.into_inner();
     let mut errors = FieldErrors::new();
     let scheduled_at = crate::time::parse_rfc3339(&input.scheduled_at);
@@ -254,10 +218,7 @@ async fn create(
     if !db::games::season_exists(&state.db.pool, &input.season_id).await? {
         errors.insert("seasonId".into(), "no such season".into());
     }
-    for (field, roster_id) in [
-        ("homeRosterId", &input.home_roster_id),
-        ("awayRosterId", &input.away_roster_id),
-    ] {
+    for (field, roster_id) in [("homeRosterId", &input.home_roster_id), ("awayRosterId", &input.away_roster_id)] {
         match db::games::roster_place(&state.db.pool, roster_id).await? {
             None => {
                 errors.insert(field.into(), "no such roster".into());
@@ -272,8 +233,7 @@ async fn create(
         errors.insert("awayRosterId".into(), "a roster cannot play itself".into());
     }
     finish(errors)?;
-    let scheduled_at =
-        scheduled_at.ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))?;
+    let scheduled_at = scheduled_at.ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))?;
     let rosters = [input.home_roster_id.as_str(), input.away_roster_id.as_str()];
     if !db::games::is_staff(&state.db.pool, &input.season_id, rosters, &me.id).await? {
         return Err(AppError::forbidden(
@@ -285,15 +245,8 @@ async fn create(
     if !db::games::lock_season(&mut tx, &input.season_id).await? {
         return Err(AppError::field("seasonId", "no such season"));
     }
-    db::games::insert(
-        &mut tx,
-        &id,
-        &input.season_id,
-        &input.home_roster_id,
-        &input.away_roster_id,
-        scheduled_at,
-    )
-    .await?;
+    db::games::insert(&mut tx, &id, &input.season_id, &input.home_roster_id, &input.away_roster_id, scheduled_at)
+        .await?;
     let (seq, doc) = db::games::season_document(&mut tx, &input.season_id).await?;
     tx.commit().await?;
     publish_season(&state, &input.season_id, seq, &doc);
@@ -305,11 +258,7 @@ async fn create(
 /// `scheduledAt` and, signed in, `viewer: {canScore, canManage}`.
 #[utoipa::path(responses((status = 200, body = Object, description = "the game state"), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
 #[get("/games/{id}")]
-async fn get_one(
-    state: web::Data<AppState>,
-    viewer: MaybeUser,
-    id: web::Path<String>,
-) -> AppResult<web::Json<Value>> {
+async fn get_one(state: web::Data<AppState>, viewer: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Value>> {
     Ok(web::Json(game_view(&state, &id, viewer.id()).await?))
 }
 
@@ -330,14 +279,11 @@ async fn edit(
     let scheduled_at = match &input.scheduled_at {
         None => None,
         Some(s) => Some(
-            crate::time::parse_rfc3339(s)
-                .ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))?,
+            crate::time::parse_rfc3339(s).ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))?,
         ),
     };
     // Check the status change first so a refused one leaves the time alone.
-    let row = db::games::get(&state.db.pool, &id)
-        .await?
-        .ok_or_else(|| AppError::not_found("game"))?;
+    let row = db::games::get(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("game"))?;
     let current = GameStatus::parse(&row.status).map_err(AppError::internal)?;
     match current {
         GameStatus::Live | GameStatus::Final => {
@@ -346,18 +292,14 @@ async fn edit(
             )));
         }
         GameStatus::Cancelled if input.status.is_some_and(|s| s != ScheduleStatus::Cancelled) => {
-            return Err(AppError::conflict(
-                "the game is CANCELLED; schedule a new one",
-            ));
+            return Err(AppError::conflict("the game is CANCELLED; schedule a new one"));
         }
         _ => {}
     }
     if let Some(at) = scheduled_at {
         let mut tx = state.db.begin().await?;
         let Some((season_id, _)) = db::games::reschedule(&mut tx, &id, at).await? else {
-            return Err(AppError::conflict(
-                "only a game that has not started can be rescheduled",
-            ));
+            return Err(AppError::conflict("only a game that has not started can be rescheduled"));
         };
         db::games::lock_season(&mut tx, &season_id).await?;
         let (seq, doc) = db::games::season_document(&mut tx, &season_id).await?;
@@ -371,22 +313,14 @@ async fn edit(
         {
             let doc = game.public_document();
             match serde_json::to_value(&doc) {
-                Ok(data) => state
-                    .realtime
-                    .publish(&format!("game:{id}"), doc.version, &data),
+                Ok(data) => state.realtime.publish(&format!("game:{id}"), doc.version, &data),
                 Err(e) => tracing::warn!(game = %id, error = %e, "game document did not serialise"),
             }
         }
     }
     if let Some(status) = input.status {
-        let command = GameCommand::SetStatus {
-            status: status.game_status(),
-        };
-        state
-            .realtime
-            .games
-            .send(&id, Envelope::new(me.id.clone(), command))
-            .await?;
+        let command = GameCommand::SetStatus { status: status.game_status() };
+        state.realtime.games.send(&id, Envelope::new(me.id.clone(), command)).await?;
     }
     Ok(web::Json(game_view(&state, &id, Some(&me.id)).await?))
 }
@@ -427,9 +361,7 @@ async fn act(
     body: web::Json<GameActionInput>,
 ) -> AppResult<web::Json<Value>> {
     let key = idempotency_header(&req)?;
-    Ok(web::Json(
-        action_command(&state, &me, &id, body.into_inner(), key.as_deref()).await?,
-    ))
+    Ok(web::Json(action_command(&state, &me, &id, body.into_inner(), key.as_deref()).await?))
 }
 
 /// Set who dressed for one side (scorers, before FINAL). Only dressed
@@ -449,23 +381,11 @@ async fn set_lineup(
     require_scorer(&state, &game_id, &me).await?;
     let user_ids = body.into_inner().user_ids;
     if user_ids.is_empty() || user_ids.len() > MAX_LINEUP {
-        return Err(AppError::field(
-            "userIds",
-            format!("1 to {MAX_LINEUP} players"),
-        ));
+        return Err(AppError::field("userIds", format!("1 to {MAX_LINEUP} players")));
     }
-    let command = GameCommand::SetLineup {
-        roster_id,
-        user_ids,
-    };
-    let reply = state
-        .realtime
-        .games
-        .send(&game_id, Envelope::new(me.id.clone(), command))
-        .await?;
-    Ok(web::Json(
-        serde_json::to_value(reply).map_err(AppError::internal)?,
-    ))
+    let command = GameCommand::SetLineup { roster_id, user_ids };
+    let reply = state.realtime.games.send(&game_id, Envelope::new(me.id.clone(), command)).await?;
+    Ok(web::Json(serde_json::to_value(reply).map_err(AppError::internal)?))
 }
 
 /// The game's score keepers (signed in).
@@ -479,9 +399,7 @@ async fn list_scorekeepers(
     if db::games::get(&state.db.pool, &id).await?.is_none() {
         return Err(AppError::not_found("game"));
     }
-    Ok(web::Json(
-        db::games::scorekeepers(&state.db.pool, &id).await?,
-    ))
+    Ok(web::Json(db::games::scorekeepers(&state.db.pool, &id).await?))
 }
 
 /// Assign a score keeper (staff; score keepers cannot assign others).
@@ -519,11 +437,7 @@ async fn remove_scorekeeper(
 // ---------------------------------------------------------------- season and team views
 
 async fn require_season(state: &AppState, season_id: &str) -> AppResult<()> {
-    if db::games::season_exists(&state.db.pool, season_id).await? {
-        Ok(())
-    } else {
-        Err(AppError::not_found("season"))
-    }
+    if db::games::season_exists(&state.db.pool, season_id).await? { Ok(()) } else { Err(AppError::not_found("season")) }
 }
 
 /// A season's games by time (public): the `schedule` of the `season:ID`
@@ -535,9 +449,7 @@ async fn season_schedule(
     id: web::Path<String>,
 ) -> AppResult<web::Json<Vec<ScheduleEntry>>> {
     require_season(&state, &id).await?;
-    Ok(web::Json(
-        db::games::season_schedule(&state.db.pool, &id).await?,
-    ))
+    Ok(web::Json(db::games::season_schedule(&state.db.pool, &id).await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -566,27 +478,12 @@ async fn team_schedule(
     let q = query.into_inner();
     let after = match q.cursor.as_deref() {
         None => None,
-        Some(raw) => Some(
-            db::Cursor::parse(raw)
-                .ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))?,
-        ),
+        Some(raw) => Some(db::Cursor::parse(raw).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))?),
     };
     let limit = db::page_limit(q.limit);
-    let rows = db::games::team_schedule(
-        &state.db.pool,
-        &id,
-        q.season_id.as_deref(),
-        after.as_ref(),
-        limit,
-    )
-    .await?;
-    let (items, next_cursor) = db::finish_page(rows, limit, |g| {
-        db::Cursor {
-            at: g.scheduled_at,
-            id: g.id.clone(),
-        }
-        .encode()
-    });
+    let rows = db::games::team_schedule(&state.db.pool, &id, q.season_id.as_deref(), after.as_ref(), limit).await?;
+    let (items, next_cursor) =
+        db::finish_page(rows, limit, |g| db::Cursor { at: g.scheduled_at, id: g.id.clone() }.encode());
     Ok(web::Json(Page { items, next_cursor }))
 }
 
@@ -594,10 +491,7 @@ async fn team_schedule(
 /// difference, goals for, fewer games played, name (docs/standings.md).
 #[utoipa::path(responses((status = 200, body = Vec<Standing>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
 #[get("/seasons/{id}/standings")]
-async fn standings(
-    state: web::Data<AppState>,
-    id: web::Path<String>,
-) -> AppResult<web::Json<Vec<Standing>>> {
+async fn standings(state: web::Data<AppState>, id: web::Path<String>) -> AppResult<web::Json<Vec<Standing>>> {
     require_season(&state, &id).await?;
     Ok(web::Json(db::games::standings(&state.db.pool, &id).await?))
 }
@@ -620,9 +514,7 @@ async fn leaders(
 ) -> AppResult<web::Json<Vec<Leader>>> {
     require_season(&state, &id).await?;
     let limit = query.limit.unwrap_or(LEADERS_DEFAULT).clamp(1, LEADERS_MAX);
-    Ok(web::Json(
-        db::games::leaders(&state.db.pool, &id, limit).await?,
-    ))
+    Ok(web::Json(db::games::leaders(&state.db.pool, &id, limit).await?))
 }
 
 #[derive(Debug, Default, Serialize, utoipa::ToSchema)]
@@ -649,13 +541,9 @@ pub struct PlayerStats {
 /// career totals (public).
 #[utoipa::path(responses((status = 200, body = PlayerStats), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
 #[get("/users/{id}/stats")]
-async fn user_stats(
-    state: web::Data<AppState>,
-    id: web::Path<String>,
-) -> AppResult<web::Json<PlayerStats>> {
-    let display_name = db::games::display_name(&state.db.pool, &id)
-        .await?
-        .ok_or_else(|| AppError::not_found("user"))?;
+async fn user_stats(state: web::Data<AppState>, id: web::Path<String>) -> AppResult<web::Json<PlayerStats>> {
+    let display_name =
+        db::games::display_name(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("user"))?;
     let rosters = db::games::player_stats(&state.db.pool, &id).await?;
     let totals = rosters.iter().fold(StatTotals::default(), |mut t, r| {
         t.goals += r.goals;
@@ -665,12 +553,7 @@ async fn user_stats(
         t.games_played += r.games_played;
         t
     });
-    Ok(web::Json(PlayerStats {
-        user_id: id.into_inner(),
-        display_name,
-        rosters,
-        totals,
-    }))
+    Ok(web::Json(PlayerStats { user_id: id.into_inner(), display_name, rosters, totals }))
 }
 
 #[cfg(test)]
@@ -679,32 +562,22 @@ mod tests {
 
     #[test]
     fn action_bodies_parse_strictly() {
-        let goal: GameActionInput = serde_json::from_value(
-            json!({"type": "GOAL", "rosterId": "r", "scorerId": "s", "assistIds": ["a", "b"]}),
-        )
-        .unwrap();
-        assert!(
-            matches!(GameAction::from(goal), GameAction::Goal { assist_ids, .. } if assist_ids.len() == 2)
-        );
+        let goal: GameActionInput =
+            serde_json::from_value(json!({"type": "GOAL", "rosterId": "r", "scorerId": "s", "assistIds": ["a", "b"]}))
+                .unwrap();
+        assert!(matches!(GameAction::from(goal), GameAction::Goal { assist_ids, .. } if assist_ids.len() == 2));
         let start: GameActionInput = serde_json::from_value(json!({"type": "START"})).unwrap();
         assert!(matches!(GameAction::from(start), GameAction::Start));
         let end: GameActionInput = serde_json::from_value(json!({"type": "END_PERIOD"})).unwrap();
         assert!(matches!(GameAction::from(end), GameAction::EndPeriod));
         assert!(
-            serde_json::from_value::<GameActionInput>(
-                json!({"type": "GOAL", "rosterId": "r", "bogus": 1})
-            )
-            .is_err()
+            serde_json::from_value::<GameActionInput>(json!({"type": "GOAL", "rosterId": "r", "bogus": 1})).is_err()
         );
         assert!(
-            serde_json::from_value::<GameActionInput>(
-                json!({"type": "PENALTY", "rosterId": "r", "playerId": "p"})
-            )
-            .is_err()
+            serde_json::from_value::<GameActionInput>(json!({"type": "PENALTY", "rosterId": "r", "playerId": "p"}))
+                .is_err()
         );
         assert!(serde_json::from_value::<GameActionInput>(json!({"type": "FIGHT"})).is_err());
-        assert!(
-            serde_json::from_value::<GameActionInput>(json!({"type": "UNDO", "seq": 3})).is_err()
-        );
+        assert!(serde_json::from_value::<GameActionInput>(json!({"type": "UNDO", "seq": 3})).is_err());
     }
 }

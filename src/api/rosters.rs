@@ -21,7 +21,9 @@ use super::users::UserSummary;
 use super::{Page, PageQuery, check_len, check_name, clean, finish, nullable};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::feed::{Audience, Fact};
-use crate::db::rosters::{Holders, PlayerFields, PlayerRow, RequestFields, RequestRow, RequestsOf, RosterFields, RosterRow};
+use crate::db::rosters::{
+    Holders, PlayerFields, PlayerRow, RequestFields, RequestRow, RequestsOf, RosterFields, RosterRow,
+};
 use crate::db::{self, Cursor, Db, finish_page, page_limit};
 use crate::domain::{FeedItemType, HockeyPosition, RequestStatus, RosterCommitment, RosterStatus, UniversalDivision};
 use crate::error::{AppError, AppResult, FieldErrors};
@@ -112,10 +114,17 @@ pub struct RosterSummary {
 
 impl From<RosterRow> for RosterSummary {
     fn from(r: RosterRow) -> Self {
-        let division = match (&r.division_mapping_id, r.division_name, r.division_scale.as_deref().and_then(UniversalDivision::parse)) {
-            (Some(id), Some(name), Some(scale)) => {
-                Some(DivisionRef { id: id.clone(), facility_division_name: name, universal_division_scale: scale, level: scale.level() })
-            }
+        let division = match (
+            &r.division_mapping_id,
+            r.division_name,
+            r.division_scale.as_deref().and_then(UniversalDivision::parse),
+        ) {
+            (Some(id), Some(name), Some(scale)) => Some(DivisionRef {
+                id: id.clone(),
+                facility_division_name: name,
+                universal_division_scale: scale,
+                level: scale.level(),
+            }),
             _ => None,
         };
         RosterSummary {
@@ -440,7 +449,12 @@ fn check_max_members(errors: &mut FieldErrors, max: Option<i64>) {
 }
 
 /// A division mapping must exist and belong to the roster's season.
-async fn check_mapping(conn: &mut AnyConnection, errors: &mut FieldErrors, mapping_id: Option<&str>, season_id: &str) -> AppResult<()> {
+async fn check_mapping(
+    conn: &mut AnyConnection,
+    errors: &mut FieldErrors,
+    mapping_id: Option<&str>,
+    season_id: &str,
+) -> AppResult<()> {
     if let Some(mapping_id) = mapping_id {
         match db::access::mapping_season(&mut *conn, mapping_id).await? {
             None => {
@@ -504,7 +518,12 @@ async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String
 /// managers). wins/losses/ties/points are not editable.
 #[utoipa::path(request_body = RosterPatch, responses((status = 200, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[patch("/rosters/{id}")]
-async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<RosterPatch>) -> AppResult<web::Json<Roster>> {
+async fn edit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<RosterPatch>,
+) -> AppResult<web::Json<Roster>> {
     permissions::check(&state.db, Some(&me.id), Action::EditRoster { roster_id: &id }).await?;
     let patch = body.into_inner();
     let mapping_changed = patch.division_mapping_id.is_some();
@@ -550,7 +569,10 @@ async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, b
     {
         return Err(AppError::conflict_code(
             "max_members_below_roster",
-            format!("{} players are on the roster; take some off before lowering maxMembers to {max}", row.member_count),
+            format!(
+                "{} players are on the roster; take some off before lowering maxMembers to {max}",
+                row.member_count
+            ),
         ));
     }
     db::rosters::replace(&mut tx, &id, &fields).await?;
@@ -571,17 +593,27 @@ pub struct TeamRostersQuery {
     pub cursor: Option<String>,
 }
 
-async fn roster_page(state: &AppState, team: Option<&str>, season: Option<&str>, page: &PageQuery) -> AppResult<Page<RosterSummary>> {
+async fn roster_page(
+    state: &AppState,
+    team: Option<&str>,
+    season: Option<&str>,
+    page: &PageQuery,
+) -> AppResult<Page<RosterSummary>> {
     let limit = page_limit(page.limit);
     let rows = db::rosters::list(&state.db.pool, team, season, page.cursor()?.as_ref(), limit).await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.season_start_date, id: r.id.clone() }.encode());
+    let (rows, next_cursor) =
+        finish_page(rows, limit, |r| Cursor { at: r.season_start_date, id: r.id.clone() }.encode());
     Ok(Page { items: rows.into_iter().map(RosterSummary::from).collect(), next_cursor })
 }
 
 /// A team's rosters, latest season first (public).
 #[utoipa::path(params(TeamRostersQuery), responses((status = 200, body = Page<RosterSummary>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[get("/teams/{id}/rosters")]
-async fn team_rosters(state: web::Data<AppState>, id: web::Path<String>, query: web::Query<TeamRostersQuery>) -> AppResult<web::Json<Page<RosterSummary>>> {
+async fn team_rosters(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: web::Query<TeamRostersQuery>,
+) -> AppResult<web::Json<Page<RosterSummary>>> {
     if !db::teams::exists(&state.db.pool, &id).await? {
         return Err(AppError::not_found("team"));
     }
@@ -599,7 +631,11 @@ pub async fn team_rosters_all(state: &AppState, team_id: &str) -> AppResult<Vec<
 /// A season's rosters (public).
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<RosterSummary>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[get("/seasons/{id}/rosters")]
-async fn season_rosters(state: web::Data<AppState>, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<RosterSummary>>> {
+async fn season_rosters(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<RosterSummary>>> {
     if db::access::season_facility(&state.db.pool, &id).await?.is_none() {
         return Err(AppError::not_found("season"));
     }
@@ -674,15 +710,27 @@ fn roster_full(max: i64) -> AppError {
 /// Records that someone joined a roster: USER_JOINED_TEAM for the player's
 /// and the team's followers, TEAM_ROSTER_UPDATED for the team's followers.
 async fn record_join(conn: &mut AnyConnection, player_id: &str, team_id: &str, roster_id: &str) -> AppResult<()> {
-    let joined = Fact { kind: FeedItemType::UserJoinedTeam, actor_id: player_id, resource_type: "ROSTER", resource_id: roster_id };
-    db::feed::fan_out(&mut *conn, joined, &[Audience::UserFollowers(player_id), Audience::TeamFollowers(team_id)]).await?;
-    let updated = Fact { kind: FeedItemType::TeamRosterUpdated, actor_id: player_id, resource_type: "ROSTER", resource_id: roster_id };
+    let joined = Fact {
+        kind: FeedItemType::UserJoinedTeam,
+        actor_id: player_id,
+        resource_type: "ROSTER",
+        resource_id: roster_id,
+    };
+    db::feed::fan_out(&mut *conn, joined, &[Audience::UserFollowers(player_id), Audience::TeamFollowers(team_id)])
+        .await?;
+    let updated = Fact {
+        kind: FeedItemType::TeamRosterUpdated,
+        actor_id: player_id,
+        resource_type: "ROSTER",
+        resource_id: roster_id,
+    };
     db::feed::fan_out(&mut *conn, updated, &[Audience::TeamFollowers(team_id)]).await?;
     Ok(())
 }
 
 async fn load_player(state: &AppState, roster_id: &str, user_id: &str) -> AppResult<RosterPlayer> {
-    let row = db::rosters::player(&state.db.pool, roster_id, user_id).await?.ok_or_else(|| AppError::not_found("player"))?;
+    let row =
+        db::rosters::player(&state.db.pool, roster_id, user_id).await?.ok_or_else(|| AppError::not_found("player"))?;
     Ok(RosterPlayer::from(row))
 }
 
@@ -690,7 +738,12 @@ async fn load_player(state: &AppState, roster_id: &str, user_id: &str) -> AppRes
 /// request of theirs is approved by it.
 #[utoipa::path(request_body = NewPlayer, responses((status = 201, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[post("/rosters/{id}/players")]
-async fn add_player(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<NewPlayer>) -> AppResult<HttpResponse> {
+async fn add_player(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<NewPlayer>,
+) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::ManagePlayers { roster_id: &id }).await?;
     let body = body.into_inner();
     let fields = PlayerFields {
@@ -728,7 +781,12 @@ async fn add_player(state: web::Data<AppState>, me: AuthUser, id: web::Path<Stri
 /// managers). Stats are not editable here.
 #[utoipa::path(request_body = PlayerPatch, responses((status = 200, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[patch("/rosters/{id}/players/{user_id}")]
-async fn edit_player(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>, body: web::Json<PlayerPatch>) -> AppResult<web::Json<RosterPlayer>> {
+async fn edit_player(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<PlayerPatch>,
+) -> AppResult<web::Json<RosterPlayer>> {
     let (id, user_id) = path.into_inner();
     permissions::check(&state.db, Some(&me.id), Action::ManagePlayers { roster_id: &id }).await?;
     let patch = body.into_inner();
@@ -758,7 +816,11 @@ async fn edit_player(state: web::Data<AppState>, me: AuthUser, path: web::Path<(
 /// yourself.
 #[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[delete("/rosters/{id}/players/{user_id}")]
-async fn remove_player(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>) -> AppResult<HttpResponse> {
+async fn remove_player(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
     let (id, user_id) = path.into_inner();
     permissions::check(&state.db, Some(&me.id), Action::RemovePlayer { roster_id: &id, user_id: &user_id }).await?;
     let mut tx = state.db.begin().await?;
@@ -816,7 +878,12 @@ fn not_pending() -> AppError {
 /// Ask to join a roster (any signed-in person not on it).
 #[utoipa::path(request_body = NewJoinRequest, responses((status = 201, body = JoinRequest), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[post("/rosters/{id}/join-requests")]
-async fn request_to_join(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<NewJoinRequest>) -> AppResult<HttpResponse> {
+async fn request_to_join(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<NewJoinRequest>,
+) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::RequestToJoin { roster_id: &id }).await?;
     let body = body.into_inner();
     let fields = RequestFields {
@@ -845,7 +912,12 @@ async fn request_to_join(state: web::Data<AppState>, me: AuthUser, id: web::Path
 /// managers, roster captains).
 #[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[get("/rosters/{id}/join-requests")]
-async fn roster_requests(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, query: web::Query<RequestsQuery>) -> AppResult<web::Json<Page<JoinRequest>>> {
+async fn roster_requests(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    query: web::Query<RequestsQuery>,
+) -> AppResult<web::Json<Page<JoinRequest>>> {
     permissions::check(&state.db, Some(&me.id), Action::DecideJoinRequests { roster_id: &id }).await?;
     Ok(web::Json(request_page(&state, RequestsOf::Roster(&id), query.into_inner()).await?))
 }
@@ -853,7 +925,11 @@ async fn roster_requests(state: web::Data<AppState>, me: AuthUser, id: web::Path
 /// My join requests, newest first.
 #[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>)), tag = "rosters")]
 #[get("/me/join-requests")]
-async fn my_requests(state: web::Data<AppState>, me: AuthUser, query: web::Query<RequestsQuery>) -> AppResult<web::Json<Page<JoinRequest>>> {
+async fn my_requests(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<RequestsQuery>,
+) -> AppResult<web::Json<Page<JoinRequest>>> {
     Ok(web::Json(request_page(&state, RequestsOf::User(&me.id), query.into_inner()).await?))
 }
 
@@ -865,9 +941,18 @@ async fn request_owner(state: &AppState, id: &str) -> AppResult<(String, String)
 /// One join request (its requester and its deciders).
 #[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[get("/join-requests/{id}")]
-async fn get_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<JoinRequest>> {
+async fn get_request(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<JoinRequest>> {
     let (roster_id, requester_id) = request_owner(&state, &id).await?;
-    permissions::check(&state.db, Some(&me.id), Action::ViewJoinRequest { roster_id: &roster_id, requester_id: &requester_id }).await?;
+    permissions::check(
+        &state.db,
+        Some(&me.id),
+        Action::ViewJoinRequest { roster_id: &roster_id, requester_id: &requester_id },
+    )
+    .await?;
     Ok(web::Json(load_request(&state, &id).await?))
 }
 
@@ -913,14 +998,22 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
 /// managers, roster captains). A full roster answers 409 `roster_full`.
 #[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[post("/join-requests/{id}/approve")]
-async fn approve_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<JoinRequest>> {
+async fn approve_request(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<JoinRequest>> {
     Ok(web::Json(decide(&state, &me, &id, true).await?))
 }
 
 /// Reject a pending request (team owner, managers, roster captains).
 #[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[post("/join-requests/{id}/reject")]
-async fn reject_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<JoinRequest>> {
+async fn reject_request(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<JoinRequest>> {
     Ok(web::Json(decide(&state, &me, &id, false).await?))
 }
 

@@ -134,7 +134,12 @@ pub async fn load(state: &AppState, viewer: Option<&str>, id: &str) -> AppResult
 }
 
 /// One page of a facility's seasons, latest start first.
-pub async fn facility_seasons(state: &AppState, viewer: Option<&str>, facility_id: &str, page: &PageQuery) -> AppResult<Page<Season>> {
+pub async fn facility_seasons(
+    state: &AppState,
+    viewer: Option<&str>,
+    facility_id: &str,
+    page: &PageQuery,
+) -> AppResult<Page<Season>> {
     let rel = permissions::relations(&state.db, viewer, Object::Facility(facility_id)).await?;
     let can_edit = rel.permits(&Action::CreateSeason { facility_id });
     let limit = page_limit(page.limit);
@@ -199,7 +204,13 @@ impl NewSeason {
         let name = check_name(&mut errors, "name", &self.name, MAX_NAME);
         let start_date = parse_time(&mut errors, "startDate", &self.start_date);
         let end_date = parse_time(&mut errors, "endDate", &self.end_date);
-        let fields = SeasonFields { name, start_date, end_date, sync_url: clean(self.sync_url), sync_enabled: self.sync_enabled.unwrap_or(false) };
+        let fields = SeasonFields {
+            name,
+            start_date,
+            end_date,
+            sync_url: clean(self.sync_url),
+            sync_enabled: self.sync_enabled.unwrap_or(false),
+        };
         check_season(errors, &fields)?;
         Ok((fields, self.is_active.unwrap_or(false)))
     }
@@ -212,7 +223,8 @@ impl SeasonPatch {
             Some(n) => check_name(&mut errors, "name", n, MAX_NAME),
             None => row.name.clone(),
         };
-        let start_date = self.start_date.as_deref().map(|s| parse_time(&mut errors, "startDate", s)).unwrap_or(row.start_date);
+        let start_date =
+            self.start_date.as_deref().map(|s| parse_time(&mut errors, "startDate", s)).unwrap_or(row.start_date);
         let end_date = self.end_date.as_deref().map(|s| parse_time(&mut errors, "endDate", s)).unwrap_or(row.end_date);
         let fields = SeasonFields {
             name,
@@ -231,8 +243,14 @@ impl SeasonPatch {
 
 /// Records SEASON_STARTED for the facility's followers (in the caller's
 /// transaction).
-async fn season_started(conn: &mut sqlx::AnyConnection, me: &AuthUser, facility_id: &str, season_id: &str) -> AppResult<()> {
-    let fact = Fact { kind: FeedItemType::SeasonStarted, actor_id: &me.id, resource_type: "SEASON", resource_id: season_id };
+async fn season_started(
+    conn: &mut sqlx::AnyConnection,
+    me: &AuthUser,
+    facility_id: &str,
+    season_id: &str,
+) -> AppResult<()> {
+    let fact =
+        Fact { kind: FeedItemType::SeasonStarted, actor_id: &me.id, resource_type: "SEASON", resource_id: season_id };
     db::feed::fan_out(conn, fact, &[Audience::FacilityFollowers(facility_id)]).await?;
     Ok(())
 }
@@ -240,7 +258,12 @@ async fn season_started(conn: &mut sqlx::AnyConnection, me: &AuthUser, facility_
 /// Create a season (facility owner or managers).
 #[utoipa::path(request_body = NewSeason, responses((status = 201, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
 #[post("/facilities/{id}/seasons")]
-async fn create(state: web::Data<AppState>, me: AuthUser, facility_id: web::Path<String>, body: web::Json<NewSeason>) -> AppResult<HttpResponse> {
+async fn create(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    facility_id: web::Path<String>,
+    body: web::Json<NewSeason>,
+) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::CreateSeason { facility_id: &facility_id }).await?;
     let (fields, active) = body.into_inner().parse()?;
     let mut tx = state.db.begin().await?;
@@ -255,7 +278,12 @@ async fn create(state: web::Data<AppState>, me: AuthUser, facility_id: web::Path
 /// A facility's seasons, latest start first (public).
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Season>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
 #[get("/facilities/{id}/seasons")]
-async fn list_for_facility(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<Season>>> {
+async fn list_for_facility(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<Season>>> {
     Ok(web::Json(facility_seasons(&state, me.id(), &id, &page).await?))
 }
 
@@ -269,7 +297,12 @@ async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String
 /// Edit a season (facility owner or managers). `lastSyncAt` is read-only.
 #[utoipa::path(request_body = SeasonPatch, responses((status = 200, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
 #[patch("/seasons/{id}")]
-async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<SeasonPatch>) -> AppResult<web::Json<Season>> {
+async fn edit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<SeasonPatch>,
+) -> AppResult<web::Json<Season>> {
     permissions::check(&state.db, Some(&me.id), Action::EditSeason { season_id: &id }).await?;
     let patch = body.into_inner();
     let active = patch.is_active;
@@ -336,7 +369,12 @@ fn name_taken(err: sqlx::Error) -> AppError {
 /// (facility owner or managers).
 #[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
 #[post("/seasons/{id}/division-mappings")]
-async fn create_mapping(state: web::Data<AppState>, me: AuthUser, season_id: web::Path<String>, body: web::Json<NewDivisionMapping>) -> AppResult<HttpResponse> {
+async fn create_mapping(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    season_id: web::Path<String>,
+    body: web::Json<NewDivisionMapping>,
+) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::ManageDivisionMappings { season_id: &season_id }).await?;
     let body = body.into_inner();
     let mut errors = FieldErrors::new();
@@ -347,14 +385,18 @@ async fn create_mapping(state: web::Data<AppState>, me: AuthUser, season_id: web
     };
     check_mapping(errors, &fields)?;
     let id = db::seasons::insert_mapping(&state.db.pool, &season_id, &fields).await.map_err(name_taken)?;
-    let row = db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
+    let row =
+        db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
     Ok(HttpResponse::Created().json(DivisionMapping::from(row)))
 }
 
 /// A season's division mappings, by name (public).
 #[utoipa::path(responses((status = 200, body = Vec<DivisionMapping>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
 #[get("/seasons/{id}/division-mappings")]
-async fn list_mappings(state: web::Data<AppState>, season_id: web::Path<String>) -> AppResult<web::Json<Vec<DivisionMapping>>> {
+async fn list_mappings(
+    state: web::Data<AppState>,
+    season_id: web::Path<String>,
+) -> AppResult<web::Json<Vec<DivisionMapping>>> {
     if db::access::season_facility(&state.db.pool, &season_id).await?.is_none() {
         return Err(AppError::not_found("season"));
     }
@@ -371,7 +413,12 @@ async fn mapping_season(state: &AppState, id: &str) -> AppResult<String> {
 /// it show the change live.
 #[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
 #[patch("/division-mappings/{id}")]
-async fn edit_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<DivisionMappingPatch>) -> AppResult<web::Json<DivisionMapping>> {
+async fn edit_mapping(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<DivisionMappingPatch>,
+) -> AppResult<web::Json<DivisionMapping>> {
     let season_id = mapping_season(&state, &id).await?;
     permissions::check(&state.db, Some(&me.id), Action::ManageDivisionMappings { season_id: &season_id }).await?;
     let patch = body.into_inner();
@@ -386,7 +433,10 @@ async fn edit_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<St
             Some(n) => check_name(&mut errors, "facilityDivisionName", n, MAX_NAME),
             None => row.facility_division_name.clone(),
         },
-        universal_division_scale: patch.universal_division_scale.map(|s| s.trim().to_string()).unwrap_or(row.universal_division_scale),
+        universal_division_scale: patch
+            .universal_division_scale
+            .map(|s| s.trim().to_string())
+            .unwrap_or(row.universal_division_scale),
         description: match patch.description {
             Some(d) => clean(d),
             None => row.description,
@@ -398,7 +448,8 @@ async fn edit_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<St
     let touched = super::rosters::bump_all(&mut tx, &using).await?;
     tx.commit().await?;
     super::rosters::publish_all(&state, &touched).await;
-    let row = db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
+    let row =
+        db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
     Ok(web::Json(DivisionMapping::from(row)))
 }
 

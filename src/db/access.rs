@@ -12,7 +12,10 @@ pub struct RosterScope {
     pub facility_id: String,
 }
 
-pub async fn roster_scope<'e, E: Executor<'e, Database = Any>>(ex: E, roster_id: &str) -> Result<Option<RosterScope>, sqlx::Error> {
+pub async fn roster_scope<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    roster_id: &str,
+) -> Result<Option<RosterScope>, sqlx::Error> {
     sqlx::query_as(
         "SELECT r.team_id, r.season_id, s.facility_id FROM rosters r JOIN seasons s ON s.id = r.season_id WHERE r.id = $1",
     )
@@ -22,13 +25,22 @@ pub async fn roster_scope<'e, E: Executor<'e, Database = Any>>(ex: E, roster_id:
 }
 
 /// The facility a season belongs to.
-pub async fn season_facility<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn season_facility<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    season_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT facility_id FROM seasons WHERE id = $1").bind(season_id).fetch_optional(ex).await
 }
 
 /// The season a division mapping belongs to.
-pub async fn mapping_season<'e, E: Executor<'e, Database = Any>>(ex: E, mapping_id: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT season_id FROM division_mappings WHERE id = $1").bind(mapping_id).fetch_optional(ex).await
+pub async fn mapping_season<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    mapping_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT season_id FROM division_mappings WHERE id = $1")
+        .bind(mapping_id)
+        .fetch_optional(ex)
+        .await
 }
 
 /// How one user relates to a facility, a team and a roster (each optional:

@@ -27,7 +27,11 @@ pub struct Fact<'a> {
 /// actor (nobody needs to be told what they just did). Returns how many.
 /// `aggregatedData` starts as `{"actors":[actor],"count":1}`: the shape the
 /// feed's aggregation extends when later facts about the same resource arrive.
-pub async fn fan_out(conn: &mut AnyConnection, fact: Fact<'_>, audiences: &[Audience<'_>]) -> Result<usize, sqlx::Error> {
+pub async fn fan_out(
+    conn: &mut AnyConnection,
+    fact: Fact<'_>,
+    audiences: &[Audience<'_>],
+) -> Result<usize, sqlx::Error> {
     let mut recipients: Vec<String> = Vec::new();
     for audience in audiences {
         let (sql, id) = match *audience {

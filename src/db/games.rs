@@ -184,17 +184,30 @@ pub struct GameRoles {
 }
 
 /// `None` when the game does not exist.
-pub async fn roles(db: &Db, game_id: &str, user_id: &str) -> Result<Option<GameRoles>, sqlx::Error> {
-    let Some(game) = get(&db.pool, game_id).await? else {
-        return Ok(None);
-    };
-    let staff = is_staff(&db.pool, &game.season_id, [&game.home_roster_id, &game.away_roster_id], user_id).await?;
-    let keeper: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM game_scorekeepers WHERE game_id = $1 AND user_id = $2")
-        .bind(game_id)
-        .bind(user_id)
-        .fetch_one(&db.pool)
-        .await?;
-    Ok(Some(GameRoles { staff, keeper: keeper > 0 }))
+pub async fn roles<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    game_id: &str,
+    user_id: &str,
+) -> Result<Option<GameRoles>, sqlx::Error> {
+    // One round trip: every scoring action asks this first.
+    let row: Option<(i64, i64)> = sqlx::query_as(
+        "SELECT \
+           (SELECT COUNT(*) FROM seasons s JOIN facilities f ON f.id = s.facility_id \
+              WHERE s.id = g.season_id AND f.owner_id = $2) \
+         + (SELECT COUNT(*) FROM seasons s JOIN facility_managers m ON m.facility_id = s.facility_id \
+              WHERE s.id = g.season_id AND m.user_id = $2) \
+         + (SELECT COUNT(*) FROM rosters r JOIN teams t ON t.id = r.team_id \
+              WHERE r.id IN (g.home_roster_id, g.away_roster_id) AND t.owner_id = $2) \
+         + (SELECT COUNT(*) FROM rosters r JOIN team_managers tm ON tm.team_id = r.team_id \
+              WHERE r.id IN (g.home_roster_id, g.away_roster_id) AND tm.user_id = $2) AS staff, \
+           (SELECT COUNT(*) FROM game_scorekeepers k WHERE k.game_id = g.id AND k.user_id = $2) AS keeper \
+         FROM games g WHERE g.id = $1",
+    )
+    .bind(game_id)
+    .bind(user_id)
+    .fetch_optional(ex)
+    .await?;
+    Ok(row.map(|(staff, keeper)| GameRoles { staff: staff > 0, keeper: keeper > 0 }))
 }
 
 // ---------------------------------------------------------------- score keepers

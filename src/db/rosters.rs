@@ -162,8 +162,14 @@ pub async fn replace(conn: &mut AnyConnection, id: &str, f: &RosterFields) -> Re
 }
 
 /// Rosters placed in a division mapping (their page changes with it).
-pub async fn using_mapping<'e, E: Executor<'e, Database = Any>>(ex: E, mapping_id: &str) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM rosters WHERE division_mapping_id = $1 ORDER BY id").bind(mapping_id).fetch_all(ex).await
+pub async fn using_mapping<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    mapping_id: &str,
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM rosters WHERE division_mapping_id = $1 ORDER BY id")
+        .bind(mapping_id)
+        .fetch_all(ex)
+        .await
 }
 
 // ---------------------------------------------------------------- players
@@ -198,12 +204,20 @@ fn select_players(where_clause: &str) -> String {
 }
 
 /// A roster's players: by jersey number (none last), then by who joined first.
-pub async fn players<'e, E: Executor<'e, Database = Any>>(ex: E, roster_id: &str) -> Result<Vec<PlayerRow>, sqlx::Error> {
-    let sql = select_players("WHERE p.roster_id = $1 ORDER BY (p.jersey_number IS NULL), p.jersey_number, p.joined_at, p.id");
+pub async fn players<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    roster_id: &str,
+) -> Result<Vec<PlayerRow>, sqlx::Error> {
+    let sql =
+        select_players("WHERE p.roster_id = $1 ORDER BY (p.jersey_number IS NULL), p.jersey_number, p.joined_at, p.id");
     sqlx::query_as(super::dynamic(sql)).bind(roster_id).fetch_all(ex).await
 }
 
-pub async fn player<'e, E: Executor<'e, Database = Any>>(ex: E, roster_id: &str, user_id: &str) -> Result<Option<PlayerRow>, sqlx::Error> {
+pub async fn player<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    roster_id: &str,
+    user_id: &str,
+) -> Result<Option<PlayerRow>, sqlx::Error> {
     let sql = select_players("WHERE p.roster_id = $1 AND p.user_id = $2");
     sqlx::query_as(super::dynamic(sql)).bind(roster_id).bind(user_id).fetch_optional(ex).await
 }
@@ -229,11 +243,12 @@ pub struct Holders {
 }
 
 pub async fn holders(conn: &mut AnyConnection, roster_id: &str) -> Result<Holders, sqlx::Error> {
-    let rows: Vec<(String, Option<i64>, i64, i64)> =
-        sqlx::query_as("SELECT user_id, jersey_number, captain, alternate_captain FROM roster_players WHERE roster_id = $1")
-            .bind(roster_id)
-            .fetch_all(&mut *conn)
-            .await?;
+    let rows: Vec<(String, Option<i64>, i64, i64)> = sqlx::query_as(
+        "SELECT user_id, jersey_number, captain, alternate_captain FROM roster_players WHERE roster_id = $1",
+    )
+    .bind(roster_id)
+    .fetch_all(&mut *conn)
+    .await?;
     let mut h = Holders { members: i64::try_from(rows.len()).unwrap_or(i64::MAX), ..Holders::default() };
     for (user_id, jersey, captain, alternate) in rows {
         if let Some(n) = jersey {
@@ -249,7 +264,12 @@ pub async fn holders(conn: &mut AnyConnection, roster_id: &str) -> Result<Holder
     Ok(h)
 }
 
-pub async fn insert_player(conn: &mut AnyConnection, roster_id: &str, user_id: &str, f: &PlayerFields) -> Result<String, sqlx::Error> {
+pub async fn insert_player(
+    conn: &mut AnyConnection,
+    roster_id: &str,
+    user_id: &str,
+    f: &PlayerFields,
+) -> Result<String, sqlx::Error> {
     let id = new_id();
     let now = now_ms();
     sqlx::query(
@@ -270,7 +290,12 @@ pub async fn insert_player(conn: &mut AnyConnection, roster_id: &str, user_id: &
     Ok(id)
 }
 
-pub async fn replace_player(conn: &mut AnyConnection, roster_id: &str, user_id: &str, f: &PlayerFields) -> Result<(), sqlx::Error> {
+pub async fn replace_player(
+    conn: &mut AnyConnection,
+    roster_id: &str,
+    user_id: &str,
+    f: &PlayerFields,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE roster_players SET jersey_number = $3, position = $4, commitment_level = $5, captain = $6, alternate_captain = $7, \
            updated_at = $8 WHERE roster_id = $1 AND user_id = $2",
@@ -335,8 +360,14 @@ pub async fn request<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Re
 }
 
 /// The request's roster and requester (to authorise and lock before acting).
-pub async fn request_owner<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<(String, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT roster_id, user_id FROM roster_join_requests WHERE id = $1").bind(id).fetch_optional(ex).await
+pub async fn request_owner<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    id: &str,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT roster_id, user_id FROM roster_join_requests WHERE id = $1")
+        .bind(id)
+        .fetch_optional(ex)
+        .await
 }
 
 /// Whose requests to list.
@@ -393,12 +424,18 @@ pub async fn request_states<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// The user's pending request for this roster, if any.
-pub async fn pending_of(conn: &mut AnyConnection, roster_id: &str, user_id: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM roster_join_requests WHERE roster_id = $1 AND user_id = $2 AND status = 'PENDING'")
-        .bind(roster_id)
-        .bind(user_id)
-        .fetch_optional(&mut *conn)
-        .await
+pub async fn pending_of(
+    conn: &mut AnyConnection,
+    roster_id: &str,
+    user_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT id FROM roster_join_requests WHERE roster_id = $1 AND user_id = $2 AND status = 'PENDING'",
+    )
+    .bind(roster_id)
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await
 }
 
 #[derive(Debug, Clone)]
@@ -408,7 +445,12 @@ pub struct RequestFields {
     pub commitment_level: String,
 }
 
-pub async fn insert_request(conn: &mut AnyConnection, roster_id: &str, user_id: &str, f: &RequestFields) -> Result<String, sqlx::Error> {
+pub async fn insert_request(
+    conn: &mut AnyConnection,
+    roster_id: &str,
+    user_id: &str,
+    f: &RequestFields,
+) -> Result<String, sqlx::Error> {
     let id = new_id();
     sqlx::query(
         "INSERT INTO roster_join_requests (id, user_id, roster_id, status, message, preferred_position, commitment_level, created_at, updated_at) \
@@ -442,7 +484,10 @@ pub async fn decide(conn: &mut AnyConnection, id: &str, status: &str, by: &str) 
 
 /// Withdraws a pending request; false when it is not pending (any more).
 pub async fn delete_pending(conn: &mut AnyConnection, id: &str) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("DELETE FROM roster_join_requests WHERE id = $1 AND status = 'PENDING'").bind(id).execute(&mut *conn).await?;
+    let done = sqlx::query("DELETE FROM roster_join_requests WHERE id = $1 AND status = 'PENDING'")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
     Ok(done.rows_affected() > 0)
 }
 

@@ -65,7 +65,11 @@ pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result
 
 /// Locks the season for this transaction; false when it does not exist.
 pub async fn touch(conn: &mut AnyConnection, id: &str) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("UPDATE seasons SET updated_at = $2 WHERE id = $1").bind(id).bind(now_ms()).execute(&mut *conn).await?;
+    let done = sqlx::query("UPDATE seasons SET updated_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
     Ok(done.rows_affected() > 0)
 }
 
@@ -97,7 +101,11 @@ pub async fn activate(conn: &mut AnyConnection, id: &str) -> Result<bool, sqlx::
 }
 
 pub async fn deactivate(conn: &mut AnyConnection, id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE seasons SET is_active = 0, updated_at = $2 WHERE id = $1").bind(id).bind(now_ms()).execute(&mut *conn).await?;
+    sqlx::query("UPDATE seasons SET is_active = 0, updated_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
@@ -146,7 +154,11 @@ pub struct MappingFields {
     pub description: Option<String>,
 }
 
-pub async fn insert_mapping<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &str, m: &MappingFields) -> Result<String, sqlx::Error> {
+pub async fn insert_mapping<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    season_id: &str,
+    m: &MappingFields,
+) -> Result<String, sqlx::Error> {
     let id = new_id();
     sqlx::query(
         "INSERT INTO division_mappings (id, facility_division_name, universal_division_scale, description, season_id, created_at, updated_at) \
@@ -163,13 +175,19 @@ pub async fn insert_mapping<'e, E: Executor<'e, Database = Any>>(ex: E, season_i
     Ok(id)
 }
 
-pub async fn get_mapping<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<MappingRow>, sqlx::Error> {
+pub async fn get_mapping<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    id: &str,
+) -> Result<Option<MappingRow>, sqlx::Error> {
     let sql = format!("SELECT {MAPPING_COLUMNS} FROM division_mappings WHERE id = $1");
     sqlx::query_as(super::dynamic(sql)).bind(id).fetch_optional(ex).await
 }
 
 /// A season's mappings, by name.
-pub async fn mappings<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &str) -> Result<Vec<MappingRow>, sqlx::Error> {
+pub async fn mappings<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    season_id: &str,
+) -> Result<Vec<MappingRow>, sqlx::Error> {
     let sql = format!(
         "SELECT {MAPPING_COLUMNS} FROM division_mappings WHERE season_id = $1 ORDER BY lower(facility_division_name), id"
     );
@@ -178,8 +196,11 @@ pub async fn mappings<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &st
 
 /// Locks the mapping for this transaction; false when it does not exist.
 pub async fn touch_mapping(conn: &mut AnyConnection, id: &str) -> Result<bool, sqlx::Error> {
-    let done =
-        sqlx::query("UPDATE division_mappings SET updated_at = $2 WHERE id = $1").bind(id).bind(now_ms()).execute(&mut *conn).await?;
+    let done = sqlx::query("UPDATE division_mappings SET updated_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
     Ok(done.rows_affected() > 0)
 }
 

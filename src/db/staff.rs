@@ -32,7 +32,11 @@ pub struct ManagerRow {
 }
 
 /// Managers, earliest first.
-pub async fn managers<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org, id: &str) -> Result<Vec<ManagerRow>, sqlx::Error> {
+pub async fn managers<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    org: Org,
+    id: &str,
+) -> Result<Vec<ManagerRow>, sqlx::Error> {
     let (_, links, col) = org.tables();
     let sql = format!(
         "SELECT m.created_at AS since, {SUMMARY_COLUMNS} FROM {links} m JOIN users u ON u.id = m.user_id \
@@ -42,7 +46,12 @@ pub async fn managers<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org, id: 
 }
 
 /// Adds a manager link (idempotent).
-pub async fn add_manager<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org, id: &str, user_id: &str) -> Result<(), sqlx::Error> {
+pub async fn add_manager<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    org: Org,
+    id: &str,
+    user_id: &str,
+) -> Result<(), sqlx::Error> {
     let (_, links, col) = org.tables();
     let sql = format!(
         "INSERT INTO {links} (id, {col}, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT ({col}, user_id) DO NOTHING"
@@ -52,7 +61,12 @@ pub async fn add_manager<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org, i
 }
 
 /// Removes a manager link (idempotent); true when one was removed.
-pub async fn remove_manager<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org, id: &str, user_id: &str) -> Result<bool, sqlx::Error> {
+pub async fn remove_manager<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    org: Org,
+    id: &str,
+    user_id: &str,
+) -> Result<bool, sqlx::Error> {
     let (_, links, col) = org.tables();
     let sql = format!("DELETE FROM {links} WHERE {col} = $1 AND user_id = $2");
     let done = sqlx::query(super::dynamic(sql)).bind(id).bind(user_id).execute(ex).await?;
@@ -60,7 +74,11 @@ pub async fn remove_manager<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org
 }
 
 /// The owner's id, or None when the facility / team does not exist.
-pub async fn owner_of<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org, id: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn owner_of<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    org: Org,
+    id: &str,
+) -> Result<Option<String>, sqlx::Error> {
     let (table, _, _) = org.tables();
     let sql = format!("SELECT owner_id FROM {table} WHERE id = $1");
     sqlx::query_scalar(super::dynamic(sql)).bind(id).fetch_optional(ex).await
@@ -70,10 +88,22 @@ pub async fn owner_of<'e, E: Executor<'e, Database = Any>>(ex: E, org: Org, id: 
 /// otherwise, changing nothing). The new owner's manager link goes (owning
 /// includes managing); the old owner stays on as a manager so nobody loses
 /// access by surprise — the new owner may remove them.
-pub async fn transfer(conn: &mut AnyConnection, org: Org, id: &str, old_owner: &str, new_owner: &str) -> Result<bool, sqlx::Error> {
+pub async fn transfer(
+    conn: &mut AnyConnection,
+    org: Org,
+    id: &str,
+    old_owner: &str,
+    new_owner: &str,
+) -> Result<bool, sqlx::Error> {
     let (table, _, _) = org.tables();
     let sql = format!("UPDATE {table} SET owner_id = $3, updated_at = $4 WHERE id = $1 AND owner_id = $2");
-    let done = sqlx::query(super::dynamic(sql)).bind(id).bind(old_owner).bind(new_owner).bind(now_ms()).execute(&mut *conn).await?;
+    let done = sqlx::query(super::dynamic(sql))
+        .bind(id)
+        .bind(old_owner)
+        .bind(new_owner)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
     if done.rows_affected() == 0 {
         return Ok(false);
     }

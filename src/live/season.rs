@@ -13,24 +13,13 @@ pub struct SeasonTopic {
 }
 
 impl TopicSource for SeasonTopic {
-    fn authorize<'a>(
-        &'a self,
-        _viewer: Option<&'a str>,
-        id: &'a str,
-    ) -> BoxFuture<'a, Result<(), AppError>> {
+    fn authorize<'a>(&'a self, _viewer: Option<&'a str>, id: &'a str) -> BoxFuture<'a, Result<(), AppError>> {
         Box::pin(async move {
-            if db::games::season_exists(&self.db.pool, id).await? {
-                Ok(())
-            } else {
-                Err(AppError::not_found("season"))
-            }
+            if db::games::season_exists(&self.db.pool, id).await? { Ok(()) } else { Err(AppError::not_found("season")) }
         })
     }
 
-    fn snapshot<'a>(
-        &'a self,
-        id: &'a str,
-    ) -> BoxFuture<'a, Result<(i64, serde_json::Value), AppError>> {
+    fn snapshot<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(i64, serde_json::Value), AppError>> {
         Box::pin(async move {
             let (seq, doc) = db::games::read_season_document(&self.db, id).await?;
             Ok((seq, serde_json::to_value(doc).map_err(AppError::internal)?))

@@ -10,11 +10,11 @@ pub mod topics;
 
 use crate::config::Config;
 use crate::db::Db;
+use crate::db::events::SqlEventStore;
+use crate::db::games::{RostersChanged, SqlGameStore};
 use bus::Bus;
 use bytestring::ByteString;
 use hub::Hub;
-use crate::db::events::SqlEventStore;
-use crate::db::games::{RostersChanged, SqlGameStore};
 use rinkside_actors::{ActorConfig, Arbiters, EventRegistry, GameRegistry};
 use std::sync::{Arc, OnceLock};
 use topics::{Topic, TopicSources};
@@ -99,7 +99,7 @@ fn roster_pusher(db: Db, bus: Arc<Bus>) -> RostersChanged {
                         Ok(data) => bus.publish(&format!("roster:{id}"), doc.seq, &data),
                         Err(e) => tracing::warn!(roster = %id, error = %e, "roster document did not serialise"),
                     },
-                    Err(e) => tracing::warn!(roster = %id, error = %e, "roster document not pushed after a game commit"),
+                    Err(e) => tracing::warn!(roster = %id, error = %e, "roster not pushed after a game commit"),
                 }
             }
         });

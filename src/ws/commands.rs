@@ -14,11 +14,7 @@ use serde_json::Value;
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 enum Command {
     #[serde(rename_all = "camelCase")]
-    Rsvp {
-        event_id: String,
-        action: String,
-        position: Option<crate::domain::HockeyPosition>,
-    },
+    Rsvp { event_id: String, action: String, position: Option<crate::domain::HockeyPosition> },
     #[serde(rename_all = "camelCase")]
     RemoveAttendee { event_id: String, user_id: String },
 }
@@ -27,16 +23,13 @@ enum Command {
 /// the action body sits beside `gameId`, so it is split off by hand (serde
 /// cannot flatten a tagged enum and still refuse unknown fields).
 fn game_action(mut command: Value) -> Result<(String, GameActionInput), AppError> {
-    let obj = command
-        .as_object_mut()
-        .ok_or_else(|| AppError::field("command", "must be an object"))?;
+    let obj = command.as_object_mut().ok_or_else(|| AppError::field("command", "must be an object"))?;
     obj.remove("kind");
     let game_id = match obj.remove("gameId") {
         Some(Value::String(id)) => id,
         _ => return Err(AppError::field("gameId", "is required")),
     };
-    let input =
-        serde_json::from_value(command).map_err(|e| AppError::field("command", e.to_string()))?;
+    let input = serde_json::from_value(command).map_err(|e| AppError::field("command", e.to_string()))?;
     Ok((game_id, input))
 }
 
@@ -51,23 +44,11 @@ pub async fn dispatch(
         let user = user.ok_or_else(|| AppError::unauthorized("send an auth frame first"))?;
         return action_command(state, user, &game_id, input, Some(command_id)).await;
     }
-    let command: Command =
-        serde_json::from_value(command).map_err(|e| AppError::field("command", e.to_string()))?;
+    let command: Command = serde_json::from_value(command).map_err(|e| AppError::field("command", e.to_string()))?;
     let user = user.ok_or_else(|| AppError::unauthorized("send an auth frame first"))?;
     match command {
-        Command::Rsvp {
-            event_id,
-            action,
-            position,
-        } => {
-            rsvp_command(
-                state,
-                user,
-                &event_id,
-                RsvpInput { action, position },
-                Some(command_id),
-            )
-            .await
+        Command::Rsvp { event_id, action, position } => {
+            rsvp_command(state, user, &event_id, RsvpInput { action, position }, Some(command_id)).await
         }
         Command::RemoveAttendee { event_id, user_id } => {
             remove_command(state, user, &event_id, &user_id, Some(command_id)).await
@@ -82,16 +63,11 @@ mod tests {
 
     #[test]
     fn a_game_action_command_splits_into_game_and_body() {
-        let (game, input) = game_action(
-            json!({"kind": "gameAction", "gameId": "g1", "type": "GOAL", "rosterId": "r"}),
-        )
-        .unwrap();
+        let (game, input) =
+            game_action(json!({"kind": "gameAction", "gameId": "g1", "type": "GOAL", "rosterId": "r"})).unwrap();
         assert_eq!(game, "g1");
         assert!(matches!(input, GameActionInput::Goal { .. }));
         assert!(game_action(json!({"kind": "gameAction", "type": "START"})).is_err());
-        assert!(
-            game_action(json!({"kind": "gameAction", "gameId": "g", "type": "START", "extra": 1}))
-                .is_err()
-        );
+        assert!(game_action(json!({"kind": "gameAction", "gameId": "g", "type": "START", "extra": 1})).is_err());
     }
 }

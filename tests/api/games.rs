@@ -15,10 +15,7 @@ const SEASON_END: &str = "2027-03-31T00:00:00Z";
 const PUCK_DROP: &str = "2026-11-20T19:30:00Z";
 
 fn id_of(body: &Value) -> String {
-    body["id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no id in {body}"))
-        .to_string()
+    body["id"].as_str().unwrap_or_else(|| panic!("no id in {body}")).to_string()
 }
 
 /// One side of a game: a team (owned by `coach`), its roster in the season
@@ -53,22 +50,11 @@ async fn season(app: &TestApp, rink: &TestUser, facility: &str, name: &str) -> S
 
 async fn side(app: &TestApp, season: &str, name: &str, players: usize) -> Side {
     let coach = app.user(&format!("coach_{}", name.to_lowercase())).await;
-    let (s, t) = app
-        .post(
-            "/api/v1/teams",
-            Some(&coach),
-            json!({"name": format!("{name} Hockey Club")}),
-        )
-        .await;
+    let (s, t) = app.post("/api/v1/teams", Some(&coach), json!({"name": format!("{name} Hockey Club")})).await;
     assert_eq!(s, 201, "{t}");
     let team = id_of(&t);
-    let (s, r) = app
-        .post(
-            "/api/v1/rosters",
-            Some(&coach),
-            json!({"teamId": team, "seasonId": season, "name": name}),
-        )
-        .await;
+    let (s, r) =
+        app.post("/api/v1/rosters", Some(&coach), json!({"teamId": team, "seasonId": season, "name": name})).await;
     assert_eq!(s, 201, "{r}");
     let roster = id_of(&r);
     let mut list = Vec::new();
@@ -84,73 +70,41 @@ async fn side(app: &TestApp, season: &str, name: &str, players: usize) -> Side {
         assert_eq!(s, 201, "{b}");
         list.push(p);
     }
-    Side {
-        coach,
-        team,
-        roster,
-        players: list,
-    }
+    Side { coach, team, roster, players: list }
 }
 
 async fn league(app: &TestApp, players: usize) -> League {
     let rink = app.user("rink_owner").await;
     let (s, f) = app
-        .post(
-            "/api/v1/facilities",
-            Some(&rink),
-            json!({"name": "Maple Arena", "timezone": "America/Toronto"}),
-        )
+        .post("/api/v1/facilities", Some(&rink), json!({"name": "Maple Arena", "timezone": "America/Toronto"}))
         .await;
     assert_eq!(s, 201, "{f}");
     let facility = id_of(&f);
     let season = season(app, &rink, &facility, "Winter 2026").await;
     let home = side(app, &season, "Owls", players).await;
     let away = side(app, &season, "Hawks", players).await;
-    League {
-        rink,
-        facility,
-        season,
-        home,
-        away,
-    }
+    League { rink, facility, season, home, away }
 }
 
-async fn new_game(
-    app: &TestApp,
-    by: &TestUser,
-    season: &str,
-    home: &str,
-    away: &str,
-    at: &str,
-) -> Value {
-    let (s, g) = app.post("/api/v1/games", Some(by), json!({"homeRosterId": home, "awayRosterId": away, "seasonId": season, "scheduledAt": at})).await;
+async fn new_game(app: &TestApp, by: &TestUser, season: &str, home: &str, away: &str, at: &str) -> Value {
+    let (s, g) = app
+        .post(
+            "/api/v1/games",
+            Some(by),
+            json!({"homeRosterId": home, "awayRosterId": away, "seasonId": season, "scheduledAt": at}),
+        )
+        .await;
     assert_eq!(s, 201, "{g}");
     g
 }
 
 async fn game_of(app: &TestApp, l: &League) -> String {
-    id_of(
-        &new_game(
-            app,
-            &l.rink,
-            &l.season,
-            &l.home.roster,
-            &l.away.roster,
-            PUCK_DROP,
-        )
-        .await,
-    )
+    id_of(&new_game(app, &l.rink, &l.season, &l.home.roster, &l.away.roster, PUCK_DROP).await)
 }
 
 /// Posts an action that must succeed; answers the game state.
 async fn act(app: &TestApp, by: &TestUser, game: &str, body: Value) -> Value {
-    let (s, g) = app
-        .post(
-            &format!("/api/v1/games/{game}/actions"),
-            Some(by),
-            body.clone(),
-        )
-        .await;
+    let (s, g) = app.post(&format!("/api/v1/games/{game}/actions"), Some(by), body.clone()).await;
     assert_eq!(s, 200, "{body} → {g}");
     g
 }
@@ -163,71 +117,36 @@ async fn public_game(app: &TestApp, game: &str) -> Value {
 }
 
 async fn standings(app: &TestApp, season: &str) -> Vec<Value> {
-    let (s, b) = app
-        .get(&format!("/api/v1/seasons/{season}/standings"), None)
-        .await;
+    let (s, b) = app.get(&format!("/api/v1/seasons/{season}/standings"), None).await;
     assert_eq!(s, 200, "{b}");
-    b.as_array()
-        .unwrap_or_else(|| panic!("a list: {b}"))
-        .clone()
+    b.as_array().unwrap_or_else(|| panic!("a list: {b}")).clone()
 }
 
 fn line<'a>(table: &'a [Value], roster: &str) -> &'a Value {
-    table
-        .iter()
-        .find(|r| r["rosterId"] == roster)
-        .unwrap_or_else(|| panic!("{roster} in {table:?}"))
+    table.iter().find(|r| r["rosterId"] == roster).unwrap_or_else(|| panic!("{roster} in {table:?}"))
 }
 
 /// `[gamesPlayed, wins, losses, ties, points, goalsFor, goalsAgainst]`.
 fn record(row: &Value) -> [i64; 7] {
-    [
-        "gamesPlayed",
-        "wins",
-        "losses",
-        "ties",
-        "points",
-        "goalsFor",
-        "goalsAgainst",
-    ]
-    .map(|k| row[k].as_i64().unwrap_or(-1))
+    ["gamesPlayed", "wins", "losses", "ties", "points", "goalsFor", "goalsAgainst"]
+        .map(|k| row[k].as_i64().unwrap_or(-1))
 }
 
 /// `[goals, assists, points, penaltyMinutes, gamesPlayed]` of a player's
 /// only roster, from the public stats.
 async fn stats(app: &TestApp, user: &TestUser) -> [i64; 5] {
-    let (s, b) = app
-        .get(&format!("/api/v1/users/{}/stats", user.id), None)
-        .await;
+    let (s, b) = app.get(&format!("/api/v1/users/{}/stats", user.id), None).await;
     assert_eq!(s, 200, "{b}");
     let r = &b["rosters"][0];
-    let line = [
-        "goals",
-        "assists",
-        "points",
-        "penaltyMinutes",
-        "gamesPlayed",
-    ]
-    .map(|k| r[k].as_i64().unwrap_or(-1));
-    let totals = [
-        "goals",
-        "assists",
-        "points",
-        "penaltyMinutes",
-        "gamesPlayed",
-    ]
-    .map(|k| b["totals"][k].as_i64().unwrap_or(-1));
+    let line = ["goals", "assists", "points", "penaltyMinutes", "gamesPlayed"].map(|k| r[k].as_i64().unwrap_or(-1));
+    let totals =
+        ["goals", "assists", "points", "penaltyMinutes", "gamesPlayed"].map(|k| b["totals"][k].as_i64().unwrap_or(-1));
     assert_eq!(line, totals, "one roster: totals are its line");
     line
 }
 
 fn log_types(game: &Value) -> Vec<String> {
-    game["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["type"].as_str().unwrap_or_default().to_string())
-        .collect()
+    game["log"].as_array().unwrap().iter().map(|e| e["type"].as_str().unwrap_or_default().to_string()).collect()
 }
 
 #[actix_web::test]
@@ -239,9 +158,7 @@ async fn a_game_is_scheduled_by_league_or_team_staff_and_read_by_anyone_signed_o
 
     let (s, b) = app.post("/api/v1/games", None, body.clone()).await;
     assert_error(s, &b, 401, "unauthorized");
-    let (s, b) = app
-        .post("/api/v1/games", Some(&stranger), body.clone())
-        .await;
+    let (s, b) = app.post("/api/v1/games", Some(&stranger), body.clone()).await;
     assert_error(s, &b, 403, "forbidden");
     let other_season = season(&app, &l.rink, &l.facility, "Summer 2027").await;
     let elsewhere = side(&app, &other_season, "Loons", 0).await;
@@ -278,40 +195,14 @@ async fn a_game_is_scheduled_by_league_or_team_staff_and_read_by_anyone_signed_o
     assert_eq!(app.count("games").await, 0, "nothing refused was stored");
 
     // The facility's owner and either team's owner may schedule.
-    let first = new_game(
-        &app,
-        &l.rink,
-        &l.season,
-        &l.home.roster,
-        &l.away.roster,
-        "2026-11-27T19:30:00Z",
-    )
-    .await;
-    let second = new_game(
-        &app,
-        &l.away.coach,
-        &l.season,
-        &l.away.roster,
-        &l.home.roster,
-        PUCK_DROP,
-    )
-    .await;
-    assert_eq!(
-        first["viewer"],
-        json!({"canScore": true, "canManage": true})
-    );
+    let first = new_game(&app, &l.rink, &l.season, &l.home.roster, &l.away.roster, "2026-11-27T19:30:00Z").await;
+    let second = new_game(&app, &l.away.coach, &l.season, &l.away.roster, &l.home.roster, PUCK_DROP).await;
+    assert_eq!(first["viewer"], json!({"canScore": true, "canManage": true}));
 
     let g = public_game(&app, &id_of(&first)).await;
     assert_eq!(g["status"], "SCHEDULED");
     assert_eq!(g["period"], Value::Null);
-    assert_eq!(
-        (
-            g["homeScore"].as_i64(),
-            g["awayScore"].as_i64(),
-            g["version"].as_i64()
-        ),
-        (Some(0), Some(0), Some(0))
-    );
+    assert_eq!((g["homeScore"].as_i64(), g["awayScore"].as_i64(), g["version"].as_i64()), (Some(0), Some(0), Some(0)));
     assert_eq!(
         (g["homeRosterId"].as_str(), g["awayRosterId"].as_str()),
         (Some(l.home.roster.as_str()), Some(l.away.roster.as_str()))
@@ -322,62 +213,26 @@ async fn a_game_is_scheduled_by_league_or_team_staff_and_read_by_anyone_signed_o
     assert_eq!(g["seasonId"], l.season.as_str());
     assert_eq!(g["scheduledAt"], "2026-11-27T19:30:00.000Z");
     assert!(g.get("viewer").is_none(), "no viewer when signed out");
-    let (_, seen) = app
-        .get(&format!("/api/v1/games/{}", id_of(&first)), Some(&stranger))
-        .await;
-    assert_eq!(
-        seen["viewer"],
-        json!({"canScore": false, "canManage": false})
-    );
+    let (_, seen) = app.get(&format!("/api/v1/games/{}", id_of(&first)), Some(&stranger)).await;
+    assert_eq!(seen["viewer"], json!({"canScore": false, "canManage": false}));
     let (s, b) = app.get("/api/v1/games/nope", None).await;
     assert_error(s, &b, 404, "not_found");
 
     // Schedules, public, by time.
-    let (s, sched) = app
-        .get(&format!("/api/v1/seasons/{}/schedule", l.season), None)
-        .await;
+    let (s, sched) = app.get(&format!("/api/v1/seasons/{}/schedule", l.season), None).await;
     assert_eq!(s, 200, "{sched}");
-    let ids: Vec<&str> = sched
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = sched.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
     assert_eq!(ids, [id_of(&second), id_of(&first)]);
     assert_eq!(sched[0]["homeRosterName"], "Hawks");
     assert_eq!(sched[0]["seasonName"], "Winter 2026");
-    let (s, team) = app
-        .get(
-            &format!("/api/v1/teams/{}/schedule?limit=1", l.home.team),
-            None,
-        )
-        .await;
+    let (s, team) = app.get(&format!("/api/v1/teams/{}/schedule?limit=1", l.home.team), None).await;
     assert_eq!(s, 200, "{team}");
     assert_eq!(team["items"][0]["id"], id_of(&second).as_str());
-    let cursor = team["nextCursor"]
-        .as_str()
-        .expect("a second page")
-        .to_string();
-    let (_, page2) = app
-        .get(
-            &format!(
-                "/api/v1/teams/{}/schedule?limit=1&cursor={cursor}",
-                l.home.team
-            ),
-            None,
-        )
-        .await;
+    let cursor = team["nextCursor"].as_str().expect("a second page").to_string();
+    let (_, page2) = app.get(&format!("/api/v1/teams/{}/schedule?limit=1&cursor={cursor}", l.home.team), None).await;
     assert_eq!(page2["items"][0]["id"], id_of(&first).as_str());
     assert_eq!(page2["nextCursor"], Value::Null);
-    let (_, none) = app
-        .get(
-            &format!(
-                "/api/v1/teams/{}/schedule?seasonId={other_season}",
-                l.home.team
-            ),
-            None,
-        )
-        .await;
+    let (_, none) = app.get(&format!("/api/v1/teams/{}/schedule?seasonId={other_season}", l.home.team), None).await;
     assert_eq!(none["items"], json!([]));
 
     let table = standings(&app, &l.season).await;
@@ -394,28 +249,20 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
     let (home, away) = (l.home.roster.as_str(), l.away.roster.as_str());
 
     let g = act(&app, &l.rink, &game, json!({"type": "START"})).await;
-    assert_eq!(
-        (
-            g["status"].as_str(),
-            g["period"].as_str(),
-            g["version"].as_i64()
-        ),
-        (Some("LIVE"), Some("1"), Some(1))
-    );
+    assert_eq!((g["status"].as_str(), g["period"].as_str(), g["version"].as_i64()), (Some("LIVE"), Some("1"), Some(1)));
 
     // A goal with a scorer and two assists.
-    let g = act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": home, "scorerId": h[0].id, "assistIds": [h[1].id, h[2].id]})).await;
-    assert_eq!(
-        (g["homeScore"].as_i64(), g["awayScore"].as_i64()),
-        (Some(1), Some(0))
-    );
+    let g = act(
+        &app,
+        &l.rink,
+        &game,
+        json!({"type": "GOAL", "rosterId": home, "scorerId": h[0].id, "assistIds": [h[1].id, h[2].id]}),
+    )
+    .await;
+    assert_eq!((g["homeScore"].as_i64(), g["awayScore"].as_i64()), (Some(1), Some(0)));
     let goal = g["log"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
-        (
-            goal["type"].as_str(),
-            goal["period"].as_str(),
-            goal["playerId"].as_str()
-        ),
+        (goal["type"].as_str(), goal["period"].as_str(), goal["playerId"].as_str()),
         (Some("GOAL"), Some("1"), Some(h[0].id.as_str()))
     );
     assert_eq!(goal["assistIds"], json!([h[1].id, h[2].id]));
@@ -435,15 +282,8 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
     assert_eq!(g["homeScore"], 2);
     assert_eq!(stats(&app, &h[1]).await, [1, 1, 2, 0, 0]);
     let g = act(&app, &l.rink, &game, json!({"type": "UNDO"})).await;
-    assert_eq!(
-        (g["homeScore"].as_i64(), g["awayScore"].as_i64()),
-        (Some(1), Some(0))
-    );
-    assert_eq!(
-        log_types(&g),
-        ["START", "GOAL"],
-        "the undone goal and the UNDO leave the public log"
-    );
+    assert_eq!((g["homeScore"].as_i64(), g["awayScore"].as_i64()), (Some(1), Some(0)));
+    assert_eq!(log_types(&g), ["START", "GOAL"], "the undone goal and the UNDO leave the public log");
     assert_eq!(stats(&app, &h[0]).await, [1, 0, 1, 0, 0]);
     assert_eq!(stats(&app, &h[1]).await, [0, 1, 1, 0, 0]);
     assert_eq!(public_game(&app, &game).await["homeScore"], 1);
@@ -464,27 +304,12 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
         let g = act(&app, &l.rink, &game, json!({"type": "END_PERIOD"})).await;
         assert_eq!(g["period"], want);
     }
-    let (s, b) = app
-        .post(
-            &format!("/api/v1/games/{game}/actions"),
-            Some(&l.rink),
-            json!({"type": "END_PERIOD"}),
-        )
-        .await;
+    let (s, b) = app.post(&format!("/api/v1/games/{game}/actions"), Some(&l.rink), json!({"type": "END_PERIOD"})).await;
     assert_error(s, &b, 409, "conflict");
     // A shootout goal counts like any other.
-    let g = act(
-        &app,
-        &l.rink,
-        &game,
-        json!({"type": "GOAL", "rosterId": away, "scorerId": a[1].id}),
-    )
-    .await;
+    let g = act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": away, "scorerId": a[1].id})).await;
     assert_eq!(
-        (
-            g["awayScore"].as_i64(),
-            g["log"].as_array().unwrap().last().unwrap()["period"].as_str()
-        ),
+        (g["awayScore"].as_i64(), g["log"].as_array().unwrap().last().unwrap()["period"].as_str()),
         (Some(1), Some("SO"))
     );
     let g = act(&app, &l.rink, &game, json!({"type": "UNDO"})).await;
@@ -500,9 +325,7 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
     assert_eq!(table[0]["name"], "Owls");
     assert_eq!(stats(&app, &h[0]).await, [1, 0, 1, 0, 1]);
     assert_eq!(stats(&app, &a[2]).await, [0, 0, 0, 0, 1]);
-    let (s, leaders) = app
-        .get(&format!("/api/v1/seasons/{}/leaders", l.season), None)
-        .await;
+    let (s, leaders) = app.get(&format!("/api/v1/seasons/{}/leaders", l.season), None).await;
     assert_eq!(s, 200, "{leaders}");
     // h0 and h1 and h2 each have 1 point; h0 leads on goals.
     assert_eq!(leaders[0]["userId"], h[0].id.as_str());
@@ -521,10 +344,7 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
 
     // UNDO of FINAL takes the result and the games played back.
     let g = act(&app, &l.rink, &game, json!({"type": "UNDO"})).await;
-    assert_eq!(
-        (g["status"].as_str(), g["period"].as_str()),
-        (Some("LIVE"), Some("SO"))
-    );
+    assert_eq!((g["status"].as_str(), g["period"].as_str()), (Some("LIVE"), Some("SO")));
     let table = standings(&app, &l.season).await;
     assert_eq!(record(line(&table, home)), [0; 7]);
     assert_eq!(record(line(&table, away)), [0; 7]);
@@ -533,22 +353,14 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
 
     // And FINAL again gives them back exactly once.
     act(&app, &l.rink, &game, json!({"type": "FINAL"})).await;
-    assert_eq!(
-        record(line(&standings(&app, &l.season).await, home)),
-        [1, 1, 0, 0, 2, 1, 0]
-    );
+    assert_eq!(record(line(&standings(&app, &l.season).await, home)), [1, 1, 0, 0, 2, 1, 0]);
     assert_eq!(stats(&app, &h[2]).await, [0, 1, 1, 0, 1]);
-    let undone: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM game_log WHERE game_id = $1 AND undone_at IS NOT NULL",
-    )
-    .bind(&game)
-    .fetch_one(&app.state.db.pool)
-    .await
-    .unwrap();
-    assert_eq!(
-        undone, 3,
-        "two goals and a FINAL were undone, and stay in the log marked"
-    );
+    let undone: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM game_log WHERE game_id = $1 AND undone_at IS NOT NULL")
+        .bind(&game)
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(undone, 3, "two goals and a FINAL were undone, and stay in the log marked");
 }
 
 #[actix_web::test]
@@ -566,13 +378,7 @@ async fn a_final_game_refuses_every_action_but_undo() {
         json!({"type": "END_PERIOD"}),
         json!({"type": "FINAL"}),
     ] {
-        let (s, b) = app
-            .post(
-                &format!("/api/v1/games/{game}/actions"),
-                Some(&l.rink),
-                body.clone(),
-            )
-            .await;
+        let (s, b) = app.post(&format!("/api/v1/games/{game}/actions"), Some(&l.rink), body.clone()).await;
         assert_error(s, &b, 409, "conflict");
     }
     let (s, b) = app
@@ -584,10 +390,7 @@ async fn a_final_game_refuses_every_action_but_undo() {
         .await;
     assert_error(s, &b, 409, "conflict");
     assert_eq!(public_game(&app, &game).await, before, "nothing changed");
-    assert_eq!(
-        act(&app, &l.rink, &game, json!({"type": "UNDO"})).await["status"],
-        "LIVE"
-    );
+    assert_eq!(act(&app, &l.rink, &game, json!({"type": "UNDO"})).await["status"], "LIVE");
 }
 
 #[actix_web::test]
@@ -602,149 +405,58 @@ async fn only_scorers_may_score_and_only_staff_assign_score_keepers() {
 
     let (s, b) = app.post(&actions, None, json!({"type": "START"})).await;
     assert_error(s, &b, 401, "unauthorized");
-    let (s, b) = app
-        .post(&actions, Some(&stranger), json!({"type": "START"}))
-        .await;
+    let (s, b) = app.post(&actions, Some(&stranger), json!({"type": "START"})).await;
     assert_error(s, &b, 403, "forbidden");
     // A player on a roster is not a scorer either.
-    let (s, b) = app
-        .post(&actions, Some(&l.home.players[0]), json!({"type": "START"}))
-        .await;
+    let (s, b) = app.post(&actions, Some(&l.home.players[0]), json!({"type": "START"})).await;
     assert_error(s, &b, 403, "forbidden");
-    let (s, b) = app
-        .post(
-            "/api/v1/games/nope/actions",
-            Some(&l.rink),
-            json!({"type": "START"}),
-        )
-        .await;
+    let (s, b) = app.post("/api/v1/games/nope/actions", Some(&l.rink), json!({"type": "START"})).await;
     assert_error(s, &b, 404, "not_found");
 
     // Staff assign score keepers; a score keeper may score but not assign.
     let keepers = format!("/api/v1/games/{game}/scorekeepers");
-    let (s, b) = app
-        .put(&format!("{keepers}/{}", keeper.id), Some(&stranger), None)
-        .await;
+    let (s, b) = app.put(&format!("{keepers}/{}", keeper.id), Some(&stranger), None).await;
     assert_error(s, &b, 403, "forbidden");
-    let (s, b) = app
-        .put(
-            &format!("{keepers}/{}", keeper.id),
-            Some(&l.home.coach),
-            None,
-        )
-        .await;
+    let (s, b) = app.put(&format!("{keepers}/{}", keeper.id), Some(&l.home.coach), None).await;
     assert_eq!(s, 204, "{b}");
-    let (s, _) = app
-        .put(&format!("{keepers}/{}", keeper.id), Some(&l.rink), None)
-        .await;
+    let (s, _) = app.put(&format!("{keepers}/{}", keeper.id), Some(&l.rink), None).await;
     assert_eq!(s, 204, "idempotent");
-    let (s, b) = app
-        .put(&format!("{keepers}/nobody"), Some(&l.rink), None)
-        .await;
+    let (s, b) = app.put(&format!("{keepers}/nobody"), Some(&l.rink), None).await;
     assert_error(s, &b, 404, "not_found");
     let (_, list) = app.get(&keepers, Some(&keeper)).await;
-    assert_eq!(
-        list,
-        json!([{"userId": keeper.id, "displayName": "keeper"}])
-    );
-    let (s, b) = app
-        .put(&format!("{keepers}/{}", helper.id), Some(&keeper), None)
-        .await;
+    assert_eq!(list, json!([{"userId": keeper.id, "displayName": "keeper"}]));
+    let (s, b) = app.put(&format!("{keepers}/{}", helper.id), Some(&keeper), None).await;
     assert_error(s, &b, 403, "forbidden");
-    assert_eq!(
-        act(&app, &keeper, &game, json!({"type": "START"})).await["status"],
-        "LIVE"
-    );
-    let (_, seen) = app
-        .get(&format!("/api/v1/games/{game}"), Some(&keeper))
-        .await;
-    assert_eq!(
-        seen["viewer"],
-        json!({"canScore": true, "canManage": false})
-    );
+    assert_eq!(act(&app, &keeper, &game, json!({"type": "START"})).await["status"], "LIVE");
+    let (_, seen) = app.get(&format!("/api/v1/games/{game}"), Some(&keeper)).await;
+    assert_eq!(seen["viewer"], json!({"canScore": true, "canManage": false}));
 
     // Team and facility managers score too.
-    let (s, b) = app
-        .put(
-            &format!("/api/v1/teams/{}/managers/{}", l.away.team, helper.id),
-            Some(&l.away.coach),
-            None,
-        )
-        .await;
+    let (s, b) =
+        app.put(&format!("/api/v1/teams/{}/managers/{}", l.away.team, helper.id), Some(&l.away.coach), None).await;
     assert_eq!(s, 204, "{b}");
-    assert_eq!(
-        act(
-            &app,
-            &helper,
-            &game,
-            json!({"type": "GOAL", "rosterId": l.away.roster})
-        )
-        .await["awayScore"],
-        1
-    );
+    assert_eq!(act(&app, &helper, &game, json!({"type": "GOAL", "rosterId": l.away.roster})).await["awayScore"], 1);
     let rink_hand = app.user("rink_hand").await;
-    let (s, b) = app
-        .put(
-            &format!(
-                "/api/v1/facilities/{}/managers/{}",
-                l.facility, rink_hand.id
-            ),
-            Some(&l.rink),
-            None,
-        )
-        .await;
+    let (s, b) =
+        app.put(&format!("/api/v1/facilities/{}/managers/{}", l.facility, rink_hand.id), Some(&l.rink), None).await;
     assert_eq!(s, 204, "{b}");
-    assert_eq!(
-        act(
-            &app,
-            &rink_hand,
-            &game,
-            json!({"type": "GOAL", "rosterId": l.home.roster})
-        )
-        .await["homeScore"],
-        1
-    );
+    assert_eq!(act(&app, &rink_hand, &game, json!({"type": "GOAL", "rosterId": l.home.roster})).await["homeScore"], 1);
 
     // Unassigned, the keeper is refused again.
-    let (s, _) = app
-        .delete(&format!("{keepers}/{}", keeper.id), Some(&l.rink))
-        .await;
+    let (s, _) = app.delete(&format!("{keepers}/{}", keeper.id), Some(&l.rink)).await;
     assert_eq!(s, 204);
-    let (s, b) = app
-        .post(&actions, Some(&keeper), json!({"type": "UNDO"}))
-        .await;
+    let (s, b) = app.post(&actions, Some(&keeper), json!({"type": "UNDO"})).await;
     assert_error(s, &b, 403, "forbidden");
 
     // The same rules over the socket.
     let mut anon = app.ws().await;
-    let r = anon
-        .command(
-            "1",
-            json!({"kind": "gameAction", "gameId": game, "type": "UNDO"}),
-        )
-        .await;
-    assert_eq!(
-        (r["ok"].as_bool(), r["error"]["code"].as_str()),
-        (Some(false), Some("unauthorized")),
-        "{r}"
-    );
+    let r = anon.command("1", json!({"kind": "gameAction", "gameId": game, "type": "UNDO"})).await;
+    assert_eq!((r["ok"].as_bool(), r["error"]["code"].as_str()), (Some(false), Some("unauthorized")), "{r}");
     let mut ws = app.ws().await;
     ws.auth(&stranger).await;
-    let r = ws
-        .command(
-            "1",
-            json!({"kind": "gameAction", "gameId": game, "type": "UNDO"}),
-        )
-        .await;
+    let r = ws.command("1", json!({"kind": "gameAction", "gameId": game, "type": "UNDO"})).await;
     assert_eq!(r["error"]["code"], "forbidden", "{r}");
-    assert_eq!(
-        public_game(&app, &game).await["log"]
-            .as_array()
-            .unwrap()
-            .len(),
-        3,
-        "no refused action was applied"
-    );
+    assert_eq!(public_game(&app, &game).await["log"].as_array().unwrap().len(), 3, "no refused action was applied");
 }
 
 #[actix_web::test]
@@ -756,10 +468,7 @@ async fn a_goal_credited_to_a_player_of_the_other_roster_is_refused_and_changes_
     let before = public_game(&app, &game).await;
     let (home, theirs) = (l.home.roster.as_str(), &l.away.players);
     for (body, field) in [
-        (
-            json!({"type": "GOAL", "rosterId": home, "scorerId": theirs[0].id}),
-            "scorerId",
-        ),
+        (json!({"type": "GOAL", "rosterId": home, "scorerId": theirs[0].id}), "scorerId"),
         (
             json!({"type": "GOAL", "rosterId": home, "scorerId": l.home.players[0].id, "assistIds": [theirs[1].id]}),
             "assistIds",
@@ -768,26 +477,11 @@ async fn a_goal_credited_to_a_player_of_the_other_roster_is_refused_and_changes_
             json!({"type": "GOAL", "rosterId": home, "scorerId": l.home.players[0].id, "assistIds": [l.home.players[0].id]}),
             "assistIds",
         ),
-        (
-            json!({"type": "PENALTY", "rosterId": home, "playerId": theirs[0].id, "minutes": 2}),
-            "playerId",
-        ),
-        (
-            json!({"type": "PENALTY", "rosterId": home, "playerId": l.home.players[0].id, "minutes": 0}),
-            "minutes",
-        ),
-        (
-            json!({"type": "GOAL", "rosterId": "not-in-this-game"}),
-            "rosterId",
-        ),
+        (json!({"type": "PENALTY", "rosterId": home, "playerId": theirs[0].id, "minutes": 2}), "playerId"),
+        (json!({"type": "PENALTY", "rosterId": home, "playerId": l.home.players[0].id, "minutes": 0}), "minutes"),
+        (json!({"type": "GOAL", "rosterId": "not-in-this-game"}), "rosterId"),
     ] {
-        let (s, b) = app
-            .post(
-                &format!("/api/v1/games/{game}/actions"),
-                Some(&l.rink),
-                body.clone(),
-            )
-            .await;
+        let (s, b) = app.post(&format!("/api/v1/games/{game}/actions"), Some(&l.rink), body.clone()).await;
         assert_error(s, &b, 422, "validation_failed");
         assert!(b["error"]["details"][field].is_string(), "{field}: {b}");
     }
@@ -799,11 +493,7 @@ async fn a_goal_credited_to_a_player_of_the_other_roster_is_refused_and_changes_
         )
         .await;
     assert_error(s, &b, 422, "validation_failed");
-    assert_eq!(
-        public_game(&app, &game).await,
-        before,
-        "score, log and version unchanged"
-    );
+    assert_eq!(public_game(&app, &game).await, before, "score, log and version unchanged");
     assert_eq!(stats(&app, &theirs[0]).await, [0; 5]);
 }
 
@@ -814,54 +504,32 @@ async fn a_signed_out_subscriber_sees_each_goal_live_and_the_standings_change_at
     let game = game_of(&app, &l).await;
     let mut display = app.ws().await;
     let snap = display.subscribe(&format!("game:{game}")).await;
-    assert_eq!(
-        (snap["seq"].as_i64(), snap["data"]["status"].as_str()),
-        (Some(0), Some("SCHEDULED"))
-    );
+    assert_eq!((snap["seq"].as_i64(), snap["data"]["status"].as_str()), (Some(0), Some("SCHEDULED")));
     let mut board = app.ws().await;
     let season_snap = board.subscribe(&format!("season:{}", l.season)).await;
     assert_eq!(season_snap["data"]["schedule"][0]["id"], game.as_str());
-    assert_eq!(
-        season_snap["data"]["standings"].as_array().unwrap().len(),
-        2
-    );
+    assert_eq!(season_snap["data"]["standings"].as_array().unwrap().len(), 2);
     let mut season_seq = season_snap["seq"].as_i64().unwrap();
     let mut roster_watch = app.ws().await;
-    roster_watch
-        .subscribe(&format!("roster:{}", l.home.roster))
-        .await;
+    roster_watch.subscribe(&format!("roster:{}", l.home.roster)).await;
 
-    act(&app, &l.rink, &game, json!({"type": "START"})).await;
+    // Each action is pushed before the next is posted, so no push is
+    // coalesced with a newer one (the outbox keeps only the newest state of
+    // a topic a client has not read yet).
     let scorer = &l.home.players[0];
-    for _ in 0..3 {
-        act(
-            &app,
-            &l.rink,
-            &game,
-            json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": scorer.id}),
-        )
-        .await;
-    }
-    for (seq, home_score) in [(1, 0), (2, 1), (3, 2), (4, 3)] {
-        let u = display
-            .next_of("update", Duration::from_secs(5))
-            .await
-            .expect("a push per action");
+    let start = json!({"type": "START"});
+    let goal = json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": scorer.id});
+    for (seq, body) in [(1, &start), (2, &goal), (3, &goal), (4, &goal)] {
+        act(&app, &l.rink, &game, body.clone()).await;
+        let u = display.next_of("update", Duration::from_secs(5)).await.expect("a push per action");
         assert_eq!(u["topic"], format!("game:{game}"));
-        assert_eq!(
-            (u["seq"].as_i64(), u["data"]["homeScore"].as_i64()),
-            (Some(seq), Some(home_score)),
-            "in order: {u}"
-        );
+        assert_eq!((u["seq"].as_i64(), u["data"]["homeScore"].as_i64()), (Some(seq), Some(seq - 1)), "in order: {u}");
         assert_eq!(u["data"]["version"], seq);
     }
     // The roster page sees the scorer's goals.
     let mut goals = 0;
     while goals < 3 {
-        let u = roster_watch
-            .next_of("update", Duration::from_secs(5))
-            .await
-            .expect("roster pushes after goals");
+        let u = roster_watch.next_of("update", Duration::from_secs(5)).await.expect("roster pushes after goals");
         let p = u["data"]["players"]
             .as_array()
             .unwrap()
@@ -873,43 +541,25 @@ async fn a_signed_out_subscriber_sees_each_goal_live_and_the_standings_change_at
     }
 
     act(&app, &l.rink, &game, json!({"type": "FINAL"})).await;
-    let u = display
-        .next_of("update", Duration::from_secs(5))
-        .await
-        .expect("FINAL pushed");
-    assert_eq!(
-        (u["seq"].as_i64(), u["data"]["status"].as_str()),
-        (Some(5), Some("FINAL"))
-    );
+    let u = display.next_of("update", Duration::from_secs(5)).await.expect("FINAL pushed");
+    assert_eq!((u["seq"].as_i64(), u["data"]["status"].as_str()), (Some(5), Some("FINAL")));
     // The season board: strictly increasing seq, ending with the result.
     let last = loop {
-        let u = board
-            .next_of("update", Duration::from_secs(5))
-            .await
-            .expect("season pushes");
+        let u = board.next_of("update", Duration::from_secs(5)).await.expect("season pushes");
         let seq = u["seq"].as_i64().unwrap();
-        assert!(
-            seq > season_seq,
-            "strictly increasing: {seq} after {season_seq}"
-        );
+        assert!(seq > season_seq, "strictly increasing: {seq} after {season_seq}");
         season_seq = seq;
         if u["data"]["schedule"][0]["status"] == "FINAL" {
             break u;
         }
     };
-    assert_eq!(
-        last["data"]["standings"][0]["rosterId"],
-        l.home.roster.as_str()
-    );
+    assert_eq!(last["data"]["standings"][0]["rosterId"], l.home.roster.as_str());
     assert_eq!(last["data"]["standings"][0]["points"], 2);
     assert_eq!(last["data"]["standings"][0]["goalsFor"], 3);
     // A fresh subscriber gets the same state at the same seq.
     let mut late = app.ws().await;
     let again = late.subscribe(&format!("season:{}", l.season)).await;
-    assert_eq!(
-        (again["seq"].as_i64(), &again["data"]),
-        (Some(season_seq), &last["data"])
-    );
+    assert_eq!((again["seq"].as_i64(), &again["data"]), (Some(season_seq), &last["data"]));
 }
 
 #[actix_web::test]
@@ -921,22 +571,12 @@ async fn a_retried_command_id_does_not_apply_twice() {
     let path = format!("/api/v1/games/{game}/actions");
     let goal = json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": l.home.players[0].id});
     let post = |key: &'static str, body: Value| {
-        send(
-            app.req(reqwest::Method::POST, &path, Some(&l.rink))
-                .header("Idempotency-Key", key)
-                .json(&body),
-        )
+        send(app.req(reqwest::Method::POST, &path, Some(&l.rink)).header("Idempotency-Key", key).json(&body))
     };
 
     let first = post("goal-1", goal.clone()).await;
     assert_eq!(first.0, 200, "{}", first.1);
-    act(
-        &app,
-        &l.rink,
-        &game,
-        json!({"type": "GOAL", "rosterId": l.away.roster}),
-    )
-    .await;
+    act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": l.away.roster})).await;
     let retry = post("goal-1", goal.clone()).await;
     assert_eq!(retry, first, "the retry answers the first reply");
     assert_eq!(public_game(&app, &game).await["homeScore"], 1);
@@ -950,37 +590,26 @@ async fn a_retried_command_id_does_not_apply_twice() {
     // Over the socket, the command id is the key.
     let mut ws = app.ws().await;
     ws.auth(&l.rink).await;
-    let r1 = ws.command("c-1", json!({"kind": "gameAction", "gameId": game, "type": "GOAL", "rosterId": l.home.roster})).await;
-    assert_eq!(
-        (r1["ok"].as_bool(), r1["data"]["homeScore"].as_i64()),
-        (Some(true), Some(2)),
-        "{r1}"
-    );
-    let r2 = ws.command("c-1", json!({"kind": "gameAction", "gameId": game, "type": "GOAL", "rosterId": l.home.roster})).await;
+    let r1 = ws
+        .command("c-1", json!({"kind": "gameAction", "gameId": game, "type": "GOAL", "rosterId": l.home.roster}))
+        .await;
+    assert_eq!((r1["ok"].as_bool(), r1["data"]["homeScore"].as_i64()), (Some(true), Some(2)), "{r1}");
+    let r2 = ws
+        .command("c-1", json!({"kind": "gameAction", "gameId": game, "type": "GOAL", "rosterId": l.home.roster}))
+        .await;
     assert_eq!(r2["data"], r1["data"]);
     let g = public_game(&app, &game).await;
-    assert_eq!(
-        (g["homeScore"].as_i64(), g["awayScore"].as_i64()),
-        (Some(2), Some(1))
-    );
-    let goals: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM game_log WHERE game_id = $1 AND type = 'GOAL'")
-            .bind(&game)
-            .fetch_one(&app.state.db.pool)
-            .await
-            .unwrap();
+    assert_eq!((g["homeScore"].as_i64(), g["awayScore"].as_i64()), (Some(2), Some(1)));
+    let goals: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM game_log WHERE game_id = $1 AND type = 'GOAL'")
+        .bind(&game)
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
     assert_eq!(goals, 3);
 }
 
 /// START, `home` and `away` goals without scorers, FINAL.
-async fn play(
-    app: &TestApp,
-    by: &TestUser,
-    season: &str,
-    home: &str,
-    away: &str,
-    score: (usize, usize),
-) {
+async fn play(app: &TestApp, by: &TestUser, season: &str, home: &str, away: &str, score: (usize, usize)) {
     let game = id_of(&new_game(app, by, season, home, away, PUCK_DROP).await);
     act(app, by, &game, json!({"type": "START"})).await;
     for _ in 0..score.0 {
@@ -997,11 +626,7 @@ async fn standings_order_by_points_then_wins_then_goal_difference_then_name() {
     let app = spawn_app().await;
     let rink = app.user("rink_owner").await;
     let (_, f) = app
-        .post(
-            "/api/v1/facilities",
-            Some(&rink),
-            json!({"name": "Maple Arena", "timezone": "America/Toronto"}),
-        )
+        .post("/api/v1/facilities", Some(&rink), json!({"name": "Maple Arena", "timezone": "America/Toronto"}))
         .await;
     let season = season(&app, &rink, &id_of(&f), "Winter 2026").await;
     let mut rosters = std::collections::HashMap::new();
@@ -1013,17 +638,11 @@ async fn standings_order_by_points_then_wins_then_goal_difference_then_name() {
     play(&app, &rink, &season, &r("Charlie"), &r("Delta"), (1, 1)).await; // tie
     play(&app, &rink, &season, &r("Charlie"), &r("Bravo"), (1, 1)).await; // tie
     let table = standings(&app, &season).await;
-    let order: Vec<&str> = table
-        .iter()
-        .map(|row| row["name"].as_str().unwrap())
-        .collect();
+    let order: Vec<&str> = table.iter().map(|row| row["name"].as_str().unwrap()).collect();
     // Alpha and Charlie have 2 points: Alpha has the win. Delta and Bravo
     // have 1: Delta's goal difference is better. Echo and Foxtrot have
     // nothing: by name.
-    assert_eq!(
-        order,
-        ["Alpha", "Charlie", "Delta", "Bravo", "Echo", "Foxtrot"]
-    );
+    assert_eq!(order, ["Alpha", "Charlie", "Delta", "Bravo", "Echo", "Foxtrot"]);
     assert_eq!(record(&table[0]), [1, 1, 0, 0, 2, 2, 1]);
     assert_eq!(record(&table[1]), [2, 0, 0, 2, 2, 2, 2]);
     assert_eq!(record(&table[2]), [1, 0, 0, 1, 1, 1, 1]);
@@ -1046,36 +665,16 @@ async fn a_lineup_decides_who_may_be_credited_and_who_gets_a_game_played() {
     let h = &l.home.players;
     let lineup = format!("/api/v1/games/{game}/lineups/{}", l.home.roster);
     let outsider = app.user("outsider").await;
-    for body in [
-        json!({"userIds": []}),
-        json!({"userIds": [outsider.id]}),
-        json!({"userIds": [h[0].id, h[0].id]}),
-    ] {
+    for body in [json!({"userIds": []}), json!({"userIds": [outsider.id]}), json!({"userIds": [h[0].id, h[0].id]})] {
         let (s, b) = app.put(&lineup, Some(&l.rink), Some(body)).await;
         assert_error(s, &b, 422, "validation_failed");
     }
-    let (s, b) = app
-        .put(
-            &lineup,
-            Some(&l.home.players[2]),
-            Some(json!({"userIds": [h[0].id]})),
-        )
-        .await;
+    let (s, b) = app.put(&lineup, Some(&l.home.players[2]), Some(json!({"userIds": [h[0].id]}))).await;
     assert_error(s, &b, 403, "forbidden");
-    let (s, g) = app
-        .put(
-            &lineup,
-            Some(&l.home.coach),
-            Some(json!({"userIds": [h[0].id, h[1].id]})),
-        )
-        .await;
+    let (s, g) = app.put(&lineup, Some(&l.home.coach), Some(json!({"userIds": [h[0].id, h[1].id]}))).await;
     assert_eq!(s, 200, "{g}");
-    let dressed: Vec<bool> = g["home"]["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["dressed"].as_bool().unwrap())
-        .collect();
+    let dressed: Vec<bool> =
+        g["home"]["players"].as_array().unwrap().iter().map(|p| p["dressed"].as_bool().unwrap()).collect();
     assert_eq!(dressed, [true, true, false]);
 
     act(&app, &l.rink, &game, json!({"type": "START"})).await;
@@ -1087,25 +686,21 @@ async fn a_lineup_decides_who_may_be_credited_and_who_gets_a_game_played() {
         )
         .await;
     assert_error(s, &b, 422, "validation_failed");
-    act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": h[1].id, "assistIds": [h[0].id]})).await;
+    act(
+        &app,
+        &l.rink,
+        &game,
+        json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": h[1].id, "assistIds": [h[0].id]}),
+    )
+    .await;
     // Someone with an entry must stay dressed.
-    let (s, b) = app
-        .put(&lineup, Some(&l.rink), Some(json!({"userIds": [h[0].id]})))
-        .await;
+    let (s, b) = app.put(&lineup, Some(&l.rink), Some(json!({"userIds": [h[0].id]}))).await;
     assert_error(s, &b, 422, "validation_failed");
     act(&app, &l.rink, &game, json!({"type": "FINAL"})).await;
     assert_eq!(stats(&app, &h[0]).await, [0, 1, 1, 0, 1]);
     assert_eq!(stats(&app, &h[1]).await, [1, 0, 1, 0, 1]);
-    assert_eq!(
-        stats(&app, &h[2]).await,
-        [0, 0, 0, 0, 0],
-        "not dressed, no game played"
-    );
-    assert_eq!(
-        stats(&app, &l.away.players[2]).await,
-        [0, 0, 0, 0, 1],
-        "no lineup set: the whole roster dressed"
-    );
+    assert_eq!(stats(&app, &h[2]).await, [0, 0, 0, 0, 0], "not dressed, no game played");
+    assert_eq!(stats(&app, &l.away.players[2]).await, [0, 0, 0, 0, 1], "no lineup set: the whole roster dressed");
     // The lineup survives a reload from the database (a fresh GET after a
     // restart reads the same rows): check the rows directly.
     let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM game_lineups WHERE game_id = $1")
@@ -1123,89 +718,44 @@ async fn a_game_is_rescheduled_postponed_and_cancelled_only_before_it_goes_live(
     let game = game_of(&app, &l).await;
     let path = format!("/api/v1/games/{game}");
     let keeper = app.user("keeper").await;
-    app.put(
-        &format!("{path}/scorekeepers/{}", keeper.id),
-        Some(&l.rink),
-        None,
-    )
-    .await;
+    app.put(&format!("{path}/scorekeepers/{}", keeper.id), Some(&l.rink), None).await;
 
-    let (s, b) = app
-        .patch(&path, Some(&keeper), json!({"status": "POSTPONED"}))
-        .await;
+    let (s, b) = app.patch(&path, Some(&keeper), json!({"status": "POSTPONED"})).await;
     assert_error(s, &b, 403, "forbidden");
-    let (s, b) = app
-        .patch(&path, Some(&l.rink), json!({"status": "LIVE"}))
-        .await;
+    let (s, b) = app.patch(&path, Some(&l.rink), json!({"status": "LIVE"})).await;
     assert_error(s, &b, 422, "validation_failed");
-    let (s, b) = app
-        .patch(&path, Some(&l.rink), json!({"scheduledAt": "soon"}))
-        .await;
+    let (s, b) = app.patch(&path, Some(&l.rink), json!({"scheduledAt": "soon"})).await;
     assert_error(s, &b, 422, "validation_failed");
 
     let (s, g) = app
-        .patch(
-            &path,
-            Some(&l.home.coach),
-            json!({"scheduledAt": "2026-12-04T20:00:00-05:00", "status": "POSTPONED"}),
-        )
+        .patch(&path, Some(&l.home.coach), json!({"scheduledAt": "2026-12-04T20:00:00-05:00", "status": "POSTPONED"}))
         .await;
     assert_eq!(s, 200, "{g}");
     assert_eq!(
         (g["scheduledAt"].as_str(), g["status"].as_str()),
         (Some("2026-12-05T01:00:00.000Z"), Some("POSTPONED"))
     );
-    assert_eq!(
-        g["version"], 2,
-        "one version for the new time, one for the status"
-    );
-    let (s, b) = app
-        .post(
-            &format!("{path}/actions"),
-            Some(&l.rink),
-            json!({"type": "START"}),
-        )
-        .await;
+    assert_eq!(g["version"], 2, "one version for the new time, one for the status");
+    let (s, b) = app.post(&format!("{path}/actions"), Some(&l.rink), json!({"type": "START"})).await;
     assert_error(s, &b, 409, "conflict");
-    let (s, g) = app
-        .patch(&path, Some(&l.rink), json!({"status": "SCHEDULED"}))
-        .await;
+    let (s, g) = app.patch(&path, Some(&l.rink), json!({"status": "SCHEDULED"})).await;
     assert_eq!((s, g["status"].as_str()), (200, Some("SCHEDULED")));
     act(&app, &keeper, &game, json!({"type": "START"})).await;
-    for body in [
-        json!({"scheduledAt": PUCK_DROP}),
-        json!({"status": "POSTPONED"}),
-    ] {
+    for body in [json!({"scheduledAt": PUCK_DROP}), json!({"status": "POSTPONED"})] {
         let (s, b) = app.patch(&path, Some(&l.rink), body).await;
         assert_error(s, &b, 409, "conflict");
     }
-    let (_, sched) = app
-        .get(&format!("/api/v1/seasons/{}/schedule", l.season), None)
-        .await;
+    let (_, sched) = app.get(&format!("/api/v1/seasons/{}/schedule", l.season), None).await;
     assert_eq!(
-        (
-            sched[0]["status"].as_str(),
-            sched[0]["scheduledAt"].as_str()
-        ),
+        (sched[0]["status"].as_str(), sched[0]["scheduledAt"].as_str()),
         (Some("LIVE"), Some("2026-12-05T01:00:00.000Z"))
     );
 
     // Cancelled is final.
     let other = game_of(&app, &l).await;
-    let (s, g) = app
-        .patch(
-            &format!("/api/v1/games/{other}"),
-            Some(&l.away.coach),
-            json!({"status": "CANCELLED"}),
-        )
-        .await;
+    let (s, g) =
+        app.patch(&format!("/api/v1/games/{other}"), Some(&l.away.coach), json!({"status": "CANCELLED"})).await;
     assert_eq!((s, g["status"].as_str()), (200, Some("CANCELLED")));
-    let (s, b) = app
-        .patch(
-            &format!("/api/v1/games/{other}"),
-            Some(&l.rink),
-            json!({"status": "SCHEDULED"}),
-        )
-        .await;
+    let (s, b) = app.patch(&format!("/api/v1/games/{other}"), Some(&l.rink), json!({"status": "SCHEDULED"})).await;
     assert_error(s, &b, 409, "conflict");
 }

@@ -6,6 +6,10 @@
 //! must leave every table as it was; each allowed cell gets a fresh set, so
 //! one cell's write (a delete, a transfer) cannot colour another's answer.
 
+// Fixture helpers are not `#[test]` functions, so clippy.toml's
+// allow-unwrap-in-tests does not reach them: a failed fixture should panic.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use crate::helpers::*;
 use crate::rosters::{add, facility, mapping, put_manager, request, season, team};
 use reqwest::Method;
@@ -167,12 +171,18 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
     let newbie = &c.newbie.id;
     let season_body = json!({"name": "Spring", "startDate": crate::rosters::START, "endDate": crate::rosters::END});
     match action {
-        "create_facility" => (Method::POST, "/facilities".into(), Some(json!({"name": "New Rink", "timezone": "Europe/Helsinki"}))),
+        "create_facility" => {
+            (Method::POST, "/facilities".into(), Some(json!({"name": "New Rink", "timezone": "Europe/Helsinki"})))
+        }
         "edit_facility" => (Method::PATCH, format!("/facilities/{f}"), Some(json!({"description": "Fresh ice"}))),
         "delete_facility" => (Method::DELETE, format!("/facilities/{f}"), None),
         "add_facility_manager" => (Method::PUT, format!("/facilities/{f}/managers/{newbie}"), None),
-        "remove_facility_manager" => (Method::DELETE, format!("/facilities/{f}/managers/{}", c.extra_facility_manager.id), None),
-        "transfer_facility" => (Method::POST, format!("/facilities/{f}/transfer-ownership"), Some(json!({"userId": newbie}))),
+        "remove_facility_manager" => {
+            (Method::DELETE, format!("/facilities/{f}/managers/{}", c.extra_facility_manager.id), None)
+        }
+        "transfer_facility" => {
+            (Method::POST, format!("/facilities/{f}/transfer-ownership"), Some(json!({"userId": newbie})))
+        }
         "create_team" => (Method::POST, "/teams".into(), Some(json!({"name": "New Team"}))),
         "edit_team" => (Method::PATCH, format!("/teams/{t}"), Some(json!({"description": "Fast and loose"}))),
         "delete_team" => (Method::DELETE, format!("/teams/{t}"), None),
@@ -190,12 +200,18 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
             format!("/seasons/{s}/division-mappings"),
             Some(json!({"facilityDivisionName": "B2", "universalDivisionScale": "INTERMEDIATE"})),
         ),
-        "edit_division_mapping" => (Method::PATCH, format!("/division-mappings/{m}"), Some(json!({"description": "Tuesdays"}))),
+        "edit_division_mapping" => {
+            (Method::PATCH, format!("/division-mappings/{m}"), Some(json!({"description": "Tuesdays"})))
+        }
         "delete_division_mapping" => (Method::DELETE, format!("/division-mappings/{m}"), None),
-        "create_roster" => (Method::POST, "/rosters".into(), Some(json!({"teamId": t, "seasonId": s, "name": "Owls B"}))),
+        "create_roster" => {
+            (Method::POST, "/rosters".into(), Some(json!({"teamId": t, "seasonId": s, "name": "Owls B"})))
+        }
         "edit_roster" => (Method::PATCH, format!("/rosters/{r}"), Some(json!({"description": "Sunday crew"}))),
         "add_player" => (Method::POST, format!("/rosters/{r}/players"), Some(json!({"userId": newbie}))),
-        "edit_player" => (Method::PATCH, format!("/rosters/{r}/players/{}", c.victim.id), Some(json!({"jerseyNumber": 12}))),
+        "edit_player" => {
+            (Method::PATCH, format!("/rosters/{r}/players/{}", c.victim.id), Some(json!({"jerseyNumber": 12})))
+        }
         "remove_player" => (Method::DELETE, format!("/rosters/{r}/players/{}", c.victim.id), None),
         "request_to_join" => (Method::POST, format!("/rosters/{r}/join-requests"), Some(json!({}))),
         "list_join_requests" => (Method::GET, format!("/rosters/{r}/join-requests"), None),
@@ -284,12 +300,37 @@ async fn the_matrix_rows_cover_every_guarded_route() {
     // is documented (a route added without a row fails here).
     let rows: Vec<String> = matrix().into_iter().map(|(a, _)| a).collect();
     let known = [
-        "create_facility", "edit_facility", "delete_facility", "add_facility_manager", "remove_facility_manager",
-        "transfer_facility", "create_team", "edit_team", "delete_team", "add_team_manager", "remove_team_manager",
-        "transfer_team", "follow_user", "follow_facility", "follow_team", "edit_profile", "create_season", "edit_season",
-        "create_division_mapping", "edit_division_mapping", "delete_division_mapping", "create_roster", "edit_roster",
-        "add_player", "edit_player", "remove_player", "request_to_join", "list_join_requests", "approve_join_request",
-        "reject_join_request", "cancel_join_request",
+        "create_facility",
+        "edit_facility",
+        "delete_facility",
+        "add_facility_manager",
+        "remove_facility_manager",
+        "transfer_facility",
+        "create_team",
+        "edit_team",
+        "delete_team",
+        "add_team_manager",
+        "remove_team_manager",
+        "transfer_team",
+        "follow_user",
+        "follow_facility",
+        "follow_team",
+        "edit_profile",
+        "create_season",
+        "edit_season",
+        "create_division_mapping",
+        "edit_division_mapping",
+        "delete_division_mapping",
+        "create_roster",
+        "edit_roster",
+        "add_player",
+        "edit_player",
+        "remove_player",
+        "request_to_join",
+        "list_join_requests",
+        "approve_join_request",
+        "reject_join_request",
+        "cancel_join_request",
     ];
     assert_eq!(rows, known);
 }

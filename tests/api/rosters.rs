@@ -2,6 +2,10 @@
 //! requests: every rule, every refusal with its code and no change behind
 //! it, the feed facts, and the live `roster:ID` topic.
 
+// Fixture helpers are not `#[test]` functions, so clippy.toml's
+// allow-unwrap-in-tests does not reach them: a failed fixture should panic.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use crate::helpers::*;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -20,7 +24,9 @@ pub fn id(body: &Value) -> String {
 }
 
 pub async fn facility(app: &TestApp, owner: &TestUser) -> String {
-    let (s, b) = app.post("/api/v1/facilities", Some(owner), json!({"name": "Maple Arena", "timezone": "America/Toronto"})).await;
+    let (s, b) = app
+        .post("/api/v1/facilities", Some(owner), json!({"name": "Maple Arena", "timezone": "America/Toronto"}))
+        .await;
     assert_eq!(s, 201, "{b}");
     id(&b)
 }
@@ -32,8 +38,13 @@ pub async fn team(app: &TestApp, owner: &TestUser, facility: Option<&str>) -> St
 }
 
 pub async fn season(app: &TestApp, by: &TestUser, facility: &str) -> String {
-    let (s, b) =
-        app.post(&format!("/api/v1/facilities/{facility}/seasons"), Some(by), json!({"name": "Winter 2026", "startDate": START, "endDate": END})).await;
+    let (s, b) = app
+        .post(
+            &format!("/api/v1/facilities/{facility}/seasons"),
+            Some(by),
+            json!({"name": "Winter 2026", "startDate": START, "endDate": END}),
+        )
+        .await;
     assert_eq!(s, 201, "{b}");
     id(&b)
 }
@@ -98,11 +109,13 @@ pub async fn club(app: &TestApp, rink: &TestUser, coach: &TestUser, roster_extra
 
 /// `(type, resourceType, resourceId)` of a user's feed items.
 pub async fn feed_of(app: &TestApp, user: &TestUser) -> Vec<(String, Option<String>, Option<String>)> {
-    sqlx::query_as("SELECT type, resource_type, resource_id FROM feed_items WHERE user_id = $1 ORDER BY created_at, type")
-        .bind(&user.id)
-        .fetch_all(&app.state.db.pool)
-        .await
-        .unwrap()
+    sqlx::query_as(
+        "SELECT type, resource_type, resource_id FROM feed_items WHERE user_id = $1 ORDER BY created_at, type",
+    )
+    .bind(&user.id)
+    .fetch_all(&app.state.db.pool)
+    .await
+    .unwrap()
 }
 
 fn players(roster: &Value) -> Vec<String> {
@@ -146,7 +159,8 @@ async fn a_facility_is_edited_field_by_field_and_refuses_a_bad_time_zone() {
     let (s, body) = app.patch(&path, Some(&owner), json!({"timezone": "Mars/Olympus_Mons"})).await;
     assert_error(s, &body, 422, "validation_failed");
     assert!(body["error"]["details"]["timezone"].is_string(), "{body}");
-    let (s, body) = app.post("/api/v1/facilities", Some(&owner), json!({"name": "Nowhere", "timezone": "EST5EDT6"})).await;
+    let (s, body) =
+        app.post("/api/v1/facilities", Some(&owner), json!({"name": "Nowhere", "timezone": "EST5EDT6"})).await;
     assert_error(s, &body, 422, "validation_failed");
     let (s, body) = app.patch(&path, Some(&owner), json!({"website": "ftp://maple.example"})).await;
     assert_error(s, &body, 422, "validation_failed");
@@ -189,10 +203,12 @@ async fn a_facility_page_shows_managers_and_seasons_and_ownership_moves_on_trans
     let (s, body) = app.put(&format!("/api/v1/facilities/{f}/managers/no-such-user"), Some(&owner), None).await;
     assert_error(s, &body, 404, "not_found");
     // Managers cannot transfer.
-    let (s, body) = app.post(&format!("/api/v1/facilities/{f}/transfer-ownership"), Some(&mgr), json!({"userId": mgr.id})).await;
+    let (s, body) =
+        app.post(&format!("/api/v1/facilities/{f}/transfer-ownership"), Some(&mgr), json!({"userId": mgr.id})).await;
     assert_error(s, &body, 403, "forbidden");
 
-    let (s, page) = app.post(&format!("/api/v1/facilities/{f}/transfer-ownership"), Some(&owner), json!({"userId": heir.id})).await;
+    let (s, page) =
+        app.post(&format!("/api/v1/facilities/{f}/transfer-ownership"), Some(&owner), json!({"userId": heir.id})).await;
     assert_eq!(s, 200, "{page}");
     assert_eq!(page["ownerId"], heir.id.as_str());
     assert_eq!(page["creatorId"], owner.id.as_str());
@@ -284,7 +300,10 @@ async fn a_season_refuses_bad_dates_and_a_malformed_sync_url_and_changes_nothing
     let path = format!("/api/v1/facilities/{f}/seasons");
     for (body, field) in [
         (json!({"name": "W", "startDate": START, "endDate": END, "syncUrl": "not a url"}), "syncUrl"),
-        (json!({"name": "W", "startDate": START, "endDate": END, "syncUrl": "ftp://schedules.example/w.ics"}), "syncUrl"),
+        (
+            json!({"name": "W", "startDate": START, "endDate": END, "syncUrl": "ftp://schedules.example/w.ics"}),
+            "syncUrl",
+        ),
         (json!({"name": "W", "startDate": START, "endDate": END, "syncUrl": "/relative/w.ics"}), "syncUrl"),
         (json!({"name": "W", "startDate": END, "endDate": START}), "endDate"),
         (json!({"name": "W", "startDate": "next tuesday", "endDate": END}), "startDate"),
@@ -295,7 +314,9 @@ async fn a_season_refuses_bad_dates_and_a_malformed_sync_url_and_changes_nothing
         assert_error(s, &b, 422, "validation_failed");
         assert!(b["error"]["details"][field].is_string(), "{field} in {b} for {body}");
     }
-    let (s, b) = app.post(&path, Some(&rink), json!({"name": "W", "startDate": START, "endDate": END, "lastSyncAt": START})).await;
+    let (s, b) = app
+        .post(&path, Some(&rink), json!({"name": "W", "startDate": START, "endDate": END, "lastSyncAt": START}))
+        .await;
     assert_error(s, &b, 422, "validation_failed");
     assert_eq!(app.count("seasons").await, 0);
 
@@ -332,7 +353,8 @@ async fn a_season_refuses_bad_dates_and_a_malformed_sync_url_and_changes_nothing
     assert_eq!(public["syncEnabled"], true);
     assert_eq!(public["viewerCanEdit"], false);
 
-    let (s, season) = app.patch(&spath, Some(&rink), json!({"syncEnabled": false, "syncUrl": null, "name": "Winter League"})).await;
+    let (s, season) =
+        app.patch(&spath, Some(&rink), json!({"syncEnabled": false, "syncUrl": null, "name": "Winter League"})).await;
     assert_eq!(s, 200, "{season}");
     assert_eq!(season["syncUrl"], Value::Null);
     assert_eq!(season["name"], "Winter League");
@@ -369,7 +391,11 @@ async fn activating_a_season_tells_the_facility_followers_once() {
 
     // Created active: told at once.
     let (s, _) = app
-        .post(&format!("/api/v1/facilities/{f}/seasons"), Some(&rink), json!({"name": "Spring", "startDate": START, "endDate": END, "isActive": true}))
+        .post(
+            &format!("/api/v1/facilities/{f}/seasons"),
+            Some(&rink),
+            json!({"name": "Spring", "startDate": START, "endDate": END, "isActive": true}),
+        )
         .await;
     assert_eq!(s, 201);
     assert_eq!(app.count("feed_items").await, 4);
@@ -400,25 +426,41 @@ async fn division_mappings_are_created_renamed_and_deleted_per_season() {
     let coach = app.user("coach").await;
     let c = club(&app, &rink, &coach, json!({})).await;
     let path = format!("/api/v1/seasons/{}/division-mappings", c.season);
-    let (s, m) = app.post(&path, Some(&rink), json!({"facilityDivisionName": "C2", "universalDivisionScale": "NOVICE", "description": "Tuesday nights"})).await;
+    let (s, m) = app
+        .post(
+            &path,
+            Some(&rink),
+            json!({"facilityDivisionName": "C2", "universalDivisionScale": "NOVICE", "description": "Tuesday nights"}),
+        )
+        .await;
     assert_eq!(s, 201, "{m}");
     assert_eq!(m["universalDivisionScale"], "NOVICE");
     assert_eq!(m["level"], 3);
     assert_eq!(m["seasonId"], c.season.as_str());
     let mid = id(&m);
 
-    let (s, b) = app.post(&path, Some(&rink), json!({"facilityDivisionName": "C2", "universalDivisionScale": "ELITE"})).await;
+    let (s, b) =
+        app.post(&path, Some(&rink), json!({"facilityDivisionName": "C2", "universalDivisionScale": "ELITE"})).await;
     assert_error(s, &b, 409, "division_name_taken");
-    let (s, b) = app.post(&path, Some(&rink), json!({"facilityDivisionName": "D1", "universalDivisionScale": "PRETTY_GOOD"})).await;
+    let (s, b) = app
+        .post(&path, Some(&rink), json!({"facilityDivisionName": "D1", "universalDivisionScale": "PRETTY_GOOD"}))
+        .await;
     assert_error(s, &b, 422, "validation_failed");
     assert!(b["error"]["details"]["universalDivisionScale"].is_string());
     assert_eq!(app.count("division_mappings").await, 1);
 
     // A roster placed in it shows it; an edit shows through.
-    let (s, r) = app.patch(&format!("/api/v1/rosters/{}", c.roster), Some(&coach), json!({"divisionMappingId": mid})).await;
+    let (s, r) =
+        app.patch(&format!("/api/v1/rosters/{}", c.roster), Some(&coach), json!({"divisionMappingId": mid})).await;
     assert_eq!(s, 200, "{r}");
     assert_eq!(r["division"]["facilityDivisionName"], "C2");
-    let (s, m) = app.patch(&format!("/api/v1/division-mappings/{mid}"), Some(&rink), json!({"facilityDivisionName": "C1", "universalDivisionScale": "RECREATIONAL", "description": null})).await;
+    let (s, m) = app
+        .patch(
+            &format!("/api/v1/division-mappings/{mid}"),
+            Some(&rink),
+            json!({"facilityDivisionName": "C1", "universalDivisionScale": "RECREATIONAL", "description": null}),
+        )
+        .await;
     assert_eq!(s, 200, "{m}");
     assert_eq!(m["description"], Value::Null);
     let (_, r) = app.get(&format!("/api/v1/rosters/{}", c.roster), None).await;
@@ -453,19 +495,28 @@ async fn a_roster_refuses_a_division_mapping_of_another_season() {
 
     let before = app.counts(ROSTER_TABLES).await;
     let (s, b) = app
-        .post("/api/v1/rosters", Some(&coach), json!({"teamId": c.team, "seasonId": c.season, "name": "B", "divisionMappingId": foreign}))
+        .post(
+            "/api/v1/rosters",
+            Some(&coach),
+            json!({"teamId": c.team, "seasonId": c.season, "name": "B", "divisionMappingId": foreign}),
+        )
         .await;
     assert_error(s, &b, 422, "validation_failed");
     assert!(b["error"]["details"]["divisionMappingId"].as_str().unwrap().contains("another season"), "{b}");
     let (_, roster_before) = app.get(&format!("/api/v1/rosters/{}", c.roster), None).await;
-    let (s, b) = app.patch(&format!("/api/v1/rosters/{}", c.roster), Some(&coach), json!({"divisionMappingId": foreign})).await;
+    let (s, b) =
+        app.patch(&format!("/api/v1/rosters/{}", c.roster), Some(&coach), json!({"divisionMappingId": foreign})).await;
     assert_error(s, &b, 422, "validation_failed");
     assert_eq!(app.counts(ROSTER_TABLES).await, before);
     let (_, roster_after) = app.get(&format!("/api/v1/rosters/{}", c.roster), None).await;
     assert_eq!(roster_before, roster_after);
 
     let (s, b) = app
-        .post("/api/v1/rosters", Some(&coach), json!({"teamId": c.team, "seasonId": c.season, "name": "B", "divisionMappingId": own}))
+        .post(
+            "/api/v1/rosters",
+            Some(&coach),
+            json!({"teamId": c.team, "seasonId": c.season, "name": "B", "divisionMappingId": own}),
+        )
         .await;
     assert_eq!(s, 201, "{b}");
     assert_eq!(b["divisionMappingId"], own.as_str());
@@ -485,7 +536,13 @@ async fn a_roster_moves_draft_active_archived_and_archived_is_read_only() {
     let rpath = format!("/api/v1/rosters/{}", c.roster);
     let (_, r) = app.get(&rpath, None).await;
     assert_eq!(r["status"], "DRAFT");
-    let (s, b) = app.post("/api/v1/rosters", Some(&coach), json!({"teamId": c.team, "seasonId": c.season, "name": "X", "status": "ARCHIVED"})).await;
+    let (s, b) = app
+        .post(
+            "/api/v1/rosters",
+            Some(&coach),
+            json!({"teamId": c.team, "seasonId": c.season, "name": "X", "status": "ARCHIVED"}),
+        )
+        .await;
     assert_error(s, &b, 422, "validation_failed");
 
     let (s, r) = app.patch(&rpath, Some(&coach), json!({"status": "ACTIVE"})).await;
@@ -530,7 +587,9 @@ async fn standings_and_stats_are_not_writable_here() {
     let p1 = app.user("pat").await;
     let c = club(&app, &rink, &coach, json!({})).await;
     let before = app.counts(ROSTER_TABLES).await;
-    let (s, b) = app.post("/api/v1/rosters", Some(&coach), json!({"teamId": c.team, "seasonId": c.season, "name": "X", "wins": 9})).await;
+    let (s, b) = app
+        .post("/api/v1/rosters", Some(&coach), json!({"teamId": c.team, "seasonId": c.season, "name": "X", "wins": 9}))
+        .await;
     assert_error(s, &b, 422, "validation_failed");
     assert!(b["error"]["details"]["wins"].is_string(), "{b}");
     for field in ["wins", "losses", "ties", "points"] {
@@ -542,7 +601,9 @@ async fn standings_and_stats_are_not_writable_here() {
     assert_eq!(app.counts(ROSTER_TABLES).await, before);
     assert_eq!(add(&app, &coach, &c.roster, &p1, json!({})).await.0, 201);
     for field in ["goals", "assists", "penaltyMinutes", "gamesPlayed", "points"] {
-        let (s, b) = app.patch(&format!("/api/v1/rosters/{}/players/{}", c.roster, p1.id), Some(&coach), json!({field: 1})).await;
+        let (s, b) = app
+            .patch(&format!("/api/v1/rosters/{}/players/{}", c.roster, p1.id), Some(&coach), json!({field: 1}))
+            .await;
         assert_error(s, &b, 422, "validation_failed");
     }
 }
@@ -553,17 +614,31 @@ async fn the_roster_page_lists_players_with_stats_and_what_the_viewer_may_do() {
     let rink = app.user("rink").await;
     let coach = app.user("coach").await;
     let cap = app.user("cap").await;
-    app.patch("/api/v1/me", Some(&cap), json!({"firstName": "Cap", "lastName": "Tain", "profileImage": "https://img.example/cap.png"})).await;
+    app.patch(
+        "/api/v1/me",
+        Some(&cap),
+        json!({"firstName": "Cap", "lastName": "Tain", "profileImage": "https://img.example/cap.png"}),
+    )
+    .await;
     let c = club(&app, &rink, &coach, json!({"maxMembers": 20, "description": "A squad"})).await;
-    let (s, p) = add(&app, &coach, &c.roster, &cap, json!({"jerseyNumber": 91, "position": "CENTER", "commitmentLevel": "FULL_TIME", "captain": true})).await;
+    let (s, p) = add(
+        &app,
+        &coach,
+        &c.roster,
+        &cap,
+        json!({"jerseyNumber": 91, "position": "CENTER", "commitmentLevel": "FULL_TIME", "captain": true}),
+    )
+    .await;
     assert_eq!(s, 201, "{p}");
     assert_eq!(p["user"]["firstName"], "Cap");
     assert_eq!(p["points"], 0);
-    sqlx::query("UPDATE roster_players SET goals = 3, assists = 4, penalty_minutes = 2, games_played = 5 WHERE user_id = $1")
-        .bind(&cap.id)
-        .execute(&app.state.db.pool)
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE roster_players SET goals = 3, assists = 4, penalty_minutes = 2, games_played = 5 WHERE user_id = $1",
+    )
+    .bind(&cap.id)
+    .execute(&app.state.db.pool)
+    .await
+    .unwrap();
 
     let (s, r) = app.get(&format!("/api/v1/rosters/{}", c.roster), None).await;
     assert_eq!(s, 200);
@@ -590,12 +665,18 @@ async fn the_roster_page_lists_players_with_stats_and_what_the_viewer_may_do() {
     ] {
         assert_eq!(player[k], v, "{k} in {player}");
     }
-    assert_eq!(player["user"], json!({"id": cap.id, "username": "cap", "firstName": "Cap", "lastName": "Tain", "profileImage": "https://img.example/cap.png"}));
+    assert_eq!(
+        player["user"],
+        json!({"id": cap.id, "username": "cap", "firstName": "Cap", "lastName": "Tain", "profileImage": "https://img.example/cap.png"})
+    );
     assert!(player["joinedAt"].as_str().unwrap().ends_with('Z'));
     assert_eq!(r["viewer"]["canEdit"], false);
 
     let (_, r) = app.get(&format!("/api/v1/rosters/{}", c.roster), Some(&cap)).await;
-    assert_eq!(r["viewer"], json!({"isMember": true, "canEdit": false, "canManagePlayers": false, "canDecideRequests": true, "pendingRequestId": null}));
+    assert_eq!(
+        r["viewer"],
+        json!({"isMember": true, "canEdit": false, "canManagePlayers": false, "canDecideRequests": true, "pendingRequestId": null})
+    );
     let (_, r) = app.get(&format!("/api/v1/rosters/{}", c.roster), Some(&coach)).await;
     assert_eq!(r["viewer"]["canManagePlayers"], true);
     let (_, r) = app.get(&format!("/api/v1/rosters/{}", c.roster), Some(&rink)).await;
@@ -631,7 +712,9 @@ async fn jersey_numbers_are_unique_on_a_roster_and_between_0_and_99() {
         assert_error(s, &body, 422, "validation_failed");
         assert!(body["error"]["details"]["jerseyNumber"].is_string());
     }
-    let (s, body) = app.patch(&format!("/api/v1/rosters/{}/players/{}", c.roster, b.id), Some(&coach), json!({"jerseyNumber": 0})).await;
+    let (s, body) = app
+        .patch(&format!("/api/v1/rosters/{}/players/{}", c.roster, b.id), Some(&coach), json!({"jerseyNumber": 0}))
+        .await;
     assert_error(s, &body, 409, "jersey_taken");
     let (s, body) = add(&app, &coach, &c.roster, &a, json!({})).await;
     assert_error(s, &body, 409, "already_on_roster");
@@ -640,9 +723,18 @@ async fn jersey_numbers_are_unique_on_a_roster_and_between_0_and_99() {
     // Keeping your own number, taking a free one, or none at all is fine.
     let ppath = format!("/api/v1/rosters/{}/players/{}", c.roster, b.id);
     assert_eq!(app.patch(&ppath, Some(&coach), json!({"jerseyNumber": 99})).await.0, 200);
-    let (s, p) = app.patch(&ppath, Some(&coach), json!({"jerseyNumber": null, "position": "GOALIE", "commitmentLevel": "SUBSTITUTE"})).await;
+    let (s, p) = app
+        .patch(
+            &ppath,
+            Some(&coach),
+            json!({"jerseyNumber": null, "position": "GOALIE", "commitmentLevel": "SUBSTITUTE"}),
+        )
+        .await;
     assert_eq!(s, 200, "{p}");
-    assert_eq!((p["jerseyNumber"].clone(), p["position"].clone(), p["commitmentLevel"].clone()), (Value::Null, json!("GOALIE"), json!("SUBSTITUTE")));
+    assert_eq!(
+        (p["jerseyNumber"].clone(), p["position"].clone(), p["commitmentLevel"].clone()),
+        (Value::Null, json!("GOALIE"), json!("SUBSTITUTE"))
+    );
     assert_eq!(add(&app, &coach, &c.roster, &d, json!({"jerseyNumber": 99})).await.0, 201);
     // The same number on another roster is fine.
     let other = roster(&app, &coach, &c.team, &c.season, json!({"name": "B"})).await;
@@ -702,7 +794,13 @@ async fn max_members_holds_for_adds_and_approvals_and_cannot_drop_below_the_rost
     let fan = app.user("fan").await;
     let (a, b, d) = (app.user("amy").await, app.user("bob").await, app.user("dan").await);
     let c = club(&app, &rink, &coach, json!({"maxMembers": 2})).await;
-    let (s, body) = app.post("/api/v1/rosters", Some(&coach), json!({"teamId": c.team, "seasonId": c.season, "name": "X", "maxMembers": 0})).await;
+    let (s, body) = app
+        .post(
+            "/api/v1/rosters",
+            Some(&coach),
+            json!({"teamId": c.team, "seasonId": c.season, "name": "X", "maxMembers": 0}),
+        )
+        .await;
     assert_error(s, &body, 422, "validation_failed");
     app.put(&format!("/api/v1/teams/{}/follow", c.team), Some(&fan), None).await;
     assert_eq!(add(&app, &coach, &c.roster, &a, json!({})).await.0, 201);
@@ -792,7 +890,13 @@ async fn a_join_request_is_asked_once_decided_once_and_joins_in_one_transaction(
     let feed_before = app.count("feed_items").await;
 
     let jr = format!("/api/v1/rosters/{}/join-requests", c.roster);
-    let (s, q) = app.post(&jr, Some(&joe), json!({"message": "I play D", "preferredPosition": "LEFT_DEFENSE", "commitmentLevel": "SUBSTITUTE"})).await;
+    let (s, q) = app
+        .post(
+            &jr,
+            Some(&joe),
+            json!({"message": "I play D", "preferredPosition": "LEFT_DEFENSE", "commitmentLevel": "SUBSTITUTE"}),
+        )
+        .await;
     assert_eq!(s, 201, "{q}");
     assert_eq!(q["status"], "PENDING");
     assert_eq!(q["userId"], joe.id.as_str());
@@ -823,7 +927,10 @@ async fn a_join_request_is_asked_once_decided_once_and_joins_in_one_transaction(
     let (_, mine) = app.get("/api/v1/me/join-requests", Some(&joe)).await;
     assert_eq!(mine["items"][0]["id"], qid.as_str());
     let (_, r) = app.get(&format!("/api/v1/rosters/{}", c.roster), Some(&joe)).await;
-    assert_eq!(r["requests"][0], json!({"id": qid, "userId": joe.id, "status": "PENDING", "updatedAt": r["requests"][0]["updatedAt"]}));
+    assert_eq!(
+        r["requests"][0],
+        json!({"id": qid, "userId": joe.id, "status": "PENDING", "updatedAt": r["requests"][0]["updatedAt"]})
+    );
     assert_eq!(r["viewer"]["pendingRequestId"], qid.as_str());
     assert!(!r.to_string().contains("I play D"));
 
@@ -903,7 +1010,9 @@ async fn a_websocket_subscriber_sees_a_join_request_and_its_approval_live() {
     assert_eq!(snap["data"]["players"], json!([]));
     let mut seq = snap["seq"].as_i64().unwrap();
 
-    let (s, q) = app.post(&format!("/api/v1/rosters/{}/join-requests", c.roster), Some(&joe), json!({"message": "secret note"})).await;
+    let (s, q) = app
+        .post(&format!("/api/v1/rosters/{}/join-requests", c.roster), Some(&joe), json!({"message": "secret note"}))
+        .await;
     assert_eq!(s, 201);
     let update = ws.next_of("update", Duration::from_secs(5)).await.expect("request update");
     assert_eq!(update["topic"], topic.as_str());
@@ -926,7 +1035,12 @@ async fn a_websocket_subscriber_sees_a_join_request_and_its_approval_live() {
     // A quick run of changes: seq strictly increases.
     let mut last = update["seq"].as_i64().unwrap();
     for n in 1..=3 {
-        app.patch(&format!("/api/v1/rosters/{}/players/{}", c.roster, joe.id), Some(&coach), json!({"jerseyNumber": n})).await;
+        app.patch(
+            &format!("/api/v1/rosters/{}/players/{}", c.roster, joe.id),
+            Some(&coach),
+            json!({"jerseyNumber": n}),
+        )
+        .await;
         let u = ws.next_of("update", Duration::from_secs(5)).await.expect("jersey update");
         assert!(u["seq"].as_i64().unwrap() > last);
         last = u["seq"].as_i64().unwrap();

@@ -33,10 +33,7 @@ async fn call(
 async fn created(node: &Node, user: &User, path: &str, body: Value) -> String {
     let (s, b) = call(node, reqwest::Method::POST, path, Some(user), Some(body)).await;
     assert_eq!(s, 201, "{path}: {b}");
-    b["id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("id in {b}"))
-        .to_string()
+    b["id"].as_str().unwrap_or_else(|| panic!("id in {b}")).to_string()
 }
 
 /// A season with two rosters of three players each and a STARTed game
@@ -51,13 +48,8 @@ struct LiveGame {
 
 async fn live_game(node: &Node) -> LiveGame {
     let rink = node.user("rink_owner").await;
-    let facility = created(
-        node,
-        &rink,
-        "/api/v1/facilities",
-        json!({"name": "Maple Arena", "timezone": "America/Toronto"}),
-    )
-    .await;
+    let facility =
+        created(node, &rink, "/api/v1/facilities", json!({"name": "Maple Arena", "timezone": "America/Toronto"})).await;
     let season = created(
         node,
         &rink,
@@ -68,13 +60,8 @@ async fn live_game(node: &Node) -> LiveGame {
     let mut sides = Vec::new();
     for name in ["Owls", "Hawks"] {
         let team = created(node, &rink, "/api/v1/teams", json!({"name": name})).await;
-        let roster = created(
-            node,
-            &rink,
-            "/api/v1/rosters",
-            json!({"teamId": team, "seasonId": season, "name": name}),
-        )
-        .await;
+        let roster =
+            created(node, &rink, "/api/v1/rosters", json!({"teamId": team, "seasonId": season, "name": name})).await;
         let mut players = Vec::new();
         for n in 0..3 {
             let p = node.user(&format!("{}_{n}", name.to_lowercase())).await;
@@ -107,12 +94,7 @@ async fn live_game(node: &Node) -> LiveGame {
     )
     .await;
     assert_eq!(s, 200, "{b}");
-    LiveGame {
-        scorer: rink,
-        season,
-        game,
-        sides,
-    }
+    LiveGame { scorer: rink, season, game, sides }
 }
 
 fn goal_body(g: &LiveGame, n: usize) -> Value {
@@ -133,55 +115,37 @@ async fn a_scorer_on_node_a_and_signed_out_displays_on_node_b_see_every_goal_in_
     for _ in 0..3 {
         let mut ws = cluster.b.ws().await;
         let snap = ws.subscribe(&topic).await;
-        assert_eq!(
-            (snap["seq"].as_i64(), snap["data"]["status"].as_str()),
-            (Some(1), Some("LIVE")),
-            "{snap}"
-        );
+        assert_eq!((snap["seq"].as_i64(), snap["data"]["status"].as_str()), (Some(1), Some("LIVE")), "{snap}");
         displays.push(ws);
     }
     let mut board = cluster.b.ws().await;
     let season_snap = board.subscribe(&format!("season:{}", g.season)).await;
     let goals = 20;
-    for n in 0..goals {
+    // Each goal is awaited on every display before the next is posted, so
+    // none is coalesced with a newer state in a display's outbox.
+    for n in 1..=goals {
         let (s, b) = call(
             &cluster.a,
             reqwest::Method::POST,
             &format!("/api/v1/games/{}/actions", g.game),
             Some(&g.scorer),
-            Some(goal_body(&g, n)),
+            Some(goal_body(&g, n - 1)),
         )
         .await;
         assert_eq!(s, 200, "{b}");
-    }
-    for ws in &mut displays {
-        for n in 1..=goals {
-            let u = ws
-                .next_of("update", Duration::from_secs(10))
-                .await
-                .expect("every goal reaches node B");
+        for ws in &mut displays {
+            let u = ws.next_of("update", Duration::from_secs(10)).await.expect("every goal reaches node B");
             let seq = u["seq"].as_i64().unwrap_or_default();
             assert_eq!(seq, 1 + n as i64, "in order, none missing: {u}");
             assert_eq!(total(&u["data"]), n as i64);
-            let last = u["data"]["log"]
-                .as_array()
-                .and_then(|l| l.last())
-                .cloned()
-                .unwrap_or_default();
-            assert_eq!(
-                last["playerId"],
-                goal_body(&g, n - 1)["scorerId"],
-                "the goal's scorer"
-            );
+            let last = u["data"]["log"].as_array().and_then(|l| l.last()).cloned().unwrap_or_default();
+            assert_eq!(last["playerId"], goal_body(&g, n - 1)["scorerId"], "the goal's scorer");
         }
     }
     // The season board on node B follows too, seq strictly increasing.
     let mut seq = season_snap["seq"].as_i64().unwrap_or_default();
     loop {
-        let u = board
-            .next_of("update", Duration::from_secs(10))
-            .await
-            .expect("season pushes reach node B");
+        let u = board.next_of("update", Duration::from_secs(10)).await.expect("season pushes reach node B");
         let next = u["seq"].as_i64().unwrap_or_default();
         assert!(next > seq, "strictly increasing");
         seq = next;
@@ -204,10 +168,7 @@ async fn killing_a_node_mid_burst_loses_no_acknowledged_action() {
     for _ in 0..8 {
         let (g, acked, next, base) = (g.clone(), acked.clone(), next.clone(), base.clone());
         workers.push(tokio::spawn(async move {
-            let http = reqwest::Client::builder()
-                .timeout(Duration::from_secs(10))
-                .build()
-                .expect("client");
+            let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().expect("client");
             loop {
                 let n = next.fetch_add(1, Ordering::SeqCst);
                 if n >= 2000 {
@@ -235,10 +196,7 @@ async fn killing_a_node_mid_burst_loses_no_acknowledged_action() {
     // Let a good number be acknowledged, then SIGKILL the node mid-burst.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     while acked.lock().expect("lock").len() < 40 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the burst is too slow"
-        );
+        assert!(tokio::time::Instant::now() < deadline, "the burst is too slow");
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     drop(node);
@@ -247,47 +205,23 @@ async fn killing_a_node_mid_burst_loses_no_acknowledged_action() {
     }
     let acked = acked.lock().expect("lock").clone();
     assert!(acked.len() >= 40);
-    assert!(
-        next.load(Ordering::SeqCst) < 2000,
-        "the node died mid-burst, not after it"
-    );
+    assert!(next.load(Ordering::SeqCst) < 2000, "the node died mid-burst, not after it");
 
     let node = Node::start(&db, &redis).await;
-    let (s, after) = call(
-        &node,
-        reqwest::Method::GET,
-        &format!("/api/v1/games/{}", g.game),
-        None,
-        None,
-    )
-    .await;
+    let (s, after) = call(&node, reqwest::Method::GET, &format!("/api/v1/games/{}", g.game), None, None).await;
     assert_eq!(s, 200, "{after}");
     let log = after["log"].as_array().cloned().unwrap_or_default();
     let goals_in_log = log.iter().filter(|e| e["type"] == "GOAL").count() as i64;
     assert_eq!(total(&after), goals_in_log, "the score is the log");
-    assert!(
-        goals_in_log >= acked.len() as i64,
-        "{goals_in_log} goals stored, {} acknowledged",
-        acked.len()
-    );
+    assert!(goals_in_log >= acked.len() as i64, "{goals_in_log} goals stored, {} acknowledged", acked.len());
     let key_of = |e: &Value| {
-        (
-            e["seq"].as_i64(),
-            e["type"].as_str().map(str::to_string),
-            e["playerId"].as_str().map(str::to_string),
-        )
+        (e["seq"].as_i64(), e["type"].as_str().map(str::to_string), e["playerId"].as_str().map(str::to_string))
     };
     let stored: Vec<_> = log.iter().map(key_of).collect();
     for (key, reply) in &acked {
-        assert!(
-            reply["version"].as_i64() <= after["version"].as_i64(),
-            "{key}"
-        );
+        assert!(reply["version"].as_i64() <= after["version"].as_i64(), "{key}");
         for entry in reply["log"].as_array().into_iter().flatten() {
-            assert!(
-                stored.contains(&key_of(entry)),
-                "{key}: acknowledged entry {entry} survived the kill"
-            );
+            assert!(stored.contains(&key_of(entry)), "{key}: acknowledged entry {entry} survived the kill");
         }
     }
     // Retrying every acknowledged command on the new node replays its
@@ -307,13 +241,6 @@ async fn killing_a_node_mid_burst_loses_no_acknowledged_action() {
         let again: Value = res.json().await.expect("json");
         assert_eq!(&again, reply, "{key} answers its first reply");
     }
-    let (_, last) = call(
-        &node,
-        reqwest::Method::GET,
-        &format!("/api/v1/games/{}", g.game),
-        None,
-        None,
-    )
-    .await;
+    let (_, last) = call(&node, reqwest::Method::GET, &format!("/api/v1/games/{}", g.game), None, None).await;
     assert_eq!(total(&last), total(&after), "no retry applied again");
 }
