@@ -19,6 +19,8 @@ pub enum AuthMode {
 pub struct Config {
     pub bind: String,
     pub database_url: String,
+    /// Database pool size; `None` = the backend's default.
+    pub db_max_connections: Option<u32>,
     /// Set means cluster mode: the bus goes through Redis pub/sub.
     pub redis_url: Option<String>,
     pub auth_mode: AuthMode,
@@ -121,6 +123,12 @@ impl Config {
         let config = Config {
             bind: non_empty("BIND").unwrap_or_else(|| "127.0.0.1:8080".into()),
             database_url: non_empty("DATABASE_URL").unwrap_or_else(|| "sqlite://data/rinkside.db".into()),
+            db_max_connections: match non_empty("DATABASE_MAX_CONNECTIONS") {
+                None => None,
+                Some(v) => {
+                    Some(v.parse().map_err(|_| ConfigError("DATABASE_MAX_CONNECTIONS must be a number".into()))?)
+                }
+            },
             redis_url: non_empty("REDIS_URL"),
             auth_mode,
             clerk_jwks_url,

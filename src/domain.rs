@@ -75,7 +75,7 @@ string_enum!(FeedItemType {
 
 string_enum!(
     /// Rinkside's universal division scale, lowest to highest, so divisions
-    /// of different rinks compare (see README › Universal division scale).
+    /// of different rinks compare (see docs/divisions.md).
     UniversalDivision {
         LearnToPlay => "LEARN_TO_PLAY", Beginner => "BEGINNER", Novice => "NOVICE",
         Recreational => "RECREATIONAL", Intermediate => "INTERMEDIATE", Advanced => "ADVANCED",
@@ -116,18 +116,33 @@ impl UniversalDivision {
     /// (a unit test keeps the two in step).
     pub fn meaning(self) -> &'static str {
         match self {
-            Self::LearnToPlay => "New to skating or hockey: learning to stop, turn and handle the puck; no body contact, often on a cross-ice surface.",
-            Self::Beginner => "Can skate and stop both ways; learning positions and passing; games are slow and the rules are applied gently.",
-            Self::Novice => "Knows the basic rules and positions; skates with some speed but plays are still mostly individual.",
-            Self::Recreational => "Relaxed adult league hockey: mixed abilities, positional play, fun first, no slapshots or contact.",
-            Self::Intermediate => "Solid skating and puck skills; plays as a team with set positions and line changes at a steady pace.",
-            Self::Advanced => "Fast, structured play: breakouts, forechecks and systems; most players have organised or high-school experience.",
-            Self::Competitive => "Former junior, college or high-level minor players; fast, physical and tactically demanding.",
-            Self::Elite => "Top amateur level: former pro, semi-pro or NCAA players; the fastest and most skilled hockey a rink offers.",
+            Self::LearnToPlay => {
+                "New to skating or hockey: learning to stop, turn and handle the puck; no body contact, often on a cross-ice surface."
+            }
+            Self::Beginner => {
+                "Can skate and stop both ways; learning positions and passing; games are slow and the rules are applied gently."
+            }
+            Self::Novice => {
+                "Knows the basic rules and positions; skates with some speed but plays are still mostly individual."
+            }
+            Self::Recreational => {
+                "Relaxed adult league hockey: mixed abilities, positional play, fun first, no slapshots or contact."
+            }
+            Self::Intermediate => {
+                "Solid skating and puck skills; plays as a team with set positions and line changes at a steady pace."
+            }
+            Self::Advanced => {
+                "Fast, structured play: breakouts, forechecks and systems; most players have organised or high-school experience."
+            }
+            Self::Competitive => {
+                "Former junior, college or high-level minor players; fast, physical and tactically demanding."
+            }
+            Self::Elite => {
+                "Top amateur level: former pro, semi-pro or NCAA players; the fastest and most skilled hockey a rink offers."
+            }
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -162,7 +162,10 @@ impl From<sqlx::Error> for AppError {
                     return AppError::conflict("it is still referenced, or refers to something that does not exist");
                 }
                 ErrorKind::CheckViolation | ErrorKind::NotNullViolation => {
-                    return AppError::Validation { message: "a value is out of range".into(), fields: FieldErrors::new() };
+                    return AppError::Validation {
+                        message: "a value is out of range".into(),
+                        fields: FieldErrors::new(),
+                    };
                 }
                 _ => {}
             }

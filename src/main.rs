@@ -30,7 +30,7 @@ async fn run() -> anyhow::Result<()> {
             app.run_until_stopped().await
         }
         Some("migrate") => {
-            let db = Db::connect(&config.database_url).await?;
+            let db = Db::connect(&config.database_url, config.db_max_connections).await?;
             db.migrate().await?;
             tracing::info!(database = backend(&config), "migrations applied");
             Ok(())

@@ -43,7 +43,7 @@ impl Application {
     }
 
     pub async fn build_with_clock(config: Config, clock: Clock) -> anyhow::Result<Self> {
-        let db = Db::connect(&config.database_url).await?;
+        let db = Db::connect(&config.database_url, config.db_max_connections).await?;
         db.migrate().await?;
         let auth = Authenticator::from_config(&config)?;
         if config.auth_mode == crate::config::AuthMode::Dev {
@@ -158,7 +158,8 @@ fn openapi_json() -> anyhow::Result<String> {
     doc.info.title = "Rinkside API".into();
     doc.info.contact = None;
     doc.info.license = None;
-    doc.info.description = Some("Realtime hockey community platform. See CONTRACT.md for the WebSocket protocol.".into());
+    doc.info.description =
+        Some("Realtime hockey community platform. See CONTRACT.md for the WebSocket protocol.".into());
     Ok(doc.to_pretty_json()?)
 }
 
@@ -169,7 +170,7 @@ pub struct RouteTable(Vec<Vec<String>>);
 impl RouteTable {
     fn from_openapi(json: &str) -> Self {
         let doc: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-        let paths = doc["paths"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_else(Vec::new);
+        let paths: Vec<String> = doc["paths"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default();
         RouteTable(paths.into_iter().map(|p| p.split('/').map(str::to_string).collect()).collect())
     }
 

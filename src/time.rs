@@ -5,9 +5,7 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 
 pub fn to_rfc3339(ms: i64) -> String {
-    DateTime::<Utc>::from_timestamp_millis(ms)
-        .unwrap_or_default()
-        .to_rfc3339_opts(SecondsFormat::Millis, true)
+    DateTime::<Utc>::from_timestamp_millis(ms).unwrap_or_default().to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 /// Accepts any RFC 3339 offset and normalises to UTC milliseconds.
@@ -43,9 +41,9 @@ pub mod rfc3339_opt {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
         match Option::<String>::deserialize(d)? {
             None => Ok(None),
-            Some(raw) => super::parse_rfc3339(&raw)
-                .map(Some)
-                .ok_or_else(|| D::Error::custom("expected an RFC 3339 time")),
+            Some(raw) => {
+                super::parse_rfc3339(&raw).map(Some).ok_or_else(|| D::Error::custom("expected an RFC 3339 time"))
+            }
         }
     }
 }

@@ -28,11 +28,7 @@ pub struct Envelope<C> {
 
 impl<C> Envelope<C> {
     pub fn new(actor_id: impl Into<String>, command: C) -> Self {
-        Envelope {
-            command_id: None,
-            actor_id: actor_id.into(),
-            command,
-        }
+        Envelope { command_id: None, actor_id: actor_id.into(), command }
     }
 
     pub fn with_command_id(mut self, key: impl Into<String>) -> Self {
@@ -56,10 +52,7 @@ pub trait Aggregate: Unpin + Sized + 'static {
     type Document: Serialize + Send + 'static;
     type Store: ?Sized + ReplyStore;
 
-    fn load<'a>(
-        store: &'a Self::Store,
-        id: &str,
-    ) -> BoxFuture<'a, Result<Option<Self::State>, StoreError>>;
+    fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<Self::State>, StoreError>>;
 
     /// Decides one command, adding its changes to `effects`. Must leave
     /// `state` untouched when it returns `Err`.
@@ -131,10 +124,6 @@ pub(crate) struct Deps<A: Aggregate> {
 
 impl<A: Aggregate> Clone for Deps<A> {
     fn clone(&self) -> Self {
-        Deps {
-            store: Arc::clone(&self.store),
-            publisher: Arc::clone(&self.publisher),
-            config: self.config.clone(),
-        }
+        Deps { store: Arc::clone(&self.store), publisher: Arc::clone(&self.publisher), config: self.config.clone() }
     }
 }

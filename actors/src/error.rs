@@ -40,10 +40,7 @@ pub enum ActorError {
 impl ActorError {
     /// Shorthand for a validation failure on one field.
     pub fn validation(field: &str, message: impl Into<String>) -> Self {
-        ActorError::Validation {
-            field: field.to_owned(),
-            message: message.into(),
-        }
+        ActorError::Validation { field: field.to_owned(), message: message.into() }
     }
 
     /// The contract's snake_case error code.
@@ -61,10 +58,7 @@ impl ActorError {
     /// same command id must give it again. Transient failures are not
     /// stored: a retry deserves a fresh attempt.
     pub fn is_decided(&self) -> bool {
-        matches!(
-            self,
-            ActorError::NotFound(_) | ActorError::Validation { .. } | ActorError::Conflict(_)
-        )
+        matches!(self, ActorError::NotFound(_) | ActorError::Validation { .. } | ActorError::Conflict(_))
     }
 
     /// The `error` object of the contract's envelope and of a WebSocket
@@ -85,11 +79,7 @@ impl ActorError {
     /// masquerade as a decision.
     pub fn from_json(value: &Value) -> Self {
         let code = value.get("code").and_then(Value::as_str).unwrap_or("");
-        let message = value
-            .get("message")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let message = value.get("message").and_then(Value::as_str).unwrap_or("").to_owned();
         match code {
             "not_found" => ActorError::NotFound(message),
             "validation_failed" => {

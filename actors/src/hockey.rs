@@ -108,10 +108,7 @@ mod tests {
     fn every_position_round_trips_through_its_text() {
         for p in Position::ALL {
             assert_eq!(Position::parse(p.as_str()), Ok(*p));
-            assert_eq!(
-                serde_json::to_value(p).ok(),
-                Some(serde_json::json!(p.as_str()))
-            );
+            assert_eq!(serde_json::to_value(p).ok(), Some(serde_json::json!(p.as_str())));
         }
     }
 

@@ -17,11 +17,7 @@ pub(crate) struct RecentReplies {
 
 impl RecentReplies {
     pub(crate) fn new(capacity: usize) -> Self {
-        RecentReplies {
-            replies: HashMap::new(),
-            order: VecDeque::new(),
-            capacity,
-        }
+        RecentReplies { replies: HashMap::new(), order: VecDeque::new(), capacity }
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&StoredReply> {
@@ -48,10 +44,7 @@ mod tests {
     use serde_json::json;
 
     fn reply(n: i64) -> StoredReply {
-        StoredReply {
-            ok: true,
-            reply: json!({ "n": n }),
-        }
+        StoredReply { ok: true, reply: json!({ "n": n }) }
     }
 
     #[test]

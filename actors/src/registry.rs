@@ -49,9 +49,7 @@ impl Arbiters {
     /// called inside a running actix `System` (e.g. in `actix_web::main`).
     pub fn spawn(count: usize) -> Result<Self, ActorError> {
         if System::try_current().is_none() {
-            return Err(ActorError::Internal(
-                "Arbiters::spawn needs a running actix System".into(),
-            ));
+            return Err(ActorError::Internal("Arbiters::spawn needs a running actix System".into()));
         }
         let handles = (0..count.max(1))
             .map(|_| {
@@ -60,20 +58,16 @@ impl Arbiters {
                     .map_err(|e| ActorError::Internal(format!("cannot start an arbiter: {e}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Arbiters {
-            handles: handles.into(),
-        })
+        Ok(Arbiters { handles: handles.into() })
     }
 
     /// The calling thread's arbiter only: every actor runs on it. For tests
     /// (a paused clock applies to the test's own runtime) and for embedding
     /// in a single-threaded program.
     pub fn current() -> Result<Self, ActorError> {
-        let handle = Arbiter::try_current()
-            .ok_or_else(|| ActorError::Internal("no actix arbiter on this thread".into()))?;
-        Ok(Arbiters {
-            handles: vec![handle].into(),
-        })
+        let handle =
+            Arbiter::try_current().ok_or_else(|| ActorError::Internal("no actix arbiter on this thread".into()))?;
+        Ok(Arbiters { handles: vec![handle].into() })
     }
 
     pub fn len(&self) -> usize {
@@ -105,9 +99,7 @@ pub type GameRegistry = Registry<GameAggregate>;
 
 impl<A: Aggregate> Clone for Registry<A> {
     fn clone(&self) -> Self {
-        Registry {
-            inner: Arc::clone(&self.inner),
-        }
+        Registry { inner: Arc::clone(&self.inner) }
     }
 }
 
@@ -133,19 +125,10 @@ impl<A: Aggregate> Inner<A> {
 }
 
 impl<A: Aggregate> Registry<A> {
-    pub fn new(
-        store: Arc<A::Store>,
-        publisher: Arc<dyn Publisher>,
-        arbiters: Arbiters,
-        config: ActorConfig,
-    ) -> Self {
+    pub fn new(store: Arc<A::Store>, publisher: Arc<dyn Publisher>, arbiters: Arbiters, config: ActorConfig) -> Self {
         Registry {
             inner: Arc::new(Inner {
-                deps: Deps {
-                    store,
-                    publisher,
-                    config,
-                },
+                deps: Deps { store, publisher, config },
                 arbiters,
                 actors: Mutex::new(HashMap::new()),
                 next_generation: AtomicU64::new(1),
@@ -169,9 +152,7 @@ impl<A: Aggregate> Registry<A> {
                 .send(Submit(envelope))
                 .await
                 .map_err(|e| ActorError::Internal(format!("actor unreachable: {e}")))?;
-            reply
-                .await
-                .map_err(|_| ActorError::Internal("actor stopped before answering".into()))?
+            reply.await.map_err(|_| ActorError::Internal("actor stopped before answering".into()))?
         }
     }
 
@@ -179,34 +160,19 @@ impl<A: Aggregate> Registry<A> {
     /// an actor: `None` when the aggregate is not live here (the caller then
     /// reads the store). In cluster mode a live actor may lag other nodes
     /// until its next command; subscribers catch up with the next push.
-    pub fn snapshot(
-        &self,
-        id: &str,
-    ) -> impl Future<Output = Option<(i64, A::Document)>> + Send + 'static {
-        let addr = self
-            .inner
-            .actors()
-            .get(id)
-            .filter(|e| e.addr.connected())
-            .map(|e| e.addr.clone());
+    pub fn snapshot(&self, id: &str) -> impl Future<Output = Option<(i64, A::Document)>> + Send + 'static {
+        let addr = self.inner.actors().get(id).filter(|e| e.addr.connected()).map(|e| e.addr.clone());
         async move { addr?.send(Snapshot(PhantomData)).await.ok().flatten() }
     }
 
     /// Whether an actor for `id` is running on this node.
     pub fn is_live(&self, id: &str) -> bool {
-        self.inner
-            .actors()
-            .get(id)
-            .is_some_and(|e| e.addr.connected())
+        self.inner.actors().get(id).is_some_and(|e| e.addr.connected())
     }
 
     /// How many actors are running on this node.
     pub fn live_count(&self) -> usize {
-        self.inner
-            .actors()
-            .values()
-            .filter(|e| e.addr.connected())
-            .count()
+        self.inner.actors().values().filter(|e| e.addr.connected()).count()
     }
 
     /// The live actor for `id`, started on first use (or after it died).
@@ -217,24 +183,14 @@ impl<A: Aggregate> Registry<A> {
         {
             return Ok(entry.addr.clone());
         }
-        let arbiter = self
-            .inner
-            .arbiters
-            .pick(id)
-            .ok_or_else(|| ActorError::Internal("no arbiter to run actors on".into()))?;
+        let arbiter =
+            self.inner.arbiters.pick(id).ok_or_else(|| ActorError::Internal("no arbiter to run actors on".into()))?;
         let generation = self.inner.next_generation.fetch_add(1, Ordering::Relaxed);
         let leave = self.leave_hook(id, generation);
         let deps = self.inner.deps.clone();
         let key = id.to_owned();
-        let addr =
-            Supervisor::start_in_arbiter(arbiter, move |_| AggregateActor::new(key, deps, leave));
-        actors.insert(
-            id.to_owned(),
-            Entry {
-                addr: addr.clone(),
-                generation,
-            },
-        );
+        let addr = Supervisor::start_in_arbiter(arbiter, move |_| AggregateActor::new(key, deps, leave));
+        actors.insert(id.to_owned(), Entry { addr: addr.clone(), generation });
         tracing::debug!(kind = A::KIND, id, "actor started");
         Ok(addr)
     }

@@ -66,13 +66,8 @@ impl StoredReply {
     /// (they must not be replayed) or an unserialisable reply.
     pub fn from_result<R: Serialize>(result: &Result<R, ActorError>) -> Option<Self> {
         match result {
-            Ok(reply) => serde_json::to_value(reply)
-                .ok()
-                .map(|reply| StoredReply { ok: true, reply }),
-            Err(e) if e.is_decided() => Some(StoredReply {
-                ok: false,
-                reply: e.to_json(),
-            }),
+            Ok(reply) => serde_json::to_value(reply).ok().map(|reply| StoredReply { ok: true, reply }),
+            Err(e) if e.is_decided() => Some(StoredReply { ok: false, reply: e.to_json() }),
             Err(_) => None,
         }
     }
@@ -121,10 +116,7 @@ pub struct CommitResult {
 /// Command-id idempotency, shared by both aggregates (one table suffices).
 pub trait ReplyStore: Send + Sync + 'static {
     /// The stored replies for those of `keys` that exist.
-    fn find_results(
-        &self,
-        keys: Vec<String>,
-    ) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>>;
+    fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>>;
 }
 
 /// Limits to write (`None` = unlimited).

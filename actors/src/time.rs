@@ -30,10 +30,7 @@ mod tests {
     #[test]
     fn epoch_milliseconds_render_as_utc_rfc3339() {
         assert_eq!(rfc3339_from_ms(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(
-            rfc3339_from_ms(1_793_734_200_123),
-            "2026-11-03T19:30:00.123Z"
-        );
+        assert_eq!(rfc3339_from_ms(1_793_734_200_123), "2026-11-03T19:30:00.123Z");
     }
 
     #[test]

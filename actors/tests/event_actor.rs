@@ -13,9 +13,7 @@ use std::time::Duration;
 use futures_util::future::join_all;
 use rinkside_actors::event::{EventCommand, EventReply, RsvpAnswer, RsvpReply, RsvpStatus};
 use rinkside_actors::hockey::Role;
-use rinkside_actors::{
-    ActorConfig, ActorError, Arbiters, Envelope, EventRegistry, EventStore, Position, Publisher,
-};
+use rinkside_actors::{ActorConfig, ActorError, Arbiters, Envelope, EventRegistry, EventStore, Position, Publisher};
 
 use common::{MemStore, Recorder};
 
@@ -64,11 +62,7 @@ fn rsvp_reply(reply: Result<EventReply, ActorError>) -> RsvpReply {
 fn crowd() -> Vec<(String, Position)> {
     (0..200)
         .map(|i| {
-            let position = if i % 10 == 0 {
-                Position::Goalie
-            } else {
-                Position::LeftWing
-            };
+            let position = if i % 10 == 0 { Position::Goalie } else { Position::LeftWing };
             (format!("u{i:03}"), position)
         })
         .collect()
@@ -80,38 +74,20 @@ async fn two_hundred_concurrent_rsvps_fill_exactly_the_eleven_places() {
     store.add_event(EVENT, Some(10), Some(1));
     let bus = Recorder::new();
     // Small batches, so the burst spans several commits and pushes.
-    let config = ActorConfig {
-        max_batch: 32,
-        ..ActorConfig::default()
-    };
+    let config = ActorConfig { max_batch: 32, ..ActorConfig::default() };
     let events = registry_with(&store, &bus, Arbiters::spawn(2).unwrap(), config);
 
     let people = crowd();
-    let replies = join_all(
-        people
-            .iter()
-            .map(|(u, p)| events.send(EVENT, attend(u, *p))),
-    )
-    .await;
+    let replies = join_all(people.iter().map(|(u, p)| events.send(EVENT, attend(u, *p)))).await;
 
     let state = store.event_state(EVENT);
     assert_eq!(state.attending_count(Role::Skater), 10);
     assert_eq!(state.attending_count(Role::Goalie), 1);
     for role in [Role::Skater, Role::Goalie] {
         let seqs: Vec<i64> = state.waitlist(role).map(|r| r.accepted_seq).collect();
-        assert!(
-            seqs.windows(2).all(|w| w[0] < w[1]),
-            "{role:?} waitlist out of acceptance order"
-        );
-        let ranks: Vec<i64> = state
-            .waitlist(role)
-            .map(|r| state.waitlist_rank(&r.user_id).unwrap())
-            .collect();
-        assert_eq!(
-            ranks,
-            (1..=ranks.len() as i64).collect::<Vec<_>>(),
-            "{role:?} ranks not contiguous"
-        );
+        assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{role:?} waitlist out of acceptance order");
+        let ranks: Vec<i64> = state.waitlist(role).map(|r| state.waitlist_rank(&r.user_id).unwrap()).collect();
+        assert_eq!(ranks, (1..=ranks.len() as i64).collect::<Vec<_>>(), "{role:?} ranks not contiguous");
     }
     assert_eq!(state.waitlist_count(Role::Skater), 170);
     assert_eq!(state.waitlist_count(Role::Goalie), 19);
@@ -129,15 +105,8 @@ async fn two_hundred_concurrent_rsvps_fill_exactly_the_eleven_places() {
     // Group commit: far fewer commits than commands, and one push per
     // commit, seq increasing by exactly one.
     let commits = store.commits.load(Ordering::SeqCst);
-    assert!(
-        commits < people.len(),
-        "{commits} commits for {} commands",
-        people.len()
-    );
-    assert!(
-        commits >= people.len() / 32,
-        "batches are bounded by max_batch"
-    );
+    assert!(commits < people.len(), "{commits} commits for {} commands", people.len());
+    assert!(commits >= people.len() / 32, "batches are bounded by max_batch");
     // The actor publishes right after replying; a snapshot request queues
     // behind that, so once it answers every push is recorded.
     let (version, _) = events.snapshot(EVENT).await.unwrap();
@@ -155,9 +124,7 @@ async fn a_batch_of_commands_is_committed_in_one_store_commit() {
     store.add_event(EVENT, None, None);
     let events = registry(&store, &Recorder::new(), Arbiters::current().unwrap());
     // Started on this thread, the actor cannot run before all 50 are queued.
-    let replies =
-        join_all((0..50).map(|i| events.send(EVENT, attend(&format!("u{i}"), Position::Center))))
-            .await;
+    let replies = join_all((0..50).map(|i| events.send(EVENT, attend(&format!("u{i}"), Position::Center)))).await;
     assert!(replies.iter().all(Result::is_ok));
     assert_eq!(store.commits.load(Ordering::SeqCst), 1);
     assert_eq!(store.event(EVENT).version, 2, "one batch, one version");
@@ -181,19 +148,9 @@ async fn two_nodes_on_one_store_never_overbook() {
     let state = store.event_state(EVENT);
     assert_eq!(state.attending_count(Role::Skater), 10);
     assert_eq!(state.attending_count(Role::Goalie), 1);
-    assert_eq!(
-        state.waitlist_count(Role::Skater) + state.waitlist_count(Role::Goalie),
-        189
-    );
-    let attending_replies = replies
-        .into_iter()
-        .map(rsvp_reply)
-        .filter(|r| r.status == RsvpStatus::Attending)
-        .count();
-    assert_eq!(
-        attending_replies, 11,
-        "exactly the people attending were told so"
-    );
+    assert_eq!(state.waitlist_count(Role::Skater) + state.waitlist_count(Role::Goalie), 189);
+    let attending_replies = replies.into_iter().map(rsvp_reply).filter(|r| r.status == RsvpStatus::Attending).count();
+    assert_eq!(attending_replies, 11, "exactly the people attending were told so");
     // Pushes from both nodes carry distinct versions (the store serialised them).
     let mut seqs: Vec<i64> = bus.on("event:ev1").iter().map(|(s, _)| *s).collect();
     let total = seqs.len();
@@ -211,11 +168,7 @@ async fn a_node_with_a_stale_copy_reloads_and_decides_again() {
     let node_b = registry(&store, &bus, Arbiters::current().unwrap());
 
     // Node A loads the event while it is empty...
-    rsvp_reply(
-        node_a
-            .send(EVENT, rsvp("x", RsvpAnswer::Declined, Position::Center))
-            .await,
-    );
+    rsvp_reply(node_a.send(EVENT, rsvp("x", RsvpAnswer::Declined, Position::Center)).await);
     // ...node B fills the only place...
     let b = rsvp_reply(node_b.send(EVENT, attend("b", Position::Center)).await);
     assert_eq!(b.status, RsvpStatus::Attending);
@@ -234,37 +187,18 @@ async fn replaying_a_command_id_answers_the_first_reply() {
     let events = registry(&store, &bus, Arbiters::current().unwrap());
 
     rsvp_reply(events.send(EVENT, attend("a", Position::Center)).await);
-    let first = rsvp_reply(
-        events
-            .send(EVENT, attend("b", Position::Center).with_command_id("b:1"))
-            .await,
-    );
-    assert_eq!(
-        (first.status, first.waitlist_rank),
-        (RsvpStatus::Waitlisted, Some(1))
-    );
+    let first = rsvp_reply(events.send(EVENT, attend("b", Position::Center).with_command_id("b:1")).await);
+    assert_eq!((first.status, first.waitlist_rank), (RsvpStatus::Waitlisted, Some(1)));
 
     // The world moves on: b is promoted...
-    rsvp_reply(
-        events
-            .send(EVENT, rsvp("a", RsvpAnswer::Declined, Position::Center))
-            .await,
-    );
+    rsvp_reply(events.send(EVENT, rsvp("a", RsvpAnswer::Declined, Position::Center)).await);
     // ...but a retry of b's command answers what b was first told.
-    let replay = rsvp_reply(
-        events
-            .send(EVENT, attend("b", Position::Center).with_command_id("b:1"))
-            .await,
-    );
+    let replay = rsvp_reply(events.send(EVENT, attend("b", Position::Center).with_command_id("b:1")).await);
     assert_eq!(replay, first);
 
     // Also from a node that never saw it (the store remembers).
     let other = registry(&store, &bus, Arbiters::current().unwrap());
-    let replay = rsvp_reply(
-        other
-            .send(EVENT, attend("b", Position::Center).with_command_id("b:1"))
-            .await,
-    );
+    let replay = rsvp_reply(other.send(EVENT, attend("b", Position::Center).with_command_id("b:1")).await);
     assert_eq!(replay, first);
 }
 
@@ -273,27 +207,13 @@ async fn a_rejected_command_is_replayed_as_the_same_error() {
     let store = MemStore::new();
     store.add_event(EVENT, None, None);
     let events = registry(&store, &Recorder::new(), Arbiters::current().unwrap());
-    let remove = || {
-        Envelope::new(
-            "org",
-            EventCommand::Remove {
-                user_id: "ghost".into(),
-            },
-        )
-        .with_command_id("org:9")
-    };
+    let remove = || Envelope::new("org", EventCommand::Remove { user_id: "ghost".into() }).with_command_id("org:9");
     let first = events.send(EVENT, remove()).await.unwrap_err();
     assert_eq!(first.code(), "not_found");
     rsvp_reply(events.send(EVENT, attend("ghost", Position::Center)).await);
     let replay = events.send(EVENT, remove()).await.unwrap_err();
-    assert_eq!(
-        replay, first,
-        "the replay does not remove the now-attending person"
-    );
-    assert_eq!(
-        store.event_state(EVENT).rsvp("ghost").unwrap().status,
-        RsvpStatus::Attending
-    );
+    assert_eq!(replay, first, "the replay does not remove the now-attending person");
+    assert_eq!(store.event_state(EVENT).rsvp("ghost").unwrap().status, RsvpStatus::Attending);
 }
 
 #[actix::test]
@@ -302,20 +222,11 @@ async fn the_same_command_id_twice_in_one_batch_applies_once() {
     store.add_event(EVENT, Some(1), None);
     let events = registry(&store, &Recorder::new(), Arbiters::current().unwrap());
     let (first, second) = futures_util::join!(
-        events.send(
-            EVENT,
-            rsvp("a", RsvpAnswer::Attending, Position::Center).with_command_id("a:1")
-        ),
-        events.send(
-            EVENT,
-            rsvp("a", RsvpAnswer::Declined, Position::Center).with_command_id("a:1")
-        ),
+        events.send(EVENT, rsvp("a", RsvpAnswer::Attending, Position::Center).with_command_id("a:1")),
+        events.send(EVENT, rsvp("a", RsvpAnswer::Declined, Position::Center).with_command_id("a:1")),
     );
     assert_eq!(first.unwrap(), second.unwrap());
-    assert_eq!(
-        store.event_state(EVENT).rsvp("a").unwrap().status,
-        RsvpStatus::Attending
-    );
+    assert_eq!(store.event_state(EVENT).rsvp("a").unwrap().status, RsvpStatus::Attending);
     assert_eq!(store.committed_results.load(Ordering::SeqCst), 1);
 }
 
@@ -326,16 +237,7 @@ async fn a_rejected_command_does_not_spoil_its_batch() {
     let events = registry(&store, &Recorder::new(), Arbiters::current().unwrap());
     let (ok1, bad, ok2) = futures_util::join!(
         events.send(EVENT, attend("a", Position::Center)),
-        events.send(
-            EVENT,
-            Envelope::new(
-                "org",
-                EventCommand::SetLimits {
-                    max_skaters: Some(-3),
-                    max_goalies: None
-                }
-            )
-        ),
+        events.send(EVENT, Envelope::new("org", EventCommand::SetLimits { max_skaters: Some(-3), max_goalies: None })),
         events.send(EVENT, attend("b", Position::Goalie)),
     );
     assert_eq!(bad.unwrap_err().code(), "validation_failed");
@@ -348,10 +250,7 @@ async fn a_rejected_command_does_not_spoil_its_batch() {
 async fn an_unknown_event_answers_not_found_and_keeps_no_actor() {
     let store = MemStore::new();
     let events = registry(&store, &Recorder::new(), Arbiters::current().unwrap());
-    let err = events
-        .send("nope", attend("a", Position::Center))
-        .await
-        .unwrap_err();
+    let err = events.send("nope", attend("a", Position::Center)).await.unwrap_err();
     assert_eq!(err.code(), "not_found");
     assert!(!events.is_live("nope"));
 }
@@ -378,19 +277,12 @@ async fn a_failed_commit_tells_nobody_ok_and_the_next_command_reloads() {
     let events = registry(&store, &bus, Arbiters::current().unwrap());
     rsvp_reply(events.send(EVENT, attend("a", Position::Center)).await);
     store.fail_next_commit.store(true, Ordering::SeqCst);
-    let err = events
-        .send(EVENT, attend("b", Position::Center))
-        .await
-        .unwrap_err();
+    let err = events.send(EVENT, attend("b", Position::Center)).await.unwrap_err();
     assert_eq!(err.code(), "internal");
     assert!(store.event_state(EVENT).rsvp("b").is_none());
     let retry = rsvp_reply(events.send(EVENT, attend("b", Position::Center)).await);
     assert_eq!(retry.status, RsvpStatus::Waitlisted);
-    assert_eq!(
-        bus.on("event:ev1").len(),
-        2,
-        "nothing was pushed for the failed batch"
-    );
+    assert_eq!(bus.on("event:ev1").len(), 2, "nothing was pushed for the failed batch");
 }
 
 #[actix::test]
@@ -402,28 +294,13 @@ async fn an_actor_that_panics_is_replaced_by_one_that_reloads_from_the_store() {
     // Forget the loaded state (a failed commit) so the next batch loads,
     // and make that load panic.
     store.fail_next_commit.store(true, Ordering::SeqCst);
-    assert!(
-        events
-            .send(EVENT, attend("b", Position::Center))
-            .await
-            .is_err()
-    );
+    assert!(events.send(EVENT, attend("b", Position::Center)).await.is_err());
     store.panic_next_load.store(true, Ordering::SeqCst);
-    let err = events
-        .send(EVENT, attend("b", Position::Center))
-        .await
-        .unwrap_err();
+    let err = events.send(EVENT, attend("b", Position::Center)).await.unwrap_err();
     assert_eq!(err.code(), "internal");
-    assert!(
-        !events.is_live(EVENT),
-        "the dead actor is not reported live"
-    );
+    assert!(!events.is_live(EVENT), "the dead actor is not reported live");
     let b = rsvp_reply(events.send(EVENT, attend("b", Position::Center)).await);
-    assert_eq!(
-        b.status,
-        RsvpStatus::Waitlisted,
-        "the fresh actor saw a's stored place"
-    );
+    assert_eq!(b.status, RsvpStatus::Waitlisted, "the fresh actor saw a's stored place");
 }
 
 #[actix::test]

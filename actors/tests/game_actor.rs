@@ -12,9 +12,7 @@ use std::sync::atomic::Ordering;
 use rinkside_actors::game::{
     GameAction, GameCommand, GameDocument, GameStatus, Period, Player, RosterSide, StoredGame,
 };
-use rinkside_actors::{
-    ActorConfig, ActorError, Arbiters, Envelope, GameRegistry, GameStore, Publisher,
-};
+use rinkside_actors::{ActorConfig, ActorError, Arbiters, Envelope, GameRegistry, GameStore, Publisher};
 
 use common::{MemStore, Recorder};
 
@@ -53,12 +51,7 @@ fn setup() -> (Arc<MemStore>, Arc<Recorder>, GameRegistry) {
     let bus = Recorder::new();
     let games_store: Arc<dyn GameStore> = store.clone();
     let publisher: Arc<dyn Publisher> = bus.clone();
-    let games = GameRegistry::new(
-        games_store,
-        publisher,
-        Arbiters::current().unwrap(),
-        ActorConfig::default(),
-    );
+    let games = GameRegistry::new(games_store, publisher, Arbiters::current().unwrap(), ActorConfig::default());
     (store, bus, games)
 }
 
@@ -67,17 +60,10 @@ fn action(action: GameAction) -> Envelope<GameCommand> {
 }
 
 fn goal(roster: &str, scorer: &str) -> Envelope<GameCommand> {
-    action(GameAction::Goal {
-        roster_id: roster.into(),
-        scorer_id: Some(scorer.into()),
-        assist_ids: Vec::new(),
-    })
+    action(GameAction::Goal { roster_id: roster.into(), scorer_id: Some(scorer.into()), assist_ids: Vec::new() })
 }
 
-async fn send(
-    games: &GameRegistry,
-    envelope: Envelope<GameCommand>,
-) -> Result<GameDocument, ActorError> {
+async fn send(games: &GameRegistry, envelope: Envelope<GameCommand>) -> Result<GameDocument, ActorError> {
     games.send(GAME, envelope).await
 }
 
@@ -86,19 +72,13 @@ async fn a_goal_is_answered_with_the_committed_document_and_pushed() {
     let (store, bus, games) = setup();
     send(&games, action(GameAction::Start)).await.unwrap();
     let doc = send(&games, goal("A", "a1")).await.unwrap();
-    assert_eq!(
-        (doc.status, doc.period),
-        (GameStatus::Live, Some(Period::First))
-    );
+    assert_eq!((doc.status, doc.period), (GameStatus::Live, Some(Period::First)));
     assert_eq!((doc.home_score, doc.away_score, doc.version), (0, 1, 3));
     assert_eq!(doc.log.last().unwrap().player_name.as_deref(), Some("a 1"));
 
     let stored = store.game(GAME);
     assert_eq!((stored.game.away_score, stored.game.version), (1, 3));
-    assert_eq!(
-        stored.players[&("A".to_string(), "a1".to_string())].goals,
-        1
-    );
+    assert_eq!(stored.players[&("A".to_string(), "a1".to_string())].goals, 1);
     let pushes = bus.on("game:g1");
     assert_eq!(pushes.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [2, 3]);
     assert_eq!(pushes[1].1, serde_json::to_value(&doc).unwrap());
@@ -113,39 +93,18 @@ async fn final_writes_standings_and_pushes_the_season_and_undo_takes_them_back()
     assert_eq!(fin.status, GameStatus::Final);
 
     let stored = store.game(GAME);
-    assert_eq!(
-        (stored.rosters["H"].wins, stored.rosters["H"].points),
-        (1, 2)
-    );
+    assert_eq!((stored.rosters["H"].wins, stored.rosters["H"].points), (1, 2));
     assert_eq!(stored.rosters["A"].losses, 1);
-    assert!(
-        stored
-            .players
-            .values()
-            .filter(|p| p.games_played == 1)
-            .count()
-            == 6
-    );
+    assert!(stored.players.values().filter(|p| p.games_played == 1).count() == 6);
     assert_eq!(bus.on("season:s1").len(), 1, "standings pushed after FINAL");
 
     let undone = send(&games, action(GameAction::Undo)).await.unwrap();
     assert_eq!(undone.status, GameStatus::Live);
     let stored = store.game(GAME);
-    assert_eq!(
-        (stored.rosters["H"].wins, stored.rosters["H"].points),
-        (0, 0)
-    );
+    assert_eq!((stored.rosters["H"].wins, stored.rosters["H"].points), (0, 0));
     assert!(stored.players.values().all(|p| p.games_played == 0));
-    assert_eq!(
-        stored.players[&("H".to_string(), "h2".to_string())].goals,
-        1,
-        "the goal stands"
-    );
-    assert_eq!(
-        bus.on("season:s1").len(),
-        2,
-        "standings pushed again after the undo"
-    );
+    assert_eq!(stored.players[&("H".to_string(), "h2".to_string())].goals, 1, "the goal stands");
+    assert_eq!(bus.on("season:s1").len(), 2, "standings pushed again after the undo");
     assert!(stored.game.log.iter().any(|e| e.undone));
 }
 
@@ -165,12 +124,8 @@ async fn rejected_actions_answer_their_contract_codes() {
 async fn a_retried_goal_is_counted_once() {
     let (store, _bus, games) = setup();
     send(&games, action(GameAction::Start)).await.unwrap();
-    let first = send(&games, goal("H", "h1").with_command_id("keeper:7"))
-        .await
-        .unwrap();
-    let retry = send(&games, goal("H", "h1").with_command_id("keeper:7"))
-        .await
-        .unwrap();
+    let first = send(&games, goal("H", "h1").with_command_id("keeper:7")).await.unwrap();
+    let retry = send(&games, goal("H", "h1").with_command_id("keeper:7")).await.unwrap();
     assert_eq!(retry, first);
     assert_eq!(store.game(GAME).game.home_score, 1);
     assert_eq!(store.commits.load(Ordering::SeqCst), 2);
@@ -181,16 +136,10 @@ async fn the_lineup_is_stored_and_shown() {
     let (store, _bus, games) = setup();
     let lineup = Envelope::new(
         "coach",
-        GameCommand::SetLineup {
-            roster_id: "H".into(),
-            user_ids: vec!["h1".into(), "h3".into()],
-        },
+        GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into(), "h3".into()] },
     );
     let doc = send(&games, lineup).await.unwrap();
     let dressed: Vec<bool> = doc.home.players.iter().map(|p| p.dressed).collect();
     assert_eq!(dressed, [true, false, true]);
-    assert_eq!(
-        store.game(GAME).game.home.lineup,
-        Some(vec!["h1".to_string(), "h3".to_string()])
-    );
+    assert_eq!(store.game(GAME).game.home.lineup, Some(vec!["h1".to_string(), "h3".to_string()]));
 }

@@ -100,10 +100,7 @@ impl Api {
             .pool_max_idle_per_host(64)
             .build()
             .context("http client")?;
-        Ok(Self {
-            http,
-            base: base.trim_end_matches('/').to_owned(),
-        })
+        Ok(Self { http, base: base.trim_end_matches('/').to_owned() })
     }
 
     async fn send<T: DeserializeOwned>(
@@ -121,25 +118,17 @@ impl Api {
         if let Some(body) = body {
             req = req.json(body);
         }
-        let resp = req
-            .send()
-            .await
-            .with_context(|| format!("{method} {url}"))?;
+        let resp = req.send().await.with_context(|| format!("{method} {url}"))?;
         let status = resp.status();
-        let text = resp
-            .text()
-            .await
-            .with_context(|| format!("{method} {url}: reading body"))?;
+        let text = resp.text().await.with_context(|| format!("{method} {url}: reading body"))?;
         if !status.is_success() {
             bail!("{method} {url} answered {status}: {}", truncate(&text, 400));
         }
-        serde_json::from_str(&text)
-            .with_context(|| format!("{method} {url}: unexpected body {}", truncate(&text, 400)))
+        serde_json::from_str(&text).with_context(|| format!("{method} {url}: unexpected body {}", truncate(&text, 400)))
     }
 
     async fn post<T: DeserializeOwned>(&self, path: &str, token: &str, body: Value) -> Result<T> {
-        self.send(reqwest::Method::POST, path, Some(token), Some(&body))
-            .await
+        self.send(reqwest::Method::POST, path, Some(token), Some(&body)).await
     }
 
     async fn create(&self, path: &str, token: &str, body: Value) -> Result<String> {
@@ -150,18 +139,8 @@ impl Api {
     /// `POST /api/v1/dev/token`: signs in (and creates) a dev user.
     pub async fn dev_token(&self, username: &str) -> Result<Session> {
         let body = json!({ "clerkId": format!("dev_{username}"), "username": username });
-        let r: DevTokenResponse = self
-            .send(
-                reqwest::Method::POST,
-                "/api/v1/dev/token",
-                None,
-                Some(&body),
-            )
-            .await?;
-        Ok(Session {
-            token: r.token,
-            user_id: r.user.id,
-        })
+        let r: DevTokenResponse = self.send(reqwest::Method::POST, "/api/v1/dev/token", None, Some(&body)).await?;
+        Ok(Session { token: r.token, user_id: r.user.id })
     }
 
     /// [`Api::dev_token`], retried a few times with backoff: sign-in is setup,
@@ -200,34 +179,16 @@ impl Api {
         self.create("/api/v1/events", token, body).await
     }
 
-    pub async fn rsvp(
-        &self,
-        token: &str,
-        event_id: &str,
-        action: &str,
-        position: Option<&str>,
-    ) -> Result<RsvpReply> {
+    pub async fn rsvp(&self, token: &str, event_id: &str, action: &str, position: Option<&str>) -> Result<RsvpReply> {
         let mut body = json!({ "action": action });
         if let Some(p) = position {
             body["position"] = json!(p);
         }
-        self.send(
-            reqwest::Method::PUT,
-            &format!("/api/v1/events/{event_id}/rsvp"),
-            Some(token),
-            Some(&body),
-        )
-        .await
+        self.send(reqwest::Method::PUT, &format!("/api/v1/events/{event_id}/rsvp"), Some(token), Some(&body)).await
     }
 
     pub async fn attendees(&self, token: &str, event_id: &str) -> Result<Attendees> {
-        self.send(
-            reqwest::Method::GET,
-            &format!("/api/v1/events/{event_id}/attendees"),
-            Some(token),
-            None,
-        )
-        .await
+        self.send(reqwest::Method::GET, &format!("/api/v1/events/{event_id}/attendees"), Some(token), None).await
     }
 
     pub async fn create_facility(&self, token: &str, name: &str) -> Result<String> {
@@ -235,24 +196,14 @@ impl Api {
         self.create("/api/v1/facilities", token, body).await
     }
 
-    pub async fn create_season(
-        &self,
-        token: &str,
-        facility_id: &str,
-        name: &str,
-    ) -> Result<String> {
+    pub async fn create_season(&self, token: &str, facility_id: &str, name: &str) -> Result<String> {
         let body = json!({
             "name": name,
             "startDate": days_from_now(-30),
             "endDate": days_from_now(150),
             "isActive": true,
         });
-        self.create(
-            &format!("/api/v1/facilities/{facility_id}/seasons"),
-            token,
-            body,
-        )
-        .await
+        self.create(&format!("/api/v1/facilities/{facility_id}/seasons"), token, body).await
     }
 
     pub async fn create_team(&self, token: &str, name: &str, facility_id: &str) -> Result<String> {
@@ -260,13 +211,7 @@ impl Api {
         self.create("/api/v1/teams", token, body).await
     }
 
-    pub async fn create_roster(
-        &self,
-        token: &str,
-        team_id: &str,
-        season_id: &str,
-        name: &str,
-    ) -> Result<String> {
+    pub async fn create_roster(&self, token: &str, team_id: &str, season_id: &str, name: &str) -> Result<String> {
         let body = json!({
             "teamId": team_id,
             "seasonId": season_id,
@@ -276,17 +221,9 @@ impl Api {
         self.create("/api/v1/rosters", token, body).await
     }
 
-    pub async fn add_player(
-        &self,
-        token: &str,
-        roster_id: &str,
-        user_id: &str,
-        jersey: u32,
-    ) -> Result<()> {
+    pub async fn add_player(&self, token: &str, roster_id: &str, user_id: &str, jersey: u32) -> Result<()> {
         let body = json!({ "userId": user_id, "jerseyNumber": jersey });
-        let _: Value = self
-            .post(&format!("/api/v1/rosters/{roster_id}/players"), token, body)
-            .await?;
+        let _: Value = self.post(&format!("/api/v1/rosters/{roster_id}/players"), token, body).await?;
         Ok(())
     }
 
@@ -308,23 +245,11 @@ impl Api {
 
     /// `GET /api/v1/games/{id}` (public: no token).
     pub async fn game_state(&self, game_id: &str) -> Result<GameState> {
-        self.send(
-            reqwest::Method::GET,
-            &format!("/api/v1/games/{game_id}"),
-            None,
-            None,
-        )
-        .await
+        self.send(reqwest::Method::GET, &format!("/api/v1/games/{game_id}"), None, None).await
     }
 
-    pub async fn game_action(
-        &self,
-        token: &str,
-        game_id: &str,
-        action: Value,
-    ) -> Result<GameState> {
-        self.post(&format!("/api/v1/games/{game_id}/actions"), token, action)
-            .await
+    pub async fn game_action(&self, token: &str, game_id: &str, action: Value) -> Result<GameState> {
+        self.post(&format!("/api/v1/games/{game_id}/actions"), token, action).await
     }
 }
 
@@ -338,10 +263,8 @@ fn truncate(s: &str, max: usize) -> &str {
 /// A per-run tag for user names, so runs against the same database do not
 /// collide on unique usernames.
 pub fn run_tag() -> String {
-    let millis = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or_default();
+    let millis =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or_default();
     // Base 36 keeps names short and lowercase-alphanumeric.
     let mut n = millis;
     let mut out = Vec::new();
@@ -372,9 +295,7 @@ mod tests {
 
     #[test]
     fn rsvp_replies_parse_with_a_null_rank() {
-        let r: RsvpReply =
-            serde_json::from_str(r#"{"status":"ATTENDING","waitlistRank":null,"version":3}"#)
-                .unwrap();
+        let r: RsvpReply = serde_json::from_str(r#"{"status":"ATTENDING","waitlistRank":null,"version":3}"#).unwrap();
         assert_eq!(r.waitlist_rank, None);
         assert_eq!(r.version, Some(3));
     }
@@ -383,10 +304,7 @@ mod tests {
     fn run_tags_are_short_lowercase_alphanumerics() {
         let t = run_tag();
         assert!(!t.is_empty() && t.len() <= 10, "{t}");
-        assert!(
-            t.chars()
-                .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-        );
+        assert!(t.chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase()));
     }
 
     #[test]

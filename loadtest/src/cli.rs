@@ -264,15 +264,6 @@ mod tests {
     #[test]
     fn anonymous_connect_needs_a_topic() {
         assert!(Cli::try_parse_from(["rinkside-loadtest", "connect", "--anonymous"]).is_err());
-        assert!(
-            Cli::try_parse_from([
-                "rinkside-loadtest",
-                "connect",
-                "--anonymous",
-                "--topic",
-                "game:1"
-            ])
-            .is_ok()
-        );
+        assert!(Cli::try_parse_from(["rinkside-loadtest", "connect", "--anonymous", "--topic", "game:1"]).is_ok());
     }
 }

@@ -52,11 +52,7 @@ pub struct Collector {
 
 impl Collector {
     pub fn new(subscribers: usize) -> Self {
-        Self {
-            subs: vec![Subscriber::default(); subscribers],
-            target: u64::MAX,
-            ..Self::default()
-        }
+        Self { subs: vec![Subscriber::default(); subscribers], target: u64::MAX, ..Self::default() }
     }
 
     /// Subscriber `idx` received its snapshot at `seq`.
@@ -141,19 +137,13 @@ impl Collector {
 
     /// Smallest snapshot-or-later seq over subscribed subscribers.
     pub fn min_seq(&self) -> Option<u64> {
-        self.subs
-            .iter()
-            .filter(|s| s.subscribed)
-            .map(|s| s.max_seq)
-            .min()
+        self.subs.iter().filter(|s| s.subscribed).map(|s| s.max_seq).min()
     }
 
     /// Did anyone see exactly `seq` (used to check that update seqs are the
     /// versions the REST/command replies report)?
     pub fn anyone_saw_exactly(&self, seq: u64) -> bool {
-        self.subs
-            .iter()
-            .any(|s| s.log.binary_search_by_key(&seq, |&(q, _)| q).is_ok())
+        self.subs.iter().any(|s| s.log.binary_search_by_key(&seq, |&(q, _)| q).is_ok())
     }
 }
 
@@ -337,16 +327,7 @@ mod tests {
         c.update(0, 1, t0 + ms(10));
         c.update(0, 2, t0 + ms(30));
         c.update(1, 2, t0 + ms(50));
-        let marks = [
-            Mark {
-                seq: 1,
-                sent_at: t0,
-            },
-            Mark {
-                seq: 2,
-                sent_at: t0 + ms(20),
-            },
-        ];
+        let marks = [Mark { seq: 1, sent_at: t0 }, Mark { seq: 2, sent_at: t0 + ms(20) }];
         let a = analyse(&marks, &c);
         assert_eq!(a.delivered, 4);
         assert_eq!(a.coalesced, 1);
@@ -367,13 +348,7 @@ mod tests {
         c.subscribed(0, 0);
         c.subscribed(1, 0);
         c.update(0, 1, t0 + ms(5));
-        let a = analyse(
-            &[Mark {
-                seq: 1,
-                sent_at: t0,
-            }],
-            &c,
-        );
+        let a = analyse(&[Mark { seq: 1, sent_at: t0 }], &c);
         assert_eq!(a.delivered, 1);
         assert_eq!(a.missed, 1);
         assert_eq!(a.time_to_last.count, 0);

@@ -47,10 +47,7 @@ impl ErrorTally {
 
     /// Indented lines for the human report.
     pub fn lines(&self) -> String {
-        self.0
-            .iter()
-            .map(|(k, v)| format!("      {v:>7} × {k}\n"))
-            .collect()
+        self.0.iter().map(|(k, v)| format!("      {v:>7} × {k}\n")).collect()
     }
 }
 
@@ -122,24 +119,15 @@ impl AfterReport {
     pub fn human(&self) -> String {
         let mut s = String::new();
         if !self.server_errors.is_empty() {
-            s.push_str(&format!(
-                "    error frames ({}):\n",
-                self.server_errors.total()
-            ));
+            s.push_str(&format!("    error frames ({}):\n", self.server_errors.total()));
             s.push_str(&self.server_errors.lines());
         }
         if !self.disconnects.is_empty() {
-            s.push_str(&format!(
-                "    disconnects ({}):\n",
-                self.disconnects.total()
-            ));
+            s.push_str(&format!("    disconnects ({}):\n", self.disconnects.total()));
             s.push_str(&self.disconnects.lines());
         }
         if self.non_increasing_seq > 0 {
-            s.push_str(&format!(
-                "    {} update frames did not increase the seq\n",
-                self.non_increasing_seq
-            ));
+            s.push_str(&format!("    {} update frames did not increase the seq\n", self.non_increasing_seq));
         }
         s
     }
@@ -248,12 +236,7 @@ impl Fleet {
     /// Books one event; returns 1 if it settled a connection attempt.
     fn account(&mut self, ev: SubEvent, connect: &mut Recorder, subscribe: &mut Recorder) -> usize {
         match ev {
-            SubEvent::Subscribed {
-                idx,
-                connect: c,
-                subscribe: s,
-                seq,
-            } => {
+            SubEvent::Subscribed { idx, connect: c, subscribe: s, seq } => {
                 connect.record(c);
                 subscribe.record(s);
                 self.open.subscribed += 1;
@@ -286,11 +269,7 @@ impl Fleet {
     }
 
     /// Processes events until `done` holds or `deadline` passes; true if done.
-    pub async fn pump_until(
-        &mut self,
-        deadline: tokio::time::Instant,
-        done: impl Fn(&Collector) -> bool,
-    ) -> bool {
+    pub async fn pump_until(&mut self, deadline: tokio::time::Instant, done: impl Fn(&Collector) -> bool) -> bool {
         loop {
             if done(&self.collector) {
                 return true;

@@ -39,15 +39,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .init();
 
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             tracing::error!("cannot start the runtime: {e}");
@@ -61,11 +56,7 @@ fn main() -> ExitCode {
                 tracing::error!("writing the report: {e}");
                 return ExitCode::from(2);
             }
-            if outcome.passed {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
+            if outcome.passed { ExitCode::SUCCESS } else { ExitCode::from(1) }
         }
         Err(e) => {
             tracing::error!("the scenario could not run: {e:#}");
@@ -96,10 +87,6 @@ fn print(outcome: &Outcome, json: bool) -> std::io::Result<()> {
         writeln!(out, "{doc}")
     } else {
         write!(out, "{}", outcome.human)?;
-        writeln!(
-            out,
-            "  verdict       {}",
-            if outcome.passed { "PASS" } else { "FAIL" }
-        )
+        writeln!(out, "  verdict       {}", if outcome.passed { "PASS" } else { "FAIL" })
     }
 }

@@ -60,31 +60,18 @@ impl Endpoint {
         let base = Url::parse(base).with_context(|| format!("bad URL {base:?}"))?;
         let scheme = match base.scheme() {
             "http" => "ws",
-            "https" => bail!(
-                "{base}: TLS is not supported by the load generator; point it at the node directly"
-            ),
+            "https" => bail!("{base}: TLS is not supported by the load generator; point it at the node directly"),
             other => bail!("{base}: unsupported scheme {other:?} (want http)"),
         };
-        let host = base
-            .host_str()
-            .ok_or_else(|| anyhow!("{base}: no host"))?
-            .to_owned();
+        let host = base.host_str().ok_or_else(|| anyhow!("{base}: no host"))?.to_owned();
         let port = base.port_or_known_default().unwrap_or(80);
         let addr = tokio::net::lookup_host((host.as_str(), port))
             .await
             .with_context(|| format!("resolving {host}"))?
             .next()
             .ok_or_else(|| anyhow!("{host} resolves to nothing"))?;
-        let host_part = if host.contains(':') {
-            format!("[{host}]")
-        } else {
-            host
-        };
-        Ok(Self {
-            ws_url: format!("{scheme}://{host_part}:{port}/api/v1/ws"),
-            base,
-            addr,
-        })
+        let host_part = if host.contains(':') { format!("[{host}]") } else { host };
+        Ok(Self { ws_url: format!("{scheme}://{host_part}:{port}/api/v1/ws"), base, addr })
     }
 
     /// The base URL without a trailing slash, for joining API paths.
@@ -107,10 +94,7 @@ impl SourcePool {
     pub fn plan(explicit: &[IpAddr], target: SocketAddr, connections: usize) -> Self {
         let addrs = if !explicit.is_empty() {
             explicit.to_vec()
-        } else if target.ip().is_loopback()
-            && target.is_ipv4()
-            && connections > CONNECTIONS_PER_SOURCE_ADDRESS
-        {
+        } else if target.ip().is_loopback() && target.is_ipv4() && connections > CONNECTIONS_PER_SOURCE_ADDRESS {
             let needed = connections.div_ceil(CONNECTIONS_PER_SOURCE_ADDRESS);
             (1..=needed.min(254))
                 .filter_map(|i| u8::try_from(i).ok())
@@ -119,10 +103,7 @@ impl SourcePool {
         } else {
             Vec::new()
         };
-        Self {
-            addrs,
-            next: AtomicUsize::new(0),
-        }
+        Self { addrs, next: AtomicUsize::new(0) }
     }
 
     pub fn next(&self) -> Option<IpAddr> {
@@ -148,22 +129,15 @@ pub async fn connect_ws(endpoint: &Endpoint, source: Option<IpAddr>) -> Result<W
     }
     .context("socket")?;
     if let Some(ip) = source {
-        socket
-            .bind(SocketAddr::new(ip, 0))
-            .with_context(|| format!("bind {ip}"))?;
+        socket.bind(SocketAddr::new(ip, 0)).with_context(|| format!("bind {ip}"))?;
     }
     let stream = socket.connect(endpoint.addr).await.context("tcp connect")?;
     // Frames are tiny and latency is what we measure.
     stream.set_nodelay(true).context("nodelay")?;
-    let request = endpoint
-        .ws_url
-        .as_str()
-        .into_client_request()
-        .context("ws request")?;
-    let (ws, _response) =
-        tokio_tungstenite::client_async_with_config(request, stream, Some(ws_config()))
-            .await
-            .context("ws handshake")?;
+    let request = endpoint.ws_url.as_str().into_client_request().context("ws request")?;
+    let (ws, _response) = tokio_tungstenite::client_async_with_config(request, stream, Some(ws_config()))
+        .await
+        .context("ws handshake")?;
     Ok(ws)
 }
 
@@ -172,9 +146,7 @@ pub async fn connect_ws(endpoint: &Endpoint, source: Option<IpAddr>) -> Result<W
 /// limit goes up to the hard one and the caller warns if that is short.
 pub fn raise_nofile(sockets: usize) -> Result<u64> {
     use rlimit::Resource;
-    let wanted = u64::try_from(sockets)
-        .unwrap_or(u64::MAX)
-        .saturating_add(SPARE_FILE_DESCRIPTORS);
+    let wanted = u64::try_from(sockets).unwrap_or(u64::MAX).saturating_add(SPARE_FILE_DESCRIPTORS);
     let (soft, hard) = Resource::NOFILE.get().context("getrlimit")?;
     if soft >= wanted {
         return Ok(soft);
@@ -183,9 +155,7 @@ pub fn raise_nofile(sockets: usize) -> Result<u64> {
         return Ok(wanted);
     }
     let new_soft = wanted.min(hard);
-    Resource::NOFILE
-        .set(new_soft, hard)
-        .context("setrlimit NOFILE")?;
+    Resource::NOFILE.set(new_soft, hard).context("setrlimit NOFILE")?;
     Ok(new_soft)
 }
 
@@ -241,10 +211,7 @@ mod tests {
         assert_eq!(SourcePool::plan(&[], local, 10_000).next(), None);
         assert_eq!(SourcePool::plan(&[], remote, 60_000).next(), None);
         let explicit: IpAddr = "10.0.0.9".parse().unwrap();
-        assert_eq!(
-            SourcePool::plan(&[explicit], remote, 1).next(),
-            Some(explicit)
-        );
+        assert_eq!(SourcePool::plan(&[explicit], remote, 1).next(), Some(explicit));
     }
 
     #[tokio::test]

@@ -22,13 +22,7 @@ use crate::api::{Attendees, RsvpReply};
 pub const GOALIE: &str = "GOALIE";
 
 /// Skater positions handed out in turn to skater clients.
-pub const SKATER_POSITIONS: [&str; 5] = [
-    "CENTER",
-    "LEFT_WING",
-    "RIGHT_WING",
-    "LEFT_DEFENSE",
-    "RIGHT_DEFENSE",
-];
+pub const SKATER_POSITIONS: [&str; 5] = ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"];
 
 /// One racing client.
 #[derive(Debug, Clone)]
@@ -71,11 +65,7 @@ enum Place {
 }
 
 fn role(position: &str) -> &'static str {
-    if position == GOALIE {
-        "goalie"
-    } else {
-        "skater"
-    }
+    if position == GOALIE { "goalie" } else { "skater" }
 }
 
 fn expected_attending(limit: Option<u32>, requested: usize) -> usize {
@@ -83,12 +73,7 @@ fn expected_attending(limit: Option<u32>, requested: usize) -> usize {
 }
 
 /// Every violation found, as a sentence; empty means the race was fair.
-pub fn check(
-    limits: Limits,
-    requests: &[Request],
-    heard: &[Heard],
-    doc: &Attendees,
-) -> Vec<String> {
+pub fn check(limits: Limits, requests: &[Request], heard: &[Heard], doc: &Attendees) -> Vec<String> {
     let mut v = Vec::new();
 
     // 1. Every client got a successful reply.
@@ -100,22 +85,14 @@ pub fn check(
         }
     }
     if heard.len() != requests.len() {
-        v.push(format!(
-            "{} requests but {} outcomes recorded",
-            requests.len(),
-            heard.len()
-        ));
+        v.push(format!("{} requests but {} outcomes recorded", requests.len(), heard.len()));
     }
 
     // 2. Exactly the right number attend per role: no overbooking, and no
     //    free place left while someone of that role waits.
     let goalie_requests = requests.iter().filter(|r| r.is_goalie()).count();
     let skater_requests = requests.len() - goalie_requests;
-    let goalies = doc
-        .attending
-        .iter()
-        .filter(|a| a.position == GOALIE)
-        .count();
+    let goalies = doc.attending.iter().filter(|a| a.position == GOALIE).count();
     let skaters = doc.attending.len() - goalies;
     let want_goalies = expected_attending(limits.goalies, goalie_requests);
     let want_skaters = expected_attending(limits.skaters, skater_requests);
@@ -135,20 +112,13 @@ pub fn check(
     // 3. Everybody appears exactly once, in their own position; nobody else.
     let mut place: HashMap<&str, Place> = HashMap::new();
     let mut listed_position: HashMap<&str, &str> = HashMap::new();
-    let requested: HashMap<&str, &Request> =
-        requests.iter().map(|r| (r.user_id.as_str(), r)).collect();
+    let requested: HashMap<&str, &Request> = requests.iter().map(|r| (r.user_id.as_str(), r)).collect();
     let entries = doc
         .attending
         .iter()
         .enumerate()
         .map(|(i, a)| (a.user_id.as_str(), a.position.as_str(), Place::Attending(i)))
-        .chain(doc.waitlist.iter().map(|w| {
-            (
-                w.user_id.as_str(),
-                w.position.as_str(),
-                Place::Waiting(w.rank),
-            )
-        }));
+        .chain(doc.waitlist.iter().map(|w| (w.user_id.as_str(), w.position.as_str(), Place::Waiting(w.rank))));
     for (user, position, p) in entries {
         if !requested.contains_key(user) {
             v.push(format!("user {user} is listed but never asked"));
@@ -160,14 +130,10 @@ pub fn check(
     }
     for r in requests {
         match listed_position.get(r.user_id.as_str()) {
-            None => v.push(format!(
-                "user {} asked but is neither attending nor waiting",
-                r.user_id
-            )),
-            Some(&p) if p != r.position => v.push(format!(
-                "user {} asked as {} but is listed as {p}",
-                r.user_id, r.position
-            )),
+            None => v.push(format!("user {} asked but is neither attending nor waiting", r.user_id)),
+            Some(&p) if p != r.position => {
+                v.push(format!("user {} asked as {} but is listed as {p}", r.user_id, r.position))
+            }
             Some(_) => {}
         }
     }
@@ -178,13 +144,7 @@ pub fn check(
         let n = next_rank.entry(role(&w.position)).or_insert(0);
         *n += 1;
         if w.rank != *n {
-            v.push(format!(
-                "{} waitlist: user {} has rank {} at place {}",
-                role(&w.position),
-                w.user_id,
-                w.rank,
-                n
-            ));
+            v.push(format!("{} waitlist: user {} has rank {} at place {}", role(&w.position), w.user_id, w.rank, n));
         }
     }
 
@@ -202,10 +162,7 @@ pub fn check(
             }
             ("WAITLISTED", Some(&Place::Waiting(rank))) => {
                 if reply.waitlist_rank != Some(rank) {
-                    v.push(format!(
-                        "user {} was told rank {:?} but is rank {rank}",
-                        req.user_id, reply.waitlist_rank
-                    ));
+                    v.push(format!("user {} was told rank {:?} but is rank {rank}", req.user_id, reply.waitlist_rank));
                 }
             }
             (status, p) => v.push(format!(
@@ -227,9 +184,7 @@ pub fn check(
         .iter()
         .zip(heard)
         .filter_map(|(r, h)| match h {
-            Heard::Ok(RsvpReply {
-                version: Some(ver), ..
-            }) => Some((r.user_id.as_str(), *ver)),
+            Heard::Ok(RsvpReply { version: Some(ver), .. }) => Some((r.user_id.as_str(), *ver)),
             _ => None,
         })
         .collect();
@@ -241,19 +196,11 @@ pub fn check(
         ));
         return v;
     }
-    check_increasing(
-        "attending list",
-        doc.attending.iter().map(|a| a.user_id.as_str()),
-        &version_of,
-        &mut v,
-    );
+    check_increasing("attending list", doc.attending.iter().map(|a| a.user_id.as_str()), &version_of, &mut v);
     for r in ["skater", "goalie"] {
         check_increasing(
             &format!("{r} waitlist"),
-            doc.waitlist
-                .iter()
-                .filter(|w| role(&w.position) == r)
-                .map(|w| w.user_id.as_str()),
+            doc.waitlist.iter().filter(|w| role(&w.position) == r).map(|w| w.user_id.as_str()),
             &version_of,
             &mut v,
         );
@@ -272,18 +219,13 @@ pub fn check(
         if let (Some(last_in), Some(first_waiting)) = (last_in, first_waiting)
             && first_waiting < last_in
         {
-            v.push(format!(
-                "a {r} accepted at version {first_waiting} waits while one accepted at {last_in} attends"
-            ));
+            v.push(format!("a {r} accepted at version {first_waiting} waits while one accepted at {last_in} attends"));
         }
     }
     if let Some(&max) = version_of.values().max()
         && doc.version < max
     {
-        v.push(format!(
-            "document version {} is older than reply version {max}",
-            doc.version
-        ));
+        v.push(format!("document version {} is older than reply version {max}", doc.version));
     }
     v
 }
@@ -302,9 +244,7 @@ fn check_increasing<'a>(
         if let Some((pv, pu)) = prev
             && ver < pv
         {
-            v.push(format!(
-                "{what} out of acceptance order: {pu} (version {pv}) listed before {user} (version {ver})"
-            ));
+            v.push(format!("{what} out of acceptance order: {pu} (version {pv}) listed before {user} (version {ver})"));
         }
         prev = Some((ver, user));
     }
@@ -317,54 +257,28 @@ mod tests {
 
     /// Builds a fair outcome: clients accepted in index order, `goalies_at`
     /// are goalies.
-    fn fair(
-        n: usize,
-        goalies_at: &[usize],
-        limits: Limits,
-    ) -> (Vec<Request>, Vec<Heard>, Attendees) {
+    fn fair(n: usize, goalies_at: &[usize], limits: Limits) -> (Vec<Request>, Vec<Heard>, Attendees) {
         let requests: Vec<Request> = (0..n)
             .map(|i| Request {
                 user_id: format!("u{i}"),
-                position: if goalies_at.contains(&i) {
-                    GOALIE
-                } else {
-                    "CENTER"
-                },
+                position: if goalies_at.contains(&i) { GOALIE } else { "CENTER" },
             })
             .collect();
-        let mut doc = Attendees {
-            version: n as u64,
-            attending: vec![],
-            waitlist: vec![],
-        };
+        let mut doc = Attendees { version: n as u64, attending: vec![], waitlist: vec![] };
         let mut heard = vec![];
         let (mut g, mut s, mut gw, mut sw) = (0u32, 0u32, 0u32, 0u32);
         let mut waiting_goalies = vec![];
         for (i, r) in requests.iter().enumerate() {
-            let (count, limit, wait) = if r.is_goalie() {
-                (&mut g, limits.goalies, &mut gw)
-            } else {
-                (&mut s, limits.skaters, &mut sw)
-            };
+            let (count, limit, wait) =
+                if r.is_goalie() { (&mut g, limits.goalies, &mut gw) } else { (&mut s, limits.skaters, &mut sw) };
             let version = Some(i as u64 + 1);
             if limit.is_none_or(|l| *count < l) {
                 *count += 1;
-                doc.attending.push(Attending {
-                    user_id: r.user_id.clone(),
-                    position: r.position.into(),
-                });
-                heard.push(Heard::Ok(RsvpReply {
-                    status: "ATTENDING".into(),
-                    waitlist_rank: None,
-                    version,
-                }));
+                doc.attending.push(Attending { user_id: r.user_id.clone(), position: r.position.into() });
+                heard.push(Heard::Ok(RsvpReply { status: "ATTENDING".into(), waitlist_rank: None, version }));
             } else {
                 *wait += 1;
-                let w = Waiting {
-                    user_id: r.user_id.clone(),
-                    position: r.position.into(),
-                    rank: *wait,
-                };
+                let w = Waiting { user_id: r.user_id.clone(), position: r.position.into(), rank: *wait };
                 // The server may list roles interleaved or grouped; group
                 // goalies last to show grouping is accepted.
                 if r.is_goalie() {
@@ -372,21 +286,14 @@ mod tests {
                 } else {
                     doc.waitlist.push(w);
                 }
-                heard.push(Heard::Ok(RsvpReply {
-                    status: "WAITLISTED".into(),
-                    waitlist_rank: Some(*wait),
-                    version,
-                }));
+                heard.push(Heard::Ok(RsvpReply { status: "WAITLISTED".into(), waitlist_rank: Some(*wait), version }));
             }
         }
         doc.waitlist.extend(waiting_goalies);
         (requests, heard, doc)
     }
 
-    const LIMITS: Limits = Limits {
-        skaters: Some(3),
-        goalies: Some(1),
-    };
+    const LIMITS: Limits = Limits { skaters: Some(3), goalies: Some(1) };
 
     #[test]
     fn a_fair_race_has_no_violations() {
@@ -396,10 +303,7 @@ mod tests {
 
     #[test]
     fn unlimited_events_seat_everybody() {
-        let limits = Limits {
-            skaters: None,
-            goalies: None,
-        };
+        let limits = Limits { skaters: None, goalies: None };
         let (r, h, d) = fair(6, &[2], limits);
         assert!(d.waitlist.is_empty());
         assert_eq!(check(limits, &r, &h, &d), Vec::<String>::new());
@@ -409,16 +313,9 @@ mod tests {
     fn overbooking_is_reported() {
         let (r, h, mut d) = fair(10, &[], LIMITS);
         let w = d.waitlist.remove(0);
-        d.attending.push(Attending {
-            user_id: w.user_id,
-            position: w.position,
-        });
+        d.attending.push(Attending { user_id: w.user_id, position: w.position });
         let v = check(LIMITS, &r, &h, &d);
-        assert!(
-            v.iter()
-                .any(|m| m.contains("4 skaters attending, expected 3")),
-            "{v:?}"
-        );
+        assert!(v.iter().any(|m| m.contains("4 skaters attending, expected 3")), "{v:?}");
     }
 
     #[test]
@@ -426,10 +323,7 @@ mod tests {
         let (r, h, mut d) = fair(8, &[], LIMITS);
         d.waitlist[1].rank = 3;
         let v = check(LIMITS, &r, &h, &d);
-        assert!(
-            v.iter().any(|m| m.contains("has rank 3 at place 2")),
-            "{v:?}"
-        );
+        assert!(v.iter().any(|m| m.contains("has rank 3 at place 2")), "{v:?}");
     }
 
     #[test]
@@ -440,16 +334,9 @@ mod tests {
         d.waitlist[0].user_id = b;
         d.waitlist[1].user_id = a;
         let v = check(LIMITS, &r, &h, &d);
-        assert!(
-            v.iter()
-                .any(|m| m.contains("skater waitlist out of acceptance order")),
-            "{v:?}"
-        );
+        assert!(v.iter().any(|m| m.contains("skater waitlist out of acceptance order")), "{v:?}");
         // …and both clients were told a rank they no longer have.
-        assert!(
-            v.iter().filter(|m| m.contains("was told rank")).count() == 2,
-            "{v:?}"
-        );
+        assert!(v.iter().filter(|m| m.contains("was told rank")).count() == 2, "{v:?}");
     }
 
     #[test]
@@ -460,14 +347,8 @@ mod tests {
         let pos = d.waitlist.iter().position(|w| w.user_id == "u5").unwrap();
         d.waitlist[pos].user_id = "u2".into();
         let v = check(LIMITS, &r, &h, &d);
-        assert!(
-            v.iter().any(|m| m.contains("waits while one accepted at")),
-            "{v:?}"
-        );
-        assert!(
-            v.iter().any(|m| m.contains("user u2 was told ATTENDING")),
-            "{v:?}"
-        );
+        assert!(v.iter().any(|m| m.contains("waits while one accepted at")), "{v:?}");
+        assert!(v.iter().any(|m| m.contains("user u2 was told ATTENDING")), "{v:?}");
     }
 
     #[test]
@@ -475,22 +356,11 @@ mod tests {
         let (r, mut h, mut d) = fair(5, &[], LIMITS);
         h[0] = Heard::Nothing("timeout".into());
         h[1] = Heard::Failed("conflict".into());
-        d.waitlist.push(Waiting {
-            user_id: "stranger".into(),
-            position: "CENTER".into(),
-            rank: 3,
-        });
+        d.waitlist.push(Waiting { user_id: "stranger".into(), position: "CENTER".into(), rank: 3 });
         let v = check(LIMITS, &r, &h, &d);
         assert!(v.iter().any(|m| m.contains("u0 got no reply")), "{v:?}");
-        assert!(
-            v.iter().any(|m| m.contains("u1 got an error reply")),
-            "{v:?}"
-        );
-        assert!(
-            v.iter()
-                .any(|m| m.contains("stranger is listed but never asked")),
-            "{v:?}"
-        );
+        assert!(v.iter().any(|m| m.contains("u1 got an error reply")), "{v:?}");
+        assert!(v.iter().any(|m| m.contains("stranger is listed but never asked")), "{v:?}");
     }
 
     #[test]
@@ -498,15 +368,8 @@ mod tests {
         let (r, h, mut d) = fair(5, &[], LIMITS);
         d.waitlist.pop();
         let v = check(LIMITS, &r, &h, &d);
-        assert!(
-            v.iter().any(|m| m.contains("u4 asked but is neither")),
-            "{v:?}"
-        );
-        assert!(
-            v.iter()
-                .any(|m| m.contains("u4 was told WAITLISTED but the document says absent")),
-            "{v:?}"
-        );
+        assert!(v.iter().any(|m| m.contains("u4 asked but is neither")), "{v:?}");
+        assert!(v.iter().any(|m| m.contains("u4 was told WAITLISTED but the document says absent")), "{v:?}");
     }
 
     #[test]
@@ -515,10 +378,7 @@ mod tests {
         d.version = 3;
         let v = check(LIMITS, &r, &h, &d);
         assert_eq!(v.len(), 1, "{v:?}");
-        assert!(
-            v[0].contains("document version 3 is older than reply version 4"),
-            "{v:?}"
-        );
+        assert!(v[0].contains("document version 3 is older than reply version 4"), "{v:?}");
     }
 
     #[test]
@@ -542,8 +402,7 @@ mod tests {
         }
         let v = check(LIMITS, &r, &h, &d);
         assert!(
-            v.iter().any(|m| m
-                .contains("a skater accepted at version 1 waits while one accepted at 3 attends")),
+            v.iter().any(|m| m.contains("a skater accepted at version 1 waits while one accepted at 3 attends")),
             "{v:?}"
         );
     }
@@ -566,10 +425,6 @@ mod tests {
         let (r, h, mut d) = fair(3, &[], LIMITS);
         d.attending[0].position = "LEFT_WING".into();
         let v = check(LIMITS, &r, &h, &d);
-        assert!(
-            v.iter()
-                .any(|m| m.contains("asked as CENTER but is listed as LEFT_WING")),
-            "{v:?}"
-        );
+        assert!(v.iter().any(|m| m.contains("asked as CENTER but is listed as LEFT_WING")), "{v:?}");
     }
 }

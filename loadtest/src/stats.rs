@@ -32,8 +32,7 @@ impl Recorder {
     pub fn new() -> Self {
         // The bounds are constants that HdrHistogram accepts; should that ever
         // change, we degrade to "no data" rather than panic mid-run.
-        let histogram =
-            Histogram::new_with_bounds(1, MAX_TRACKABLE_MICROS, SIGNIFICANT_FIGURES).ok();
+        let histogram = Histogram::new_with_bounds(1, MAX_TRACKABLE_MICROS, SIGNIFICANT_FIGURES).ok();
         Self { histogram }
     }
 
@@ -98,11 +97,7 @@ impl std::fmt::Display for Summary {
 /// Events per second over `span`; zero when the span is empty.
 pub fn rate(events: u64, span: Duration) -> f64 {
     let secs = span.as_secs_f64();
-    if secs > 0.0 {
-        events as f64 / secs
-    } else {
-        0.0
-    }
+    if secs > 0.0 { events as f64 / secs } else { 0.0 }
 }
 
 #[cfg(test)]

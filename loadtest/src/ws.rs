@@ -90,12 +90,7 @@ pub async fn next_frame(ws: &mut Ws) -> Result<Option<ServerFrame>> {
                 return Ok(Some(frame));
             }
             Some(Ok(Message::Close(frame))) => {
-                bail!(
-                    "closed by server{}",
-                    frame
-                        .map(|f| format!(" ({} {})", f.code, f.reason))
-                        .unwrap_or_default()
-                )
+                bail!("closed by server{}", frame.map(|f| format!(" ({} {})", f.code, f.reason)).unwrap_or_default())
             }
             Some(Ok(_)) => continue,
         }
@@ -106,12 +101,7 @@ pub async fn next_frame(ws: &mut Ws) -> Result<Option<ServerFrame>> {
 #[derive(Debug)]
 pub enum SubEvent {
     /// Snapshot received: handshake time, subscribe-to-snapshot time, seq.
-    Subscribed {
-        idx: usize,
-        connect: Duration,
-        subscribe: Duration,
-        seq: u64,
-    },
+    Subscribed { idx: usize, connect: Duration, subscribe: Duration, seq: u64 },
     /// Never got as far as the snapshot.
     Failed { error: String },
     /// An update frame, stamped when read.
@@ -147,22 +137,17 @@ pub async fn run_subscriber(
     permit: OwnedSemaphorePermit,
 ) {
     let idx = spec.idx;
-    let mut ws =
-        match tokio::time::timeout(spec.timeout, connect_and_subscribe(&spec, &events)).await {
-            Ok(Ok(ws)) => ws,
-            Ok(Err(e)) => {
-                let _ = events.send(SubEvent::Failed {
-                    error: format!("{e:#}"),
-                });
-                return;
-            }
-            Err(_) => {
-                let _ = events.send(SubEvent::Failed {
-                    error: "timed out connecting/subscribing".into(),
-                });
-                return;
-            }
-        };
+    let mut ws = match tokio::time::timeout(spec.timeout, connect_and_subscribe(&spec, &events)).await {
+        Ok(Ok(ws)) => ws,
+        Ok(Err(e)) => {
+            let _ = events.send(SubEvent::Failed { error: format!("{e:#}") });
+            return;
+        }
+        Err(_) => {
+            let _ = events.send(SubEvent::Failed { error: "timed out connecting/subscribing".into() });
+            return;
+        }
+    };
     drop(permit);
 
     // Far in the future when pings are off, so the select arm never fires.
@@ -211,10 +196,7 @@ pub async fn run_subscriber(
     }
 }
 
-async fn connect_and_subscribe(
-    spec: &SubscriberSpec,
-    events: &mpsc::UnboundedSender<SubEvent>,
-) -> Result<Ws> {
+async fn connect_and_subscribe(spec: &SubscriberSpec, events: &mpsc::UnboundedSender<SubEvent>) -> Result<Ws> {
     let started = Instant::now();
     let mut ws = connect_ws(&spec.endpoint, spec.source).await?;
     let connect = started.elapsed();
@@ -222,18 +204,11 @@ async fn connect_and_subscribe(
     if let Some(token) = &spec.token {
         ws.send(auth_frame(token)).await.context("send auth")?;
     }
-    ws.send(subscribe_frame(&spec.topic))
-        .await
-        .context("send subscribe")?;
+    ws.send(subscribe_frame(&spec.topic)).await.context("send subscribe")?;
     loop {
         match next_frame(&mut ws).await? {
             Some(ServerFrame::Snapshot { seq }) => {
-                let _ = events.send(SubEvent::Subscribed {
-                    idx: spec.idx,
-                    connect,
-                    subscribe: sent.elapsed(),
-                    seq,
-                });
+                let _ = events.send(SubEvent::Subscribed { idx: spec.idx, connect, subscribe: sent.elapsed(), seq });
                 return Ok(ws);
             }
             Some(ServerFrame::Error { error }) => bail!("server error before snapshot: {error}"),
@@ -264,12 +239,7 @@ impl CommandConn {
     /// Connects, authenticates, and proves the auth was processed with a
     /// `ping` round trip (the contract has no auth acknowledgement, but
     /// frames are handled in order).
-    pub async fn open(
-        endpoint: &Endpoint,
-        source: Option<IpAddr>,
-        token: &str,
-        id_prefix: String,
-    ) -> Result<Self> {
+    pub async fn open(endpoint: &Endpoint, source: Option<IpAddr>, token: &str, id_prefix: String) -> Result<Self> {
         let mut ws = connect_ws(endpoint, source).await?;
         ws.send(auth_frame(token)).await.context("send auth")?;
         ws.send(ping_frame()).await.context("send ping")?;
@@ -281,29 +251,19 @@ impl CommandConn {
                 None => bail!("connection ended during auth"),
             }
         }
-        Ok(Self {
-            ws,
-            next_id: 0,
-            id_prefix,
-        })
+        Ok(Self { ws, next_id: 0, id_prefix })
     }
 
     /// Sends `command` and waits for its reply, skipping other frames.
     pub async fn call(&mut self, command: &Value) -> Result<Reply> {
         self.next_id += 1;
         let id = format!("{}-{}", self.id_prefix, self.next_id);
-        self.ws
-            .send(command_frame(&id, command))
-            .await
-            .context("send command")?;
+        self.ws.send(command_frame(&id, command)).await.context("send command")?;
         loop {
             match next_frame(&mut self.ws).await? {
-                Some(ServerFrame::Reply {
-                    id: reply_id,
-                    ok,
-                    data,
-                    error,
-                }) if reply_id == id => return Ok(Reply { ok, data, error }),
+                Some(ServerFrame::Reply { id: reply_id, ok, data, error }) if reply_id == id => {
+                    return Ok(Reply { ok, data, error });
+                }
                 Some(ServerFrame::Error { error }) => {
                     return Err(anyhow!("error frame instead of reply: {error}"));
                 }
@@ -324,14 +284,10 @@ mod tests {
 
     #[test]
     fn frames_parse_without_their_payloads() {
-        let f: ServerFrame = serde_json::from_str(
-            r#"{"type":"update","topic":"event:1","seq":9,"data":{"big":[1,2,3]}}"#,
-        )
-        .unwrap();
-        assert!(matches!(f, ServerFrame::Update { seq: 9 }));
         let f: ServerFrame =
-            serde_json::from_str(r#"{"type":"snapshot","topic":"game:1","seq":0,"data":{}}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"type":"update","topic":"event:1","seq":9,"data":{"big":[1,2,3]}}"#).unwrap();
+        assert!(matches!(f, ServerFrame::Update { seq: 9 }));
+        let f: ServerFrame = serde_json::from_str(r#"{"type":"snapshot","topic":"game:1","seq":0,"data":{}}"#).unwrap();
         assert!(matches!(f, ServerFrame::Snapshot { seq: 0 }));
     }
 
@@ -349,18 +305,10 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let f: ServerFrame = serde_json::from_str(
-            r#"{"type":"reply","id":"c-2","ok":false,"error":{"code":"conflict","message":"x"}}"#,
-        )
-        .unwrap();
-        assert!(matches!(
-            f,
-            ServerFrame::Reply {
-                ok: false,
-                error: Some(_),
-                ..
-            }
-        ));
+        let f: ServerFrame =
+            serde_json::from_str(r#"{"type":"reply","id":"c-2","ok":false,"error":{"code":"conflict","message":"x"}}"#)
+                .unwrap();
+        assert!(matches!(f, ServerFrame::Reply { ok: false, error: Some(_), .. }));
     }
 
     #[test]
@@ -377,10 +325,7 @@ mod tests {
             panic!("not text");
         };
         let v: Value = serde_json::from_str(t.as_str()).unwrap();
-        assert_eq!(
-            v,
-            json!({"type":"command","id":"x-1","command":{"kind":"rsvp"}})
-        );
+        assert_eq!(v, json!({"type":"command","id":"x-1","command":{"kind":"rsvp"}}));
         let Message::Text(t) = subscribe_frame("game:g") else {
             panic!("not text");
         };

@@ -33,22 +33,13 @@ pub struct DevTokenResponse {
 /// Sign in as anyone (dev auth only).
 #[utoipa::path(request_body = DevTokenRequest, responses((status = 200, body = DevTokenResponse), (status = 404, body = crate::error::ErrorEnvelope)), tag = "auth")]
 #[post("/dev/token")]
-async fn token(
-    state: web::Data<AppState>,
-    body: web::Json<DevTokenRequest>,
-) -> AppResult<web::Json<DevTokenResponse>> {
-    let dev = state
-        .auth
-        .dev()
-        .ok_or_else(|| AppError::not_found("route"))?;
+async fn token(state: web::Data<AppState>, body: web::Json<DevTokenRequest>) -> AppResult<web::Json<DevTokenResponse>> {
+    let dev = state.auth.dev().ok_or_else(|| AppError::not_found("route"))?;
     let body = body.into_inner();
     let mut errors = FieldErrors::new();
     let clerk_id = body.clerk_id.trim().to_string();
     if clerk_id.is_empty() || clerk_id.len() > 100 || clerk_id.starts_with("deleted:") {
-        errors.insert(
-            "clerkId".into(),
-            "is required (at most 100 characters)".into(),
-        );
+        errors.insert("clerkId".into(), "is required (at most 100 characters)".into());
     }
     let username = clean(body.username);
     if let Some(u) = &username {
@@ -74,17 +65,10 @@ async fn token(
         email: email.map(Some),
         ..ProfilePatch::default()
     };
-    db::users::update_profile(&mut tx, &id, &patch)
-        .await
-        .map_err(|e| match AppError::from(e) {
-            AppError::Conflict { .. } => {
-                AppError::conflict_code("username_taken", "that username or email is taken")
-            }
-            other => other,
-        })?;
+    db::users::update_profile(&mut tx, &id, &patch).await.map_err(|e| match AppError::from(e) {
+        AppError::Conflict { .. } => AppError::conflict_code("username_taken", "that username or email is taken"),
+        other => other,
+    })?;
     tx.commit().await?;
-    Ok(web::Json(DevTokenResponse {
-        token: dev.issue(&clerk_id)?,
-        user: load_me(&state, &id).await?,
-    }))
+    Ok(web::Json(DevTokenResponse { token: dev.issue(&clerk_id)?, user: load_me(&state, &id).await? }))
 }

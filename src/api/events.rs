@@ -6,7 +6,10 @@
 
 use super::{Page, check_len, check_url, clean, finish};
 use crate::auth::AuthUser;
-use crate::db::{self, Db, events::{EventFields, EventFilter, EventRow}};
+use crate::db::{
+    self, Db,
+    events::{EventFields, EventFilter, EventRow},
+};
 use crate::domain::{EventType, HockeyPosition, TeamRole};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::startup::AppState;
@@ -68,8 +71,10 @@ impl GroupConfig {
         let hex = |c: &str| c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit());
         if !(2..=4).contains(&self.groups.len()) {
             errors.insert("groupConfig".into(), "2 to 4 groups".into());
-        } else if self.groups.iter().any(|g| g.name.trim().is_empty() || g.name.chars().count() > 30 || !hex(&g.color)) {
-            errors.insert("groupConfig".into(), "each group needs a name (≤ 30 characters) and a #rrggbb colour".into());
+        } else if self.groups.iter().any(|g| g.name.trim().is_empty() || g.name.chars().count() > 30 || !hex(&g.color))
+        {
+            errors
+                .insert("groupConfig".into(), "each group needs a name (≤ 30 characters) and a #rrggbb colour".into());
         }
     }
 }
@@ -184,7 +189,11 @@ async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTea
     Ok(db::events::teams(&state.db.pool, event_id)
         .await?
         .into_iter()
-        .map(|t| EventTeam { role: TeamRole::parse(&t.role).unwrap_or(TeamRole::Home), team_id: t.team_id, team_name: t.team_name })
+        .map(|t| EventTeam {
+            role: TeamRole::parse(&t.role).unwrap_or(TeamRole::Home),
+            team_id: t.team_id,
+            team_name: t.team_name,
+        })
         .collect())
 }
 
@@ -197,7 +206,9 @@ async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult
     let payments = db::events::payments(&state.db.pool, event_id).await?;
     let (status, rank, position) = match (attending, waiting) {
         (Some(a), _) => (Some("ATTENDING".to_string()), None, a["position"].as_str().and_then(HockeyPosition::parse)),
-        (None, Some(w)) => (Some("WAITLISTED".to_string()), w["rank"].as_i64(), w["position"].as_str().and_then(HockeyPosition::parse)),
+        (None, Some(w)) => {
+            (Some("WAITLISTED".to_string()), w["rank"].as_i64(), w["position"].as_str().and_then(HockeyPosition::parse))
+        }
         (None, None) => (db::events::rsvp_status(&state.db.pool, event_id, &me.id).await?, None, None),
     };
     Ok(Viewer {
@@ -363,10 +374,10 @@ async fn merge(
     ] {
         check_len(&mut errors, field, v.as_deref(), 120);
     }
-    if let Some(facility_id) = &f.facility_id {
-        if !db::facilities::exists(&db.pool, facility_id).await? {
-            errors.insert("facilityId".into(), "no such facility".into());
-        }
+    if let Some(facility_id) = &f.facility_id
+        && !db::facilities::exists(&db.pool, facility_id).await?
+    {
+        errors.insert("facilityId".into(), "no such facility".into());
     }
     finish(errors)?;
     if let Some(season_id) = &f.season_id {
@@ -417,7 +428,11 @@ pub struct EventQuery {
 /// Events by start time (soonest first), with filters.
 #[utoipa::path(params(EventQuery), responses((status = 200, body = Page<Event>)), tag = "events")]
 #[get("/events")]
-async fn list(state: web::Data<AppState>, me: AuthUser, query: web::Query<EventQuery>) -> AppResult<web::Json<Page<Event>>> {
+async fn list(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<EventQuery>,
+) -> AppResult<web::Json<Page<Event>>> {
     let q = query.into_inner();
     let time = |field: &str, v: Option<String>| -> AppResult<Option<i64>> {
         v.map(|s| crate::time::parse_rfc3339(&s).ok_or_else(|| AppError::field(field, "must be an RFC 3339 time")))
@@ -449,7 +464,8 @@ async fn list(state: web::Data<AppState>, me: AuthUser, query: web::Query<EventQ
     };
     let limit = db::page_limit(q.limit);
     let rows = db::events::list(&state.db.pool, &filter, after, limit).await?;
-    let (rows, next_cursor) = db::finish_page(rows, limit, |r| db::Cursor { at: r.start_date, id: r.id.clone() }.encode());
+    let (rows, next_cursor) =
+        db::finish_page(rows, limit, |r| db::Cursor { at: r.start_date, id: r.id.clone() }.encode());
     let mut items = Vec::with_capacity(rows.len());
     for row in rows {
         let teams = event_teams(&state, &row.id).await?;
@@ -478,7 +494,12 @@ async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> A
 /// raised limit promotes from the waitlist at once.
 #[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
 #[patch("/events/{id}")]
-async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<EventInput>) -> AppResult<web::Json<Event>> {
+async fn edit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<EventInput>,
+) -> AppResult<web::Json<Event>> {
     let row = require_organiser(&state, &id, &me).await?;
     if row.cancelled_at.is_some() {
         return Err(AppError::conflict_code("event_cancelled", "a cancelled event cannot be edited"));
@@ -502,7 +523,8 @@ async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, b
         event_type: row.event_type.clone(),
         group_config: row.group_config.clone(),
     };
-    let (fields, (max_skaters, max_goalies)) = merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies)).await?;
+    let (fields, (max_skaters, max_goalies)) =
+        merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies)).await?;
     db::events::update(&state.db.pool, &id, &fields).await?;
     if limits_changed {
         state
@@ -584,7 +606,11 @@ pub async fn rsvp_command(
     };
     let preferred = db::users::preferred_position(&state.db.pool, &me.id).await?;
     let default_position = preferred.as_deref().and_then(|p| Position::parse(p).ok()).unwrap_or(Position::Center);
-    let position = input.position.map(|p| Position::parse(p.as_str())).transpose().map_err(|_| AppError::field("position", "unknown position"))?;
+    let position = input
+        .position
+        .map(|p| Position::parse(p.as_str()))
+        .transpose()
+        .map_err(|_| AppError::field("position", "unknown position"))?;
     let command = EventCommand::Rsvp { user_id: me.id.clone(), display_name, answer, position, default_position };
     let mut envelope = Envelope::new(me.id.clone(), command);
     if let Some(key) = command_key("rsvp", &me.id, client_id) {
@@ -595,7 +621,13 @@ pub async fn rsvp_command(
 }
 
 /// The organiser's removal of a person, for REST and WebSocket alike.
-pub async fn remove_command(state: &AppState, me: &AuthUser, event_id: &str, user_id: &str, client_id: Option<&str>) -> AppResult<Value> {
+pub async fn remove_command(
+    state: &AppState,
+    me: &AuthUser,
+    event_id: &str,
+    user_id: &str,
+    client_id: Option<&str>,
+) -> AppResult<Value> {
     require_organiser(state, event_id, me).await?;
     let mut envelope = Envelope::new(me.id.clone(), EventCommand::Remove { user_id: user_id.to_string() });
     if let Some(key) = command_key("remove", &me.id, client_id) {
@@ -610,7 +642,13 @@ pub async fn remove_command(state: &AppState, me: &AuthUser, event_id: &str, use
 #[utoipa::path(request_body = RsvpInput, params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
     responses((status = 200, body = Object, description = "{status, waitlistRank, version}"), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "events")]
 #[put("/events/{id}/rsvp")]
-async fn rsvp(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, req: HttpRequest, body: web::Json<RsvpInput>) -> AppResult<web::Json<Value>> {
+async fn rsvp(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    req: HttpRequest,
+    body: web::Json<RsvpInput>,
+) -> AppResult<web::Json<Value>> {
     let key = idempotency_header(&req)?;
     Ok(web::Json(rsvp_command(&state, &me, &id, body.into_inner(), key.as_deref()).await?))
 }
@@ -620,7 +658,12 @@ async fn rsvp(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, r
 #[utoipa::path(params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
     responses((status = 200, body = Object), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
 #[delete("/events/{id}/attendees/{user_id}")]
-async fn remove_attendee(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>, req: HttpRequest) -> AppResult<web::Json<Value>> {
+async fn remove_attendee(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+    req: HttpRequest,
+) -> AppResult<web::Json<Value>> {
     let (event_id, user_id) = path.into_inner();
     let key = idempotency_header(&req)?;
     Ok(web::Json(remove_command(&state, &me, &event_id, &user_id, key.as_deref()).await?))
@@ -697,7 +740,12 @@ async fn require_collector(state: &AppState, event_id: &str, me: &AuthUser) -> A
 /// Mark an attendee paid or unpaid (organisers who collect payments).
 #[utoipa::path(request_body = PaymentInput, responses((status = 200, body = EventPayment), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "events")]
 #[put("/events/{id}/payments/{user_id}")]
-async fn mark_payment(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>, body: web::Json<PaymentInput>) -> AppResult<web::Json<EventPayment>> {
+async fn mark_payment(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<PaymentInput>,
+) -> AppResult<web::Json<EventPayment>> {
     let (event_id, user_id) = path.into_inner();
     require_collector(&state, &event_id, &me).await?;
     let mut conn = state.db.pool.acquire().await?;
@@ -710,7 +758,11 @@ async fn mark_payment(state: web::Data<AppState>, me: AuthUser, path: web::Path<
 /// Every attendee's payment (organisers who collect payments).
 #[utoipa::path(responses((status = 200, body = Vec<EventPayment>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
 #[get("/events/{id}/payments")]
-async fn list_payments(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Vec<EventPayment>>> {
+async fn list_payments(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<Vec<EventPayment>>> {
     require_collector(&state, &id, &me).await?;
     let rows = db::events::payment_rows(&state.db.pool, &id).await?;
     Ok(web::Json(rows.into_iter().map(EventPayment::from).collect()))
@@ -725,7 +777,12 @@ pub struct EventTeamInput {
 /// Link a team as HOME or AWAY (organisers).
 #[utoipa::path(request_body = EventTeamInput, responses((status = 200, body = Event)), tag = "events")]
 #[put("/events/{id}/teams/{team_id}")]
-async fn set_team(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>, body: web::Json<EventTeamInput>) -> AppResult<web::Json<Event>> {
+async fn set_team(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<EventTeamInput>,
+) -> AppResult<web::Json<Event>> {
     let (event_id, team_id) = path.into_inner();
     require_organiser(&state, &event_id, &me).await?;
     if !db::teams::exists(&state.db.pool, &team_id).await? {
@@ -740,7 +797,11 @@ async fn set_team(state: web::Data<AppState>, me: AuthUser, path: web::Path<(Str
 /// Unlink a team (organisers).
 #[utoipa::path(responses((status = 204)), tag = "events")]
 #[delete("/events/{id}/teams/{team_id}")]
-async fn unset_team(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>) -> AppResult<HttpResponse> {
+async fn unset_team(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
     let (event_id, team_id) = path.into_inner();
     require_organiser(&state, &event_id, &me).await?;
     db::events::remove_team(&state.db.pool, &event_id, &team_id).await?;

@@ -1,18 +1,18 @@
 //! Facilities (rinks): create, read, search, follow.
 
-use super::users::{PublicUser, people_page};
-use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish};
-use crate::auth::{AuthUser, MaybeUser};
-use crate::db::follows::{Direction, Target};
-use crate::db::{self, facilities::FacilityFields, finish_page, page_limit};
-use crate::error::{AppError, AppResult, FieldErrors};
-use crate::startup::AppState;
 use super::nullable;
 use super::seasons::Season;
 use super::staff::{self, StaffRole, TransferOwnership};
 use super::users::UserSummary;
+use super::users::{PublicUser, people_page};
+use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish};
+use crate::auth::{AuthUser, MaybeUser};
+use crate::db::follows::{Direction, Target};
 use crate::db::staff::Org;
+use crate::db::{self, facilities::FacilityFields, finish_page, page_limit};
+use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
+use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -104,7 +104,9 @@ pub fn check_email(errors: &mut FieldErrors, field: &str, email: Option<&str>) {
     if let Some(e) = email {
         let ok = e.len() <= 254
             && !e.contains(char::is_whitespace)
-            && e.split_once('@').is_some_and(|(local, host)| !local.is_empty() && host.contains('.') && !host.starts_with('.') && !host.ends_with('.'));
+            && e.split_once('@').is_some_and(|(local, host)| {
+                !local.is_empty() && host.contains('.') && !host.starts_with('.') && !host.ends_with('.')
+            });
         if !ok {
             errors.insert(field.into(), "must be an email address".into());
         }
@@ -168,7 +170,11 @@ pub fn name_cursor(raw: Option<&str>) -> AppResult<Option<(String, String)>> {
 /// Facilities by name.
 #[utoipa::path(params(NameQuery), responses((status = 200, body = Page<Facility>)), tag = "facilities")]
 #[get("/facilities")]
-async fn list(state: web::Data<AppState>, me: MaybeUser, query: web::Query<NameQuery>) -> AppResult<web::Json<Page<Facility>>> {
+async fn list(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    query: web::Query<NameQuery>,
+) -> AppResult<web::Json<Page<Facility>>> {
     let limit = page_limit(query.limit);
     let after = name_cursor(query.cursor.as_deref())?;
     let rows = db::facilities::search(
@@ -190,7 +196,11 @@ async fn list(state: web::Data<AppState>, me: MaybeUser, query: web::Query<NameQ
 /// the viewer's role (public).
 #[utoipa::path(responses((status = 200, body = FacilityPage), (status = 404, body = crate::error::ErrorEnvelope)), tag = "facilities")]
 #[get("/facilities/{id}")]
-async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<FacilityPage>> {
+async fn get_one(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<FacilityPage>> {
     Ok(web::Json(load_page(&state, me.id(), &id).await?))
 }
 
@@ -218,7 +228,12 @@ async fn unfollow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String
 /// People following a facility, newest first.
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "facilities")]
 #[get("/facilities/{id}/followers")]
-async fn followers(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<PublicUser>>> {
+async fn followers(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<PublicUser>>> {
     Ok(web::Json(people_page(&state, me.id(), Target::Facility, Direction::Followers, &id, &page).await?))
 }
 
@@ -241,7 +256,8 @@ pub struct FacilityPage {
 pub async fn load_page(state: &AppState, viewer: Option<&str>, id: &str) -> AppResult<FacilityPage> {
     let facility = load(state, viewer, id).await?;
     let rel = permissions::relations(&state.db, viewer, Object::Facility(id)).await?;
-    let seasons = super::seasons::facility_seasons(state, viewer, id, &PageQuery { limit: Some(20), cursor: None }).await?;
+    let seasons =
+        super::seasons::facility_seasons(state, viewer, id, &PageQuery { limit: Some(20), cursor: None }).await?;
     Ok(FacilityPage {
         facility,
         managers: staff::managers(state, Org::Facility, id).await?,
@@ -277,7 +293,12 @@ pub struct FacilityPatch {
 /// Edit a facility (owner or managers); answers the page.
 #[utoipa::path(request_body = FacilityPatch, responses((status = 200, body = FacilityPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities")]
 #[patch("/facilities/{id}")]
-async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<FacilityPatch>) -> AppResult<web::Json<FacilityPage>> {
+async fn edit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<FacilityPatch>,
+) -> AppResult<web::Json<FacilityPage>> {
     permissions::check(&state.db, Some(&me.id), Action::EditFacility { facility_id: &id }).await?;
     let p = body.into_inner();
     let mut tx = state.db.begin().await?;
@@ -316,7 +337,11 @@ async fn remove(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 /// Make someone a manager (owner only; idempotent).
 #[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "facilities")]
 #[put("/facilities/{id}/managers/{user_id}")]
-async fn put_manager(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>) -> AppResult<HttpResponse> {
+async fn put_manager(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
     let (id, user_id) = path.into_inner();
     staff::add_manager(&state, &me, Org::Facility, &id, &user_id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -325,7 +350,11 @@ async fn put_manager(state: web::Data<AppState>, me: AuthUser, path: web::Path<(
 /// Remove a manager (owner; or a manager stepping down; idempotent).
 #[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities")]
 #[delete("/facilities/{id}/managers/{user_id}")]
-async fn delete_manager(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>) -> AppResult<HttpResponse> {
+async fn delete_manager(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
     let (id, user_id) = path.into_inner();
     staff::remove_manager(&state, &me, Org::Facility, &id, &user_id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -335,7 +364,12 @@ async fn delete_manager(state: web::Data<AppState>, me: AuthUser, path: web::Pat
 /// as a manager. Answers the page.
 #[utoipa::path(request_body = TransferOwnership, responses((status = 200, body = FacilityPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities")]
 #[post("/facilities/{id}/transfer-ownership")]
-async fn transfer_ownership(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<TransferOwnership>) -> AppResult<web::Json<FacilityPage>> {
+async fn transfer_ownership(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<TransferOwnership>,
+) -> AppResult<web::Json<FacilityPage>> {
     staff::transfer(&state, &me, Org::Facility, &id, body.into_inner()).await?;
     Ok(web::Json(load_page(&state, Some(&me.id), &id).await?))
 }

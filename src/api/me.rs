@@ -50,14 +50,9 @@ pub struct PatchMe {
 
 /// Usernames: 3–30 letters, digits, `_`, `.` or `-`.
 pub fn check_username(errors: &mut FieldErrors, username: &str) {
-    let ok_chars = username
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    let ok_chars = username.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
     if !(3..=30).contains(&username.chars().count()) || !ok_chars {
-        errors.insert(
-            "username".into(),
-            "3–30 letters, digits, '_', '.' or '-'".into(),
-        );
+        errors.insert("username".into(), "3–30 letters, digits, '_', '.' or '-'".into());
     }
 }
 
@@ -72,24 +67,10 @@ impl PatchMe {
         let last_name = self.last_name.map(clean);
         let bio = self.bio.map(clean);
         let profile_image = self.profile_image.map(clean);
-        check_len(
-            &mut errors,
-            "firstName",
-            first_name.clone().flatten().as_deref(),
-            60,
-        );
-        check_len(
-            &mut errors,
-            "lastName",
-            last_name.clone().flatten().as_deref(),
-            60,
-        );
+        check_len(&mut errors, "firstName", first_name.clone().flatten().as_deref(), 60);
+        check_len(&mut errors, "lastName", last_name.clone().flatten().as_deref(), 60);
         check_len(&mut errors, "bio", bio.clone().flatten().as_deref(), 1000);
-        check_url(
-            &mut errors,
-            "profileImage",
-            profile_image.clone().flatten().as_deref(),
-        );
+        check_url(&mut errors, "profileImage", profile_image.clone().flatten().as_deref());
         if let Some(types) = &self.profile_types
             && types.is_empty()
         {
@@ -127,30 +108,18 @@ async fn get_me(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json
 /// Edit the profile and profile types.
 #[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me")]
 #[patch("/me")]
-async fn patch_me(
-    state: web::Data<AppState>,
-    me: AuthUser,
-    body: web::Json<PatchMe>,
-) -> AppResult<web::Json<User>> {
+async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<PatchMe>) -> AppResult<web::Json<User>> {
     // `/me` can only ever name the caller; asked anyway so the rule lives in one place.
-    crate::permissions::check(
-        &state.db,
-        Some(&me.id),
-        crate::permissions::Action::EditProfile { user_id: &me.id },
-    )
-    .await?;
+    crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::EditProfile { user_id: &me.id })
+        .await?;
     let (patch, types) = body.into_inner().into_patch()?;
     if patch.onboarding_complete == Some(true) {
         // Onboarding is complete only with at least one profile type and
         // the current terms accepted.
         if types.is_none() {
-            let current =
-                db::users::profile_types(&state.db.pool, std::slice::from_ref(&me.id)).await?;
+            let current = db::users::profile_types(&state.db.pool, std::slice::from_ref(&me.id)).await?;
             if current.is_empty() {
-                return Err(AppError::field(
-                    "profileTypes",
-                    "choose at least one before finishing onboarding",
-                ));
+                return Err(AppError::field("profileTypes", "choose at least one before finishing onboarding"));
             }
         }
         let user = db::users::get(&state.db.pool, &me.id).await?;
@@ -162,9 +131,7 @@ async fn patch_me(
         }
     }
     let mut tx = state.db.begin().await?;
-    db::users::update_profile(&mut tx, &me.id, &patch)
-        .await
-        .map_err(username_taken)?;
+    db::users::update_profile(&mut tx, &me.id, &patch).await.map_err(username_taken)?;
     if let Some(types) = types {
         let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
         db::users::set_profile_types(&mut tx, &me.id, &names).await?;
@@ -176,9 +143,7 @@ async fn patch_me(
 /// A unique violation on PATCH /me can only be the username.
 fn username_taken(err: sqlx::Error) -> AppError {
     match AppError::from(err) {
-        AppError::Conflict { .. } => {
-            AppError::conflict_code("username_taken", "that username is taken")
-        }
+        AppError::Conflict { .. } => AppError::conflict_code("username_taken", "that username is taken"),
         other => other,
     }
 }
@@ -203,10 +168,7 @@ async fn accept_legal(
 ) -> AppResult<web::Json<User>> {
     let version = body.legal_version.trim();
     if version != LEGAL_VERSION {
-        return Err(AppError::field(
-            "legalVersion",
-            format!("the current terms are version {LEGAL_VERSION}"),
-        ));
+        return Err(AppError::field("legalVersion", format!("the current terms are version {LEGAL_VERSION}")));
     }
     db::users::accept_legal(&state.db.pool, &me.id, version).await?;
     Ok(web::Json(load_me(&state, &me.id).await?))
@@ -215,14 +177,9 @@ async fn accept_legal(
 /// My player positions, preferred first.
 #[utoipa::path(responses((status = 200, body = Vec<PlayerPosition>)), tag = "me")]
 #[get("/me/positions")]
-async fn list_positions(
-    state: web::Data<AppState>,
-    me: AuthUser,
-) -> AppResult<web::Json<Vec<PlayerPosition>>> {
+async fn list_positions(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<Vec<PlayerPosition>>> {
     let rows = db::users::positions(&state.db.pool, &me.id).await?;
-    Ok(web::Json(
-        rows.into_iter().map(PlayerPosition::from).collect(),
-    ))
+    Ok(web::Json(rows.into_iter().map(PlayerPosition::from).collect()))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -247,24 +204,14 @@ async fn add_position(
     if preferred {
         db::users::clear_preferred(&mut tx, &me.id).await?;
     }
-    let id = db::users::insert_position(
-        &mut tx,
-        &me.id,
-        body.position.as_str(),
-        body.skill_level.as_str(),
-        preferred,
-    )
-    .await
-    .map_err(|e| match AppError::from(e) {
-        AppError::Conflict { .. } => {
-            AppError::conflict("you already have that position; edit it instead")
-        }
-        other => other,
-    })?;
+    let id = db::users::insert_position(&mut tx, &me.id, body.position.as_str(), body.skill_level.as_str(), preferred)
+        .await
+        .map_err(|e| match AppError::from(e) {
+            AppError::Conflict { .. } => AppError::conflict("you already have that position; edit it instead"),
+            other => other,
+        })?;
     tx.commit().await?;
-    let row = db::users::position(&state.db.pool, &me.id, &id)
-        .await?
-        .ok_or_else(|| AppError::not_found("position"))?;
+    let row = db::users::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
     Ok(HttpResponse::Created().json(PlayerPosition::from(row)))
 }
 
@@ -291,28 +238,16 @@ async fn patch_position(
     if body.is_preferred == Some(true) {
         db::users::clear_preferred(&mut tx, &me.id).await?;
     }
-    db::users::update_position(
-        &mut tx,
-        &id,
-        body.skill_level.map(|s| s.as_str()),
-        body.is_preferred,
-    )
-    .await?;
+    db::users::update_position(&mut tx, &id, body.skill_level.map(|s| s.as_str()), body.is_preferred).await?;
     tx.commit().await?;
-    let row = db::users::position(&state.db.pool, &me.id, &id)
-        .await?
-        .ok_or_else(|| AppError::not_found("position"))?;
+    let row = db::users::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
     Ok(web::Json(PlayerPosition::from(row)))
 }
 
 /// Remove a position.
 #[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me")]
 #[delete("/me/positions/{id}")]
-async fn delete_position(
-    state: web::Data<AppState>,
-    me: AuthUser,
-    id: web::Path<String>,
-) -> AppResult<HttpResponse> {
+async fn delete_position(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     if !db::users::delete_position(&state.db.pool, &me.id, &id).await? {
         return Err(AppError::not_found("position"));
     }

@@ -45,12 +45,14 @@ pub fn config(cfg: &mut ServiceConfig) {
 /// into the contract's envelope.
 pub fn extractor_config(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::JsonConfig::default().limit(MAX_JSON_BYTES).error_handler(json_error))
-        .app_data(web::PathConfig::default().error_handler(|err, _| {
-            AppError::BadRequest(format!("bad path parameter: {err}")).into()
-        }))
-        .app_data(web::QueryConfig::default().error_handler(|err, _| {
-            AppError::field("query", format!("bad query string: {err}")).into()
-        }));
+        .app_data(
+            web::PathConfig::default()
+                .error_handler(|err, _| AppError::BadRequest(format!("bad path parameter: {err}")).into()),
+        )
+        .app_data(
+            web::QueryConfig::default()
+                .error_handler(|err, _| AppError::field("query", format!("bad query string: {err}")).into()),
+        );
 }
 
 fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
@@ -100,7 +102,9 @@ impl PageQuery {
     pub fn cursor(&self) -> Result<Option<Cursor>, AppError> {
         match &self.cursor {
             None => Ok(None),
-            Some(raw) => Cursor::parse(raw).map(Some).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out")),
+            Some(raw) => {
+                Cursor::parse(raw).map(Some).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))
+            }
         }
     }
 }

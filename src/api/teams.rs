@@ -1,19 +1,19 @@
 //! Teams: create, read, search, follow.
 
 use super::facilities::{NameQuery, name_cursor};
-use super::users::{PublicUser, people_page};
-use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish};
-use crate::auth::{AuthUser, MaybeUser};
-use crate::db::follows::{Direction, Target};
-use crate::db::{self, finish_page, page_limit, teams::TeamFields};
-use crate::error::{AppError, AppResult, FieldErrors};
-use crate::startup::AppState;
 use super::nullable;
 use super::rosters::RosterSummary;
 use super::staff::{self, StaffRole, TransferOwnership};
 use super::users::UserSummary;
+use super::users::{PublicUser, people_page};
+use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish};
+use crate::auth::{AuthUser, MaybeUser};
+use crate::db::follows::{Direction, Target};
 use crate::db::staff::Org;
+use crate::db::{self, finish_page, page_limit, teams::TeamFields};
+use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
+use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -118,7 +118,11 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewTea
 /// Teams by name.
 #[utoipa::path(params(NameQuery), responses((status = 200, body = Page<Team>)), tag = "teams")]
 #[get("/teams")]
-async fn list(state: web::Data<AppState>, me: MaybeUser, query: web::Query<NameQuery>) -> AppResult<web::Json<Page<Team>>> {
+async fn list(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    query: web::Query<NameQuery>,
+) -> AppResult<web::Json<Page<Team>>> {
     let limit = page_limit(query.limit);
     let after = name_cursor(query.cursor.as_deref())?;
     let rows = db::teams::search(
@@ -168,7 +172,12 @@ async fn unfollow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String
 /// People following a team, newest first.
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams")]
 #[get("/teams/{id}/followers")]
-async fn followers(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<PublicUser>>> {
+async fn followers(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<PublicUser>>> {
     Ok(web::Json(people_page(&state, me.id(), Target::Team, Direction::Followers, &id, &page).await?))
 }
 
@@ -227,7 +236,12 @@ pub struct TeamPatch {
 /// Edit a team (owner or managers); answers the page and pushes `team:ID`.
 #[utoipa::path(request_body = TeamPatch, responses((status = 200, body = TeamPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams")]
 #[patch("/teams/{id}")]
-async fn edit(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<TeamPatch>) -> AppResult<web::Json<TeamPage>> {
+async fn edit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<TeamPatch>,
+) -> AppResult<web::Json<TeamPage>> {
     permissions::check(&state.db, Some(&me.id), Action::EditTeam { team_id: &id }).await?;
     let p = body.into_inner();
     let mut tx = state.db.begin().await?;
@@ -277,7 +291,11 @@ async fn remove(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 /// Make someone a manager (owner only; idempotent).
 #[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams")]
 #[put("/teams/{id}/managers/{user_id}")]
-async fn put_manager(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>) -> AppResult<HttpResponse> {
+async fn put_manager(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
     let (id, user_id) = path.into_inner();
     staff::add_manager(&state, &me, Org::Team, &id, &user_id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -286,7 +304,11 @@ async fn put_manager(state: web::Data<AppState>, me: AuthUser, path: web::Path<(
 /// Remove a manager (owner; or a manager stepping down; idempotent).
 #[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams")]
 #[delete("/teams/{id}/managers/{user_id}")]
-async fn delete_manager(state: web::Data<AppState>, me: AuthUser, path: web::Path<(String, String)>) -> AppResult<HttpResponse> {
+async fn delete_manager(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+) -> AppResult<HttpResponse> {
     let (id, user_id) = path.into_inner();
     staff::remove_manager(&state, &me, Org::Team, &id, &user_id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -296,7 +318,12 @@ async fn delete_manager(state: web::Data<AppState>, me: AuthUser, path: web::Pat
 /// manager. Answers the page.
 #[utoipa::path(request_body = TransferOwnership, responses((status = 200, body = TeamPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams")]
 #[post("/teams/{id}/transfer-ownership")]
-async fn transfer_ownership(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>, body: web::Json<TransferOwnership>) -> AppResult<web::Json<TeamPage>> {
+async fn transfer_ownership(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<TransferOwnership>,
+) -> AppResult<web::Json<TeamPage>> {
     staff::transfer(&state, &me, Org::Team, &id, body.into_inner()).await?;
     Ok(web::Json(load_page(&state, Some(&me.id), &id).await?))
 }
@@ -304,13 +331,20 @@ async fn transfer_ownership(state: web::Data<AppState>, me: AuthUser, id: web::P
 /// Teams based at a facility, by name (public).
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams")]
 #[get("/facilities/{id}/teams")]
-async fn at_facility(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>, query: web::Query<PageQuery>) -> AppResult<web::Json<Page<Team>>> {
+async fn at_facility(
+    state: web::Data<AppState>,
+    me: MaybeUser,
+    id: web::Path<String>,
+    query: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<Team>>> {
     if !db::facilities::exists(&state.db.pool, &id).await? {
         return Err(AppError::not_found("facility"));
     }
     let limit = page_limit(query.limit);
     let after = name_cursor(query.cursor.as_deref())?;
-    let rows = db::teams::at_facility(&state.db.pool, &id, after.as_ref().map(|(n, i)| (n.as_str(), i.as_str())), limit).await?;
+    let rows =
+        db::teams::at_facility(&state.db.pool, &id, after.as_ref().map(|(n, i)| (n.as_str(), i.as_str())), limit)
+            .await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| format!("{}\u{1f}{}", r.name.to_lowercase(), r.id));
     let mut items = Vec::with_capacity(rows.len());
     for r in rows {

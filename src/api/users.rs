@@ -71,10 +71,7 @@ pub struct PublicUser {
     /// Whether the caller follows this person (false when signed out).
     pub is_following: bool,
     /// Set on follow lists: when the follow happened.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        with = "crate::time::rfc3339_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none", with = "crate::time::rfc3339_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub followed_at: Option<i64>,
     /// Player positions; only on the single-profile read.
@@ -112,20 +109,15 @@ impl From<PositionRow> for PlayerPosition {
 
 /// A user's profile types, in the seed's order.
 fn types_of(all: &[(String, String)], user_id: &str) -> Vec<ProfileType> {
-    let mut types: Vec<ProfileType> = all
-        .iter()
-        .filter(|(u, _)| u == user_id)
-        .filter_map(|(_, t)| ProfileType::parse(t))
-        .collect();
+    let mut types: Vec<ProfileType> =
+        all.iter().filter(|(u, _)| u == user_id).filter_map(|(_, t)| ProfileType::parse(t)).collect();
     types.sort();
     types
 }
 
 /// Builds the owner's view of a user.
 pub async fn load_me(state: &AppState, user_id: &str) -> AppResult<User> {
-    let row = db::users::get(&state.db.pool, user_id)
-        .await?
-        .ok_or_else(|| AppError::not_found("user"))?;
+    let row = db::users::get(&state.db.pool, user_id).await?.ok_or_else(|| AppError::not_found("user"))?;
     let types = db::users::profile_types(&state.db.pool, std::slice::from_ref(&row.id)).await?;
     Ok(User {
         profile_types: types_of(&types, &row.id),
@@ -199,31 +191,12 @@ async fn search(
     query: web::Query<SearchQuery>,
 ) -> AppResult<web::Json<Page<PublicUser>>> {
     let query = query.into_inner();
-    let page = PageQuery {
-        limit: query.limit,
-        cursor: query.cursor,
-    };
+    let page = PageQuery { limit: query.limit, cursor: query.cursor };
     let limit = page_limit(page.limit);
-    let rows = db::users::search(
-        &state.db.pool,
-        query.q.as_deref().unwrap_or(""),
-        page.cursor()?.as_ref(),
-        limit,
-    )
-    .await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| {
-        Cursor {
-            at: r.created_at,
-            id: r.id.clone(),
-        }
-        .encode()
-    });
-    let items = public_users(
-        &state,
-        me.id(),
-        rows.into_iter().map(|r| (r, None)).collect(),
-    )
-    .await?;
+    let rows =
+        db::users::search(&state.db.pool, query.q.as_deref().unwrap_or(""), page.cursor()?.as_ref(), limit).await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.created_at, id: r.id.clone() }.encode());
+    let items = public_users(&state, me.id(), rows.into_iter().map(|r| (r, None)).collect()).await?;
     Ok(web::Json(Page { items, next_cursor }))
 }
 
@@ -240,10 +213,8 @@ async fn get_user(
         .filter(|r| r.deleted_at.is_none())
         .ok_or_else(|| AppError::not_found("user"))?;
     let positions = db::users::positions(&state.db.pool, &row.id).await?;
-    let mut user = public_users(&state, me.id(), vec![(row, None)])
-        .await?
-        .pop()
-        .ok_or_else(|| AppError::not_found("user"))?;
+    let mut user =
+        public_users(&state, me.id(), vec![(row, None)]).await?.pop().ok_or_else(|| AppError::not_found("user"))?;
     user.positions = Some(positions.into_iter().map(PlayerPosition::from).collect());
     Ok(web::Json(user))
 }
@@ -251,11 +222,7 @@ async fn get_user(
 /// Follow a person (idempotent; not yourself).
 #[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "users")]
 #[put("/users/{id}/follow")]
-async fn follow(
-    state: web::Data<AppState>,
-    me: AuthUser,
-    id: web::Path<String>,
-) -> AppResult<HttpResponse> {
+async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
     if *id == me.id {
         return Err(AppError::field("id", "you cannot follow yourself"));
@@ -270,11 +237,7 @@ async fn follow(
 /// Stop following a person (idempotent).
 #[utoipa::path(responses((status = 204)), tag = "users")]
 #[delete("/users/{id}/follow")]
-async fn unfollow(
-    state: web::Data<AppState>,
-    me: AuthUser,
-    id: web::Path<String>,
-) -> AppResult<HttpResponse> {
+async fn unfollow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
     db::follows::unfollow(&state.db.pool, Target::User, &me.id, &id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -304,30 +267,10 @@ pub async fn people_page(
         }));
     }
     let limit = page_limit(page.limit);
-    let rows = db::follows::list_people(
-        &state.db.pool,
-        target,
-        direction,
-        id,
-        page.cursor()?.as_ref(),
-        limit,
-    )
-    .await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| {
-        Cursor {
-            at: r.followed_at,
-            id: r.follow_id.clone(),
-        }
-        .encode()
-    });
-    let items = public_users(
-        state,
-        viewer,
-        rows.into_iter()
-            .map(|r| (r.user, Some(r.followed_at)))
-            .collect(),
-    )
-    .await?;
+    let rows = db::follows::list_people(&state.db.pool, target, direction, id, page.cursor()?.as_ref(), limit).await?;
+    let (rows, next_cursor) =
+        finish_page(rows, limit, |r| Cursor { at: r.followed_at, id: r.follow_id.clone() }.encode());
+    let items = public_users(state, viewer, rows.into_iter().map(|r| (r.user, Some(r.followed_at))).collect()).await?;
     Ok(Page { items, next_cursor })
 }
 
@@ -340,17 +283,7 @@ async fn followers(
     id: web::Path<String>,
     page: web::Query<PageQuery>,
 ) -> AppResult<web::Json<Page<PublicUser>>> {
-    Ok(web::Json(
-        people_page(
-            &state,
-            me.id(),
-            Target::User,
-            Direction::Followers,
-            &id,
-            &page,
-        )
-        .await?,
-    ))
+    Ok(web::Json(people_page(&state, me.id(), Target::User, Direction::Followers, &id, &page).await?))
 }
 
 /// People this user follows, newest first.
@@ -362,17 +295,7 @@ async fn following(
     id: web::Path<String>,
     page: web::Query<PageQuery>,
 ) -> AppResult<web::Json<Page<PublicUser>>> {
-    Ok(web::Json(
-        people_page(
-            &state,
-            me.id(),
-            Target::User,
-            Direction::Following,
-            &id,
-            &page,
-        )
-        .await?,
-    ))
+    Ok(web::Json(people_page(&state, me.id(), Target::User, Direction::Following, &id, &page).await?))
 }
 
 /// Facilities this user follows.
@@ -388,21 +311,8 @@ async fn following_facilities(
         return Err(AppError::not_found("user"));
     }
     let limit = page_limit(page.limit);
-    let rows = db::follows::followed_ids(
-        &state.db.pool,
-        Target::Facility,
-        &id,
-        page.cursor()?.as_ref(),
-        limit,
-    )
-    .await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| {
-        Cursor {
-            at: r.1,
-            id: r.2.clone(),
-        }
-        .encode()
-    });
+    let rows = db::follows::followed_ids(&state.db.pool, Target::Facility, &id, page.cursor()?.as_ref(), limit).await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());
     let mut items = Vec::with_capacity(rows.len());
     for (facility_id, _, _) in rows {
         items.push(super::facilities::load(&state, me.id(), &facility_id).await?);
@@ -423,21 +333,8 @@ async fn following_teams(
         return Err(AppError::not_found("user"));
     }
     let limit = page_limit(page.limit);
-    let rows = db::follows::followed_ids(
-        &state.db.pool,
-        Target::Team,
-        &id,
-        page.cursor()?.as_ref(),
-        limit,
-    )
-    .await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| {
-        Cursor {
-            at: r.1,
-            id: r.2.clone(),
-        }
-        .encode()
-    });
+    let rows = db::follows::followed_ids(&state.db.pool, Target::Team, &id, page.cursor()?.as_ref(), limit).await?;
+    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());
     let mut items = Vec::with_capacity(rows.len());
     for (team_id, _, _) in rows {
         items.push(super::teams::load(&state, me.id(), &team_id).await?);

@@ -48,49 +48,27 @@ pub struct WebhookAck {
 }
 
 fn header<'a>(req: &'a HttpRequest, name: &str) -> &'a str {
-    req.headers()
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
+    req.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
 
 /// Receive a Clerk user webhook.
 #[utoipa::path(request_body(content = Object, description = "Clerk webhook event"), responses((status = 200, body = WebhookAck), (status = 401, body = crate::error::ErrorEnvelope)), tag = "auth")]
 #[post("/webhooks/clerk")]
-async fn clerk(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> AppResult<web::Json<WebhookAck>> {
-    let secret = state
-        .config
-        .clerk_webhook_secret
-        .as_deref()
-        .ok_or_else(|| AppError::not_found("route"))?;
+async fn clerk(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -> AppResult<web::Json<WebhookAck>> {
+    let secret = state.config.clerk_webhook_secret.as_deref().ok_or_else(|| AppError::not_found("route"))?;
     let svix_id = header(&req, "svix-id");
     let now_secs = (state.clock)() / 1000;
-    webhook::verify(
-        secret,
-        svix_id,
-        header(&req, "svix-timestamp"),
-        header(&req, "svix-signature"),
-        &body,
-        now_secs,
-    )
-    .map_err(|e| match e {
-        SignatureError::BadSecret => {
-            AppError::internal(anyhow::anyhow!("CLERK_WEBHOOK_SECRET is not a whsec_ key"))
-        }
+    webhook::verify(secret, svix_id, header(&req, "svix-timestamp"), header(&req, "svix-signature"), &body, now_secs)
+        .map_err(|e| match e {
+        SignatureError::BadSecret => AppError::internal(anyhow::anyhow!("CLERK_WEBHOOK_SECRET is not a whsec_ key")),
         other => AppError::unauthorized(other.to_string()),
     })?;
-    let event: ClerkEvent = serde_json::from_slice(&body)
-        .map_err(|e| AppError::BadRequest(format!("not a Clerk event: {e}")))?;
+    let event: ClerkEvent =
+        serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(format!("not a Clerk event: {e}")))?;
 
     let mut tx = state.db.begin().await?;
     if !db::webhooks::record(&mut tx, svix_id, (state.clock)()).await? {
-        return Ok(web::Json(WebhookAck {
-            outcome: "duplicate",
-        }));
+        return Ok(web::Json(WebhookAck { outcome: "duplicate" }));
     }
     let outcome = match event.kind.as_str() {
         "user.created" | "user.updated" => {
@@ -110,11 +88,7 @@ async fn clerk(
                 profile_image: data.image_url,
                 updated_at: data.updated_at.unwrap_or_else(|| (state.clock)()),
             };
-            if db::users::upsert_from_clerk(&mut tx, &profile).await? {
-                "applied"
-            } else {
-                "stale"
-            }
+            if db::users::upsert_from_clerk(&mut tx, &profile).await? { "applied" } else { "stale" }
         }
         "user.deleted" => {
             let id = event

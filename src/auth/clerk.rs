@@ -53,9 +53,7 @@ impl ClerkVerifier {
         } else if let Some(url) = &config.clerk_jwks_url {
             Keys::Jwks {
                 url: url.clone(),
-                client: reqwest::Client::builder()
-                    .timeout(Duration::from_secs(5))
-                    .build()?,
+                client: reqwest::Client::builder().timeout(Duration::from_secs(5)).build()?,
                 cache: RwLock::new(HashMap::new()),
                 last_fetch: Mutex::new(None),
             }
@@ -75,10 +73,7 @@ impl ClerkVerifier {
         if header.alg != Algorithm::RS256 {
             return Err(invalid("algorithm must be RS256"));
         }
-        let key = self
-            .key_for(header.kid.as_deref())
-            .await?
-            .ok_or_else(|| invalid("unknown signing key"))?;
+        let key = self.key_for(header.kid.as_deref()).await?.ok_or_else(|| invalid("unknown signing key"))?;
         let mut validation = Validation::new(Algorithm::RS256);
         validation.leeway = LEEWAY_SECS;
         validation.validate_nbf = true;
@@ -89,8 +84,8 @@ impl ClerkVerifier {
             validation.set_issuer(&[iss]);
             validation.set_required_spec_claims(&["exp", "sub", "iss"]);
         }
-        let data = jsonwebtoken::decode::<ClerkClaims>(token, &key, &validation)
-            .map_err(|e| invalid(&e.to_string()))?;
+        let data =
+            jsonwebtoken::decode::<ClerkClaims>(token, &key, &validation).map_err(|e| invalid(&e.to_string()))?;
         let claims = data.claims;
         if !self.authorized_parties.is_empty() {
             match &claims.azp {
@@ -98,21 +93,13 @@ impl ClerkVerifier {
                 _ => return Err(invalid("unauthorized party")),
             }
         }
-        Ok(Identity {
-            clerk_id: claims.sub,
-            expires_at: claims.exp,
-        })
+        Ok(Identity { clerk_id: claims.sub, expires_at: claims.exp })
     }
 
     async fn key_for(&self, kid: Option<&str>) -> Result<Option<DecodingKey>, AppError> {
         match &self.keys {
             Keys::Pem(key) => Ok(Some(key.clone())),
-            Keys::Jwks {
-                url,
-                client,
-                cache,
-                last_fetch,
-            } => {
+            Keys::Jwks { url, client, cache, last_fetch } => {
                 let Some(kid) = kid else { return Ok(None) };
                 if let Some(key) = cache.read().await.get(kid) {
                     return Ok(Some(key.clone()));
@@ -138,17 +125,8 @@ impl ClerkVerifier {
     }
 }
 
-async fn fetch_jwks(
-    client: &reqwest::Client,
-    url: &str,
-) -> anyhow::Result<HashMap<String, DecodingKey>> {
-    let set: JwkSet = client
-        .get(url)
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+async fn fetch_jwks(client: &reqwest::Client, url: &str) -> anyhow::Result<HashMap<String, DecodingKey>> {
+    let set: JwkSet = client.get(url).send().await?.error_for_status()?.json().await?;
     let mut keys = HashMap::new();
     for jwk in &set.keys {
         if let (Some(kid), Ok(key)) = (jwk.common.key_id.clone(), DecodingKey::from_jwk(jwk)) {

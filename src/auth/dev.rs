@@ -35,14 +35,9 @@ impl DevAuth {
 
     pub fn issue(&self, clerk_id: &str) -> Result<String, AppError> {
         let now = chrono::Utc::now().timestamp();
-        let claims = DevClaims {
-            sub: clerk_id.into(),
-            iss: DEV_ISSUER.into(),
-            iat: now,
-            exp: now + DEV_TOKEN_TTL_SECS,
-        };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(AppError::internal)
+        let claims =
+            DevClaims { sub: clerk_id.into(), iss: DEV_ISSUER.into(), iat: now, exp: now + DEV_TOKEN_TTL_SECS };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(AppError::internal)
     }
 
     pub fn verify(&self, token: &str) -> Result<Identity, AppError> {
@@ -51,10 +46,7 @@ impl DevAuth {
         validation.leeway = 5;
         let data = jsonwebtoken::decode::<DevClaims>(token, &self.decoding, &validation)
             .map_err(|e| AppError::unauthorized(format!("invalid token: {e}")))?;
-        Ok(Identity {
-            clerk_id: data.claims.sub,
-            expires_at: data.claims.exp,
-        })
+        Ok(Identity { clerk_id: data.claims.sub, expires_at: data.claims.exp })
     }
 }
 

@@ -75,22 +75,13 @@ pub async fn resolve_user(db: &Db, identity: &Identity) -> Result<AuthUser, AppE
     let id = db::users::ensure_by_clerk_id(&mut conn, &identity.clerk_id)
         .await?
         .ok_or_else(|| AppError::unauthorized("this account was deleted"))?;
-    Ok(AuthUser {
-        id,
-        clerk_id: identity.clerk_id.clone(),
-    })
+    Ok(AuthUser { id, clerk_id: identity.clerk_id.clone() })
 }
 
 fn bearer(req: &HttpRequest) -> Option<String> {
-    let header = req
-        .headers()
-        .get(actix_web::http::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
+    let header = req.headers().get(actix_web::http::header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = header.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| token.trim().to_string())
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
 }
 
 async fn authenticate(req: HttpRequest) -> Result<Option<AuthUser>, AppError> {
@@ -110,11 +101,9 @@ impl FromRequest for AuthUser {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move {
-            authenticate(req)
-                .await?
-                .ok_or_else(|| AppError::unauthorized("a bearer token is required"))
-        })
+        Box::pin(
+            async move { authenticate(req).await?.ok_or_else(|| AppError::unauthorized("a bearer token is required")) },
+        )
     }
 }
 

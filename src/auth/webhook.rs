@@ -31,13 +31,9 @@ pub fn verify(
     body: &[u8],
     now_secs: i64,
 ) -> Result<(), SignatureError> {
-    let key = STANDARD
-        .decode(secret.strip_prefix("whsec_").unwrap_or(secret))
-        .map_err(|_| SignatureError::BadSecret)?;
-    let timestamp: i64 = svix_timestamp
-        .trim()
-        .parse()
-        .map_err(|_| SignatureError::BadHeaders)?;
+    let key =
+        STANDARD.decode(secret.strip_prefix("whsec_").unwrap_or(secret)).map_err(|_| SignatureError::BadSecret)?;
+    let timestamp: i64 = svix_timestamp.trim().parse().map_err(|_| SignatureError::BadHeaders)?;
     if svix_id.is_empty() {
         return Err(SignatureError::BadHeaders);
     }
@@ -51,8 +47,7 @@ pub fn verify(
         let Ok(signature) = STANDARD.decode(encoded) else {
             continue;
         };
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(&key).map_err(|_| SignatureError::BadSecret)?;
+        let mut mac = Hmac::<Sha256>::new_from_slice(&key).map_err(|_| SignatureError::BadSecret)?;
         mac.update(svix_id.as_bytes());
         mac.update(b".");
         mac.update(svix_timestamp.trim().as_bytes());
@@ -90,21 +85,12 @@ mod tests {
 
     #[test]
     fn a_tampered_body_is_rejected() {
-        assert_eq!(
-            verify(SECRET, ID, TS, SIG, br#"{"test": 2432232315}"#, 1614265330),
-            Err(SignatureError::Mismatch)
-        );
+        assert_eq!(verify(SECRET, ID, TS, SIG, br#"{"test": 2432232315}"#, 1614265330), Err(SignatureError::Mismatch));
     }
 
     #[test]
     fn a_stale_or_future_timestamp_is_rejected() {
-        assert_eq!(
-            verify(SECRET, ID, TS, SIG, BODY, 1614265330 + 301),
-            Err(SignatureError::Stale)
-        );
-        assert_eq!(
-            verify(SECRET, ID, TS, SIG, BODY, 1614265330 - 301),
-            Err(SignatureError::Stale)
-        );
+        assert_eq!(verify(SECRET, ID, TS, SIG, BODY, 1614265330 + 301), Err(SignatureError::Stale));
+        assert_eq!(verify(SECRET, ID, TS, SIG, BODY, 1614265330 - 301), Err(SignatureError::Stale));
     }
 }

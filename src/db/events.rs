@@ -4,7 +4,9 @@
 
 use super::{Db, dynamic, flag, new_id, now_ms};
 use rinkside_actors::event::{EventState, Rsvp, RsvpStatus, StoredEvent};
-use rinkside_actors::{BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply};
+use rinkside_actors::{
+    BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply,
+};
 use sqlx::{Any, AnyConnection, Executor, FromRow};
 use std::collections::HashMap;
 
@@ -230,7 +232,10 @@ pub async fn is_organiser<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Payment states of an event's attendees: user id → paid.
-pub async fn payments<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<HashMap<String, bool>, sqlx::Error> {
+pub async fn payments<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    event_id: &str,
+) -> Result<HashMap<String, bool>, sqlx::Error> {
     let rows: Vec<(String, i64)> = sqlx::query_as("SELECT user_id, is_paid FROM event_payments WHERE event_id = $1")
         .bind(event_id)
         .fetch_all(ex)
@@ -293,7 +298,10 @@ pub struct EventTeamRow {
     pub team_name: String,
 }
 
-pub async fn teams<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<Vec<EventTeamRow>, sqlx::Error> {
+pub async fn teams<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    event_id: &str,
+) -> Result<Vec<EventTeamRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT et.id, et.team_id, et.role, t.name AS team_name FROM event_teams et JOIN teams t ON t.id = et.team_id \
          WHERE et.event_id = $1 ORDER BY et.role DESC",
@@ -321,7 +329,11 @@ pub async fn set_team(conn: &mut AnyConnection, event_id: &str, team_id: &str, r
     Ok(())
 }
 
-pub async fn remove_team<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str, team_id: &str) -> Result<bool, sqlx::Error> {
+pub async fn remove_team<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    event_id: &str,
+    team_id: &str,
+) -> Result<bool, sqlx::Error> {
     let r = sqlx::query("DELETE FROM event_teams WHERE event_id = $1 AND team_id = $2")
         .bind(event_id)
         .bind(team_id)
@@ -498,9 +510,12 @@ async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreErro
         }
     }
     // Both histories have the same shape: (who, action, position, when).
-    let rsvp_rows = c.rsvp_history.iter().map(|h| ("event_rsvp_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
-    let waitlist_rows =
-        c.waitlist_history.iter().map(|h| ("event_waitlist_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
+    let rsvp_rows =
+        c.rsvp_history.iter().map(|h| ("event_rsvp_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
+    let waitlist_rows = c
+        .waitlist_history
+        .iter()
+        .map(|h| ("event_waitlist_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
     for (table, user_id, action, position, at) in rsvp_rows.chain(waitlist_rows) {
         sqlx::query(dynamic(format!(
             "INSERT INTO {table} (id, event_id, user_id, action, position, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
@@ -538,7 +553,11 @@ impl EventStore for SqlEventStore {
 
 /// A person's RSVP status, when they have one (declined and removed people
 /// are in no list).
-pub async fn rsvp_status<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str, user_id: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn rsvp_status<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    event_id: &str,
+    user_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT status FROM event_rsvps WHERE event_id = $1 AND user_id = $2")
         .bind(event_id)
         .bind(user_id)
@@ -546,7 +565,10 @@ pub async fn rsvp_status<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &
         .await
 }
 
-pub async fn payment_rows<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<Vec<PaymentRow>, sqlx::Error> {
+pub async fn payment_rows<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    event_id: &str,
+) -> Result<Vec<PaymentRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, event_id, user_id, is_paid, marked_paid_at, marked_paid_by_id, created_at, updated_at \
          FROM event_payments WHERE event_id = $1 ORDER BY created_at",
@@ -557,12 +579,19 @@ pub async fn payment_rows<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: 
 }
 
 /// The facility a season belongs to.
-pub async fn season_facility<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn season_facility<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    season_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT facility_id FROM seasons WHERE id = $1").bind(season_id).fetch_optional(ex).await
 }
 
 /// Owner or manager of a facility.
-pub async fn manages_facility<'e, E: Executor<'e, Database = Any>>(ex: E, facility_id: &str, user_id: &str) -> Result<bool, sqlx::Error> {
+pub async fn manages_facility<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    facility_id: &str,
+    user_id: &str,
+) -> Result<bool, sqlx::Error> {
     let n: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM facilities f WHERE f.id = $1 AND (f.owner_id = $2 \
            OR EXISTS (SELECT 1 FROM facility_managers m WHERE m.facility_id = f.id AND m.user_id = $2))",

@@ -64,7 +64,10 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
 }
 
 pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<FacilityRow>, sqlx::Error> {
-    sqlx::query_as(super::dynamic(format!("SELECT {COLUMNS} FROM facilities f WHERE f.id = $1"))).bind(id).fetch_optional(ex).await
+    sqlx::query_as(super::dynamic(format!("SELECT {COLUMNS} FROM facilities f WHERE f.id = $1")))
+        .bind(id)
+        .fetch_optional(ex)
+        .await
 }
 
 pub async fn exists<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {
@@ -104,7 +107,11 @@ pub fn like_pattern(q: &str) -> String {
 /// Locks the facility for this transaction (first statement) and advances
 /// `updated_at`; false when it does not exist.
 pub async fn touch(conn: &mut sqlx::AnyConnection, id: &str) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("UPDATE facilities SET updated_at = $2 WHERE id = $1").bind(id).bind(now_ms()).execute(&mut *conn).await?;
+    let done = sqlx::query("UPDATE facilities SET updated_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
     Ok(done.rows_affected() > 0)
 }
 

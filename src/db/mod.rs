@@ -43,7 +43,8 @@ static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migratio
 
 impl Db {
     /// Connects (creating the SQLite file and its folder on first start).
-    pub async fn connect(url: &str) -> anyhow::Result<Self> {
+    /// `max_connections`: the pool size (default 8 on SQLite, 16 on PostgreSQL).
+    pub async fn connect(url: &str, max_connections: Option<u32>) -> anyhow::Result<Self> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -56,17 +57,15 @@ impl Db {
             Backend::Sqlite => sqlite_url_with_create(url)?,
             Backend::Postgres => url.to_string(),
         };
-        let options = AnyConnectOptions::from_str(&url)?.log_slow_statements(
-            tracing::log::LevelFilter::Warn,
-            Duration::from_millis(500),
-        );
+        let options = AnyConnectOptions::from_str(&url)?
+            .log_slow_statements(tracing::log::LevelFilter::Warn, Duration::from_millis(500));
         let pool = AnyPoolOptions::new()
             // SQLite has one writer at a time; a few connections serve reads
             // while the actors group-commit writes.
-            .max_connections(match backend {
+            .max_connections(max_connections.unwrap_or(match backend {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,
-            })
+            }))
             .acquire_timeout(Duration::from_secs(10))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {

@@ -54,7 +54,10 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
 }
 
 pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<TeamRow>, sqlx::Error> {
-    sqlx::query_as(super::dynamic(format!("SELECT {COLUMNS} FROM teams t WHERE t.id = $1"))).bind(id).fetch_optional(ex).await
+    sqlx::query_as(super::dynamic(format!("SELECT {COLUMNS} FROM teams t WHERE t.id = $1")))
+        .bind(id)
+        .fetch_optional(ex)
+        .await
 }
 
 pub async fn exists<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {

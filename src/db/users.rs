@@ -50,17 +50,11 @@ pub fn tombstone(clerk_id: &str) -> String {
 
 /// The user with this Clerk id, created (bare) on first sight; `None` when
 /// that account was deleted (it must not come back as a new, empty user).
-pub async fn ensure_by_clerk_id(
-    conn: &mut AnyConnection,
-    clerk_id: &str,
-) -> Result<Option<String>, sqlx::Error> {
+pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Result<Option<String>, sqlx::Error> {
     let find = "SELECT id, deleted_at FROM users WHERE clerk_id IN ($1, $2)";
     let tomb = tombstone(clerk_id);
-    let existing: Option<(String, Option<i64>)> = sqlx::query_as(find)
-        .bind(clerk_id)
-        .bind(&tomb)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let existing: Option<(String, Option<i64>)> =
+        sqlx::query_as(find).bind(clerk_id).bind(&tomb).fetch_optional(&mut *conn).await?;
     if let Some((id, deleted_at)) = existing {
         return Ok(deleted_at.is_none().then_some(id));
     }
@@ -74,43 +68,27 @@ pub async fn ensure_by_clerk_id(
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    let (id, deleted_at): (String, Option<i64>) = sqlx::query_as(find)
-        .bind(clerk_id)
-        .bind(&tomb)
-        .fetch_one(&mut *conn)
-        .await?;
+    let (id, deleted_at): (String, Option<i64>) =
+        sqlx::query_as(find).bind(clerk_id).bind(&tomb).fetch_one(&mut *conn).await?;
     Ok(deleted_at.is_none().then_some(id))
 }
 
-pub async fn get<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    id: &str,
-) -> Result<Option<UserRow>, sqlx::Error> {
-    sqlx::query_as(super::dynamic(select("WHERE u.id = $1")))
-        .bind(id)
-        .fetch_optional(ex)
-        .await
+pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<UserRow>, sqlx::Error> {
+    sqlx::query_as(super::dynamic(select("WHERE u.id = $1"))).bind(id).fetch_optional(ex).await
 }
 
 pub async fn get_by_clerk_id<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     clerk_id: &str,
 ) -> Result<Option<UserRow>, sqlx::Error> {
-    sqlx::query_as(super::dynamic(select("WHERE u.clerk_id = $1")))
-        .bind(clerk_id)
-        .fetch_optional(ex)
-        .await
+    sqlx::query_as(super::dynamic(select("WHERE u.clerk_id = $1"))).bind(clerk_id).fetch_optional(ex).await
 }
 
-pub async fn exists<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    id: &str,
-) -> Result<bool, sqlx::Error> {
-    let n: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = $1 AND deleted_at IS NULL")
-            .bind(id)
-            .fetch_one(ex)
-            .await?;
+pub async fn exists<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = $1 AND deleted_at IS NULL")
+        .bind(id)
+        .fetch_one(ex)
+        .await?;
     Ok(n > 0)
 }
 
@@ -134,15 +112,8 @@ pub async fn profile_types<'e, E: Executor<'e, Database = Any>>(
     q.fetch_all(ex).await
 }
 
-pub async fn set_profile_types(
-    conn: &mut AnyConnection,
-    user_id: &str,
-    types: &[&str],
-) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM user_profile_types WHERE user_id = $1")
-        .bind(user_id)
-        .execute(&mut *conn)
-        .await?;
+pub async fn set_profile_types(conn: &mut AnyConnection, user_id: &str, types: &[&str]) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM user_profile_types WHERE user_id = $1").bind(user_id).execute(&mut *conn).await?;
     for t in types {
         sqlx::query("INSERT INTO user_profile_types (user_id, profile_type) VALUES ($1, $2)")
             .bind(user_id)
@@ -167,11 +138,7 @@ pub struct ProfilePatch {
     pub email: Option<Option<String>>,
 }
 
-pub async fn update_profile(
-    conn: &mut AnyConnection,
-    id: &str,
-    p: &ProfilePatch,
-) -> Result<(), sqlx::Error> {
+pub async fn update_profile(conn: &mut AnyConnection, id: &str, p: &ProfilePatch) -> Result<(), sqlx::Error> {
     // COALESCE-style patching keeps one statement for any subset of fields:
     // each optional field comes with a "set it" flag.
     sqlx::query(
@@ -264,10 +231,7 @@ pub struct ClerkProfile {
 
 /// Creates or updates the user from Clerk, unless a newer Clerk event was
 /// already applied. Returns false when ignored as stale.
-pub async fn upsert_from_clerk(
-    conn: &mut AnyConnection,
-    p: &ClerkProfile,
-) -> Result<bool, sqlx::Error> {
+pub async fn upsert_from_clerk(conn: &mut AnyConnection, p: &ClerkProfile) -> Result<bool, sqlx::Error> {
     // A deleted account stays deleted, whatever arrives late.
     let Some(id) = ensure_by_clerk_id(&mut *conn, &p.clerk_id).await? else {
         return Ok(false);
@@ -277,11 +241,12 @@ pub async fn upsert_from_clerk(
     // the user keeps their current one.
     let username = match &p.username {
         Some(u) => {
-            let taken: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE lower(username) = lower($1) AND id <> $2")
-                .bind(u)
-                .bind(&id)
-                .fetch_one(&mut *conn)
-                .await?;
+            let taken: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE lower(username) = lower($1) AND id <> $2")
+                    .bind(u)
+                    .bind(&id)
+                    .fetch_one(&mut *conn)
+                    .await?;
             (taken == 0).then(|| u.clone())
         }
         None => None,
@@ -317,12 +282,10 @@ pub async fn upsert_from_clerk(
 pub async fn anonymise(conn: &mut AnyConnection, clerk_id: &str) -> Result<bool, sqlx::Error> {
     let now = now_ms();
     let tomb = tombstone(clerk_id);
-    let Some(id) = sqlx::query_scalar::<_, String>(
-        "SELECT id FROM users WHERE clerk_id = $1 AND deleted_at IS NULL",
-    )
-    .bind(clerk_id)
-    .fetch_optional(&mut *conn)
-    .await?
+    let Some(id) = sqlx::query_scalar::<_, String>("SELECT id FROM users WHERE clerk_id = $1 AND deleted_at IS NULL")
+        .bind(clerk_id)
+        .fetch_optional(&mut *conn)
+        .await?
     else {
         let r = sqlx::query(
             "INSERT INTO users (id, clerk_id, onboarding_complete, can_collect_event_payments, deleted_at, created_at, updated_at) \
@@ -406,21 +369,21 @@ pub async fn preferred_position<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     user_id: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT position FROM player_positions WHERE user_id = $1 AND is_preferred = 1",
-    )
-    .bind(user_id)
-    .fetch_optional(ex)
-    .await
+    sqlx::query_scalar("SELECT position FROM player_positions WHERE user_id = $1 AND is_preferred = 1")
+        .bind(user_id)
+        .fetch_optional(ex)
+        .await
 }
 
 /// Only one preferred position: clear the others before setting one.
 pub async fn clear_preferred(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE player_positions SET is_preferred = 0, updated_at = $2 WHERE user_id = $1 AND is_preferred = 1")
-        .bind(user_id)
-        .bind(now_ms())
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "UPDATE player_positions SET is_preferred = 0, updated_at = $2 WHERE user_id = $1 AND is_preferred = 1",
+    )
+    .bind(user_id)
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 

@@ -20,10 +20,10 @@ pub struct EventTopic {
 /// the truth; one indexed read tells which.
 pub async fn current(db: &Db, events: &EventRegistry, id: &str) -> Result<(i64, serde_json::Value), AppError> {
     let committed = db::events::version(&db.pool, id).await?.ok_or_else(|| AppError::not_found("event"))?;
-    if let Some((version, doc)) = events.snapshot(id).await {
-        if version == committed {
-            return Ok((version, serde_json::to_value(doc).map_err(AppError::internal)?));
-        }
+    if let Some((version, doc)) = events.snapshot(id).await
+        && version == committed
+    {
+        return Ok((version, serde_json::to_value(doc).map_err(AppError::internal)?));
     }
     let state = db::events::load_state(db, id)
         .await

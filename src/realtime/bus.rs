@@ -179,10 +179,10 @@ async fn run_listener(
                     let channel = msg.get_channel_name().to_string();
                     let Some(topic) = channel.strip_prefix(CHANNEL_PREFIX) else { continue };
                     let Ok(payload) = msg.get_payload::<String>() else { continue };
-                    if let Some((from, seq, frame)) = parse_message(&payload) {
-                        if from != node_id {
-                            hub.deliver(topic, seq, ByteString::from(frame.to_string()));
-                        }
+                    if let Some((from, seq, frame)) = parse_message(&payload)
+                        && from != node_id
+                    {
+                        hub.deliver(topic, seq, ByteString::from(frame.to_string()));
                     }
                 }
             }

@@ -97,10 +97,7 @@ impl Hub {
     }
 
     pub fn stats(&self) -> HubStats {
-        HubStats {
-            topics: self.topics.len(),
-            subscriptions: self.topics.iter().map(|e| e.value().len()).sum(),
-        }
+        HubStats { topics: self.topics.len(), subscriptions: self.topics.iter().map(|e| e.value().len()).sum() }
     }
 }
 

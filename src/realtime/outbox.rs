@@ -42,9 +42,11 @@ impl Frame {
     }
 }
 
-/// Topics whose every message is the whole state: safe to coalesce.
+/// Topics whose every message is the whole state: safe to coalesce. The
+/// contract names `event:`, `game:` and `season:`; `team:` and `roster:`
+/// documents are whole states too.
 pub fn is_state_topic(topic: &str) -> bool {
-    topic.starts_with("event:") || topic.starts_with("game:") || topic.starts_with("season:")
+    ["event:", "game:", "season:", "team:", "roster:"].iter().any(|p| topic.starts_with(p))
 }
 
 /// Why the server closes a connection on its own.
@@ -87,7 +89,12 @@ pub const TOO_SLOW: u16 = 1008;
 
 impl Outbox {
     pub fn new(max_queue: usize) -> Arc<Self> {
-        Arc::new(Outbox { state: Mutex::new(State::default()), notify: Notify::new(), closing: Notify::new(), max_queue })
+        Arc::new(Outbox {
+            state: Mutex::new(State::default()),
+            notify: Notify::new(),
+            closing: Notify::new(),
+            max_queue,
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -110,13 +117,13 @@ impl Outbox {
                 return;
             }
             s.last_seq.insert(topic.clone(), frame.seq);
-            if frame.kind == FrameKind::Update && is_state_topic(&topic) {
-                if let Some(queued) =
+            if frame.kind == FrameKind::Update
+                && is_state_topic(&topic)
+                && let Some(queued) =
                     s.queue.iter_mut().find(|f| f.kind == FrameKind::Update && f.topic.as_ref() == Some(&topic))
-                {
-                    *queued = frame;
-                    return;
-                }
+            {
+                *queued = frame;
+                return;
             }
         }
         s.queue.push_back(frame);

@@ -45,7 +45,8 @@ const MAX_ID_LEN: usize = 64;
 impl Topic {
     /// Parses a client's topic; `feed` needs the signed-in viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
-        let bad = || AppError::field("topic", "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID or feed");
+        let bad =
+            || AppError::field("topic", "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID or feed");
         if raw == "feed" {
             let id = viewer.ok_or_else(|| AppError::unauthorized("sign in to follow your feed"))?;
             return Ok(Topic { kind: Kind::Feed, id: id.to_string() });
@@ -59,7 +60,8 @@ impl Topic {
             "roster" => Kind::Roster,
             _ => return Err(bad()),
         };
-        let id_ok = !id.is_empty() && id.len() <= MAX_ID_LEN && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        let id_ok =
+            !id.is_empty() && id.len() <= MAX_ID_LEN && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
         if !id_ok {
             return Err(bad());
         }

@@ -37,7 +37,11 @@ fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
 /// (auth, subscribe, unsubscribe, command, ping).
 #[utoipa::path(responses((status = 101, description = "switching to the WebSocket protocol"), (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
 #[get("/ws")]
-async fn upgrade(req: HttpRequest, body: web::Payload, state: web::Data<AppState>) -> Result<HttpResponse, actix_web::Error> {
+async fn upgrade(
+    req: HttpRequest,
+    body: web::Payload,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, actix_web::Error> {
     if !origin_allowed(&req, &state.config.allowed_origins) {
         return Ok(AppError::forbidden("this origin may not open a socket").error_response());
     }

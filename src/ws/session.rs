@@ -64,7 +64,8 @@ async fn write_loop(mut session: Session, outbox: Arc<Outbox>, send_timeout: Dur
                 }
             },
             Next::Close(reason) => {
-                let close = actix_ws::CloseReason { code: CloseCode::from(reason.code), description: Some(reason.message) };
+                let close =
+                    actix_ws::CloseReason { code: CloseCode::from(reason.code), description: Some(reason.message) };
                 let _ = tokio::time::timeout(Duration::from_secs(1), session.close(Some(close))).await;
                 return;
             }
@@ -277,7 +278,10 @@ impl Conn {
         let topic = Topic::parse(raw, viewer.as_deref())?;
         let name: Arc<str> = topic.bus_name().into();
         if !self.subs.contains_key(&name) && self.subs.len() >= self.state.config.ws.max_subscriptions {
-            return Err(crate::error::AppError::conflict_code("too_many_subscriptions", "unsubscribe from something first"));
+            return Err(crate::error::AppError::conflict_code(
+                "too_many_subscriptions",
+                "unsubscribe from something first",
+            ));
         }
         let source = self.state.realtime.topics.get(topic.kind)?.clone();
         source.authorize(viewer.as_deref(), &topic.id).await?;
@@ -289,7 +293,12 @@ impl Conn {
         match source.snapshot(&topic.id).await {
             Ok((seq, data)) => {
                 let bytes = snapshot_frame(&topic.client_name(), seq, &data);
-                self.outbox.complete_subscribe(Frame { kind: FrameKind::Snapshot, topic: Some(name), seq, bytes: bytes.into() });
+                self.outbox.complete_subscribe(Frame {
+                    kind: FrameKind::Snapshot,
+                    topic: Some(name),
+                    seq,
+                    bytes: bytes.into(),
+                });
                 Ok(())
             }
             Err(e) => {
@@ -300,10 +309,10 @@ impl Conn {
     }
 
     fn unsubscribe(&mut self, name: &str) {
-        if let Some((key, _)) = self.subs.remove_entry(name) {
-            if self.state.realtime.hub.unsubscribe(&key, self.id) {
-                self.state.realtime.bus.unlisten(&key);
-            }
+        if let Some((key, _)) = self.subs.remove_entry(name)
+            && self.state.realtime.hub.unsubscribe(&key, self.id)
+        {
+            self.state.realtime.bus.unlisten(&key);
         }
         self.outbox.forget(name);
     }

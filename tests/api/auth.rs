@@ -57,16 +57,12 @@ impl ClerkKey {
     fn sign(&self, kid: Option<&str>, claims: &Value) -> String {
         let mut header = Header::new(Algorithm::RS256);
         header.kid = kid.map(str::to_string);
-        jsonwebtoken::encode(
-            &header,
-            claims,
-            &EncodingKey::from_rsa_pem(self.private_pem.as_bytes()).unwrap(),
-        )
-        .unwrap()
+        jsonwebtoken::encode(&header, claims, &EncodingKey::from_rsa_pem(self.private_pem.as_bytes()).unwrap()).unwrap()
     }
 
     fn jwks(&self, kid: &str) -> String {
-        json!({"keys": [{"kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": self.n, "e": self.e}]}).to_string()
+        json!({"keys": [{"kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": self.n, "e": self.e}]})
+            .to_string()
     }
 }
 
@@ -92,12 +88,8 @@ fn with(mut claims: Value, changes: Value) -> Value {
 }
 
 async fn clerk_app(key: &ClerkKey) -> TestApp {
-    spawn_app_with(&[
-        ("CLERK_JWT_KEY", &key.public_pem),
-        ("CLERK_AUTHORIZED_PARTIES", PARTY),
-        ("CLERK_ISSUER", ISSUER),
-    ])
-    .await
+    spawn_app_with(&[("CLERK_JWT_KEY", &key.public_pem), ("CLERK_AUTHORIZED_PARTIES", PARTY), ("CLERK_ISSUER", ISSUER)])
+        .await
 }
 
 async fn me_with_token(app: &TestApp, token: &str) -> (u16, Value) {
@@ -138,46 +130,13 @@ async fn forged_expired_or_misdirected_clerk_tokens_are_refused() {
     .unwrap();
 
     let cases: Vec<(&str, String)> = vec![
-        (
-            "expired",
-            key.sign(
-                None,
-                &with(
-                    valid.clone(),
-                    json!({"exp": now() - 60, "nbf": now() - 120}),
-                ),
-            ),
-        ),
-        (
-            "not yet valid",
-            key.sign(None, &with(valid.clone(), json!({"nbf": now() + 60}))),
-        ),
-        (
-            "wrong authorized party",
-            key.sign(
-                None,
-                &with(valid.clone(), json!({"azp": "https://evil.example"})),
-            ),
-        ),
-        (
-            "no authorized party",
-            key.sign(None, &with(valid.clone(), json!({"azp": null}))),
-        ),
-        (
-            "wrong issuer",
-            key.sign(
-                None,
-                &with(valid.clone(), json!({"iss": "https://evil.example"})),
-            ),
-        ),
-        (
-            "no issuer",
-            key.sign(None, &with(valid.clone(), json!({"iss": null}))),
-        ),
-        (
-            "no expiry",
-            key.sign(None, &with(valid.clone(), json!({"exp": null}))),
-        ),
+        ("expired", key.sign(None, &with(valid.clone(), json!({"exp": now() - 60, "nbf": now() - 120})))),
+        ("not yet valid", key.sign(None, &with(valid.clone(), json!({"nbf": now() + 60})))),
+        ("wrong authorized party", key.sign(None, &with(valid.clone(), json!({"azp": "https://evil.example"})))),
+        ("no authorized party", key.sign(None, &with(valid.clone(), json!({"azp": null})))),
+        ("wrong issuer", key.sign(None, &with(valid.clone(), json!({"iss": "https://evil.example"})))),
+        ("no issuer", key.sign(None, &with(valid.clone(), json!({"iss": null})))),
+        ("no expiry", key.sign(None, &with(valid.clone(), json!({"exp": null})))),
         ("signed with another key", other_key.sign(None, &valid)),
         ("HS256 keyed with the public PEM", hs256_with_public_key),
         ("alg none", format!("{header_none}.{body}.")),
@@ -188,20 +147,14 @@ async fn forged_expired_or_misdirected_clerk_tokens_are_refused() {
         assert_eq!(status, 401, "{what}: {body}");
         assert_error(status, &body, 401, "unauthorized");
     }
-    assert_eq!(
-        app.count("users").await,
-        0,
-        "no refused token created a user"
-    );
+    assert_eq!(app.count("users").await, 0, "no refused token created a user");
 }
 
 #[actix_web::test]
 async fn with_clerk_configured_dev_sign_in_does_not_exist() {
     let key = &keys()[0];
     let app = clerk_app(key).await;
-    let (status, body) = app
-        .post("/api/v1/dev/token", None, json!({"clerkId": "dev_mallory"}))
-        .await;
+    let (status, body) = app.post("/api/v1/dev/token", None, json!({"clerkId": "dev_mallory"})).await;
     assert_error(status, &body, 404, "not_found");
 
     // Nor does a token signed with the default dev secret get anyone in.
@@ -222,12 +175,8 @@ async fn a_private_read_without_a_bearer_token_is_refused() {
     let (status, body) = app.get("/api/v1/me", None).await;
     assert_error(status, &body, 401, "unauthorized");
 
-    let (status, body) = send(
-        app.http
-            .get(app.url("/api/v1/me"))
-            .header("Authorization", "Basic YWxpY2U6c2VjcmV0"),
-    )
-    .await;
+    let (status, body) =
+        send(app.http.get(app.url("/api/v1/me")).header("Authorization", "Basic YWxpY2U6c2VjcmV0")).await;
     assert_error(status, &body, 401, "unauthorized");
     assert_eq!(app.count("users").await, 0);
 }
@@ -236,10 +185,7 @@ async fn a_private_read_without_a_bearer_token_is_refused() {
 /// the requests it gets.
 async fn jwks_server(body: String) -> (String, Arc<AtomicUsize>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!(
-        "http://{}/.well-known/jwks.json",
-        listener.local_addr().unwrap()
-    );
+    let url = format!("http://{}/.well-known/jwks.json", listener.local_addr().unwrap());
     let hits = Arc::new(AtomicUsize::new(0));
     let counter = hits.clone();
     actix_web::rt::spawn(async move {
@@ -280,11 +226,7 @@ async fn keys_come_from_the_jwks_url_which_unknown_key_ids_cannot_flood() {
     ])
     .await;
 
-    let (status, me) = me_with_token(
-        &app,
-        &key.sign(Some("ins_key_1"), &session_claims("user_jwks")),
-    )
-    .await;
+    let (status, me) = me_with_token(&app, &key.sign(Some("ins_key_1"), &session_claims("user_jwks"))).await;
     assert_eq!(status, 200, "{me}");
     assert_eq!(me["clerkId"], "user_jwks");
     assert_eq!(hits.load(Ordering::SeqCst), 1);
@@ -292,27 +234,16 @@ async fn keys_come_from_the_jwks_url_which_unknown_key_ids_cannot_flood() {
     // Tokens naming a key the JWKS does not have are refused, and a burst of
     // them does not turn into a burst of requests to Clerk.
     for i in 0..5 {
-        let token = key.sign(
-            Some(&format!("ins_forged_{i}")),
-            &session_claims("user_jwks"),
-        );
+        let token = key.sign(Some(&format!("ins_forged_{i}")), &session_claims("user_jwks"));
         let (status, body) = me_with_token(&app, &token).await;
         assert_error(status, &body, 401, "unauthorized");
     }
     let (status, body) = me_with_token(&app, &key.sign(None, &session_claims("user_jwks"))).await;
     assert_error(status, &body, 401, "unauthorized");
-    assert!(
-        hits.load(Ordering::SeqCst) <= 1,
-        "JWKS fetched {} times within a minute",
-        hits.load(Ordering::SeqCst)
-    );
+    assert!(hits.load(Ordering::SeqCst) <= 1, "JWKS fetched {} times within a minute", hits.load(Ordering::SeqCst));
 
     // The cached key still works.
-    let (status, _) = me_with_token(
-        &app,
-        &key.sign(Some("ins_key_1"), &session_claims("user_jwks")),
-    )
-    .await;
+    let (status, _) = me_with_token(&app, &key.sign(Some("ins_key_1"), &session_claims("user_jwks"))).await;
     assert_eq!(status, 200);
 }
 
@@ -323,20 +254,13 @@ async fn an_unknown_key_id_first_fetches_the_jwks_once_then_no_more() {
     let app = spawn_app_with(&[("AUTH_MODE", "clerk"), ("CLERK_JWKS_URL", &jwks_url)]).await;
 
     for i in 0..3 {
-        let token = key.sign(
-            Some(&format!("ins_unknown_{i}")),
-            &session_claims("user_jwks"),
-        );
+        let token = key.sign(Some(&format!("ins_unknown_{i}")), &session_claims("user_jwks"));
         let (status, body) = me_with_token(&app, &token).await;
         assert_error(status, &body, 401, "unauthorized");
     }
     assert_eq!(hits.load(Ordering::SeqCst), 1);
     // The one fetch brought the real key along.
-    let (status, _) = me_with_token(
-        &app,
-        &key.sign(Some("ins_key_1"), &session_claims("user_jwks")),
-    )
-    .await;
+    let (status, _) = me_with_token(&app, &key.sign(Some("ins_key_1"), &session_claims("user_jwks"))).await;
     assert_eq!(status, 200);
     assert_eq!(hits.load(Ordering::SeqCst), 1);
 }

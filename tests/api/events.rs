@@ -64,16 +64,34 @@ async fn an_event_keeps_every_seed_field_and_validates_them() {
     for (body, field) in [
         (json!({"title": "", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME"}), "title"),
         (json!({"title": "x", "startDate": "tomorrow", "eventType": "GAME"}), "startDate"),
-        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "endDate": "2026-12-05T19:00:00Z", "eventType": "GAME"}), "endDate"),
-        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "maxSkaters": -1}), "maxSkaters"),
-        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "groupConfig": {"groups": [], "balanceBy": "ORDER"}}), "groupConfig"),
-        (json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "facilityId": "nope"}), "facilityId"),
+        (
+            json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "endDate": "2026-12-05T19:00:00Z", "eventType": "GAME"}),
+            "endDate",
+        ),
+        (
+            json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "maxSkaters": -1}),
+            "maxSkaters",
+        ),
+        (
+            json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "groupConfig": {"groups": [], "balanceBy": "ORDER"}}),
+            "groupConfig",
+        ),
+        (
+            json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "GAME", "facilityId": "nope"}),
+            "facilityId",
+        ),
     ] {
         let (s, body) = app.post("/api/v1/events", Some(&org), body).await;
         assert_error(s, &body, 422, "validation_failed");
         assert!(body["error"]["details"][field].is_string(), "{field}: {body}");
     }
-    let (s, body) = app.post("/api/v1/events", Some(&org), json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "BROOMBALL"})).await;
+    let (s, body) = app
+        .post(
+            "/api/v1/events",
+            Some(&org),
+            json!({"title": "x", "startDate": "2026-12-05T20:00:00Z", "eventType": "BROOMBALL"}),
+        )
+        .await;
     assert_error(s, &body, 422, "validation_failed");
     assert_eq!(app.count("events").await, before);
 }
@@ -85,13 +103,19 @@ async fn full_roles_queue_fairly_and_a_freed_place_promotes_the_head_of_that_rol
     let event = new_event(&app, &org, json!({"maxSkaters": 2, "maxGoalies": 1})).await;
     let p = users(&app, "player", 6).await;
     assert_eq!(rsvp(&app, &p[0], &event, json!({"action": "ATTENDING"})).await["status"], "ATTENDING");
-    assert_eq!(rsvp(&app, &p[1], &event, json!({"action": "ATTENDING", "position": "LEFT_WING"})).await["status"], "ATTENDING");
+    assert_eq!(
+        rsvp(&app, &p[1], &event, json!({"action": "ATTENDING", "position": "LEFT_WING"})).await["status"],
+        "ATTENDING"
+    );
     let r2 = rsvp(&app, &p[2], &event, json!({"action": "ATTENDING"})).await;
     assert_eq!((r2["status"].as_str(), r2["waitlistRank"].as_i64()), (Some("WAITLISTED"), Some(1)));
     let r3 = rsvp(&app, &p[3], &event, json!({"action": "ATTENDING"})).await;
     assert_eq!(r3["waitlistRank"], 2);
     // Goalies count against their own limit and have their own line.
-    assert_eq!(rsvp(&app, &p[4], &event, json!({"action": "ATTENDING", "position": "GOALIE"})).await["status"], "ATTENDING");
+    assert_eq!(
+        rsvp(&app, &p[4], &event, json!({"action": "ATTENDING", "position": "GOALIE"})).await["status"],
+        "ATTENDING"
+    );
     let g = rsvp(&app, &p[5], &event, json!({"action": "ATTENDING", "position": "GOALIE"})).await;
     assert_eq!((g["status"].as_str(), g["waitlistRank"].as_i64()), (Some("WAITLISTED"), Some(1)));
 
@@ -105,10 +129,17 @@ async fn full_roles_queue_fairly_and_a_freed_place_promotes_the_head_of_that_rol
     // A skater declines: the head of the skaters' line (p2) is promoted, not the goalie.
     rsvp(&app, &p[0], &event, json!({"action": "DECLINED"})).await;
     let doc = attendees(&app, &org, &event).await;
-    let attending: Vec<&str> = doc["attending"].as_array().unwrap().iter().map(|e| e["userId"].as_str().unwrap()).collect();
+    let attending: Vec<&str> =
+        doc["attending"].as_array().unwrap().iter().map(|e| e["userId"].as_str().unwrap()).collect();
     assert!(attending.contains(&p[2].id.as_str()));
-    assert_eq!(doc["counts"], json!({"skaters": 2, "goalies": 1, "maxSkaters": 2, "maxGoalies": 1, "waitlistSkaters": 1, "waitlistGoalies": 1}));
-    assert_eq!(doc["waitlist"].as_array().unwrap().iter().find(|e| e["userId"] == p[3].id.as_str()).unwrap()["rank"], 1);
+    assert_eq!(
+        doc["counts"],
+        json!({"skaters": 2, "goalies": 1, "maxSkaters": 2, "maxGoalies": 1, "waitlistSkaters": 1, "waitlistGoalies": 1})
+    );
+    assert_eq!(
+        doc["waitlist"].as_array().unwrap().iter().find(|e| e["userId"] == p[3].id.as_str()).unwrap()["rank"],
+        1
+    );
 
     // Declining from the waitlist leaves it.
     rsvp(&app, &p[3], &event, json!({"action": "DECLINED"})).await;
@@ -184,11 +215,21 @@ async fn an_idempotency_key_makes_a_retried_rsvp_answer_the_first_reply() {
     let a = app.user("amelia").await;
     let b = app.user("bruno").await;
     rsvp(&app, &a, &event, json!({"action": "ATTENDING"})).await;
-    let first = send(app.req(reqwest::Method::PUT, &format!("/api/v1/events/{event}/rsvp"), Some(&b)).header("Idempotency-Key", "k-1").json(&json!({"action": "ATTENDING"}))).await;
+    let first = send(
+        app.req(reqwest::Method::PUT, &format!("/api/v1/events/{event}/rsvp"), Some(&b))
+            .header("Idempotency-Key", "k-1")
+            .json(&json!({"action": "ATTENDING"})),
+    )
+    .await;
     assert_eq!(first.1["status"], "WAITLISTED");
     rsvp(&app, &a, &event, json!({"action": "DECLINED"})).await;
     // b is promoted meanwhile, but the retry answers exactly the first reply.
-    let retry = send(app.req(reqwest::Method::PUT, &format!("/api/v1/events/{event}/rsvp"), Some(&b)).header("Idempotency-Key", "k-1").json(&json!({"action": "ATTENDING"}))).await;
+    let retry = send(
+        app.req(reqwest::Method::PUT, &format!("/api/v1/events/{event}/rsvp"), Some(&b))
+            .header("Idempotency-Key", "k-1")
+            .json(&json!({"action": "ATTENDING"})),
+    )
+    .await;
     assert_eq!(retry, first);
     let history: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM event_rsvp_history WHERE action = 'ATTENDING'")
         .fetch_one(&app.state.db.pool)
@@ -207,18 +248,22 @@ async fn payments_are_private_to_the_organiser_and_the_payer() {
     rsvp(&app, &a, &event, json!({"action": "ATTENDING"})).await;
     rsvp(&app, &b, &event, json!({"action": "ATTENDING"})).await;
     // Without canCollectEventPayments the organiser cannot mark.
-    let (s, body) = app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
+    let (s, body) =
+        app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
     assert_error(s, &body, 403, "forbidden");
     app.patch("/api/v1/me", Some(&org), json!({"canCollectEventPayments": true})).await;
-    let (s, pay) = app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
+    let (s, pay) =
+        app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
     assert_eq!(s, 200, "{pay}");
     assert_eq!(pay["isPaid"], true);
     assert_eq!(pay["markedPaidById"], org.id.as_str());
     // The waitlisted have no payment row.
-    let (s, body) = app.put(&format!("/api/v1/events/{event}/payments/{}", b.id), Some(&org), Some(json!({"isPaid": true}))).await;
+    let (s, body) =
+        app.put(&format!("/api/v1/events/{event}/payments/{}", b.id), Some(&org), Some(json!({"isPaid": true}))).await;
     assert_error(s, &body, 409, "not_attending");
     // Others see nothing; the payer sees their own.
-    let (s, body) = app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&b), Some(json!({"isPaid": false}))).await;
+    let (s, body) =
+        app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&b), Some(json!({"isPaid": false}))).await;
     assert_error(s, &body, 403, "forbidden");
     assert_eq!(attendees(&app, &b, &event).await["attending"][0]["isPaid"], Value::Null);
     assert_eq!(attendees(&app, &a, &event).await["attending"][0]["isPaid"], true);
@@ -242,7 +287,8 @@ async fn cancelling_tells_every_watcher_at_once_and_stops_rsvps() {
     assert!(e["cancelledAt"].is_string());
     let update = ws.next_of("update", Duration::from_secs(5)).await.expect("a push on cancel");
     assert!(update["seq"].as_i64() > snap["seq"].as_i64());
-    let (s, body) = app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&a), Some(json!({"action": "DECLINED"}))).await;
+    let (s, body) =
+        app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&a), Some(json!({"action": "DECLINED"}))).await;
     assert_error(s, &body, 409, "conflict");
     let (s, body) = app.patch(&format!("/api/v1/events/{event}"), Some(&org), json!({"title": "again"})).await;
     assert_error(s, &body, 409, "event_cancelled");
@@ -292,7 +338,8 @@ async fn the_rules_hold_over_the_socket_too() {
     wb.auth(&b).await;
     let mut worg = app.ws().await;
     worg.auth(&org).await;
-    let r = wa.command("1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": "GOALIE"})).await;
+    let r =
+        wa.command("1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": "GOALIE"})).await;
     assert_eq!(r["data"]["status"], "WAITLISTED", "no goalie places: {r}");
     let r = wb.command("1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING"})).await;
     assert_eq!(r["data"]["status"], "ATTENDING");
@@ -312,7 +359,8 @@ async fn five_hundred_clients_race_for_ten_skater_and_one_goalie_places_on_one_n
     let org = app.user("organiser").await;
     let event = new_event(&app, &org, json!({"maxSkaters": 10, "maxGoalies": 1})).await;
     let racers = users(&app, "racer", 500).await;
-    let goalie_ids: Vec<String> = racers.iter().enumerate().filter(|(i, _)| i % 10 == 0).map(|(_, u)| u.id.clone()).collect();
+    let goalie_ids: Vec<String> =
+        racers.iter().enumerate().filter(|(i, _)| i % 10 == 0).map(|(_, u)| u.id.clone()).collect();
     let mut sockets = Vec::new();
     for u in &racers {
         let mut ws = app.ws().await;
@@ -324,7 +372,9 @@ async fn five_hundred_clients_race_for_ten_skater_and_one_goalie_places_on_one_n
         let position = if i % 10 == 0 { "GOALIE" } else { "RIGHT_DEFENSE" };
         let id = u.id.clone();
         async move {
-            let reply = ws.command("go", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position})).await;
+            let reply = ws
+                .command("go", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position}))
+                .await;
             assert_eq!(reply["ok"], true, "{reply}");
             (id, reply["data"].clone())
         }

@@ -61,6 +61,8 @@ pub fn test_config(database_url: &str, extra: &[(&str, &str)]) -> Config {
     vars.insert("DATABASE_URL".into(), database_url.into());
     vars.insert("AUTH_MODE".into(), "dev".into());
     vars.insert("CLIENT_DIST".into(), "/nonexistent".into());
+    // Tests run in parallel against one PostgreSQL: keep each app's pool small.
+    vars.insert("DATABASE_MAX_CONNECTIONS".into(), "5".into());
     for (k, v) in extra {
         vars.insert(k.to_string(), v.to_string());
     }

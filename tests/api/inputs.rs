@@ -47,16 +47,7 @@ fn case<'a>(
         Some(b) => (JSON, b.to_string().into_bytes()),
         None => (None, Vec::new()),
     };
-    Case {
-        what,
-        method,
-        path: path.into(),
-        user,
-        content_type,
-        body,
-        status,
-        code,
-    }
+    Case { what, method, path: path.into(), user, content_type, body, status, code }
 }
 
 impl Case<'_> {
@@ -74,79 +65,26 @@ async fn every_bad_input_gets_its_error_code_and_changes_nothing() {
     let alice = app.user("alice").await;
     let bob = app.user("bob").await;
     let (s, rink) = app
-        .post(
-            "/api/v1/facilities",
-            Some(&alice),
-            json!({"name": "Maple Arena", "timezone": "America/Toronto"}),
-        )
+        .post("/api/v1/facilities", Some(&alice), json!({"name": "Maple Arena", "timezone": "America/Toronto"}))
         .await;
     assert_eq!(s, 201, "{rink}");
-    let (s, _) = app
-        .post(
-            "/api/v1/me/positions",
-            Some(&alice),
-            json!({"position": "CENTER", "skillLevel": "ADVANCED"}),
-        )
-        .await;
+    let (s, _) =
+        app.post("/api/v1/me/positions", Some(&alice), json!({"position": "CENTER", "skillLevel": "ADVANCED"})).await;
     assert_eq!(s, 201);
-    let impostor = TestUser {
-        token: "not.a.token".into(),
-        ..alice.clone()
-    };
+    let impostor = TestUser { token: "not.a.token".into(), ..alice.clone() };
     let a = Some(&alice);
     let followers = format!("/api/v1/users/{}/followers", bob.id);
 
     let cases = vec![
-        case(
-            "malformed JSON",
-            Method::PATCH,
-            "/api/v1/me",
-            a,
-            None,
-            400,
-            "bad_request",
-        )
-        .raw(JSON, r#"{"firstName": "Al"#),
-        case(
-            "an empty JSON body",
-            Method::POST,
-            "/api/v1/facilities",
-            a,
-            None,
-            400,
-            "bad_request",
-        )
-        .raw(JSON, ""),
-        case(
-            "a body that is not UTF-8",
-            Method::PATCH,
-            "/api/v1/me",
-            a,
-            None,
-            400,
-            "bad_request",
-        )
-        .raw(JSON, vec![b'{', b'"', 0xff, 0xfe, b'"', b'}']),
-        case(
-            "a JSON body sent as text/plain",
-            Method::PATCH,
-            "/api/v1/me",
-            a,
-            None,
-            400,
-            "bad_request",
-        )
-        .raw(Some("text/plain"), r#"{"firstName": "Al"}"#),
-        case(
-            "a JSON body with no Content-Type",
-            Method::POST,
-            "/api/v1/facilities",
-            a,
-            None,
-            400,
-            "bad_request",
-        )
-        .raw(None, r#"{"name": "X", "timezone": "UTC"}"#),
+        case("malformed JSON", Method::PATCH, "/api/v1/me", a, None, 400, "bad_request")
+            .raw(JSON, r#"{"firstName": "Al"#),
+        case("an empty JSON body", Method::POST, "/api/v1/facilities", a, None, 400, "bad_request").raw(JSON, ""),
+        case("a body that is not UTF-8", Method::PATCH, "/api/v1/me", a, None, 400, "bad_request")
+            .raw(JSON, vec![b'{', b'"', 0xff, 0xfe, b'"', b'}']),
+        case("a JSON body sent as text/plain", Method::PATCH, "/api/v1/me", a, None, 400, "bad_request")
+            .raw(Some("text/plain"), r#"{"firstName": "Al"}"#),
+        case("a JSON body with no Content-Type", Method::POST, "/api/v1/facilities", a, None, 400, "bad_request")
+            .raw(None, r#"{"name": "X", "timezone": "UTC"}"#),
         case(
             "an unknown field",
             Method::PATCH,
@@ -201,42 +139,10 @@ async fn every_bad_input_gets_its_error_code_and_changes_nothing() {
             413,
             "payload_too_large",
         ),
-        case(
-            "an unknown API route",
-            Method::GET,
-            "/api/v1/no-such-thing",
-            a,
-            None,
-            404,
-            "not_found",
-        ),
-        case(
-            "an unknown API version",
-            Method::GET,
-            "/api/v2/me",
-            a,
-            None,
-            404,
-            "not_found",
-        ),
-        case(
-            "an unknown sub-route",
-            Method::GET,
-            format!("/api/v1/users/{}/nope", bob.id),
-            a,
-            None,
-            404,
-            "not_found",
-        ),
-        case(
-            "a method the route does not have",
-            Method::DELETE,
-            "/api/v1/me",
-            a,
-            None,
-            405,
-            "method_not_allowed",
-        ),
+        case("an unknown API route", Method::GET, "/api/v1/no-such-thing", a, None, 404, "not_found"),
+        case("an unknown API version", Method::GET, "/api/v2/me", a, None, 404, "not_found"),
+        case("an unknown sub-route", Method::GET, format!("/api/v1/users/{}/nope", bob.id), a, None, 404, "not_found"),
+        case("a method the route does not have", Method::DELETE, "/api/v1/me", a, None, 405, "method_not_allowed"),
         case(
             "POST to a read-only route",
             Method::POST,
@@ -417,15 +323,7 @@ async fn every_bad_input_gets_its_error_code_and_changes_nothing() {
             422,
             "validation_failed",
         ),
-        case(
-            "following someone unknown",
-            Method::PUT,
-            "/api/v1/users/no-such-user/follow",
-            a,
-            None,
-            404,
-            "not_found",
-        ),
+        case("following someone unknown", Method::PUT, "/api/v1/users/no-such-user/follow", a, None, 404, "not_found"),
         case(
             "following an unknown facility",
             Method::PUT,
@@ -435,15 +333,7 @@ async fn every_bad_input_gets_its_error_code_and_changes_nothing() {
             404,
             "not_found",
         ),
-        case(
-            "following an unknown team",
-            Method::PUT,
-            "/api/v1/teams/no-such-team/follow",
-            a,
-            None,
-            404,
-            "not_found",
-        ),
+        case("following an unknown team", Method::PUT, "/api/v1/teams/no-such-team/follow", a, None, 404, "not_found"),
         case(
             "editing an unknown position",
             Method::PATCH,
@@ -507,15 +397,7 @@ async fn every_bad_input_gets_its_error_code_and_changes_nothing() {
             422,
             "validation_failed",
         ),
-        case(
-            "an unknown query parameter",
-            Method::GET,
-            "/api/v1/users?sort=name",
-            a,
-            None,
-            422,
-            "validation_failed",
-        ),
+        case("an unknown query parameter", Method::GET, "/api/v1/users?sort=name", a, None, 422, "validation_failed"),
         case(
             "a facility cursor we never gave out",
             Method::GET,
@@ -552,46 +434,19 @@ async fn every_bad_input_gets_its_error_code_and_changes_nothing() {
             401,
             "unauthorized",
         ),
-        case(
-            "a path id that is not UTF-8",
-            Method::PUT,
-            "/api/v1/users/%FF%FE/follow",
-            a,
-            None,
-            404,
-            "not_found",
-        ),
-        case(
-            "an unsigned webhook",
-            Method::POST,
-            "/api/v1/webhooks/clerk",
-            None,
-            None,
-            404,
-            "not_found",
-        )
-        .raw(JSON, r#"{"type": "user.created", "data": {}}"#),
+        case("a path id that is not UTF-8", Method::PUT, "/api/v1/users/%FF%FE/follow", a, None, 404, "not_found"),
+        case("an unsigned webhook", Method::POST, "/api/v1/webhooks/clerk", None, None, 404, "not_found")
+            .raw(JSON, r#"{"type": "user.created", "data": {}}"#),
     ];
     assert!(cases.len() >= 20);
 
     let (_, alice_before) = app.get("/api/v1/me", Some(&alice)).await;
     for c in cases {
         let before = app.counts(TABLES).await;
-        let (status, body) = app
-            .raw(c.method.clone(), &c.path, c.user, c.content_type, c.body)
-            .await;
-        assert_eq!(
-            status, c.status,
-            "{}: {} {} answered {body}",
-            c.what, c.method, c.path
-        );
+        let (status, body) = app.raw(c.method.clone(), &c.path, c.user, c.content_type, c.body).await;
+        assert_eq!(status, c.status, "{}: {} {} answered {body}", c.what, c.method, c.path);
         assert_error(status, &body, c.status, c.code);
-        assert_eq!(
-            app.counts(TABLES).await,
-            before,
-            "{}: the database changed",
-            c.what
-        );
+        assert_eq!(app.counts(TABLES).await, before, "{}: the database changed", c.what);
     }
     let (_, alice_after) = app.get("/api/v1/me", Some(&alice)).await;
     assert_eq!(alice_after, alice_before, "alice's profile is untouched");
@@ -602,11 +457,7 @@ async fn validation_errors_name_the_fields_at_fault() {
     let app = spawn_app().await;
     let alice = app.user("alice").await;
     let (status, body) = app
-        .post(
-            "/api/v1/facilities",
-            Some(&alice),
-            json!({"name": "", "timezone": "Nowhere/Land", "website": "rink"}),
-        )
+        .post("/api/v1/facilities", Some(&alice), json!({"name": "", "timezone": "Nowhere/Land", "website": "rink"}))
         .await;
     assert_error(status, &body, 422, "validation_failed");
     let fields = body["error"]["details"].as_object().unwrap();
@@ -614,9 +465,7 @@ async fn validation_errors_name_the_fields_at_fault() {
         assert!(fields[field].is_string(), "{field} in {body}");
     }
 
-    let (status, body) = app
-        .patch("/api/v1/me", Some(&alice), json!({"nickname": "Al"}))
-        .await;
+    let (status, body) = app.patch("/api/v1/me", Some(&alice), json!({"nickname": "Al"})).await;
     assert_error(status, &body, 422, "validation_failed");
     assert!(body["error"]["details"]["nickname"].is_string(), "{body}");
 }

@@ -1,6 +1,9 @@
 //! Integration tests: the real app over HTTP and WebSocket, on SQLite
 //! (default) or PostgreSQL (`TEST_DB=postgres`).
 
+// Test code may unwrap: a panic is the failure report.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod helpers;
 
 mod auth;

@@ -57,38 +57,23 @@ async fn the_openapi_document_describes_every_api_route_with_its_responses() {
     let app = spawn_app().await;
     let (status, doc) = app.get("/api/openapi.json", None).await;
     assert_eq!(status, 200);
-    assert!(
-        doc["openapi"].as_str().unwrap().starts_with("3."),
-        "{}",
-        doc["openapi"]
-    );
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."), "{}", doc["openapi"]);
     let paths = doc["paths"].as_object().expect("paths");
 
     for (method, path) in FOUNDATION_ROUTES {
-        let op = &paths
-            .get(*path)
-            .unwrap_or_else(|| panic!("{path} is not documented"))[*method];
-        assert!(
-            op.is_object(),
-            "{} {path} is not documented",
-            method.to_uppercase()
-        );
+        let op = &paths.get(*path).unwrap_or_else(|| panic!("{path} is not documented"))[*method];
+        assert!(op.is_object(), "{} {path} is not documented", method.to_uppercase());
     }
     for (path, item) in paths {
         assert!(path.starts_with("/api/v1/"), "{path} is outside /api/v1");
         for (method, op) in item.as_object().unwrap() {
-            let responses = op["responses"]
-                .as_object()
-                .unwrap_or_else(|| panic!("{method} {path} has no responses"));
+            let responses = op["responses"].as_object().unwrap_or_else(|| panic!("{method} {path} has no responses"));
             assert!(!responses.is_empty(), "{method} {path} has no responses");
             // A success that carries a body says what the body is.
             for (code, response) in responses {
                 if code.starts_with('2') && code != "204" {
                     let schema = &response["content"]["application/json"]["schema"];
-                    assert!(
-                        schema.is_object(),
-                        "{method} {path} {code} has no schema: {response}"
-                    );
+                    assert!(schema.is_object(), "{method} {path} {code} has no schema: {response}");
                 }
             }
         }
@@ -96,14 +81,8 @@ async fn the_openapi_document_describes_every_api_route_with_its_responses() {
     // Schemas referenced by the routes are defined.
     let text = doc.to_string();
     for name in ["User", "PublicUser", "Facility", "Team", "ErrorEnvelope"] {
-        assert!(
-            doc["components"]["schemas"][name].is_object(),
-            "{name} schema missing"
-        );
-        assert!(
-            text.contains(&format!("#/components/schemas/{name}")),
-            "{name} is never used"
-        );
+        assert!(doc["components"]["schemas"][name].is_object(), "{name} schema missing");
+        assert!(text.contains(&format!("#/components/schemas/{name}")), "{name} is never used");
     }
 }
 
@@ -120,18 +99,10 @@ async fn a_client_route_falls_back_to_the_app_shell_and_api_routes_do_not() {
         let res = app.http.get(app.url(path)).send().await.unwrap();
         assert_eq!(res.status(), 200, "{path}");
         let content_type = res.headers()["content-type"].to_str().unwrap().to_string();
-        assert!(
-            content_type.starts_with("text/html"),
-            "{path}: {content_type}"
-        );
+        assert!(content_type.starts_with("text/html"), "{path}: {content_type}");
         assert_eq!(res.text().await.unwrap(), shell, "{path}");
     }
-    let res = app
-        .http
-        .get(app.url("/assets/app.js"))
-        .send()
-        .await
-        .unwrap();
+    let res = app.http.get(app.url("/assets/app.js")).send().await.unwrap();
     assert_eq!(res.status(), 200);
     assert_eq!(res.text().await.unwrap(), "console.log('rinkside')");
 
@@ -153,20 +124,13 @@ impl Drop for Server {
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// `rinkside <args>` with only the environment given (none inherited).
 fn rinkside(args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rinkside"));
-    cmd.args(args)
-        .env_clear()
-        .env("RUST_LOG", "warn")
-        .envs(env.iter().copied());
+    cmd.args(args).env_clear().env("RUST_LOG", "warn").envs(env.iter().copied());
     cmd
 }
 
@@ -217,59 +181,33 @@ async fn the_server_exits_cleanly_on_sigterm() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // It serves for real before it is asked to stop.
-    let (status, body) = send(
-        http.post(format!("{base}/api/v1/dev/token"))
-            .json(&json!({"clerkId": "dev_ops"})),
-    )
-    .await;
+    let (status, body) = send(http.post(format!("{base}/api/v1/dev/token")).json(&json!({"clerkId": "dev_ops"}))).await;
     assert_eq!(status, 200, "{body}");
 
     let pid = server.0.id().to_string();
     let kill = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     assert!(kill.success());
-    let status = wait_for_exit(&mut server.0, Duration::from_secs(8))
-        .await
-        .expect("exits within seconds of SIGTERM");
+    let status = wait_for_exit(&mut server.0, Duration::from_secs(8)).await.expect("exits within seconds of SIGTERM");
     assert!(status.success(), "exit status {status}");
-    assert!(
-        http.get(format!("{base}/healthz")).send().await.is_err(),
-        "nothing listens any more"
-    );
+    assert!(http.get(format!("{base}/healthz")).send().await.is_err(), "nothing listens any more");
 }
 
 #[actix_web::test]
 async fn migrate_applies_the_schema_and_exits_and_an_unknown_command_fails() {
     let (database_url, _dir) = fresh_database().await;
     for _ in 0..2 {
-        let out = rinkside(&["migrate"], &[("DATABASE_URL", &database_url)])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "migrate: {} {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = rinkside(&["migrate"], &[("DATABASE_URL", &database_url)]).output().unwrap();
+        assert!(out.status.success(), "migrate: {} {}", out.status, String::from_utf8_lossy(&out.stderr));
     }
     sqlx::any::install_default_drivers();
-    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&database_url)
-        .await
-        .unwrap();
-    let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
+    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&database_url).await.unwrap();
+    let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&mut conn).await.unwrap();
     assert_eq!(users, 0, "the schema is there, empty");
 
-    let out = rinkside(&["bogus"], &[("DATABASE_URL", &database_url)])
-        .output()
-        .unwrap();
+    let out = rinkside(&["bogus"], &[("DATABASE_URL", &database_url)]).output().unwrap();
     assert!(!out.status.success(), "bogus exited {}", out.status);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("bogus") && stderr.contains("usage"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("bogus") && stderr.contains("usage"), "{stderr}");
 }
 
 #[actix_web::test]
@@ -278,21 +216,11 @@ async fn an_unbindable_address_or_bad_configuration_fails_at_start() {
     let bind = taken.local_addr().unwrap().to_string();
     let (database_url, _dir) = fresh_database().await;
     for env in [
-        vec![
-            ("BIND", bind.as_str()),
-            ("DATABASE_URL", database_url.as_str()),
-        ],
-        vec![
-            ("AUTH_MODE", "clerk"),
-            ("DATABASE_URL", database_url.as_str()),
-        ],
+        vec![("BIND", bind.as_str()), ("DATABASE_URL", database_url.as_str())],
+        vec![("AUTH_MODE", "clerk"), ("DATABASE_URL", database_url.as_str())],
         vec![("DATABASE_URL", "mysql://nope")],
     ] {
-        let mut child = rinkside(&[], &env)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = rinkside(&[], &env).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
         let status = wait_for_exit(&mut child, Duration::from_secs(30)).await;
         let _ = child.kill();
         let status = status.unwrap_or_else(|| panic!("{env:?} kept running"));

@@ -2,10 +2,10 @@
 //! ordering, and the protections of the gateway.
 
 use crate::helpers::*;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
-use futures_util::{SinkExt, StreamExt};
 
 const WAIT: Duration = Duration::from_secs(5);
 
@@ -177,7 +177,15 @@ async fn a_flood_is_closed_with_1008() {
 async fn a_thousand_malformed_frames_get_error_frames_and_the_connection_lives_on() {
     let app = spawn_app_with(&[("WS_RATE_PER_SEC", "100000"), ("WS_RATE_BURST", "100000")]).await;
     let mut ws = app.ws().await;
-    let garbage = ["{", "null", "[]", "{\"type\":\"dance\"}", "{\"type\":\"subscribe\"}", "\u{1F3D2}", "{\"type\":\"command\",\"id\":\"\",\"command\":{}}"];
+    let garbage = [
+        "{",
+        "null",
+        "[]",
+        "{\"type\":\"dance\"}",
+        "{\"type\":\"subscribe\"}",
+        "\u{1F3D2}",
+        "{\"type\":\"command\",\"id\":\"\",\"command\":{}}",
+    ];
     for i in 0..1000 {
         ws.send_text(garbage[i % garbage.len()]).await;
     }

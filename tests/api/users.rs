@@ -28,7 +28,11 @@ async fn a_new_user_signs_in_and_completes_onboarding() {
     assert_eq!(status, 200);
 
     let (status, me) = app
-        .patch("/api/v1/me", Some(&alice), json!({"profileTypes": ["PLAYER", "COACH"], "firstName": "Alice", "onboardingComplete": true}))
+        .patch(
+            "/api/v1/me",
+            Some(&alice),
+            json!({"profileTypes": ["PLAYER", "COACH"], "firstName": "Alice", "onboardingComplete": true}),
+        )
         .await;
     assert_eq!(status, 200, "{me}");
     assert_eq!(me["profileTypes"], json!(["PLAYER", "COACH"]));
@@ -45,16 +49,29 @@ async fn a_new_user_signs_in_and_completes_onboarding() {
 async fn only_one_position_is_preferred() {
     let app = spawn_app().await;
     let bob = app.user("bob").await;
-    let (s, c) = app.post("/api/v1/me/positions", Some(&bob), json!({"position": "CENTER", "skillLevel": "ADVANCED", "isPreferred": true})).await;
+    let (s, c) = app
+        .post(
+            "/api/v1/me/positions",
+            Some(&bob),
+            json!({"position": "CENTER", "skillLevel": "ADVANCED", "isPreferred": true}),
+        )
+        .await;
     assert_eq!(s, 201, "{c}");
-    let (s, g) = app.post("/api/v1/me/positions", Some(&bob), json!({"position": "GOALIE", "skillLevel": "BEGINNER", "isPreferred": true})).await;
+    let (s, g) = app
+        .post(
+            "/api/v1/me/positions",
+            Some(&bob),
+            json!({"position": "GOALIE", "skillLevel": "BEGINNER", "isPreferred": true}),
+        )
+        .await;
     assert_eq!(s, 201, "{g}");
     let (_, list) = app.get("/api/v1/me/positions", Some(&bob)).await;
     let preferred: Vec<_> = list.as_array().unwrap().iter().filter(|p| p["isPreferred"] == true).collect();
     assert_eq!(preferred.len(), 1);
     assert_eq!(preferred[0]["position"], "GOALIE");
 
-    let (s, body) = app.post("/api/v1/me/positions", Some(&bob), json!({"position": "CENTER", "skillLevel": "BEGINNER"})).await;
+    let (s, body) =
+        app.post("/api/v1/me/positions", Some(&bob), json!({"position": "CENTER", "skillLevel": "BEGINNER"})).await;
     assert_error(s, &body, 409, "conflict");
     let (s, _) = app.delete(&format!("/api/v1/me/positions/{}", c["id"].as_str().unwrap()), Some(&bob)).await;
     assert_eq!(s, 204);

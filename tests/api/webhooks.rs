@@ -23,21 +23,13 @@ const NOW: i64 = 1_800_000_000;
 
 /// A Svix `v1` signature of one message, as Clerk's sender computes it.
 fn sign(id: &str, ts: i64, body: &str) -> String {
-    let key = STANDARD
-        .decode(SECRET.trim_start_matches("whsec_"))
-        .unwrap();
+    let key = STANDARD.decode(SECRET.trim_start_matches("whsec_")).unwrap();
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&key).unwrap();
     mac.update(format!("{id}.{ts}.{body}").as_bytes());
     format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()))
 }
 
-async fn deliver_raw(
-    app: &TestApp,
-    id: &str,
-    ts: i64,
-    signature: &str,
-    body: &str,
-) -> (u16, Value) {
+async fn deliver_raw(app: &TestApp, id: &str, ts: i64, signature: &str, body: &str) -> (u16, Value) {
     send(
         app.http
             .post(app.url("/api/v1/webhooks/clerk"))
@@ -89,8 +81,7 @@ fn email(id: &str, address: &str) -> Value {
 
 /// What the person sees of themselves: dev sign-in answers with `/me`'s user.
 async fn profile_of(app: &TestApp, clerk_id: &str) -> (u16, Value) {
-    app.post("/api/v1/dev/token", None, json!({"clerkId": clerk_id}))
-        .await
+    app.post("/api/v1/dev/token", None, json!({"clerkId": clerk_id})).await
 }
 
 #[actix_web::test]
@@ -102,26 +93,14 @@ async fn the_published_svix_test_vector_passes_the_signature_check() {
     assert_eq!(app.count("webhook_events").await, 0);
 
     // One digit more and the same signature no longer matches.
-    let (status, body) = deliver_raw(
-        &app,
-        VECTOR_ID,
-        VECTOR_TS,
-        VECTOR_SIG,
-        r#"{"test": 2432232315}"#,
-    )
-    .await;
+    let (status, body) = deliver_raw(&app, VECTOR_ID, VECTOR_TS, VECTOR_SIG, r#"{"test": 2432232315}"#).await;
     assert_error(status, &body, 401, "unauthorized");
 }
 
 #[actix_web::test]
 async fn a_tampered_unsigned_or_missigned_message_is_refused_and_changes_nothing() {
     let app = webhook_app().await;
-    let event = user_event(
-        "user.created",
-        "user_tamper",
-        1,
-        json!({"username": "tamper"}),
-    );
+    let event = user_event("user.created", "user_tamper", 1, json!({"username": "tamper"}));
     let body = event.to_string();
     let signature = sign("msg_t1", NOW, &body);
     let tampered = body.replace("tamper", "admin");
@@ -131,12 +110,7 @@ async fn a_tampered_unsigned_or_missigned_message_is_refused_and_changes_nothing
     // The signature covers the id too.
     let (status, reply) = deliver_raw(&app, "msg_t2", NOW, &signature, &body).await;
     assert_error(status, &reply, 401, "unauthorized");
-    let (status, reply) = send(
-        app.http
-            .post(app.url("/api/v1/webhooks/clerk"))
-            .body(body.clone()),
-    )
-    .await;
+    let (status, reply) = send(app.http.post(app.url("/api/v1/webhooks/clerk")).body(body.clone())).await;
     assert_error(status, &reply, 401, "unauthorized");
     assert_eq!(app.count("users").await, 0);
     assert_eq!(app.count("webhook_events").await, 0);
@@ -151,26 +125,19 @@ async fn a_message_outside_the_five_minute_window_is_refused() {
     let app = webhook_app().await;
     let event = user_event("user.created", "user_late", 1, json!({"username": "late"})).to_string();
     for ts in [NOW - 301, NOW + 301] {
-        let (status, reply) =
-            deliver_raw(&app, "msg_old", ts, &sign("msg_old", ts, &event), &event).await;
+        let (status, reply) = deliver_raw(&app, "msg_old", ts, &sign("msg_old", ts, &event), &event).await;
         assert_error(status, &reply, 401, "unauthorized");
     }
     assert_eq!(app.count("users").await, 0);
     let ts = NOW - 299;
-    let (status, reply) =
-        deliver_raw(&app, "msg_old", ts, &sign("msg_old", ts, &event), &event).await;
+    let (status, reply) = deliver_raw(&app, "msg_old", ts, &sign("msg_old", ts, &event), &event).await;
     assert_eq!(status, 200, "{reply}");
 }
 
 #[actix_web::test]
 async fn a_replayed_message_is_applied_once() {
     let app = webhook_app().await;
-    let event = user_event(
-        "user.created",
-        "user_replay",
-        1000,
-        json!({"username": "replay", "first_name": "Ray"}),
-    );
+    let event = user_event("user.created", "user_replay", 1000, json!({"username": "replay", "first_name": "Ray"}));
     let (status, reply) = deliver(&app, "msg_r1", &event).await;
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["outcome"], "applied");
@@ -182,9 +149,7 @@ async fn a_replayed_message_is_applied_once() {
         token: signed_in["token"].as_str().unwrap().into(),
         username: "replay".into(),
     };
-    let (status, _) = app
-        .patch("/api/v1/me", Some(&me), json!({"firstName": "Raymond"}))
-        .await;
+    let (status, _) = app.patch("/api/v1/me", Some(&me), json!({"firstName": "Raymond"})).await;
     assert_eq!(status, 200);
     let before = app.counts(&["users", "webhook_events"]).await;
 
@@ -236,37 +201,17 @@ async fn user_created_fills_in_the_profile_from_the_primary_email() {
 async fn an_update_older_than_the_stored_one_is_ignored() {
     let app = webhook_app().await;
     let t = 1_700_000_000_000_i64;
-    let (_, r) = deliver(
-        &app,
-        "msg_u1",
-        &user_event("user.created", "user_bob", t, json!({"first_name": "Bob"})),
-    )
-    .await;
+    let (_, r) =
+        deliver(&app, "msg_u1", &user_event("user.created", "user_bob", t, json!({"first_name": "Bob"}))).await;
     assert_eq!(r["outcome"], "applied");
-    let (_, r) = deliver(
-        &app,
-        "msg_u3",
-        &user_event(
-            "user.updated",
-            "user_bob",
-            t + 2000,
-            json!({"first_name": "Robert"}),
-        ),
-    )
-    .await;
+    let (_, r) =
+        deliver(&app, "msg_u3", &user_event("user.updated", "user_bob", t + 2000, json!({"first_name": "Robert"})))
+            .await;
     assert_eq!(r["outcome"], "applied");
     // Svix does not promise order: the update in between arrives last.
-    let (status, r) = deliver(
-        &app,
-        "msg_u2",
-        &user_event(
-            "user.updated",
-            "user_bob",
-            t + 1000,
-            json!({"first_name": "Bobby"}),
-        ),
-    )
-    .await;
+    let (status, r) =
+        deliver(&app, "msg_u2", &user_event("user.updated", "user_bob", t + 1000, json!({"first_name": "Bobby"})))
+            .await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["outcome"], "stale");
 
@@ -277,12 +222,8 @@ async fn an_update_older_than_the_stored_one_is_ignored() {
 #[actix_web::test]
 async fn an_unknown_event_type_is_acknowledged_and_ignored() {
     let app = webhook_app().await;
-    let (status, r) = deliver(
-        &app,
-        "msg_s1",
-        &json!({"type": "session.created", "object": "event", "data": {"id": "sess_1"}}),
-    )
-    .await;
+    let (status, r) =
+        deliver(&app, "msg_s1", &json!({"type": "session.created", "object": "event", "data": {"id": "sess_1"}})).await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["outcome"], "ignored");
     assert_eq!(app.count("users").await, 0);
@@ -307,62 +248,20 @@ async fn user_deleted_anonymises_the_person_but_keeps_what_others_rely_on() {
     let bob = app.user("bob").await;
     let carol = app.user("carol").await;
 
-    let (s, rink) = app
-        .post(
-            "/api/v1/facilities",
-            Some(&gone),
-            json!({"name": "Gone Arena", "timezone": "America/Toronto"}),
-        )
-        .await;
+    let (s, rink) =
+        app.post("/api/v1/facilities", Some(&gone), json!({"name": "Gone Arena", "timezone": "America/Toronto"})).await;
     assert_eq!(s, 201, "{rink}");
     let rink = rink["id"].as_str().unwrap().to_string();
-    let (s, team) = app
-        .post(
-            "/api/v1/teams",
-            Some(&gone),
-            json!({"name": "Gone Geese", "facilityId": rink}),
-        )
-        .await;
+    let (s, team) = app.post("/api/v1/teams", Some(&gone), json!({"name": "Gone Geese", "facilityId": rink})).await;
     assert_eq!(s, 201, "{team}");
     let team = team["id"].as_str().unwrap().to_string();
-    app.put(
-        &format!("/api/v1/users/{}/follow", bob.id),
-        Some(&gone),
-        None,
-    )
-    .await;
-    app.put(
-        &format!("/api/v1/users/{}/follow", gone.id),
-        Some(&bob),
-        None,
-    )
-    .await;
-    app.put(
-        &format!("/api/v1/users/{}/follow", gone.id),
-        Some(&carol),
-        None,
-    )
-    .await;
-    app.put(
-        &format!("/api/v1/facilities/{rink}/follow"),
-        Some(&gone),
-        None,
-    )
-    .await;
-    app.put(&format!("/api/v1/teams/{team}/follow"), Some(&gone), None)
-        .await;
-    app.put(
-        &format!("/api/v1/facilities/{rink}/follow"),
-        Some(&carol),
-        None,
-    )
-    .await;
-    app.post(
-        "/api/v1/me/positions",
-        Some(&gone),
-        json!({"position": "GOALIE", "skillLevel": "ADVANCED"}),
-    )
-    .await;
+    app.put(&format!("/api/v1/users/{}/follow", bob.id), Some(&gone), None).await;
+    app.put(&format!("/api/v1/users/{}/follow", gone.id), Some(&bob), None).await;
+    app.put(&format!("/api/v1/users/{}/follow", gone.id), Some(&carol), None).await;
+    app.put(&format!("/api/v1/facilities/{rink}/follow"), Some(&gone), None).await;
+    app.put(&format!("/api/v1/teams/{team}/follow"), Some(&gone), None).await;
+    app.put(&format!("/api/v1/facilities/{rink}/follow"), Some(&carol), None).await;
+    app.post("/api/v1/me/positions", Some(&gone), json!({"position": "GOALIE", "skillLevel": "ADVANCED"})).await;
     let users_before = app.count("users").await;
 
     let deleted = json!({"type": "user.deleted", "object": "event", "data": {"id": "user_gone", "object": "user", "deleted": true}});
@@ -371,30 +270,18 @@ async fn user_deleted_anonymises_the_person_but_keeps_what_others_rely_on() {
     assert_eq!(r["outcome"], "applied");
 
     // Gone from everything social.
-    let (status, body) = app
-        .get(&format!("/api/v1/users/{}", gone.id), Some(&bob))
-        .await;
+    let (status, body) = app.get(&format!("/api/v1/users/{}", gone.id), Some(&bob)).await;
     assert_error(status, &body, 404, "not_found");
-    let (_, bob_now) = app
-        .get(&format!("/api/v1/users/{}", bob.id), Some(&bob))
-        .await;
+    let (_, bob_now) = app.get(&format!("/api/v1/users/{}", bob.id), Some(&bob)).await;
     assert_eq!(bob_now["followerCount"], 0);
     assert_eq!(bob_now["followingCount"], 0);
-    let (_, carol_follows) = app
-        .get(&format!("/api/v1/users/{}/following", carol.id), None)
-        .await;
+    let (_, carol_follows) = app.get(&format!("/api/v1/users/{}/following", carol.id), None).await;
     assert_eq!(carol_follows["items"], json!([]));
     let (_, found) = app.get("/api/v1/users?q=gon", None).await;
     assert_eq!(found["items"], json!([]));
-    let (_, rink_followers) = app
-        .get(&format!("/api/v1/facilities/{rink}/followers"), None)
-        .await;
-    let names: Vec<&str> = rink_followers["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|u| u["username"].as_str().unwrap())
-        .collect();
+    let (_, rink_followers) = app.get(&format!("/api/v1/facilities/{rink}/followers"), None).await;
+    let names: Vec<&str> =
+        rink_followers["items"].as_array().unwrap().iter().map(|u| u["username"].as_str().unwrap()).collect();
     assert_eq!(names, vec!["carol"]);
     assert_eq!(app.count("player_positions").await, 0);
 
@@ -431,26 +318,11 @@ async fn a_late_update_after_deletion_does_not_bring_the_person_back() {
     let app = webhook_app().await;
     let t = 1_700_000_000_000_i64;
     let profile = json!({"email_addresses": [email("idn_z", "zed@example.com")], "primary_email_address_id": "idn_z", "username": "zed"});
-    deliver(
-        &app,
-        "msg_z1",
-        &user_event("user.created", "user_zed", t, profile.clone()),
-    )
-    .await;
-    deliver(
-        &app,
-        "msg_z2",
-        &json!({"type": "user.deleted", "data": {"id": "user_zed", "deleted": true}}),
-    )
-    .await;
+    deliver(&app, "msg_z1", &user_event("user.created", "user_zed", t, profile.clone())).await;
+    deliver(&app, "msg_z2", &json!({"type": "user.deleted", "data": {"id": "user_zed", "deleted": true}})).await;
     let users = app.count("users").await;
 
-    let (status, r) = deliver(
-        &app,
-        "msg_z3",
-        &user_event("user.updated", "user_zed", t + 5000, profile.clone()),
-    )
-    .await;
+    let (status, r) = deliver(&app, "msg_z3", &user_event("user.updated", "user_zed", t + 5000, profile.clone())).await;
     assert_eq!(status, 200, "{r}");
     assert_ne!(r["outcome"], "applied");
     assert_eq!(app.count("users").await, users);
@@ -458,18 +330,8 @@ async fn a_late_update_after_deletion_does_not_bring_the_person_back() {
     assert_eq!(found["items"], json!([]));
 
     // Deleted before we ever heard of them, then created late: still nobody.
-    deliver(
-        &app,
-        "msg_y2",
-        &json!({"type": "user.deleted", "data": {"id": "user_yan", "deleted": true}}),
-    )
-    .await;
-    let (_, r) = deliver(
-        &app,
-        "msg_y1",
-        &user_event("user.created", "user_yan", t, json!({"username": "yan"})),
-    )
-    .await;
+    deliver(&app, "msg_y2", &json!({"type": "user.deleted", "data": {"id": "user_yan", "deleted": true}})).await;
+    let (_, r) = deliver(&app, "msg_y1", &user_event("user.created", "user_yan", t, json!({"username": "yan"}))).await;
     assert_ne!(r["outcome"], "applied");
     let (_, found) = app.get("/api/v1/users?q=yan", None).await;
     assert_eq!(found["items"], json!([]));

@@ -45,6 +45,7 @@ impl Node {
         let child = Command::new(env!("CARGO_BIN_EXE_rinkside"))
             .env("DATABASE_URL", database_url)
             .env("REDIS_URL", redis_url)
+            .env("DATABASE_MAX_CONNECTIONS", "8")
             .env("BIND", format!("127.0.0.1:{port}"))
             .env("AUTH_MODE", "dev")
             .env("CLIENT_DIST", "/nonexistent")
@@ -56,10 +57,10 @@ impl Node {
         let node = Node { port, child, http: reqwest::Client::new() };
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
-            if let Ok(r) = node.http.get(node.url("/healthz")).send().await {
-                if r.status() == 200 {
-                    break;
-                }
+            if let Ok(r) = node.http.get(node.url("/healthz")).send().await
+                && r.status() == 200
+            {
+                break;
             }
             assert!(tokio::time::Instant::now() < deadline, "node on port {port} never became healthy");
             tokio::time::sleep(Duration::from_millis(100)).await;

@@ -19,7 +19,8 @@ async fn five_hundred_clients_on_two_nodes_race_for_ten_skater_and_one_goalie_pl
         let node = if i % 2 == 0 { &cluster.a } else { &cluster.b };
         users.push(node.user(&format!("racer{i:03}")).await);
     }
-    let goalie_ids: Vec<String> = users.iter().enumerate().filter(|(i, _)| i % 10 == 0).map(|(_, u)| u.id.clone()).collect();
+    let goalie_ids: Vec<String> =
+        users.iter().enumerate().filter(|(i, _)| i % 10 == 0).map(|(_, u)| u.id.clone()).collect();
     // Everyone connected and signed in first, then all commands at once.
     let mut sockets = Vec::new();
     for (i, u) in users.iter().enumerate() {

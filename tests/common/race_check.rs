@@ -18,7 +18,8 @@ pub fn check_race(doc: &Value, replies: &HashMap<String, Value>, skaters: i64, g
 
     // Ranks per role are 1..n in waitlist order (= acceptance order).
     for goalie in [true, false] {
-        let ranks: Vec<i64> = waitlist.iter().filter(|e| is_goalie(e) == goalie).map(|e| e["rank"].as_i64().unwrap_or(-1)).collect();
+        let ranks: Vec<i64> =
+            waitlist.iter().filter(|e| is_goalie(e) == goalie).map(|e| e["rank"].as_i64().unwrap_or(-1)).collect();
         let expected: Vec<i64> = (1..=ranks.len() as i64).collect();
         assert_eq!(ranks, expected, "contiguous ranks for {}", if goalie { "goalies" } else { "skaters" });
     }

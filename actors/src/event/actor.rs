@@ -15,9 +15,7 @@ use super::model::{EventState, Rsvp};
 use crate::aggregate::Aggregate;
 use crate::error::ActorError;
 use crate::group_commit::AggregateActor;
-use crate::store::{
-    BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, Limits, StoreError,
-};
+use crate::store::{BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, Limits, StoreError};
 
 /// Marker type naming the event aggregate.
 #[derive(Debug)]
@@ -37,10 +35,7 @@ impl Aggregate for EventAggregate {
     type Document = AttendeesDocument;
     type Store = dyn EventStore;
 
-    fn load<'a>(
-        store: &'a Self::Store,
-        id: &str,
-    ) -> BoxFuture<'a, Result<Option<EventState>, StoreError>> {
+    fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<EventState>, StoreError>> {
         store.load(id.to_owned())
     }
 
@@ -54,9 +49,7 @@ impl Aggregate for EventAggregate {
         let outcome = decide(state, command, now_ms)?;
         effects.absorb(outcome.effects);
         Ok(match command {
-            EventCommand::Rsvp { user_id, .. } | EventCommand::Remove { user_id } => {
-                Some(user_id.clone())
-            }
+            EventCommand::Rsvp { user_id, .. } | EventCommand::Remove { user_id } => Some(user_id.clone()),
             EventCommand::SetLimits { .. } | EventCommand::Cancel => None,
         })
     }
@@ -64,9 +57,7 @@ impl Aggregate for EventAggregate {
     fn reply(state: &EventState, subject: Option<String>) -> EventReply {
         match subject.and_then(|user| state.reply_for(&user)) {
             Some(reply) => EventReply::Rsvp(reply),
-            None => EventReply::Event {
-                version: state.version(),
-            },
+            None => EventReply::Event { version: state.version() },
         }
     }
 
@@ -85,10 +76,9 @@ impl Aggregate for EventAggregate {
             rsvps: last_row_per_user(effects.rsvps),
             rsvp_history: effects.rsvp_history,
             waitlist_history: effects.waitlist_history,
-            limits: effects.limits_changed.then(|| Limits {
-                max_skaters: state.max_skaters(),
-                max_goalies: state.max_goalies(),
-            }),
+            limits: effects
+                .limits_changed
+                .then(|| Limits { max_skaters: state.max_skaters(), max_goalies: state.max_goalies() }),
             cancelled: effects.cancelled,
             results,
         };
@@ -111,11 +101,7 @@ impl Aggregate for EventAggregate {
 /// One upsert per user: the last copy is the row's state after the batch.
 fn last_row_per_user(rows: Vec<Rsvp>) -> Vec<Rsvp> {
     let mut seen = HashSet::new();
-    let mut kept: Vec<Rsvp> = rows
-        .into_iter()
-        .rev()
-        .filter(|r| seen.insert(r.user_id.clone()))
-        .collect();
+    let mut kept: Vec<Rsvp> = rows.into_iter().rev().filter(|r| seen.insert(r.user_id.clone())).collect();
     kept.reverse();
     kept
 }

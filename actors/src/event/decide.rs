@@ -67,10 +67,7 @@ pub enum EventCommand {
     /// The organiser removes a person from attending or the waitlist.
     Remove { user_id: String },
     /// New limits (`None` = unlimited). Raising promotes at once.
-    SetLimits {
-        max_skaters: Option<i64>,
-        max_goalies: Option<i64>,
-    },
+    SetLimits { max_skaters: Option<i64>, max_goalies: Option<i64> },
     /// The event will not take place; RSVPs are kept for the record.
     Cancel,
 }
@@ -162,21 +159,11 @@ impl Effects {
     }
 
     fn rsvp(&mut self, user_id: &str, action: RsvpAction, position: Position, at: i64) {
-        self.rsvp_history.push(RsvpHistory {
-            user_id: user_id.to_owned(),
-            action,
-            position,
-            created_at: at,
-        });
+        self.rsvp_history.push(RsvpHistory { user_id: user_id.to_owned(), action, position, created_at: at });
     }
 
     fn waitlist(&mut self, user_id: &str, action: WaitlistAction, position: Position, at: i64) {
-        self.waitlist_history.push(WaitlistHistory {
-            user_id: user_id.to_owned(),
-            action,
-            position,
-            created_at: at,
-        });
+        self.waitlist_history.push(WaitlistHistory { user_id: user_id.to_owned(), action, position, created_at: at });
     }
 }
 
@@ -242,40 +229,21 @@ impl EventState {
     /// A person's current standing as a reply, at this state's version.
     pub fn reply_for(&self, user_id: &str) -> Option<RsvpReply> {
         let rsvp = self.rsvp(user_id)?;
-        Some(RsvpReply {
-            status: rsvp.status,
-            waitlist_rank: self.waitlist_rank(user_id),
-            version: self.version,
-        })
+        Some(RsvpReply { status: rsvp.status, waitlist_rank: self.waitlist_rank(user_id), version: self.version })
     }
 }
 
 /// Decides one command against `state`, mutating it. On `Err` the state is
 /// untouched (every check happens before the first change).
-pub fn decide(
-    state: &mut EventState,
-    command: &EventCommand,
-    now_ms: i64,
-) -> Result<Outcome, Rejection> {
+pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Result<Outcome, Rejection> {
     if state.cancelled && *command != EventCommand::Cancel {
         return Err(Rejection::Cancelled);
     }
     let mut fx = Effects::default();
     let subject = match command {
-        EventCommand::Rsvp {
-            user_id,
-            display_name,
-            answer,
-            position,
-            default_position,
-        } => {
-            let who = Answerer {
-                user_id,
-                display_name,
-                position: *position,
-                default_position: *default_position,
-                now_ms,
-            };
+        EventCommand::Rsvp { user_id, display_name, answer, position, default_position } => {
+            let who =
+                Answerer { user_id, display_name, position: *position, default_position: *default_position, now_ms };
             match answer {
                 RsvpAnswer::Attending => attend(state, &mut fx, &who),
                 RsvpAnswer::Declined => decline(state, &mut fx, &who),
@@ -286,10 +254,7 @@ pub fn decide(
             remove(state, &mut fx, user_id, now_ms)?;
             Some(user_id.as_str())
         }
-        EventCommand::SetLimits {
-            max_skaters,
-            max_goalies,
-        } => {
+        EventCommand::SetLimits { max_skaters, max_goalies } => {
             set_limits(state, &mut fx, *max_skaters, *max_goalies, now_ms)?;
             None
         }
@@ -306,9 +271,7 @@ pub fn decide(
     }
     let reply = match subject.and_then(|user| state.reply_for(user)) {
         Some(reply) => EventReply::Rsvp(reply),
-        None => EventReply::Event {
-            version: state.version,
-        },
+        None => EventReply::Event { version: state.version },
     };
     Ok(Outcome { reply, effects: fx })
 }
@@ -325,9 +288,7 @@ struct Answerer<'a> {
 impl Answerer<'_> {
     /// Explicit position, else the one already on their RSVP, else default.
     fn position(&self, current: Option<&Rsvp>) -> Position {
-        self.position
-            .or(current.map(|r| r.position))
-            .unwrap_or(self.default_position)
+        self.position.or(current.map(|r| r.position)).unwrap_or(self.default_position)
     }
 }
 
@@ -355,12 +316,7 @@ fn attend(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
     // Switching role: a new request for the new role; the old place goes to
     // the old role's waitlist.
     if current.status == RsvpStatus::Waitlisted {
-        fx.waitlist(
-            who.user_id,
-            WaitlistAction::Removed,
-            current.position,
-            who.now_ms,
-        );
+        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
     }
     request_place(state, fx, who, position);
     if current.status == RsvpStatus::Attending {
@@ -416,34 +372,17 @@ fn decline(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
     });
     fx.row(row);
     if current.status == RsvpStatus::Waitlisted {
-        fx.waitlist(
-            who.user_id,
-            WaitlistAction::Removed,
-            current.position,
-            who.now_ms,
-        );
+        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
     }
-    fx.rsvp(
-        who.user_id,
-        RsvpAction::Declined,
-        current.position,
-        who.now_ms,
-    );
+    fx.rsvp(who.user_id, RsvpAction::Declined, current.position, who.now_ms);
     if current.status == RsvpStatus::Attending {
         promote(state, fx, current.role(), who.now_ms);
     }
 }
 
-fn remove(
-    state: &mut EventState,
-    fx: &mut Effects,
-    user_id: &str,
-    now_ms: i64,
-) -> Result<(), Rejection> {
+fn remove(state: &mut EventState, fx: &mut Effects, user_id: &str, now_ms: i64) -> Result<(), Rejection> {
     let Some(current) = state.rsvp(user_id).cloned() else {
-        return Err(Rejection::NoRsvp {
-            user_id: user_id.to_owned(),
-        });
+        return Err(Rejection::NoRsvp { user_id: user_id.to_owned() });
     };
     if !is_placed(current.status) {
         // Declined or already removed: there is no place to take away.
@@ -469,14 +408,10 @@ fn set_limits(
     now_ms: i64,
 ) -> Result<(), Rejection> {
     if max_skaters.is_some_and(|n| n < 0) {
-        return Err(Rejection::NegativeLimit {
-            field: "maxSkaters",
-        });
+        return Err(Rejection::NegativeLimit { field: "maxSkaters" });
     }
     if max_goalies.is_some_and(|n| n < 0) {
-        return Err(Rejection::NegativeLimit {
-            field: "maxGoalies",
-        });
+        return Err(Rejection::NegativeLimit { field: "maxGoalies" });
     }
     if (state.max_skaters, state.max_goalies) == (max_skaters, max_goalies) {
         return Ok(());

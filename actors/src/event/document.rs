@@ -62,10 +62,7 @@ pub struct Counts {
 impl EventState {
     /// The public document at this state's version.
     pub fn attendees_document(&self) -> AttendeesDocument {
-        let mut attending: Vec<&Rsvp> = self
-            .attending(Role::Skater)
-            .chain(self.attending(Role::Goalie))
-            .collect();
+        let mut attending: Vec<&Rsvp> = self.attending(Role::Skater).chain(self.attending(Role::Goalie)).collect();
         attending.sort_by_key(|r| r.accepted_seq);
 
         let mut waitlist: Vec<(i64, &Rsvp)> = Vec::new();

@@ -14,8 +14,8 @@ mod tests;
 
 pub use actor::{EventActor, EventAggregate};
 pub use decide::{
-    Effects, EventCommand, EventReply, Outcome, Rejection, RsvpAction, RsvpAnswer, RsvpHistory,
-    RsvpReply, WaitlistAction, WaitlistHistory, decide,
+    Effects, EventCommand, EventReply, Outcome, Rejection, RsvpAction, RsvpAnswer, RsvpHistory, RsvpReply,
+    WaitlistAction, WaitlistHistory, decide,
 };
 pub use document::{AttendeesDocument, AttendingEntry, Counts, WaitlistEntry};
 pub use model::{EventState, Rsvp, RsvpStatus, StoredEvent};

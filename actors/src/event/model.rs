@@ -218,8 +218,7 @@ impl EventState {
     /// Whether a role can admit one more person now. A lowered limit below
     /// the current count admits nobody until enough people leave.
     pub(crate) fn has_room(&self, role: Role) -> bool {
-        self.limit(role)
-            .is_none_or(|limit| self.attending_count(role) < limit)
+        self.limit(role).is_none_or(|limit| self.attending_count(role) < limit)
     }
 
     /// Bumps the version once per batch, on the batch's first change.

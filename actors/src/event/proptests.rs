@@ -66,26 +66,15 @@ fn user(i: usize) -> String {
 
 fn command(op: &Op) -> Option<EventCommand> {
     Some(match op {
-        Op::Rsvp {
-            user: u,
-            attending,
-            position,
-        } => EventCommand::Rsvp {
+        Op::Rsvp { user: u, attending, position } => EventCommand::Rsvp {
             user_id: user(*u),
             display_name: user(*u),
-            answer: if *attending {
-                RsvpAnswer::Attending
-            } else {
-                RsvpAnswer::Declined
-            },
+            answer: if *attending { RsvpAnswer::Attending } else { RsvpAnswer::Declined },
             position: *position,
             default_position: Position::Center,
         },
         Op::Remove { user: u } => EventCommand::Remove { user_id: user(*u) },
-        Op::Limits { skaters, goalies } => EventCommand::SetLimits {
-            max_skaters: *skaters,
-            max_goalies: *goalies,
-        },
+        Op::Limits { skaters, goalies } => EventCommand::SetLimits { max_skaters: *skaters, max_goalies: *goalies },
         Op::Seal => return None,
     })
 }
@@ -134,8 +123,7 @@ impl Model {
             let (seq, u) = self.waitlist[ix(role)].remove(0);
             self.attending[ix(role)].push((seq, u));
             self.attending[ix(role)].sort();
-            self.people
-                .insert(u, (RsvpStatus::Attending, self.people[&u].1));
+            self.people.insert(u, (RsvpStatus::Attending, self.people[&u].1));
         }
     }
 
@@ -157,15 +145,9 @@ impl Model {
     fn apply(&mut self, op: &Op) -> bool {
         match op {
             Op::Seal => {}
-            Op::Rsvp {
-                user: u,
-                attending: true,
-                position,
-            } => {
+            Op::Rsvp { user: u, attending: true, position } => {
                 let current = self.people.get(u).copied();
-                let position = position
-                    .or(current.map(|c| c.1))
-                    .unwrap_or(Position::Center);
+                let position = position.or(current.map(|c| c.1)).unwrap_or(Position::Center);
                 match current {
                     Some((RsvpStatus::Attending | RsvpStatus::Waitlisted, old)) => {
                         if old == position {
@@ -182,17 +164,8 @@ impl Model {
                     _ => self.request(*u, position),
                 }
             }
-            Op::Rsvp {
-                user: u,
-                attending: false,
-                position,
-            } => {
-                let pos = self
-                    .people
-                    .get(u)
-                    .map(|c| c.1)
-                    .or(*position)
-                    .unwrap_or(Position::Center);
+            Op::Rsvp { user: u, attending: false, position } => {
+                let pos = self.people.get(u).map(|c| c.1).or(*position).unwrap_or(Position::Center);
                 if self.people.get(u).map(|c| c.0) != Some(RsvpStatus::Declined) {
                     let left = self.leave_lines(*u);
                     self.people.insert(*u, (RsvpStatus::Declined, pos));
@@ -239,17 +212,11 @@ fn check_invariants(state: &EventState, before: &EventState) {
         // nobody is admitted until below it.
         if let Some(limit) = state.limit(role) {
             let count = attending.len() as i64;
-            assert!(
-                count <= limit.max(before.attending_count(role)),
-                "{role:?}: {count} attending over limit {limit}"
-            );
+            assert!(count <= limit.max(before.attending_count(role)), "{role:?}: {count} attending over limit {limit}");
         }
         // FIFO: both lines strictly in acceptance order.
         for line in [&attending, &waitlist] {
-            assert!(
-                line.windows(2)
-                    .all(|w| w[0].accepted_seq < w[1].accepted_seq)
-            );
+            assert!(line.windows(2).all(|w| w[0].accepted_seq < w[1].accepted_seq));
         }
         // A waitlist only exists while its role is full.
         if !waitlist.is_empty() {
@@ -270,10 +237,7 @@ fn check_invariants(state: &EventState, before: &EventState) {
     // Nobody in two places, and everyone placed is in exactly one line.
     for r in state.rsvps() {
         let placed = matches!(r.status, RsvpStatus::Attending | RsvpStatus::Waitlisted);
-        assert_eq!(
-            places.get(r.user_id.as_str()).copied().unwrap_or(0),
-            usize::from(placed)
-        );
+        assert_eq!(places.get(r.user_id.as_str()).copied().unwrap_or(0), usize::from(placed));
     }
 }
 
@@ -287,11 +251,7 @@ fn check_promotions_recorded(before: &EventState, after: &EventState, op: &Op, e
     let mut moved: Vec<String> = after
         .rsvps()
         .filter(|r| r.status == RsvpStatus::Attending)
-        .filter(|r| {
-            before
-                .rsvp(&r.user_id)
-                .is_some_and(|b| b.status == RsvpStatus::Waitlisted)
-        })
+        .filter(|r| before.rsvp(&r.user_id).is_some_and(|b| b.status == RsvpStatus::Waitlisted))
         .filter(|r| Some(&r.user_id) != subject.as_ref())
         .map(|r| r.user_id.clone())
         .collect();

@@ -77,16 +77,11 @@ fn last_skater_slot_goes_to_the_first_request() {
 fn a_full_role_queues_new_requests_in_the_order_they_were_accepted() {
     let mut state = event(Some(1), None);
     attend(&mut state, "a", Position::Center);
-    let ranks: Vec<_> = ["b", "c", "d"]
-        .iter()
-        .map(|u| reply(&attend(&mut state, u, Position::Center)).waitlist_rank)
-        .collect();
+    let ranks: Vec<_> =
+        ["b", "c", "d"].iter().map(|u| reply(&attend(&mut state, u, Position::Center)).waitlist_rank).collect();
     assert_eq!(ranks, [Some(1), Some(2), Some(3)]);
     assert_eq!(users(state.waitlist(Role::Skater)), ["b", "c", "d"]);
-    let added: Vec<_> = ["b", "c", "d"]
-        .iter()
-        .map(|u| state.rsvp(u).unwrap().accepted_seq)
-        .collect();
+    let added: Vec<_> = ["b", "c", "d"].iter().map(|u| state.rsvp(u).unwrap().accepted_seq).collect();
     assert!(added.windows(2).all(|w| w[0] < w[1]));
 }
 
@@ -111,11 +106,7 @@ fn an_unlimited_role_never_waitlists() {
     }
     assert_eq!(state.attending_count(Role::Skater), 50);
     let goalie = attend(&mut state, "g", Position::Goalie);
-    assert_eq!(
-        reply(&goalie).status,
-        RsvpStatus::Waitlisted,
-        "a limit of 0 admits nobody"
-    );
+    assert_eq!(reply(&goalie).status, RsvpStatus::Waitlisted, "a limit of 0 admits nobody");
 }
 
 #[test]
@@ -154,20 +145,11 @@ fn removal_by_the_organiser_frees_the_place_for_the_head_of_the_waitlist() {
     let mut state = event(Some(1), None);
     attend(&mut state, "a", Position::Center);
     attend(&mut state, "b", Position::Center);
-    let out = run(
-        &mut state,
-        EventCommand::Remove {
-            user_id: "a".into(),
-        },
-    )
-    .unwrap();
+    let out = run(&mut state, EventCommand::Remove { user_id: "a".into() }).unwrap();
     assert_eq!(reply(&out).status, RsvpStatus::Removed);
     assert_eq!(status(&state, "b"), RsvpStatus::Attending);
     assert_eq!(out.effects.rsvp_history[0].action, RsvpAction::Removed);
-    assert_eq!(
-        out.effects.waitlist_history[0].action,
-        WaitlistAction::Promoted
-    );
+    assert_eq!(out.effects.waitlist_history[0].action, WaitlistAction::Promoted);
 }
 
 #[test]
@@ -176,42 +158,18 @@ fn removing_a_waitlisted_person_takes_them_off_the_waitlist() {
     attend(&mut state, "a", Position::Center);
     attend(&mut state, "b", Position::Center);
     attend(&mut state, "c", Position::Center);
-    let out = run(
-        &mut state,
-        EventCommand::Remove {
-            user_id: "b".into(),
-        },
-    )
-    .unwrap();
+    let out = run(&mut state, EventCommand::Remove { user_id: "b".into() }).unwrap();
     assert_eq!(users(state.waitlist(Role::Skater)), ["c"]);
-    assert_eq!(
-        out.effects.waitlist_history[0].action,
-        WaitlistAction::Removed
-    );
-    assert_eq!(
-        state.attending_count(Role::Skater),
-        1,
-        "nobody is promoted: no place was freed"
-    );
+    assert_eq!(out.effects.waitlist_history[0].action, WaitlistAction::Removed);
+    assert_eq!(state.attending_count(Role::Skater), 1, "nobody is promoted: no place was freed");
 }
 
 #[test]
 fn removing_someone_who_never_answered_is_not_found() {
     let mut state = event(Some(1), None);
     let before = state.clone();
-    let err = run(
-        &mut state,
-        EventCommand::Remove {
-            user_id: "x".into(),
-        },
-    )
-    .unwrap_err();
-    assert_eq!(
-        err,
-        Rejection::NoRsvp {
-            user_id: "x".into()
-        }
-    );
+    let err = run(&mut state, EventCommand::Remove { user_id: "x".into() }).unwrap_err();
+    assert_eq!(err, Rejection::NoRsvp { user_id: "x".into() });
     assert_eq!(crate::ActorError::from(err).code(), "not_found");
     assert_eq!(state, before);
 }
@@ -221,13 +179,7 @@ fn a_removed_person_may_answer_again_and_queues_as_a_new_request() {
     let mut state = event(Some(1), None);
     attend(&mut state, "a", Position::Center);
     attend(&mut state, "b", Position::Center);
-    run(
-        &mut state,
-        EventCommand::Remove {
-            user_id: "a".into(),
-        },
-    )
-    .unwrap();
+    run(&mut state, EventCommand::Remove { user_id: "a".into() }).unwrap();
     let again = attend(&mut state, "a", Position::Center);
     assert_eq!(reply(&again).status, RsvpStatus::Waitlisted);
 }
@@ -238,22 +190,10 @@ fn raising_a_limit_promotes_as_many_as_now_fit_in_order() {
     for u in ["a", "b", "c", "d"] {
         attend(&mut state, u, Position::Center);
     }
-    let out = run(
-        &mut state,
-        EventCommand::SetLimits {
-            max_skaters: Some(3),
-            max_goalies: None,
-        },
-    )
-    .unwrap();
+    let out = run(&mut state, EventCommand::SetLimits { max_skaters: Some(3), max_goalies: None }).unwrap();
     assert_eq!(users(state.attending(Role::Skater)), ["a", "b", "c"]);
     assert_eq!(users(state.waitlist(Role::Skater)), ["d"]);
-    let promoted: Vec<_> = out
-        .effects
-        .waitlist_history
-        .iter()
-        .map(|h| h.user_id.as_str())
-        .collect();
+    let promoted: Vec<_> = out.effects.waitlist_history.iter().map(|h| h.user_id.as_str()).collect();
     assert_eq!(promoted, ["b", "c"]);
     assert!(out.effects.limits_changed);
 }
@@ -264,28 +204,13 @@ fn lowering_a_limit_evicts_nobody_and_admits_nobody_until_below_it() {
     for u in ["a", "b", "c"] {
         attend(&mut state, u, Position::Center);
     }
-    run(
-        &mut state,
-        EventCommand::SetLimits {
-            max_skaters: Some(1),
-            max_goalies: None,
-        },
-    )
-    .unwrap();
+    run(&mut state, EventCommand::SetLimits { max_skaters: Some(1), max_goalies: None }).unwrap();
     assert_eq!(state.attending_count(Role::Skater), 3);
     attend(&mut state, "d", Position::Center);
     decline(&mut state, "a");
-    assert_eq!(
-        status(&state, "d"),
-        RsvpStatus::Waitlisted,
-        "2 attending is still over 1"
-    );
+    assert_eq!(status(&state, "d"), RsvpStatus::Waitlisted, "2 attending is still over 1");
     decline(&mut state, "b");
-    assert_eq!(
-        status(&state, "d"),
-        RsvpStatus::Waitlisted,
-        "1 attending is not below 1"
-    );
+    assert_eq!(status(&state, "d"), RsvpStatus::Waitlisted, "1 attending is not below 1");
     decline(&mut state, "c");
     assert_eq!(status(&state, "d"), RsvpStatus::Attending);
 }
@@ -293,14 +218,7 @@ fn lowering_a_limit_evicts_nobody_and_admits_nobody_until_below_it() {
 #[test]
 fn negative_limits_are_rejected_as_validation_failures() {
     let mut state = event(Some(3), None);
-    let err = run(
-        &mut state,
-        EventCommand::SetLimits {
-            max_skaters: Some(-1),
-            max_goalies: None,
-        },
-    )
-    .unwrap_err();
+    let err = run(&mut state, EventCommand::SetLimits { max_skaters: Some(-1), max_goalies: None }).unwrap_err();
     assert_eq!(crate::ActorError::from(err).code(), "validation_failed");
     assert_eq!(state.max_skaters(), Some(3));
 }
@@ -313,10 +231,7 @@ fn declining_from_the_waitlist_leaves_it_and_moves_everyone_behind_up() {
     }
     let out = decline(&mut state, "b");
     assert_eq!(state.waitlist_rank("c"), Some(1));
-    assert_eq!(
-        out.effects.waitlist_history[0].action,
-        WaitlistAction::Removed
-    );
+    assert_eq!(out.effects.waitlist_history[0].action, WaitlistAction::Removed);
     assert_eq!(status(&state, "a"), RsvpStatus::Attending);
 }
 
@@ -381,11 +296,7 @@ fn without_a_position_an_answer_keeps_the_one_already_given() {
     assert!(out.effects.is_empty());
     assert_eq!(state.rsvp("a").unwrap().position, Position::RightWing);
     run(&mut state, rsvp("new", RsvpAnswer::Attending, None)).unwrap();
-    assert_eq!(
-        state.rsvp("new").unwrap().position,
-        Position::Center,
-        "the caller's default"
-    );
+    assert_eq!(state.rsvp("new").unwrap().position, Position::Center, "the caller's default");
 }
 
 #[test]
@@ -407,31 +318,9 @@ fn every_command_on_a_cancelled_event_is_rejected_without_changing_anything() {
     let err = run(&mut state, rsvp("b", RsvpAnswer::Attending, None)).unwrap_err();
     assert_eq!(err, Rejection::Cancelled);
     assert_eq!(crate::ActorError::from(err).code(), "conflict");
-    assert!(
-        run(
-            &mut state,
-            EventCommand::Remove {
-                user_id: "a".into()
-            }
-        )
-        .is_err()
-    );
-    assert!(
-        run(
-            &mut state,
-            EventCommand::SetLimits {
-                max_skaters: None,
-                max_goalies: None
-            }
-        )
-        .is_err()
-    );
-    assert!(
-        run(&mut state, EventCommand::Cancel)
-            .unwrap()
-            .effects
-            .is_empty()
-    );
+    assert!(run(&mut state, EventCommand::Remove { user_id: "a".into() }).is_err());
+    assert!(run(&mut state, EventCommand::SetLimits { max_skaters: None, max_goalies: None }).is_err());
+    assert!(run(&mut state, EventCommand::Cancel).unwrap().effects.is_empty());
     assert_eq!(state, before);
 }
 
@@ -458,11 +347,7 @@ fn a_command_that_changes_nothing_keeps_the_version() {
 #[test]
 fn the_state_rebuilt_from_its_rows_is_the_state_that_wrote_them() {
     let mut state = event(Some(2), Some(1));
-    for (u, p) in [
-        ("a", Position::Center),
-        ("g", Position::Goalie),
-        ("b", Position::LeftWing),
-    ] {
+    for (u, p) in [("a", Position::Center), ("g", Position::Goalie), ("b", Position::LeftWing)] {
         attend(&mut state, u, p);
     }
     attend(&mut state, "c", Position::Center);

@@ -51,10 +51,7 @@ impl Aggregate for GameAggregate {
     type Document = GameDocument;
     type Store = dyn GameStore;
 
-    fn load<'a>(
-        store: &'a Self::Store,
-        id: &str,
-    ) -> BoxFuture<'a, Result<Option<GameState>, StoreError>> {
+    fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<GameState>, StoreError>> {
         store.load(id.to_owned())
     }
 
@@ -82,10 +79,8 @@ impl Aggregate for GameAggregate {
         batch: GameBatch,
         results: Vec<CommandResult>,
     ) -> BoxFuture<'a, Result<CommitResult, StoreError>> {
-        let player_deltas =
-            sum_player_deltas(batch.entries.iter().flat_map(|e| &e.effects.players));
-        let roster_deltas =
-            sum_roster_deltas(batch.entries.iter().flat_map(|e| &e.effects.rosters));
+        let player_deltas = sum_player_deltas(batch.entries.iter().flat_map(|e| &e.effects.players));
+        let roster_deltas = sum_roster_deltas(batch.entries.iter().flat_map(|e| &e.effects.rosters));
         let commit = GameCommit {
             game_id: id.to_owned(),
             season_id: state.season_id().map(str::to_owned),

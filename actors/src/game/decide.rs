@@ -39,11 +39,7 @@ use crate::error::ActorError;
 /// Unknown fields are ignored here; the server's input type may be
 /// stricter.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(
-    tag = "type",
-    rename_all = "SCREAMING_SNAKE_CASE",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", rename_all_fields = "camelCase")]
 pub enum GameAction {
     Start,
     Goal {
@@ -113,10 +109,7 @@ pub enum Rejection {
     State(String),
     /// A field is wrong (`validation_failed`).
     #[error("{message}")]
-    Invalid {
-        field: &'static str,
-        message: String,
-    },
+    Invalid { field: &'static str, message: String },
 }
 
 impl Rejection {
@@ -125,10 +118,7 @@ impl Rejection {
     }
 
     fn invalid(field: &'static str, message: impl Into<String>) -> Self {
-        Rejection::Invalid {
-            field,
-            message: message.into(),
-        }
+        Rejection::Invalid { field, message: message.into() }
     }
 }
 
@@ -157,10 +147,7 @@ pub fn decide(
 ) -> Result<GameOutcome, Rejection> {
     let outcome = match command {
         GameCommand::Action(action) => act(state, action, actor_id, now_ms)?,
-        GameCommand::SetLineup {
-            roster_id,
-            user_ids,
-        } => set_lineup(state, roster_id, user_ids)?,
+        GameCommand::SetLineup { roster_id, user_ids } => set_lineup(state, roster_id, user_ids)?,
         GameCommand::SetStatus { status } => set_status(state, *status)?,
     };
     if outcome.is_change() {
@@ -179,25 +166,14 @@ struct Details {
     undoes: Option<i64>,
 }
 
-fn act(
-    state: &mut GameState,
-    action: &GameAction,
-    actor_id: &str,
-    now_ms: i64,
-) -> Result<GameOutcome, Rejection> {
+fn act(state: &mut GameState, action: &GameAction, actor_id: &str, now_ms: i64) -> Result<GameOutcome, Rejection> {
     check_status(state.status(), action)?;
     let (kind, details, effects) = match action {
         GameAction::Start => (EntryKind::Start, Details::default(), start_effects()),
-        GameAction::Goal {
-            roster_id,
-            scorer_id,
-            assist_ids,
-        } => goal(state, roster_id, scorer_id.as_deref(), assist_ids)?,
-        GameAction::Penalty {
-            roster_id,
-            player_id,
-            minutes,
-        } => penalty(state, roster_id, player_id, *minutes)?,
+        GameAction::Goal { roster_id, scorer_id, assist_ids } => {
+            goal(state, roster_id, scorer_id.as_deref(), assist_ids)?
+        }
+        GameAction::Penalty { roster_id, player_id, minutes } => penalty(state, roster_id, player_id, *minutes)?,
         GameAction::EndPeriod => end_period(state)?,
         GameAction::Final => (EntryKind::Final, Details::default(), final_effects(state)),
         GameAction::Undo => undo(state)?,
@@ -230,12 +206,7 @@ fn act(
         undone.undone = true;
     }
     state.game.log.push(entry.clone());
-    Ok(GameOutcome {
-        undone: entry.undoes,
-        entry: Some(entry),
-        lineup: None,
-        status_changed: false,
-    })
+    Ok(GameOutcome { undone: entry.undoes, entry: Some(entry), lineup: None, status_changed: false })
 }
 
 fn check_status(status: GameStatus, action: &GameAction) -> Result<(), Rejection> {
@@ -245,25 +216,15 @@ fn check_status(status: GameStatus, action: &GameAction) -> Result<(), Rejection
         (GameStatus::Live, GameAction::Start) => Err(Rejection::state("the game is already LIVE")),
         (GameStatus::Live, _) => Ok(()),
         (GameStatus::Final, GameAction::Undo) => Ok(()),
-        (GameStatus::Final, _) => Err(Rejection::state(
-            "the game is FINAL; undo FINAL to change it",
-        )),
-        (GameStatus::Postponed | GameStatus::Cancelled, _) => {
-            Err(Rejection::state(format!("the game is {status}")))
-        }
+        (GameStatus::Final, _) => Err(Rejection::state("the game is FINAL; undo FINAL to change it")),
+        (GameStatus::Postponed | GameStatus::Cancelled, _) => Err(Rejection::state(format!("the game is {status}"))),
     }
 }
 
 fn start_effects() -> GameEffects {
     GameEffects {
-        status: Some(Change {
-            from: GameStatus::Scheduled,
-            to: GameStatus::Live,
-        }),
-        period: Some(Change {
-            from: None,
-            to: Some(Period::First),
-        }),
+        status: Some(Change { from: GameStatus::Scheduled, to: GameStatus::Live }),
+        period: Some(Change { from: None, to: Some(Period::First) }),
         ..GameEffects::default()
     }
 }
@@ -287,16 +248,10 @@ fn goal(
     let mut seen = HashSet::new();
     for assist in assist_ids {
         if Some(assist.as_str()) == scorer_id {
-            return Err(Rejection::invalid(
-                "assistIds",
-                "the scorer cannot assist their own goal",
-            ));
+            return Err(Rejection::invalid("assistIds", "the scorer cannot assist their own goal"));
         }
         if !seen.insert(assist.as_str()) {
-            return Err(Rejection::invalid(
-                "assistIds",
-                "assists must be two different players",
-            ));
+            return Err(Rejection::invalid("assistIds", "assists must be two different players"));
         }
         dressed(state, side, assist, "assistIds")?;
     }
@@ -326,12 +281,7 @@ fn goal(
         assist_ids: assist_ids.to_vec(),
         ..Details::default()
     };
-    let effects = GameEffects {
-        home_score,
-        away_score,
-        players,
-        ..GameEffects::default()
-    };
+    let effects = GameEffects { home_score, away_score, players, ..GameEffects::default() };
     Ok((EntryKind::Goal, details, effects))
 }
 
@@ -344,10 +294,7 @@ fn penalty(
     let side = side_of(state, roster_id)?;
     dressed(state, side, player_id, "playerId")?;
     if !(1..=MAX_PENALTY_MINUTES).contains(&minutes) {
-        return Err(Rejection::invalid(
-            "minutes",
-            format!("minutes must be between 1 and {MAX_PENALTY_MINUTES}"),
-        ));
+        return Err(Rejection::invalid("minutes", format!("minutes must be between 1 and {MAX_PENALTY_MINUTES}")));
     }
     let details = Details {
         roster_id: Some(roster_id.to_owned()),
@@ -369,16 +316,9 @@ fn penalty(
 
 fn end_period(state: &GameState) -> Result<(EntryKind, Details, GameEffects), Rejection> {
     let current = state.period();
-    let next = current
-        .and_then(Period::next)
-        .ok_or_else(|| Rejection::state("there is no period after the shootout"))?;
-    let effects = GameEffects {
-        period: Some(Change {
-            from: current,
-            to: Some(next),
-        }),
-        ..GameEffects::default()
-    };
+    let next =
+        current.and_then(Period::next).ok_or_else(|| Rejection::state("there is no period after the shootout"))?;
+    let effects = GameEffects { period: Some(Change { from: current, to: Some(next) }), ..GameEffects::default() };
     Ok((EntryKind::EndPeriod, Details::default(), effects))
 }
 
@@ -399,44 +339,22 @@ fn final_effects(state: &GameState) -> GameEffects {
             std::cmp::Ordering::Less => (0, 1, 0, 0),
             std::cmp::Ordering::Equal => (0, 0, 1, 1),
         };
-        RosterDelta {
-            roster_id: roster_id.to_owned(),
-            wins,
-            losses,
-            ties,
-            points,
-        }
+        RosterDelta { roster_id: roster_id.to_owned(), wins, losses, ties, points }
     };
     GameEffects {
-        status: Some(Change {
-            from: GameStatus::Live,
-            to: GameStatus::Final,
-        }),
+        status: Some(Change { from: GameStatus::Live, to: GameStatus::Final }),
         players,
         rosters: vec![
-            result(
-                &state.home().roster_id,
-                state.home_score(),
-                state.away_score(),
-            ),
-            result(
-                &state.away().roster_id,
-                state.away_score(),
-                state.home_score(),
-            ),
+            result(&state.home().roster_id, state.home_score(), state.away_score()),
+            result(&state.away().roster_id, state.away_score(), state.home_score()),
         ],
         ..GameEffects::default()
     }
 }
 
 fn undo(state: &GameState) -> Result<(EntryKind, Details, GameEffects), Rejection> {
-    let target = state
-        .last_undoable()
-        .ok_or_else(|| Rejection::state("there is nothing to undo"))?;
-    let details = Details {
-        undoes: Some(target.seq),
-        ..Details::default()
-    };
+    let target = state.last_undoable().ok_or_else(|| Rejection::state("there is nothing to undo"))?;
+    let details = Details { undoes: Some(target.seq), ..Details::default() };
     Ok((EntryKind::Undo, details, target.effects.negated()))
 }
 
@@ -453,17 +371,11 @@ fn apply(state: &mut GameState, effects: &GameEffects) {
     }
 }
 
-fn set_lineup(
-    state: &mut GameState,
-    roster_id: &str,
-    user_ids: &[String],
-) -> Result<GameOutcome, Rejection> {
+fn set_lineup(state: &mut GameState, roster_id: &str, user_ids: &[String]) -> Result<GameOutcome, Rejection> {
     match state.status() {
         GameStatus::Scheduled | GameStatus::Live | GameStatus::Postponed => {}
         status => {
-            return Err(Rejection::state(format!(
-                "the lineup cannot change once the game is {status}"
-            )));
+            return Err(Rejection::state(format!("the lineup cannot change once the game is {status}")));
         }
     }
     let side = side_of(state, roster_id)?;
@@ -471,16 +383,10 @@ fn set_lineup(
     let mut seen = HashSet::new();
     for user in user_ids {
         if roster.player(user).is_none() {
-            return Err(Rejection::invalid(
-                "userIds",
-                format!("{user} is not on roster {roster_id}"),
-            ));
+            return Err(Rejection::invalid("userIds", format!("{user} is not on roster {roster_id}")));
         }
         if !seen.insert(user.as_str()) {
-            return Err(Rejection::invalid(
-                "userIds",
-                format!("{user} is listed twice"),
-            ));
+            return Err(Rejection::invalid("userIds", format!("{user} is listed twice")));
         }
     }
     if let Some(user) = players_with_entries(state, roster_id).find(|u| !seen.contains(u)) {
@@ -494,19 +400,13 @@ fn set_lineup(
     }
     state.side_mut(side).lineup = Some(user_ids.to_vec());
     Ok(GameOutcome {
-        lineup: Some(Lineup {
-            roster_id: roster_id.to_owned(),
-            user_ids: user_ids.to_vec(),
-        }),
+        lineup: Some(Lineup { roster_id: roster_id.to_owned(), user_ids: user_ids.to_vec() }),
         ..GameOutcome::default()
     })
 }
 
 /// Players of a roster named by a live (not undone) GOAL or PENALTY.
-fn players_with_entries<'a>(
-    state: &'a GameState,
-    roster_id: &'a str,
-) -> impl Iterator<Item = &'a str> + 'a {
+fn players_with_entries<'a>(state: &'a GameState, roster_id: &'a str) -> impl Iterator<Item = &'a str> + 'a {
     state
         .log()
         .iter()
@@ -517,10 +417,7 @@ fn players_with_entries<'a>(
 
 fn set_status(state: &mut GameState, status: GameStatus) -> Result<GameOutcome, Rejection> {
     if matches!(status, GameStatus::Live | GameStatus::Final) {
-        return Err(Rejection::invalid(
-            "status",
-            "use the START and FINAL actions",
-        ));
+        return Err(Rejection::invalid("status", "use the START and FINAL actions"));
     }
     let current = state.status();
     if !matches!(current, GameStatus::Scheduled | GameStatus::Postponed) {
@@ -533,39 +430,22 @@ fn set_status(state: &mut GameState, status: GameStatus) -> Result<GameOutcome, 
         return Ok(GameOutcome::default());
     }
     state.game.status = status;
-    Ok(GameOutcome {
-        status_changed: true,
-        ..GameOutcome::default()
-    })
+    Ok(GameOutcome { status_changed: true, ..GameOutcome::default() })
 }
 
 fn side_of(state: &GameState, roster_id: &str) -> Result<Side, Rejection> {
-    state.side_of(roster_id).ok_or_else(|| {
-        Rejection::invalid(
-            "rosterId",
-            format!("roster {roster_id} is not playing in this game"),
-        )
-    })
+    state
+        .side_of(roster_id)
+        .ok_or_else(|| Rejection::invalid("rosterId", format!("roster {roster_id} is not playing in this game")))
 }
 
-fn dressed(
-    state: &GameState,
-    side: Side,
-    user_id: &str,
-    field: &'static str,
-) -> Result<(), Rejection> {
+fn dressed(state: &GameState, side: Side, user_id: &str, field: &'static str) -> Result<(), Rejection> {
     let roster = state.side(side);
     if roster.player(user_id).is_none() {
-        return Err(Rejection::invalid(
-            field,
-            format!("{user_id} is not on roster {}", roster.roster_id),
-        ));
+        return Err(Rejection::invalid(field, format!("{user_id} is not on roster {}", roster.roster_id)));
     }
     if !roster.is_dressed(user_id) {
-        return Err(Rejection::invalid(
-            field,
-            format!("{user_id} is not dressed for this game"),
-        ));
+        return Err(Rejection::invalid(field, format!("{user_id} is not dressed for this game")));
     }
     Ok(())
 }

@@ -89,17 +89,8 @@ impl GameState {
     }
 
     fn log_view(&self, entry: &LogEntry) -> LogView {
-        let roster = entry
-            .roster_id
-            .as_deref()
-            .and_then(|r| self.side_of(r))
-            .map(|side| self.side(side));
-        let name = |user: &str| {
-            roster
-                .and_then(|r| r.player(user))
-                .map(|p| p.display_name.clone())
-                .unwrap_or_default()
-        };
+        let roster = entry.roster_id.as_deref().and_then(|r| self.side_of(r)).map(|side| self.side(side));
+        let name = |user: &str| roster.and_then(|r| r.player(user)).map(|p| p.display_name.clone()).unwrap_or_default();
         LogView {
             seq: entry.seq,
             kind: entry.kind,

@@ -20,10 +20,7 @@ pub struct Change<T> {
 
 impl<T: Clone> Change<T> {
     fn reversed(&self) -> Self {
-        Change {
-            from: self.to.clone(),
-            to: self.from.clone(),
-        }
+        Change { from: self.to.clone(), to: self.from.clone() }
     }
 }
 
@@ -125,18 +122,14 @@ impl GameEffects {
 
 /// Sums player deltas per `(roster, user)`, dropping rows that cancel out
 /// (a goal and its UNDO in one batch touch nothing).
-pub fn sum_player_deltas<'a>(
-    deltas: impl IntoIterator<Item = &'a PlayerDelta>,
-) -> Vec<PlayerDelta> {
+pub fn sum_player_deltas<'a>(deltas: impl IntoIterator<Item = &'a PlayerDelta>) -> Vec<PlayerDelta> {
     let mut sums: BTreeMap<(String, String), PlayerDelta> = BTreeMap::new();
     for d in deltas {
-        let sum = sums
-            .entry((d.roster_id.clone(), d.user_id.clone()))
-            .or_insert_with(|| PlayerDelta {
-                roster_id: d.roster_id.clone(),
-                user_id: d.user_id.clone(),
-                ..PlayerDelta::default()
-            });
+        let sum = sums.entry((d.roster_id.clone(), d.user_id.clone())).or_insert_with(|| PlayerDelta {
+            roster_id: d.roster_id.clone(),
+            user_id: d.user_id.clone(),
+            ..PlayerDelta::default()
+        });
         sum.goals += d.goals;
         sum.assists += d.assists;
         sum.penalty_minutes += d.penalty_minutes;
@@ -146,17 +139,12 @@ pub fn sum_player_deltas<'a>(
 }
 
 /// Sums roster deltas per roster, dropping rows that cancel out.
-pub fn sum_roster_deltas<'a>(
-    deltas: impl IntoIterator<Item = &'a RosterDelta>,
-) -> Vec<RosterDelta> {
+pub fn sum_roster_deltas<'a>(deltas: impl IntoIterator<Item = &'a RosterDelta>) -> Vec<RosterDelta> {
     let mut sums: BTreeMap<String, RosterDelta> = BTreeMap::new();
     for d in deltas {
         let sum = sums
             .entry(d.roster_id.clone())
-            .or_insert_with(|| RosterDelta {
-                roster_id: d.roster_id.clone(),
-                ..RosterDelta::default()
-            });
+            .or_insert_with(|| RosterDelta { roster_id: d.roster_id.clone(), ..RosterDelta::default() });
         sum.wins += d.wins;
         sum.losses += d.losses;
         sum.ties += d.ties;

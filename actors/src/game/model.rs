@@ -188,11 +188,7 @@ impl GameState {
     pub fn new(mut game: StoredGame) -> Self {
         game.log.sort_by_key(|e| e.seq);
         let next_seq = game.log.last().map_or(1, |e| e.seq + 1);
-        GameState {
-            game,
-            next_seq,
-            batch_open: false,
-        }
+        GameState { game, next_seq, batch_open: false }
     }
 
     pub fn game_id(&self) -> &str {
@@ -257,11 +253,7 @@ impl GameState {
     /// The entry UNDO would revert: the last one that is neither an UNDO
     /// nor already undone.
     pub fn last_undoable(&self) -> Option<&LogEntry> {
-        self.game
-            .log
-            .iter()
-            .rev()
-            .find(|e| e.kind != EntryKind::Undo && !e.undone)
+        self.game.log.iter().rev().find(|e| e.kind != EntryKind::Undo && !e.undone)
     }
 
     /// See `EventState::seal`.

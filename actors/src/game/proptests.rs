@@ -17,24 +17,17 @@ fn player_id(side: usize, i: usize) -> String {
 }
 
 fn command() -> impl Strategy<Value = GameCommand> {
-    let goal = (
-        0..2usize,
-        prop::option::of(0..4usize),
-        prop::collection::vec(0..4usize, 0..3),
-        0..10u8,
-    )
-        .prop_map(|(side, scorer, assists, cross)| {
+    let goal = (0..2usize, prop::option::of(0..4usize), prop::collection::vec(0..4usize, 0..3), 0..10u8).prop_map(
+        |(side, scorer, assists, cross)| {
             // Now and then name a player of the other side, to be rejected.
             let assist_side = if cross == 0 { 1 - side } else { side };
             GameCommand::Action(GameAction::Goal {
                 roster_id: ROSTER_IDS[side].into(),
                 scorer_id: scorer.map(|i| player_id(side, i)),
-                assist_ids: assists
-                    .into_iter()
-                    .map(|i| player_id(assist_side, i))
-                    .collect(),
+                assist_ids: assists.into_iter().map(|i| player_id(assist_side, i)).collect(),
             })
-        });
+        },
+    );
     let penalty = (0..2usize, 0..4usize, -1i64..=62).prop_map(|(side, i, minutes)| {
         GameCommand::Action(GameAction::Penalty {
             roster_id: ROSTER_IDS[side].into(),
@@ -42,12 +35,11 @@ fn command() -> impl Strategy<Value = GameCommand> {
             minutes,
         })
     });
-    let lineup = (0..2usize, prop::collection::vec(0..4usize, 0..5)).prop_map(|(side, players)| {
-        GameCommand::SetLineup {
+    let lineup =
+        (0..2usize, prop::collection::vec(0..4usize, 0..5)).prop_map(|(side, players)| GameCommand::SetLineup {
             roster_id: ROSTER_IDS[side].into(),
             user_ids: players.into_iter().map(|i| player_id(side, i)).collect(),
-        }
-    });
+        });
     prop_oneof![
         2 => Just(GameCommand::Action(GameAction::Start)),
         6 => goal,

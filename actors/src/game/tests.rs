@@ -14,11 +14,7 @@ fn player(user: &str, jersey: i64) -> Player {
         user_id: user.into(),
         display_name: format!("Player {user}"),
         jersey_number: Some(jersey),
-        position: Some(if user.ends_with('g') {
-            Position::Goalie
-        } else {
-            Position::Center
-        }),
+        position: Some(if user.ends_with('g') { Position::Goalie } else { Position::Center }),
     }
 }
 
@@ -27,11 +23,7 @@ pub(crate) fn game() -> GameState {
     let side = |id: &str, prefix: &str| RosterSide {
         roster_id: id.into(),
         name: format!("Team {id}"),
-        players: ["1", "2", "3", "g"]
-            .iter()
-            .zip(1..)
-            .map(|(s, n)| player(&format!("{prefix}{s}"), n))
-            .collect(),
+        players: ["1", "2", "3", "g"].iter().zip(1..).map(|(s, n)| player(&format!("{prefix}{s}"), n)).collect(),
         lineup: None,
     };
     GameState::new(StoredGame {
@@ -67,11 +59,7 @@ fn goal(roster: &str, scorer: Option<&str>, assists: &[&str]) -> GameAction {
 }
 
 fn penalty(roster: &str, player: &str, minutes: i64) -> GameAction {
-    GameAction::Penalty {
-        roster_id: roster.into(),
-        player_id: player.into(),
-        minutes,
-    }
+    GameAction::Penalty { roster_id: roster.into(), player_id: player.into(), minutes }
 }
 
 fn live() -> GameState {
@@ -95,15 +83,9 @@ fn invalid_field(r: Rejection) -> &'static str {
 fn start_makes_a_scheduled_game_live_in_the_first_period() {
     let mut state = game();
     let out = act(&mut state, GameAction::Start).unwrap();
-    assert_eq!(
-        (state.status(), state.period()),
-        (GameStatus::Live, Some(Period::First))
-    );
+    assert_eq!((state.status(), state.period()), (GameStatus::Live, Some(Period::First)));
     let entry = out.entry.unwrap();
-    assert_eq!(
-        (entry.seq, entry.kind, entry.period),
-        (1, EntryKind::Start, Some(Period::First))
-    );
+    assert_eq!((entry.seq, entry.kind, entry.period), (1, EntryKind::Start, Some(Period::First)));
     assert_eq!(entry.created_by, "keeper");
 }
 
@@ -114,11 +96,7 @@ fn a_goal_counts_for_its_side_and_credits_the_scorer_and_assists() {
     assert_eq!((state.home_score(), state.away_score()), (0, 1));
     let fx = effects(&out);
     assert_eq!((fx.home_score, fx.away_score), (0, 1));
-    let credit: Vec<_> = fx
-        .players
-        .iter()
-        .map(|p| (p.user_id.as_str(), p.goals, p.assists))
-        .collect();
+    let credit: Vec<_> = fx.players.iter().map(|p| (p.user_id.as_str(), p.goals, p.assists)).collect();
     assert_eq!(credit, [("a1", 1, 0), ("a2", 0, 1), ("a3", 0, 1)]);
     assert!(fx.players.iter().all(|p| p.roster_id == "A"));
 }
@@ -179,16 +157,10 @@ fn a_penalty_adds_its_minutes_to_the_player() {
 fn penalty_minutes_outside_one_to_sixty_are_rejected() {
     let mut state = live();
     for minutes in [0, -2, 61] {
-        assert_eq!(
-            invalid_field(act(&mut state, penalty("H", "h2", minutes)).unwrap_err()),
-            "minutes"
-        );
+        assert_eq!(invalid_field(act(&mut state, penalty("H", "h2", minutes)).unwrap_err()), "minutes");
     }
     assert!(act(&mut state, penalty("H", "h2", 60)).is_ok());
-    assert_eq!(
-        invalid_field(act(&mut state, penalty("H", "a1", 2)).unwrap_err()),
-        "playerId"
-    );
+    assert_eq!(invalid_field(act(&mut state, penalty("H", "a1", 2)).unwrap_err()), "playerId");
 }
 
 #[test]
@@ -199,21 +171,8 @@ fn end_period_walks_one_two_three_overtime_shootout_and_stops_there() {
         act(&mut state, GameAction::EndPeriod).unwrap();
         seen.push(state.period());
     }
-    assert_eq!(
-        seen,
-        [
-            Period::First,
-            Period::Second,
-            Period::Third,
-            Period::Overtime,
-            Period::Shootout
-        ]
-        .map(Some)
-    );
-    assert!(matches!(
-        act(&mut state, GameAction::EndPeriod),
-        Err(Rejection::State(_))
-    ));
+    assert_eq!(seen, [Period::First, Period::Second, Period::Third, Period::Overtime, Period::Shootout].map(Some));
+    assert!(matches!(act(&mut state, GameAction::EndPeriod), Err(Rejection::State(_))));
 }
 
 #[test]
@@ -225,11 +184,8 @@ fn final_gives_every_dressed_player_a_game_and_the_winner_two_points() {
     let fx = effects(&out);
     assert_eq!(fx.players.len(), 8);
     assert!(fx.players.iter().all(|p| p.games_played == 1));
-    let results: Vec<_> = fx
-        .rosters
-        .iter()
-        .map(|r| (r.roster_id.as_str(), r.wins, r.losses, r.ties, r.points))
-        .collect();
+    let results: Vec<_> =
+        fx.rosters.iter().map(|r| (r.roster_id.as_str(), r.wins, r.losses, r.ties, r.points)).collect();
     assert_eq!(results, [("H", 1, 0, 0, 2), ("A", 0, 1, 0, 0)]);
 }
 
@@ -237,11 +193,7 @@ fn final_gives_every_dressed_player_a_game_and_the_winner_two_points() {
 fn a_tied_final_gives_each_roster_a_tie_and_a_point() {
     let mut state = live();
     let out = act(&mut state, GameAction::Final).unwrap();
-    let results: Vec<_> = effects(&out)
-        .rosters
-        .iter()
-        .map(|r| (r.ties, r.points))
-        .collect();
+    let results: Vec<_> = effects(&out).rosters.iter().map(|r| (r.ties, r.points)).collect();
     assert_eq!(results, [(1, 1), (1, 1)]);
 }
 
@@ -253,14 +205,7 @@ fn undo_reverts_the_last_goal_exactly() {
     assert_eq!(state.away_score(), 0);
     assert_eq!(undo.undone, Some(goal_out.entry.as_ref().unwrap().seq));
     assert_eq!(*effects(&undo), effects(&goal_out).negated());
-    assert!(
-        state
-            .log()
-            .iter()
-            .find(|e| e.kind == EntryKind::Goal)
-            .unwrap()
-            .undone
-    );
+    assert!(state.log().iter().find(|e| e.kind == EntryKind::Goal).unwrap().undone);
 }
 
 #[test]
@@ -272,30 +217,18 @@ fn undo_of_final_restores_live_and_takes_the_stats_back() {
     assert_eq!(state.status(), GameStatus::Live);
     assert_eq!(state.home_score(), 1, "the goal before FINAL stands");
     let total = sum_roster_deltas(effects(&fin).rosters.iter().chain(&effects(&undo).rosters));
-    assert!(
-        total.is_empty(),
-        "standings back to where they were: {total:?}"
-    );
+    assert!(total.is_empty(), "standings back to where they were: {total:?}");
     let players = sum_player_deltas(effects(&fin).players.iter().chain(&effects(&undo).players));
     assert!(players.is_empty());
-    assert!(
-        act(&mut state, goal("A", None, &[])).is_ok(),
-        "the game is live again"
-    );
+    assert!(act(&mut state, goal("A", None, &[])).is_ok(), "the game is live again");
 }
 
 #[test]
 fn undo_of_start_returns_the_game_to_scheduled() {
     let mut state = live();
     act(&mut state, GameAction::Undo).unwrap();
-    assert_eq!(
-        (state.status(), state.period()),
-        (GameStatus::Scheduled, None)
-    );
-    assert!(
-        act(&mut state, GameAction::Undo).is_err(),
-        "nothing left to undo"
-    );
+    assert_eq!((state.status(), state.period()), (GameStatus::Scheduled, None));
+    assert!(act(&mut state, GameAction::Undo).is_err(), "nothing left to undo");
     assert!(act(&mut state, GameAction::Start).is_ok());
 }
 
@@ -305,14 +238,9 @@ fn repeated_undo_walks_back_one_entry_at_a_time() {
     act(&mut state, goal("H", None, &[])).unwrap();
     act(&mut state, penalty("A", "a1", 2)).unwrap();
     act(&mut state, GameAction::EndPeriod).unwrap();
-    let undone: Vec<_> = (0..3)
-        .map(|_| act(&mut state, GameAction::Undo).unwrap().undone.unwrap())
-        .collect();
+    let undone: Vec<_> = (0..3).map(|_| act(&mut state, GameAction::Undo).unwrap().undone.unwrap()).collect();
     assert_eq!(undone, [4, 3, 2]);
-    assert_eq!(
-        (state.home_score(), state.period()),
-        (0, Some(Period::First))
-    );
+    assert_eq!((state.home_score(), state.period()), (0, Some(Period::First)));
 }
 
 #[test]
@@ -320,19 +248,12 @@ fn a_final_game_accepts_only_undo() {
     let mut state = live();
     act(&mut state, GameAction::Final).unwrap();
     let before = state.clone();
-    for action in [
-        GameAction::Start,
-        goal("H", None, &[]),
-        penalty("H", "h1", 2),
-        GameAction::EndPeriod,
-        GameAction::Final,
-    ] {
+    for action in
+        [GameAction::Start, goal("H", None, &[]), penalty("H", "h1", 2), GameAction::EndPeriod, GameAction::Final]
+    {
         assert!(matches!(act(&mut state, action), Err(Rejection::State(_))));
     }
-    let lineup = GameCommand::SetLineup {
-        roster_id: "H".into(),
-        user_ids: vec!["h1".into()],
-    };
+    let lineup = GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into()] };
     assert!(run(&mut state, lineup).is_err());
     assert_eq!(state, before);
 }
@@ -340,52 +261,26 @@ fn a_final_game_accepts_only_undo() {
 #[test]
 fn a_scheduled_game_accepts_only_start_lineup_and_status() {
     let mut state = game();
-    for action in [
-        goal("H", None, &[]),
-        penalty("H", "h1", 2),
-        GameAction::EndPeriod,
-        GameAction::Final,
-        GameAction::Undo,
-    ] {
+    for action in
+        [goal("H", None, &[]), penalty("H", "h1", 2), GameAction::EndPeriod, GameAction::Final, GameAction::Undo]
+    {
         assert!(matches!(act(&mut state, action), Err(Rejection::State(_))));
     }
-    let lineup = GameCommand::SetLineup {
-        roster_id: "H".into(),
-        user_ids: vec!["h1".into(), "hg".into()],
-    };
+    let lineup = GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into(), "hg".into()] };
     assert!(run(&mut state, lineup).unwrap().lineup.is_some());
-    assert!(
-        run(
-            &mut state,
-            GameCommand::SetStatus {
-                status: GameStatus::Postponed
-            }
-        )
-        .unwrap()
-        .status_changed
-    );
+    assert!(run(&mut state, GameCommand::SetStatus { status: GameStatus::Postponed }).unwrap().status_changed);
 }
 
 #[test]
 fn the_lineup_decides_who_may_score_and_who_gets_a_game_played() {
     let mut state = game();
-    let lineup = GameCommand::SetLineup {
-        roster_id: "H".into(),
-        user_ids: vec!["h1".into(), "hg".into()],
-    };
+    let lineup = GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into(), "hg".into()] };
     run(&mut state, lineup).unwrap();
     act(&mut state, GameAction::Start).unwrap();
-    assert_eq!(
-        invalid_field(act(&mut state, goal("H", Some("h2"), &[])).unwrap_err()),
-        "scorerId"
-    );
+    assert_eq!(invalid_field(act(&mut state, goal("H", Some("h2"), &[])).unwrap_err()), "scorerId");
     let fin = act(&mut state, GameAction::Final).unwrap();
-    let home: Vec<_> = effects(&fin)
-        .players
-        .iter()
-        .filter(|p| p.roster_id == "H")
-        .map(|p| p.user_id.as_str())
-        .collect();
+    let home: Vec<_> =
+        effects(&fin).players.iter().filter(|p| p.roster_id == "H").map(|p| p.user_id.as_str()).collect();
     assert_eq!(home, ["h1", "hg"]);
 }
 
@@ -393,94 +288,39 @@ fn the_lineup_decides_who_may_score_and_who_gets_a_game_played() {
 fn the_lineup_cannot_leave_out_a_player_who_has_entries() {
     let mut state = live();
     act(&mut state, goal("H", Some("h1"), &["h2"])).unwrap();
-    let lineup = GameCommand::SetLineup {
-        roster_id: "H".into(),
-        user_ids: vec!["h1".into()],
-    };
-    assert_eq!(
-        invalid_field(run(&mut state, lineup.clone()).unwrap_err()),
-        "userIds"
-    );
+    let lineup = GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into()] };
+    assert_eq!(invalid_field(run(&mut state, lineup.clone()).unwrap_err()), "userIds");
     act(&mut state, GameAction::Undo).unwrap();
-    assert!(
-        run(&mut state, lineup).is_ok(),
-        "an undone goal no longer ties them"
-    );
+    assert!(run(&mut state, lineup).is_ok(), "an undone goal no longer ties them");
 }
 
 #[test]
 fn the_lineup_names_only_roster_players_once() {
     let mut state = game();
     for ids in [vec!["a1"], vec!["h1", "h1"]] {
-        let lineup = GameCommand::SetLineup {
-            roster_id: "H".into(),
-            user_ids: ids.iter().map(|s| s.to_string()).collect(),
-        };
-        assert_eq!(
-            invalid_field(run(&mut state, lineup).unwrap_err()),
-            "userIds"
-        );
+        let lineup =
+            GameCommand::SetLineup { roster_id: "H".into(), user_ids: ids.iter().map(|s| s.to_string()).collect() };
+        assert_eq!(invalid_field(run(&mut state, lineup).unwrap_err()), "userIds");
     }
 }
 
 #[test]
 fn postponing_and_cancelling_are_only_possible_before_the_game_goes_live() {
     let mut state = game();
-    run(
-        &mut state,
-        GameCommand::SetStatus {
-            status: GameStatus::Postponed,
-        },
-    )
-    .unwrap();
-    assert!(matches!(
-        act(&mut state, GameAction::Start),
-        Err(Rejection::State(_))
-    ));
-    run(
-        &mut state,
-        GameCommand::SetStatus {
-            status: GameStatus::Scheduled,
-        },
-    )
-    .unwrap();
+    run(&mut state, GameCommand::SetStatus { status: GameStatus::Postponed }).unwrap();
+    assert!(matches!(act(&mut state, GameAction::Start), Err(Rejection::State(_))));
+    run(&mut state, GameCommand::SetStatus { status: GameStatus::Scheduled }).unwrap();
     act(&mut state, GameAction::Start).unwrap();
-    assert!(
-        run(
-            &mut state,
-            GameCommand::SetStatus {
-                status: GameStatus::Cancelled
-            }
-        )
-        .is_err()
-    );
-    let err = run(
-        &mut game(),
-        GameCommand::SetStatus {
-            status: GameStatus::Final,
-        },
-    )
-    .unwrap_err();
+    assert!(run(&mut state, GameCommand::SetStatus { status: GameStatus::Cancelled }).is_err());
+    let err = run(&mut game(), GameCommand::SetStatus { status: GameStatus::Final }).unwrap_err();
     assert_eq!(invalid_field(err), "status");
 }
 
 #[test]
 fn a_batch_of_actions_bumps_the_version_once() {
     let mut state = game();
-    decide(
-        &mut state,
-        &GameCommand::Action(GameAction::Start),
-        "k",
-        NOW,
-    )
-    .unwrap();
-    decide(
-        &mut state,
-        &GameCommand::Action(goal("H", None, &[])),
-        "k",
-        NOW,
-    )
-    .unwrap();
+    decide(&mut state, &GameCommand::Action(GameAction::Start), "k", NOW).unwrap();
+    decide(&mut state, &GameCommand::Action(goal("H", None, &[])), "k", NOW).unwrap();
     assert_eq!(state.version(), 2);
     state.seal();
     decide(&mut state, &GameCommand::Action(GameAction::Undo), "k", NOW).unwrap();
@@ -497,14 +337,8 @@ fn the_public_document_names_players_and_hides_undone_entries() {
     assert_eq!(doc["id"], "g1");
     assert_eq!(doc["status"], "LIVE");
     assert_eq!(doc["period"], "1");
-    assert_eq!(
-        (doc["homeScore"].clone(), doc["awayScore"].clone()),
-        (json!(1), json!(0))
-    );
-    assert_eq!(
-        (doc["homeRosterId"].clone(), doc["awayRosterId"].clone()),
-        (json!("H"), json!("A"))
-    );
+    assert_eq!((doc["homeScore"].clone(), doc["awayScore"].clone()), (json!(1), json!(0)));
+    assert_eq!((doc["homeRosterId"].clone(), doc["awayRosterId"].clone()), (json!("H"), json!("A")));
     assert_eq!(doc["version"], 5);
     let log = doc["log"].as_array().unwrap();
     let kinds: Vec<_> = log.iter().map(|e| e["type"].as_str().unwrap()).collect();
@@ -521,10 +355,7 @@ fn actions_parse_from_the_contract_json() {
     let parse = |v: serde_json::Value| serde_json::from_value::<GameAction>(v).unwrap();
     assert_eq!(parse(json!({"type": "START"})), GameAction::Start);
     assert_eq!(parse(json!({"type": "END_PERIOD"})), GameAction::EndPeriod);
-    assert_eq!(
-        parse(json!({"type": "GOAL", "rosterId": "H"})),
-        goal("H", None, &[])
-    );
+    assert_eq!(parse(json!({"type": "GOAL", "rosterId": "H"})), goal("H", None, &[]));
     assert_eq!(
         parse(json!({"type": "GOAL", "rosterId": "H", "scorerId": "h1", "assistIds": ["h2"]})),
         goal("H", Some("h1"), &["h2"])

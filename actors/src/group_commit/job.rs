@@ -36,13 +36,7 @@ pub(super) struct Done<A: Aggregate> {
 
 impl<A: Aggregate> Done<A> {
     fn failed(n: usize, error: ActorError, next: Next<A::State>) -> Self {
-        Done {
-            next,
-            replies: vec![Err(error); n],
-            remember: Vec::new(),
-            changed: false,
-            publications: Vec::new(),
-        }
+        Done { next, replies: vec![Err(error); n], remember: Vec::new(), changed: false, publications: Vec::new() }
     }
 }
 
@@ -87,8 +81,7 @@ impl<A: Aggregate> Job<A> {
                 None => match A::load(&self.deps.store, &self.id).await {
                     Ok(Some(state)) => state,
                     Ok(None) => {
-                        let err =
-                            ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
+                        let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
                         return Done::failed(n, err, Next::Gone);
                     }
                     Err(e) => return Done::failed(n, internal(&e), Next::Reload),
@@ -105,14 +98,7 @@ impl<A: Aggregate> Job<A> {
                     publications: Vec::new(),
                 };
             }
-            let commit = A::commit(
-                &self.deps.store,
-                &self.id,
-                base_version,
-                &state,
-                decided.effects,
-                decided.results,
-            );
+            let commit = A::commit(&self.deps.store, &self.id, base_version, &state, decided.effects, decided.results);
             match commit.await {
                 Ok(result) => {
                     let changed = A::version(&state) != base_version;
@@ -126,10 +112,7 @@ impl<A: Aggregate> Job<A> {
                     };
                 }
                 Err(StoreError::Conflict) => {
-                    tracing::debug!(
-                        attempt,
-                        "version moved underneath; reloading and deciding again"
-                    );
+                    tracing::debug!(attempt, "version moved underneath; reloading and deciding again");
                 }
                 Err(StoreError::NotFound) => {
                     let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
@@ -142,11 +125,7 @@ impl<A: Aggregate> Job<A> {
             }
         }
         tracing::warn!("gave up after repeated version conflicts");
-        let err = ActorError::Conflict(format!(
-            "{} {} is changing too fast; try again",
-            A::KIND,
-            self.id
-        ));
+        let err = ActorError::Conflict(format!("{} {} is changing too fast; try again", A::KIND, self.id));
         Done::failed(n, err, Next::Reload)
     }
 
@@ -219,19 +198,16 @@ impl<A: Aggregate> Job<A> {
                     }
                     None => Err(ActorError::Internal("stored reply vanished".into())),
                 },
-                Slot::SameAs(j) => replies.get(j).cloned().unwrap_or_else(|| {
-                    Err(ActorError::Internal("duplicate without original".into()))
-                }),
+                Slot::SameAs(j) => replies
+                    .get(j)
+                    .cloned()
+                    .unwrap_or_else(|| Err(ActorError::Internal("duplicate without original".into()))),
                 Slot::Decided(decision) => {
                     // Replies describe the batch's final state, at the
                     // version it commits as.
                     let reply = decision.map(|intent| A::reply(state, intent));
                     if let (Some(key), Some(stored)) = (key, StoredReply::from_result(&reply)) {
-                        results.push(CommandResult {
-                            key: key.clone(),
-                            ok: stored.ok,
-                            reply: stored.reply.clone(),
-                        });
+                        results.push(CommandResult { key: key.clone(), ok: stored.ok, reply: stored.reply.clone() });
                         remember.push((key, stored));
                     }
                     reply
@@ -239,13 +215,7 @@ impl<A: Aggregate> Job<A> {
             };
             replies.push(reply);
         }
-        Decided {
-            effects,
-            replies,
-            results,
-            remember,
-            any_decided,
-        }
+        Decided { effects, replies, results, remember, any_decided }
     }
 }
 

@@ -120,23 +120,10 @@ impl<A: Aggregate> AggregateActor<A> {
             return;
         }
         let take = self.queue.len().min(self.deps.config.max_batch.max(1));
-        let (envelopes, senders): (Vec<_>, Vec<_>) =
-            self.queue.drain(..take).map(|w| (w.envelope, w.tx)).unzip();
-        let known = envelopes
-            .iter()
-            .map(|e| {
-                e.command_id
-                    .as_deref()
-                    .and_then(|k| self.recent.get(k))
-                    .cloned()
-            })
-            .collect();
-        let job = Job::<A> {
-            id: self.id.clone(),
-            deps: self.deps.clone(),
-            envelopes,
-            known,
-        };
+        let (envelopes, senders): (Vec<_>, Vec<_>) = self.queue.drain(..take).map(|w| (w.envelope, w.tx)).unzip();
+        let known =
+            envelopes.iter().map(|e| e.command_id.as_deref().and_then(|k| self.recent.get(k)).cloned()).collect();
+        let job = Job::<A> { id: self.id.clone(), deps: self.deps.clone(), envelopes, known };
         self.in_flight = true;
         let span = tracing::debug_span!("batch", kind = A::KIND, id = %self.id, size = take);
         let base = self.state.clone();
@@ -185,10 +172,7 @@ impl<A: Aggregate> AggregateActor<A> {
     fn publish_document(&self) {
         let Some(state) = &self.state else { return };
         match serde_json::to_value(A::document(state)) {
-            Ok(payload) => self
-                .deps
-                .publisher
-                .publish(self.topic(), A::version(state), payload),
+            Ok(payload) => self.deps.publisher.publish(self.topic(), A::version(state), payload),
             Err(e) => {
                 tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable")
             }
@@ -248,11 +232,7 @@ impl<A: Aggregate> Handler<Submit<A>> for AggregateActor<A> {
         let (tx, rx) = oneshot::channel();
         self.last_active = Instant::now();
         if self.queue.len() >= self.deps.config.max_queue {
-            let _ = tx.send(Err(ActorError::Overloaded(format!(
-                "{} {} is busy; retry shortly",
-                A::KIND,
-                self.id
-            ))));
+            let _ = tx.send(Err(ActorError::Overloaded(format!("{} {} is busy; retry shortly", A::KIND, self.id))));
         } else {
             self.queue.push_back(Waiting { envelope, tx });
             self.schedule_flush(ctx);

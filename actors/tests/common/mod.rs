@@ -13,8 +13,8 @@ use std::time::Duration;
 use rinkside_actors::event::{EventState, Rsvp, RsvpHistory, StoredEvent, WaitlistHistory};
 use rinkside_actors::game::{GameState, PlayerDelta, RosterDelta, StoredGame};
 use rinkside_actors::{
-    BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publication,
-    Publisher, ReplyStore, StoreError, StoredReply,
+    BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publication, Publisher, ReplyStore,
+    StoreError, StoredReply,
 };
 use serde_json::{Value, json};
 
@@ -69,15 +69,11 @@ impl MemStore {
     }
 
     pub fn add_event(&self, id: &str, max_skaters: Option<i64>, max_goalies: Option<i64>) {
-        self.db.lock().unwrap().events.insert(
-            id.into(),
-            EventRow {
-                version: 1,
-                max_skaters,
-                max_goalies,
-                ..EventRow::default()
-            },
-        );
+        self.db
+            .lock()
+            .unwrap()
+            .events
+            .insert(id.into(), EventRow { version: 1, max_skaters, max_goalies, ..EventRow::default() });
     }
 
     pub fn event(&self, id: &str) -> EventRow {
@@ -98,14 +94,11 @@ impl MemStore {
     }
 
     pub fn add_game(&self, game: StoredGame) {
-        self.db.lock().unwrap().games.insert(
-            game.game_id.clone(),
-            GameRow {
-                game,
-                players: HashMap::new(),
-                rosters: HashMap::new(),
-            },
-        );
+        self.db
+            .lock()
+            .unwrap()
+            .games
+            .insert(game.game_id.clone(), GameRow { game, players: HashMap::new(), rosters: HashMap::new() });
     }
 
     pub fn game(&self, id: &str) -> GameRow {
@@ -127,16 +120,10 @@ impl MemStore {
 }
 
 impl ReplyStore for MemStore {
-    fn find_results(
-        &self,
-        keys: Vec<String>,
-    ) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
+    fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
         Box::pin(async move {
             let db = self.db.lock().unwrap();
-            Ok(keys
-                .into_iter()
-                .filter_map(|k| db.results.get(&k).cloned().map(|r| (k, r)))
-                .collect())
+            Ok(keys.into_iter().filter_map(|k| db.results.get(&k).cloned().map(|r| (k, r))).collect())
         })
     }
 }
@@ -159,26 +146,13 @@ impl EventStore for MemStore {
                 return Err(StoreError::Other("connection reset".into()));
             }
             let mut db = self.db.lock().unwrap();
-            let current = db
-                .events
-                .get(&commit.event_id)
-                .ok_or(StoreError::NotFound)?
-                .version;
+            let current = db.events.get(&commit.event_id).ok_or(StoreError::NotFound)?.version;
             let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
             self.check(&db, current, commit.expected_version, &keys)?;
             for r in &commit.results {
-                db.results.insert(
-                    r.key.clone(),
-                    StoredReply {
-                        ok: r.ok,
-                        reply: r.reply.clone(),
-                    },
-                );
+                db.results.insert(r.key.clone(), StoredReply { ok: r.ok, reply: r.reply.clone() });
             }
-            let row = db
-                .events
-                .get_mut(&commit.event_id)
-                .ok_or(StoreError::NotFound)?;
+            let row = db.events.get_mut(&commit.event_id).ok_or(StoreError::NotFound)?;
             row.version = commit.new_version;
             for rsvp in commit.rsvps {
                 row.rsvps.insert(rsvp.user_id.clone(), rsvp);
@@ -191,8 +165,7 @@ impl EventStore for MemStore {
             }
             row.cancelled |= commit.cancelled;
             self.commits.fetch_add(1, Ordering::SeqCst);
-            self.committed_results
-                .fetch_add(commit.results.len(), Ordering::SeqCst);
+            self.committed_results.fetch_add(commit.results.len(), Ordering::SeqCst);
             Ok(CommitResult::default())
         })
     }
@@ -202,10 +175,7 @@ impl GameStore for MemStore {
     fn load(&self, game_id: String) -> BoxFuture<'_, Result<Option<GameState>, StoreError>> {
         Box::pin(async move {
             let db = self.db.lock().unwrap();
-            Ok(db
-                .games
-                .get(&game_id)
-                .map(|row| GameState::new(row.game.clone())))
+            Ok(db.games.get(&game_id).map(|row| GameState::new(row.game.clone())))
         })
     }
 
@@ -217,27 +187,13 @@ impl GameStore for MemStore {
             }
             let mut guard = self.db.lock().unwrap();
             let db = &mut *guard;
-            let current = db
-                .games
-                .get(&commit.game_id)
-                .ok_or(StoreError::NotFound)?
-                .game
-                .version;
+            let current = db.games.get(&commit.game_id).ok_or(StoreError::NotFound)?.game.version;
             let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
             self.check(db, current, commit.expected_version, &keys)?;
             for r in &commit.results {
-                db.results.insert(
-                    r.key.clone(),
-                    StoredReply {
-                        ok: r.ok,
-                        reply: r.reply.clone(),
-                    },
-                );
+                db.results.insert(r.key.clone(), StoredReply { ok: r.ok, reply: r.reply.clone() });
             }
-            let row = db
-                .games
-                .get_mut(&commit.game_id)
-                .ok_or(StoreError::NotFound)?;
+            let row = db.games.get_mut(&commit.game_id).ok_or(StoreError::NotFound)?;
             let game = &mut row.game;
             game.version = commit.new_version;
             game.status = commit.status;
@@ -245,11 +201,7 @@ impl GameStore for MemStore {
             game.home_score = commit.home_score;
             game.away_score = commit.away_score;
             game.log.extend(commit.entries);
-            for entry in game
-                .log
-                .iter_mut()
-                .filter(|e| commit.undone.contains(&e.seq))
-            {
+            for entry in game.log.iter_mut().filter(|e| commit.undone.contains(&e.seq)) {
                 entry.undone = true;
             }
             for lineup in commit.lineups {
@@ -260,10 +212,7 @@ impl GameStore for MemStore {
                 }
             }
             for d in commit.player_deltas {
-                let sum = row
-                    .players
-                    .entry((d.roster_id.clone(), d.user_id.clone()))
-                    .or_default();
+                let sum = row.players.entry((d.roster_id.clone(), d.user_id.clone())).or_default();
                 sum.goals += d.goals;
                 sum.assists += d.assists;
                 sum.penalty_minutes += d.penalty_minutes;

@@ -38,9 +38,7 @@ pub async fn run(args: ConnectArgs) -> Result<Outcome> {
             let topic = match topic {
                 Some(t) => t.clone(),
                 None => {
-                    let id = api
-                        .create_event(&me.token, "Load test: connect", Some(20), Some(2))
-                        .await?;
+                    let id = api.create_event(&me.token, "Load test: connect", Some(20), Some(2)).await?;
                     format!("event:{id}")
                 }
             };
@@ -49,15 +47,9 @@ pub async fn run(args: ConnectArgs) -> Result<Outcome> {
     };
 
     let before = rss_before(args.server_pid);
-    let mut fleet = Fleet::open(fleet_options(
-        &args.net,
-        endpoint.clone(),
-        sources,
-        args.connections,
-        token.as_deref(),
-        &topic,
-    ))
-    .await?;
+    let mut fleet =
+        Fleet::open(fleet_options(&args.net, endpoint.clone(), sources, args.connections, token.as_deref(), &topic))
+            .await?;
     let memory = rss_after(before, fleet.open.subscribed).await;
     if args.hold > 0 {
         info!(seconds = args.hold, "holding connections idle");
@@ -81,11 +73,7 @@ pub async fn run(args: ConnectArgs) -> Result<Outcome> {
         report.open.requested,
         report.url,
         report.topic,
-        if report.authenticated {
-            " (signed in)"
-        } else {
-            " (anonymous)"
-        },
+        if report.authenticated { " (signed in)" } else { " (anonymous)" },
     );
     human.push_str(&report.open.human());
     if let Some(m) = &report.memory {
@@ -99,10 +87,5 @@ pub async fn run(args: ConnectArgs) -> Result<Outcome> {
         ));
     }
     human.push_str(&report.after.human());
-    Ok(Outcome {
-        scenario: "connect",
-        passed,
-        report: serde_json::to_value(&report)?,
-        human,
-    })
+    Ok(Outcome { scenario: "connect", passed, report: serde_json::to_value(&report)?, human })
 }

@@ -53,14 +53,9 @@ impl Publisher {
         match self {
             Publisher::Rest { api, token } => api.rsvp(token, event_id, action, None).await,
             Publisher::Ws(conn) => {
-                let reply = conn
-                    .call(&json!({ "kind": "rsvp", "eventId": event_id, "action": action }))
-                    .await?;
+                let reply = conn.call(&json!({ "kind": "rsvp", "eventId": event_id, "action": action })).await?;
                 if !reply.ok {
-                    bail!(
-                        "rsvp command refused: {}",
-                        reply.error.map(|e| e.to_string()).unwrap_or_default()
-                    );
+                    bail!("rsvp command refused: {}", reply.error.map(|e| e.to_string()).unwrap_or_default());
                 }
                 serde_json::from_value(reply.data.unwrap_or_default())
                     .context("rsvp reply data is not {status, waitlistRank, version}")
@@ -78,9 +73,7 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
     let api = Api::new(pub_ep.base_str())?;
     let tag = run_tag();
     let organiser = api.dev_token(&format!("lt{tag}fan")).await?;
-    let event_id = api
-        .create_event(&organiser.token, "Load test: fan-out", Some(100), Some(2))
-        .await?;
+    let event_id = api.create_event(&organiser.token, "Load test: fan-out", Some(100), Some(2)).await?;
     info!(%event_id, "event created");
     let topic = format!("event:{event_id}");
 
@@ -97,18 +90,9 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
     let memory = rss_after(before, fleet.open.subscribed).await;
 
     let mut publisher = match args.publish_via {
-        PublishVia::Rest => Publisher::Rest {
-            api: api.clone(),
-            token: organiser.token.clone(),
-        },
+        PublishVia::Rest => Publisher::Rest { api: api.clone(), token: organiser.token.clone() },
         PublishVia::Ws => Publisher::Ws(Box::new(
-            CommandConn::open(
-                &pub_ep,
-                sources.next(),
-                &organiser.token,
-                format!("fan{tag}"),
-            )
-            .await?,
+            CommandConn::open(&pub_ep, sources.next(), &organiser.token, format!("fan{tag}")).await?,
         )),
     };
 
@@ -155,10 +139,7 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
     fleet.shutdown().await;
 
     let deliveries = analyse(&marks, &fleet.collector);
-    let seq_not_matching_version = marks
-        .iter()
-        .filter(|m| !fleet.collector.anyone_saw_exactly(m.seq))
-        .count();
+    let seq_not_matching_version = marks.iter().filter(|m| !fleet.collector.anyone_saw_exactly(m.seq)).count();
     let report = Report {
         subscribe_url: args.url.clone(),
         publish_url,
@@ -214,10 +195,5 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
         ));
     }
     human.push_str(&report.after.human());
-    Ok(Outcome {
-        scenario: "fanout",
-        passed,
-        report: serde_json::to_value(&report)?,
-        human,
-    })
+    Ok(Outcome { scenario: "fanout", passed, report: serde_json::to_value(&report)?, human })
 }

@@ -84,26 +84,15 @@ pub async fn rss_after(before: Option<(u32, u64)>, connections: usize) -> Option
         pid,
         rss_before_bytes,
         rss_after_bytes,
-        bytes_per_connection: if connections > 0 {
-            delta / connections as f64
-        } else {
-            0.0
-        },
+        bytes_per_connection: if connections > 0 { delta / connections as f64 } else { 0.0 },
     })
 }
 
 /// Raises the descriptor limit for `sockets` and plans source addresses.
-pub fn prepare_sockets(
-    net: &NetArgs,
-    target: &Endpoint,
-    sockets: usize,
-) -> Result<Arc<SourcePool>> {
+pub fn prepare_sockets(net: &NetArgs, target: &Endpoint, sockets: usize) -> Result<Arc<SourcePool>> {
     let limit = raise_nofile(sockets)?;
     if (limit as usize) < sockets {
-        warn!(
-            limit,
-            sockets, "RLIMIT_NOFILE is below the socket count; run as root or raise `ulimit -n`"
-        );
+        warn!(limit, sockets, "RLIMIT_NOFILE is below the socket count; run as root or raise `ulimit -n`");
     }
     let pool = SourcePool::plan(&net.source_ips, target.addr, sockets);
     if !pool.addresses().is_empty() {

@@ -62,11 +62,7 @@ struct Report {
 /// Goalie clients spread evenly: client i is a goalie when the running
 /// count `floor((i+1)·g/n)` steps up.
 fn positions(clients: usize, goalie_share: f64) -> Vec<&'static str> {
-    let share = if goalie_share.is_finite() {
-        goalie_share.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let share = if goalie_share.is_finite() { goalie_share.clamp(0.0, 1.0) } else { 0.0 };
     let goalies = (clients as f64 * share).round() as usize;
     let mut skater = 0usize;
     (0..clients)
@@ -103,12 +99,7 @@ async fn racer(
     let idx = spec.idx;
     let opened = tokio::time::timeout(
         spec.connect_timeout,
-        CommandConn::open(
-            &spec.endpoint,
-            spec.sources.next(),
-            &spec.token,
-            format!("race{}c{idx}", spec.tag),
-        ),
+        CommandConn::open(&spec.endpoint, spec.sources.next(), &spec.token, format!("race{}c{idx}", spec.tag)),
     )
     .await;
     drop(permit);
@@ -136,18 +127,13 @@ async fn racer(
     });
     let sent = Instant::now();
     let heard = match conn.call(&command).await {
-        Ok(reply) if reply.ok => {
-            match serde_json::from_value::<RsvpReply>(reply.data.unwrap_or_default()) {
-                Ok(r) => Heard::Ok(r),
-                Err(e) => Heard::Failed(format!("reply data unreadable: {e}")),
-            }
+        Ok(reply) if reply.ok => match serde_json::from_value::<RsvpReply>(reply.data.unwrap_or_default()) {
+            Ok(r) => Heard::Ok(r),
+            Err(e) => Heard::Failed(format!("reply data unreadable: {e}")),
+        },
+        Ok(reply) => {
+            Heard::Failed(reply.error.map(|e| e.to_string()).unwrap_or_else(|| "ok:false without error".into()))
         }
-        Ok(reply) => Heard::Failed(
-            reply
-                .error
-                .map(|e| e.to_string())
-                .unwrap_or_else(|| "ok:false without error".into()),
-        ),
         Err(e) => Heard::Nothing(format!("{e:#}")),
     };
     let got = Instant::now();
@@ -212,22 +198,13 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         endpoints.push(Arc::new(Endpoint::resolve(u).await?));
     }
     let sources = prepare_sockets(&args.net, &endpoints[0], args.clients)?;
-    let apis: Vec<Api> = endpoints
-        .iter()
-        .map(|e| Api::new(e.base_str()))
-        .collect::<Result<_>>()?;
+    let apis: Vec<Api> = endpoints.iter().map(|e| Api::new(e.base_str())).collect::<Result<_>>()?;
     let api = &apis[0];
 
     let tag: Arc<str> = Arc::from(run_tag());
     let organiser = api.dev_token(&format!("lt{tag}org")).await?;
-    let event_id = api
-        .create_event(
-            &organiser.token,
-            "Load test: RSVP race",
-            Some(args.skaters),
-            Some(args.goalies),
-        )
-        .await?;
+    let event_id =
+        api.create_event(&organiser.token, "Load test: RSVP race", Some(args.skaters), Some(args.goalies)).await?;
     info!(%event_id, clients = args.clients, "event created; signing users in");
 
     let signed_in: Vec<(Session, u32)> = stream::iter(0..args.clients)
@@ -242,14 +219,8 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
     let sign_in_retries: u32 = signed_in.iter().map(|(_, r)| r).sum();
     let users: Vec<Session> = signed_in.into_iter().map(|(s, _)| s).collect();
     let positions = positions(args.clients, args.goalie_share);
-    let requests: Vec<Request> = users
-        .iter()
-        .zip(&positions)
-        .map(|(u, &position)| Request {
-            user_id: u.user_id.clone(),
-            position,
-        })
-        .collect();
+    let requests: Vec<Request> =
+        users.iter().zip(&positions).map(|(u, &position)| Request { user_id: u.user_id.clone(), position }).collect();
 
     info!("connecting racers");
     let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
@@ -291,9 +262,7 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
     info!("go");
     let started = Instant::now();
     let _ = go_tx.send(true);
-    let mut heard: Vec<Heard> = (0..args.clients)
-        .map(|_| Heard::Nothing("reply timed out".into()))
-        .collect();
+    let mut heard: Vec<Heard> = (0..args.clients).map(|_| Heard::Nothing("reply timed out".into())).collect();
     let mut latency = Recorder::new();
     let mut last_reply = started;
     let deadline = tokio::time::sleep(Duration::from_secs(args.reply_timeout.max(1)));
@@ -323,10 +292,7 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
     let race = last_reply.saturating_duration_since(started);
 
     let (doc, disagreements) = final_document(&apis, &urls, &organiser.token, &event_id).await?;
-    let limits = Limits {
-        skaters: Some(args.skaters),
-        goalies: Some(args.goalies),
-    };
+    let limits = Limits { skaters: Some(args.skaters), goalies: Some(args.goalies) };
     let mut violations = disagreements;
     violations.extend(check(limits, &requests, &heard, &doc));
 
@@ -391,40 +357,24 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         report.document_version,
     ));
     if report.sign_in_retries > 0 {
-        human.push_str(&format!(
-            "  ! setup       {} dev sign-ins failed and were retried\n",
-            report.sign_in_retries
-        ));
+        human.push_str(&format!("  ! setup       {} dev sign-ins failed and were retried\n", report.sign_in_retries));
     }
     if report.connect_failures > 0 {
-        human.push_str(&format!(
-            "  connect failures {}: {connect_errors:?}\n",
-            report.connect_failures
-        ));
+        human.push_str(&format!("  connect failures {}: {connect_errors:?}\n", report.connect_failures));
     }
     if passed {
-        human.push_str("  checks        PASS (no overbooking, fair contiguous waitlists, replies match the document)\n");
+        human
+            .push_str("  checks        PASS (no overbooking, fair contiguous waitlists, replies match the document)\n");
     } else {
-        human.push_str(&format!(
-            "  checks        FAIL — {} violations:\n",
-            report.violations.len()
-        ));
+        human.push_str(&format!("  checks        FAIL — {} violations:\n", report.violations.len()));
         for v in report.violations.iter().take(VIOLATIONS_SHOWN) {
             human.push_str(&format!("    - {v}\n"));
         }
         if report.violations.len() > VIOLATIONS_SHOWN {
-            human.push_str(&format!(
-                "    … and {} more (see --json)\n",
-                report.violations.len() - VIOLATIONS_SHOWN
-            ));
+            human.push_str(&format!("    … and {} more (see --json)\n", report.violations.len() - VIOLATIONS_SHOWN));
         }
     }
-    Ok(Outcome {
-        scenario: "race",
-        passed,
-        report: serde_json::to_value(&report)?,
-        human,
-    })
+    Ok(Outcome { scenario: "race", passed, report: serde_json::to_value(&report)?, human })
 }
 
 #[cfg(test)]

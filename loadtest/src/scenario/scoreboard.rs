@@ -54,25 +54,15 @@ struct Game {
 
 async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Result<Game> {
     let t = &organiser.token;
-    let facility = api
-        .create_facility(t, &format!("Load test rink {tag}"))
-        .await?;
-    let season = api
-        .create_season(t, &facility, &format!("Load test season {tag}"))
-        .await?;
+    let facility = api.create_facility(t, &format!("Load test rink {tag}")).await?;
+    let season = api.create_season(t, &facility, &format!("Load test season {tag}")).await?;
     let mut sides = Vec::new();
     for side in ["Home", "Away"] {
-        let team = api
-            .create_team(t, &format!("Load test {side} {tag}"), &facility)
-            .await?;
-        let roster = api
-            .create_roster(t, &team, &season, &format!("{side} {tag}"))
-            .await?;
+        let team = api.create_team(t, &format!("Load test {side} {tag}"), &facility).await?;
+        let roster = api.create_roster(t, &team, &season, &format!("{side} {tag}")).await?;
         let mut ids = Vec::new();
         for j in 0..players {
-            let player = api
-                .dev_token(&format!("lt{tag}{}{j}", &side[..1].to_lowercase()))
-                .await?;
+            let player = api.dev_token(&format!("lt{tag}{}{j}", &side[..1].to_lowercase())).await?;
             let jersey = u32::try_from(j + 1).unwrap_or(99);
             api.add_player(t, &roster, &player.user_id, jersey).await?;
             ids.push(player.user_id);
@@ -86,10 +76,7 @@ async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Re
     let id = api.create_game(t, &home.0, &away.0, &season).await?;
     let started = api.game_action(t, &id, json!({ "type": "START" })).await?;
     info!(game_id = %id, status = %started.status, "game started");
-    Ok(Game {
-        id,
-        sides: [home, away],
-    })
+    Ok(Game { id, sides: [home, away] })
 }
 
 /// The GOAL body for goal number `n`: sides alternate, scorers rotate.
@@ -110,13 +97,7 @@ struct Posted {
 
 /// Posts `goals` goals at `rate` per second, each in its own task so a slow
 /// answer never delays the next goal (open loop).
-async fn post_goals(
-    api: Api,
-    token: String,
-    game: Arc<Game>,
-    goals: usize,
-    rate: f64,
-) -> Vec<Posted> {
+async fn post_goals(api: Api, token: String, game: Arc<Game>, goals: usize, rate: f64) -> Vec<Posted> {
     let period = Duration::from_secs_f64(1.0 / rate);
     let mut tick = tokio::time::interval(period);
     let mut posts = JoinSet::new();
@@ -127,11 +108,7 @@ async fn post_goals(
         posts.spawn(async move {
             let sent_at = Instant::now();
             let result = api.game_action(&token, &game_id, body).await;
-            Posted {
-                sent_at,
-                answered_at: Instant::now(),
-                result,
-            }
+            Posted { sent_at, answered_at: Instant::now(), result }
         });
     }
     let mut out = Vec::with_capacity(goals);
@@ -149,10 +126,7 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
         bail!("--rate must be a positive number of goals per second");
     }
     let api_ep = Endpoint::resolve(&args.url).await?;
-    let subscribe_url = args
-        .subscribe_url
-        .clone()
-        .unwrap_or_else(|| args.url.clone());
+    let subscribe_url = args.subscribe_url.clone().unwrap_or_else(|| args.url.clone());
     let sub_ep = Arc::new(Endpoint::resolve(&subscribe_url).await?);
     let sources = prepare_sockets(&args.net, &sub_ep, args.subscribers)?;
     let api = Api::new(api_ep.base_str())?;
@@ -162,25 +136,12 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
     let topic = format!("game:{}", game.id);
 
     let before = rss_before(args.server_pid);
-    let mut fleet = Fleet::open(fleet_options(
-        &args.net,
-        sub_ep.clone(),
-        sources,
-        args.subscribers,
-        None,
-        &topic,
-    ))
-    .await?;
+    let mut fleet =
+        Fleet::open(fleet_options(&args.net, sub_ep.clone(), sources, args.subscribers, None, &topic)).await?;
     let memory = rss_after(before, fleet.open.subscribed).await;
 
     info!(goals = args.goals, rate = args.rate, "scoring");
-    let poster = tokio::spawn(post_goals(
-        api.clone(),
-        organiser.token.clone(),
-        game.clone(),
-        args.goals,
-        args.rate,
-    ));
+    let poster = tokio::spawn(post_goals(api.clone(), organiser.token.clone(), game.clone(), args.goals, args.rate));
     tokio::pin!(poster);
     let posted = loop {
         tokio::select! {
@@ -199,18 +160,14 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
         match &p.result {
             Ok(state) => {
                 round_trip.record(p.answered_at.saturating_duration_since(p.sent_at));
-                marks.push(Mark {
-                    seq: state.version,
-                    sent_at: p.sent_at,
-                });
+                marks.push(Mark { seq: state.version, sent_at: p.sent_at });
             }
             Err(e) => goal_errors.add(&format!("{e:#}")),
         }
     }
     if let Some(top) = marks.iter().map(|m| m.seq).max() {
         fleet.collector.set_target(top);
-        let deadline =
-            tokio::time::Instant::now() + Duration::from_secs(args.settle_timeout.max(1));
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(args.settle_timeout.max(1));
         if !fleet.pump_until(deadline, |c| c.target_settled()).await {
             warn!(
                 reached = fleet.collector.reached(),
@@ -221,16 +178,9 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
     }
     fleet.shutdown().await;
 
-    let state = api
-        .game_state(&game.id)
-        .await
-        .inspect_err(|e| warn!("reading the final game state: {e:#}"))
-        .ok();
+    let state = api.game_state(&game.id).await.inspect_err(|e| warn!("reading the final game state: {e:#}")).ok();
     let deliveries = analyse(&marks, &fleet.collector);
-    let seq_not_seen_exactly = marks
-        .iter()
-        .filter(|m| !fleet.collector.anyone_saw_exactly(m.seq))
-        .count();
+    let seq_not_seen_exactly = marks.iter().filter(|m| !fleet.collector.anyone_saw_exactly(m.seq)).count();
     let window = match (first_sent, last_sent) {
         (Some(f), Some(l)) => l.saturating_duration_since(f),
         _ => Duration::ZERO,
@@ -259,10 +209,7 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
         final_away_score: state.as_ref().map(|s| s.away_score),
         after: fleet.after.clone(),
     };
-    let score_total = report
-        .final_home_score
-        .zip(report.final_away_score)
-        .map(|(h, a)| (h + a) as usize);
+    let score_total = report.final_home_score.zip(report.final_away_score).map(|(h, a)| (h + a) as usize);
     let score_ok = score_total.is_none_or(|t| t == accepted);
     let passed = report.open.failed == 0
         && report.goal_errors.is_empty()
@@ -301,11 +248,7 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
     if let (Some(h), Some(a)) = (report.final_home_score, report.final_away_score) {
         human.push_str(&format!(
             "  final score   {h}–{a}{}\n",
-            if score_ok {
-                ""
-            } else {
-                "  ! does not add up to the accepted goals"
-            }
+            if score_ok { "" } else { "  ! does not add up to the accepted goals" }
         ));
     }
     if !report.goal_errors.is_empty() {
@@ -319,12 +262,7 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
         ));
     }
     human.push_str(&report.after.human());
-    Ok(Outcome {
-        scenario: "scoreboard",
-        passed,
-        report: serde_json::to_value(&report)?,
-        human,
-    })
+    Ok(Outcome { scenario: "scoreboard", passed, report: serde_json::to_value(&report)?, human })
 }
 
 #[cfg(test)]
@@ -335,27 +273,12 @@ mod tests {
     fn goals_alternate_sides_and_rotate_scorers() {
         let game = Game {
             id: "g".into(),
-            sides: [
-                ("home".into(), vec!["h0".into(), "h1".into()]),
-                ("away".into(), vec!["a0".into()]),
-            ],
+            sides: [("home".into(), vec!["h0".into(), "h1".into()]), ("away".into(), vec!["a0".into()])],
         };
         let bodies: Vec<_> = (0..4).map(|n| goal_body(&game, n)).collect();
-        assert_eq!(
-            bodies[0],
-            json!({"type":"GOAL","rosterId":"home","scorerId":"h0"})
-        );
-        assert_eq!(
-            bodies[1],
-            json!({"type":"GOAL","rosterId":"away","scorerId":"a0"})
-        );
-        assert_eq!(
-            bodies[2],
-            json!({"type":"GOAL","rosterId":"home","scorerId":"h1"})
-        );
-        assert_eq!(
-            bodies[3],
-            json!({"type":"GOAL","rosterId":"away","scorerId":"a0"})
-        );
+        assert_eq!(bodies[0], json!({"type":"GOAL","rosterId":"home","scorerId":"h0"}));
+        assert_eq!(bodies[1], json!({"type":"GOAL","rosterId":"away","scorerId":"a0"}));
+        assert_eq!(bodies[2], json!({"type":"GOAL","rosterId":"home","scorerId":"h1"}));
+        assert_eq!(bodies[3], json!({"type":"GOAL","rosterId":"away","scorerId":"a0"}));
     }
 }
