@@ -19,6 +19,10 @@ psql "$TEST_DATABASE_URL" -Atc 'select 1' >/dev/null 2>&1 \
 redis-cli -u "$TEST_REDIS_URL" ping 2>/dev/null | grep -q PONG \
   || fail "Redis is not reachable at $TEST_REDIS_URL (start it: redis-server --daemonize yes --port 6379 ...)"
 
+step "Clearing schemas left by earlier test runs"
+psql "$TEST_DATABASE_URL" -Atc "select 'drop schema ' || nspname || ' cascade;' from pg_namespace where nspname ~ '^[tc]_[0-9a-f]{32}$'" \
+  | psql -q "$TEST_DATABASE_URL" >/dev/null
+
 step "Chromium for the browser tests"
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
@@ -53,6 +57,6 @@ step "Rust: two-node cluster tests on PostgreSQL + Redis"
 cargo test --test cluster -- --test-threads=1
 
 step "Browser: Playwright end-to-end tests (headless Chromium)"
-npm --prefix client run e2e
+npm --prefix client run e2e:only
 
 printf '\n\033[1;32mAll tests passed.\033[0m\n'
