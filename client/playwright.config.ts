@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PORT = 8091;
+// E2E_PORT lets two runs share a machine (e.g. two developers' worktrees).
+const PORT = Number(process.env.E2E_PORT ?? 8091);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // Computed once in the runner and inherited by workers (the config is
