@@ -190,3 +190,188 @@ export interface Season {
   endDate: string;
   isActive: boolean;
 }
+
+// ── Facilities, teams, seasons, rosters (pages and staff) ─────────────────
+
+/** What the viewer is to a facility or team. */
+export type StaffRole = 'OWNER' | 'MANAGER';
+
+/** A person as lists of managers, players and requests show them. */
+export interface UserSummary {
+  id: string;
+  username: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  profileImage: string | null;
+}
+
+/** `GET /facilities/{id}`: the facility and what its page shows. */
+export interface FacilityPage extends Facility {
+  /** Managers besides the owner, earliest first. */
+  managers: UserSummary[];
+  /** The latest 20 seasons, latest start first. */
+  seasons: SeasonDetail[];
+  /** OWNER, MANAGER, or null. */
+  viewerRole: StaffRole | null;
+}
+
+/** `GET /teams/{id}`: the team and what its page shows. */
+export interface TeamPage extends Team {
+  facilityName: string | null;
+  managers: UserSummary[];
+  /** Rosters of every season, latest season first (at most 100). */
+  rosters: RosterSummary[];
+  viewerRole: StaffRole | null;
+}
+
+export const UNIVERSAL_DIVISIONS = [
+  'LEARN_TO_PLAY',
+  'BEGINNER',
+  'NOVICE',
+  'RECREATIONAL',
+  'INTERMEDIATE',
+  'ADVANCED',
+  'COMPETITIVE',
+  'ELITE',
+] as const;
+export type UniversalDivision = (typeof UNIVERSAL_DIVISIONS)[number];
+
+/** One level of `GET /divisions/scale`, lowest first. */
+export interface DivisionScaleLevel {
+  value: UniversalDivision;
+  name: string;
+  /** 1 (lowest) to 8 (highest). */
+  level: number;
+  description: string;
+}
+
+export interface DivisionMapping {
+  id: string;
+  seasonId: string;
+  facilityDivisionName: string;
+  universalDivisionScale: UniversalDivision;
+  level: number;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A season as `GET /seasons/{id}` and the facility's season list send it. */
+export interface SeasonDetail extends Season {
+  /** Only for the facility's owner and managers; null for everyone else. */
+  syncUrl: string | null;
+  syncEnabled: boolean;
+  lastSyncAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  viewerCanEdit: boolean;
+  /** On single reads and writes only. */
+  divisionMappings?: DivisionMapping[];
+}
+
+export const ROSTER_STATUSES = ['DRAFT', 'ACTIVE', 'ARCHIVED'] as const;
+export type RosterStatus = (typeof ROSTER_STATUSES)[number];
+export type RosterCommitment = 'FULL_TIME' | 'SUBSTITUTE';
+export type RequestStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+
+/** The division a roster plays in. */
+export interface DivisionRef {
+  id: string;
+  facilityDivisionName: string;
+  universalDivisionScale: UniversalDivision;
+  level: number;
+}
+
+/** A roster without its people (team page, season page, top of the roster page). */
+export interface RosterSummary {
+  id: string;
+  name: string;
+  description: string | null;
+  teamId: string;
+  teamName: string;
+  seasonId: string;
+  seasonName: string;
+  seasonStartDate: string;
+  seasonIsActive: boolean;
+  facilityId: string;
+  facilityName: string;
+  status: RosterStatus;
+  divisionMappingId: string | null;
+  division: DivisionRef | null;
+  /** null = no limit. */
+  maxMembers: number | null;
+  memberCount: number;
+  wins: number;
+  losses: number;
+  ties: number;
+  points: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RosterPlayer {
+  userId: string;
+  user: UserSummary;
+  jerseyNumber: number | null;
+  position: HockeyPosition | null;
+  commitmentLevel: RosterCommitment;
+  captain: boolean;
+  alternateCaptain: boolean;
+  goals: number;
+  assists: number;
+  penaltyMinutes: number;
+  gamesPlayed: number;
+  /** goals + assists. */
+  points: number;
+  joinedAt: string;
+}
+
+/** A join request as the public roster document shows it (no message). */
+export interface RosterRequestState {
+  id: string;
+  userId: string;
+  status: RequestStatus;
+  updatedAt: string;
+}
+
+/** The `data` of every `roster:ID` push, and the REST roster without `viewer`. */
+export interface RosterDocument extends RosterSummary {
+  /** The `roster:ID` topic's seq for this state. */
+  seq: number;
+  players: RosterPlayer[];
+  /** Newest first, at most 100. */
+  requests: RosterRequestState[];
+}
+
+export interface RosterViewer {
+  isMember: boolean;
+  canEdit: boolean;
+  canManagePlayers: boolean;
+  canDecideRequests: boolean;
+  pendingRequestId: string | null;
+}
+
+/** `GET /rosters/{id}` and the answer of roster writes. */
+export interface Roster extends RosterDocument {
+  viewer: RosterViewer;
+}
+
+/** A join request with its message, for the requester and the deciders. */
+export interface JoinRequest {
+  id: string;
+  rosterId: string;
+  rosterName: string;
+  teamId: string;
+  teamName: string;
+  seasonId: string;
+  seasonName: string;
+  userId: string;
+  user: UserSummary;
+  status: RequestStatus;
+  message: string | null;
+  preferredPosition: HockeyPosition | null;
+  commitmentLevel: RosterCommitment;
+  decidedById: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
