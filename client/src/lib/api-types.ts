@@ -375,3 +375,158 @@ export interface JoinRequest {
   createdAt: string;
   updatedAt: string;
 }
+
+// ── Games and live scoreboards ────────────────────────────────────────────
+
+export const GAME_STATUSES = ['SCHEDULED', 'LIVE', 'FINAL', 'POSTPONED', 'CANCELLED'] as const;
+export type GameStatus = (typeof GAME_STATUSES)[number];
+/** The period of a live (or finished) game. */
+export type GamePeriod = '1' | '2' | '3' | 'OT' | 'SO';
+/** What a game log entry records (UNDO entries and what they reverted are left out of the public log). */
+export type GameLogType = 'START' | 'GOAL' | 'PENALTY' | 'END_PERIOD' | 'FINAL';
+
+export interface GameLogEntry {
+  /** 1, 2, 3… per game; gaps where entries were undone. */
+  seq: number;
+  type: GameLogType;
+  /** The period it happened in (for END_PERIOD: the period that ended). */
+  period: GamePeriod | null;
+  rosterId: string | null;
+  /** GOAL: the scorer (null: unknown or own goal); PENALTY: the penalised player. */
+  playerId: string | null;
+  playerName: string | null;
+  assistIds: string[];
+  assistNames: string[];
+  minutes: number | null;
+  createdAt: string;
+}
+
+export interface GamePlayer {
+  userId: string;
+  displayName: string;
+  jerseyNumber: number | null;
+  position: HockeyPosition | null;
+  /** In this game's lineup (every roster player until a lineup is set). */
+  dressed: boolean;
+}
+
+/** One side of a game: the roster, its players, who dressed. */
+export interface GameTeam {
+  rosterId: string;
+  name: string;
+  players: GamePlayer[];
+}
+
+/** The public game state: `GET /games/{id}` without its extras, every action reply, every `game:ID` push. */
+export interface GameDocument {
+  id: string;
+  status: GameStatus;
+  period: GamePeriod | null;
+  homeScore: number;
+  awayScore: number;
+  homeRosterId: string;
+  awayRosterId: string;
+  /** The `game:ID` seq of this state. */
+  version: number;
+  log: GameLogEntry[];
+  home: GameTeam;
+  away: GameTeam;
+}
+
+export interface GameViewer {
+  /** Post actions and set lineups (staff and the game's score keepers). */
+  canScore: boolean;
+  /** Reschedule, postpone, cancel, assign score keepers (staff). */
+  canManage: boolean;
+}
+
+/** `GET /games/{id}`: the state plus what the schedule knows, and (signed in) the viewer's rights. */
+export interface Game extends GameDocument {
+  seasonId: string;
+  scheduledAt: string;
+  viewer?: GameViewer;
+}
+
+/** One game of a season or team schedule. */
+export interface GameScheduleEntry {
+  id: string;
+  seasonId: string;
+  seasonName: string;
+  scheduledAt: string;
+  status: GameStatus;
+  period: GamePeriod | null;
+  homeRosterId: string;
+  homeRosterName: string;
+  homeTeamId: string;
+  awayRosterId: string;
+  awayRosterName: string;
+  awayTeamId: string;
+  homeScore: number;
+  awayScore: number;
+  version: number;
+}
+
+/** One line of `GET /seasons/{id}/standings`, in the server's standings order. */
+export interface Standing {
+  rosterId: string;
+  name: string;
+  gamesPlayed: number;
+  wins: number;
+  losses: number;
+  ties: number;
+  points: number;
+  goalsFor: number;
+  goalsAgainst: number;
+}
+
+/** The `data` of every `season:ID` push. */
+export interface SeasonDocument {
+  seasonId: string;
+  seq: number;
+  standings: Standing[];
+  schedule: GameScheduleEntry[];
+}
+
+/** One line of `GET /seasons/{id}/leaders`. */
+export interface ScoringLeader {
+  userId: string;
+  displayName: string;
+  rosterId: string;
+  rosterName: string;
+  jerseyNumber: number | null;
+  goals: number;
+  assists: number;
+  points: number;
+  penaltyMinutes: number;
+  gamesPlayed: number;
+}
+
+export interface Scorekeeper {
+  userId: string;
+  displayName: string;
+}
+
+/** A player's line for one roster in `GET /users/{id}/stats`. */
+export interface RosterStatLine {
+  rosterId: string;
+  rosterName: string;
+  teamId: string;
+  teamName: string;
+  seasonId: string;
+  seasonName: string;
+  jerseyNumber: number | null;
+  position: HockeyPosition | null;
+  goals: number;
+  assists: number;
+  points: number;
+  penaltyMinutes: number;
+  gamesPlayed: number;
+}
+
+export interface PlayerStats {
+  userId: string;
+  displayName: string;
+  /** One line per roster, latest season first. */
+  rosters: RosterStatLine[];
+  totals: { goals: number; assists: number; points: number; penaltyMinutes: number; gamesPlayed: number };
+}
