@@ -36,6 +36,9 @@ pub enum Scenario {
     /// N users RSVP to a small event at the same instant; check nobody is
     /// overbooked and the waitlist is fair.
     Race(RaceArgs),
+    /// RSVPs at a steady rate spread over many events; reply latency from
+    /// the scheduled send, and the final documents checked.
+    Steady(SteadyArgs),
     /// N signed-out displays watch a live game while goals are scored at a
     /// steady rate.
     Scoreboard(ScoreboardArgs),
@@ -179,6 +182,45 @@ pub struct RaceArgs {
     /// Seconds to wait for every reply after the start signal.
     #[arg(long, default_value_t = 60)]
     pub reply_timeout: u64,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SteadyArgs {
+    /// Server base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+
+    /// Second node; users alternate between --url and --url2.
+    #[arg(long)]
+    pub url2: Option<String>,
+
+    /// Events the RSVPs are spread over.
+    #[arg(long, default_value_t = 100)]
+    pub events: usize,
+
+    /// Users, one command socket each; each sends every `users / rate`
+    /// seconds.
+    #[arg(long, default_value_t = 1000)]
+    pub users: usize,
+
+    /// RSVPs per second over all users (open loop, from a fixed schedule).
+    #[arg(long, default_value_t = 5000.0)]
+    pub rate: f64,
+
+    /// Seconds to keep the rate up.
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+
+    /// maxSkaters of every event.
+    #[arg(long, default_value_t = 20)]
+    pub skaters: u32,
+
+    /// maxGoalies of every event.
+    #[arg(long, default_value_t = 2)]
+    pub goalies: u32,
 
     #[command(flatten)]
     pub net: NetArgs,

@@ -2,7 +2,7 @@
 //!
 //! A tour of the modules:
 //! - [`cli`]: the command line, one subcommand per scenario.
-//! - [`scenario`]: `connect`, `fanout`, `race`, `scoreboard` — each sets up
+//! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard` — each sets up
 //!   what it needs through the API, drives load, and returns an `Outcome`.
 //! - [`fleet`]: thousands of subscriber sockets on one topic.
 //! - [`ws`]: the WebSocket frames of CONTRACT.md, the subscriber task, and a
@@ -70,6 +70,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Connect(a) => scenario::connect::run(a).await,
         Scenario::Fanout(a) => scenario::fanout::run(a).await,
         Scenario::Race(a) => scenario::race::run(a).await,
+        Scenario::Steady(a) => scenario::steady::run(a).await,
         Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
     }
 }

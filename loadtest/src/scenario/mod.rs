@@ -1,10 +1,11 @@
-//! The four scenarios and what they share: the outcome every scenario hands
+//! The five scenarios and what they share: the outcome every scenario hands
 //! back to `main`, and the server-memory probe.
 
 pub mod connect;
 pub mod fanout;
 pub mod race;
 pub mod scoreboard;
+pub mod steady;
 
 use std::sync::Arc;
 
