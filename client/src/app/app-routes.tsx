@@ -13,10 +13,16 @@ import { UserProfilePage } from '../features/users/components/user-profile-page'
 import { FollowListPage } from '../features/users/components/follow-list-page';
 import { FacilitiesPage } from '../features/facilities/components/facilities-page';
 import { FacilityPage } from '../features/facilities/components/facility-page';
-import { CreateFacilityPage } from '../features/facilities/components/create-facility-page';
+import { CreateFacilityPage, EditFacilityPage } from '../features/facilities/components/facility-form-page';
+import { NewSeasonPage } from '../features/facilities/components/new-season-page';
 import { TeamsPage } from '../features/teams/components/teams-page';
 import { TeamPage } from '../features/teams/components/team-page';
-import { CreateTeamPage } from '../features/teams/components/create-team-page';
+import { CreateTeamPage, EditTeamPage } from '../features/teams/components/team-form-page';
+import { NewRosterPage } from '../features/teams/components/new-roster-page';
+import { RosterPage } from '../features/rosters/components/roster-page';
+import { RosterEditPage } from '../features/rosters/components/roster-edit-page';
+import { SeasonPage } from '../features/seasons/components/season-page';
+import { SeasonEditPage } from '../features/seasons/components/season-edit-page';
 import { EventsPage } from '../features/events/components/events-page';
 import { EventPage } from '../features/events/components/event-page';
 import { CreateEventPage, EditEventPage } from '../features/events/components/event-form-page';
@@ -63,9 +69,17 @@ export function AppRoutes() {
         <Route path="facilities" element={<FacilitiesPage />} />
         <Route path="facilities/new" element={<CreateFacilityPage />} />
         <Route path="facilities/:id" element={<FacilityPage />} />
+        <Route path="facilities/:id/edit" element={<EditFacilityPage />} />
+        <Route path="facilities/:id/seasons/new" element={<NewSeasonPage />} />
         <Route path="teams" element={<TeamsPage />} />
         <Route path="teams/new" element={<CreateTeamPage />} />
         <Route path="teams/:id" element={<TeamPage />} />
+        <Route path="teams/:id/edit" element={<EditTeamPage />} />
+        <Route path="teams/:id/rosters/new" element={<NewRosterPage />} />
+        <Route path="rosters/:id" element={<RosterPage />} />
+        <Route path="rosters/:id/edit" element={<RosterEditPage />} />
+        <Route path="seasons/:id" element={<SeasonPage />} />
+        <Route path="seasons/:id/edit" element={<SeasonEditPage />} />
         <Route path="events" element={<EventsPage />} />
         <Route path="events/new" element={<CreateEventPage />} />
         <Route path="events/:id" element={<EventPage />} />

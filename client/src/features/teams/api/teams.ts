@@ -1,9 +1,14 @@
-// REST calls and query hooks for teams.
+// REST calls and query hooks for teams: the page (kept fresh by `team:ID`),
+// edits, staff, and creating rosters.
 
+import { useEffect } from 'react';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { Facility, Page, PublicUser, Team } from '../../../lib/api-types';
+import type { DivisionMapping, Facility, Page, PublicUser, Roster, SeasonDetail, Team, TeamPage } from '../../../lib/api-types';
+import { useTopic } from '../../../lib/ws';
 import { PAGE_SIZE } from '../../../config/constants';
+
+const enc = encodeURIComponent;
 
 export const teamKeys = {
   detail: (id: string) => ['teams', id] as const,
@@ -17,11 +22,41 @@ export interface NewTeam {
   description?: string;
 }
 
+/** Only the fields given change; null clears (facilityId: null un-links the rink). */
+export interface TeamPatch {
+  name?: string;
+  facilityId?: string | null;
+  logoUrl?: string | null;
+  description?: string | null;
+}
+
+export interface NewRoster {
+  teamId: string;
+  seasonId: string;
+  name: string;
+  description?: string;
+  maxMembers?: number;
+  status?: 'DRAFT' | 'ACTIVE';
+  divisionMappingId?: string;
+}
+
+/** The team's page: the team, its managers, rosters by season and my role. */
 export function useTeam(id: string) {
   return useQuery({
     queryKey: teamKeys.detail(id),
-    queryFn: ({ signal }) => api.get<Team>(`/teams/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get<TeamPage>(`/teams/${enc(id)}`, { signal }),
   });
+}
+
+/** While the page is open, an edit made elsewhere (`team:ID` push) re-reads it. */
+export function useTeamLive(team: Pick<Team, 'id' | 'updatedAt'>) {
+  const live = useTopic<{ updatedAt: string }>(`team:${team.id}`);
+  const queryClient = useQueryClient();
+  const pushed = live?.data.updatedAt ? Date.parse(live.data.updatedAt) : 0;
+  const held = Date.parse(team.updatedAt);
+  useEffect(() => {
+    if (pushed > held) void queryClient.refetchQueries({ queryKey: teamKeys.detail(team.id), exact: true }, { cancelRefetch: false });
+  }, [pushed, held, team.id, queryClient]);
 }
 
 export function useTeamSearch(q: string) {
@@ -38,7 +73,7 @@ export function useTeamSearch(q: string) {
 export function useHomeFacility(id: string | null) {
   return useQuery({
     queryKey: ['facilities', id ?? ''],
-    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${encodeURIComponent(id ?? '')}`, { signal }),
+    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(id ?? '')}`, { signal }),
     enabled: Boolean(id),
   });
 }
@@ -52,14 +87,63 @@ export function useFacilityOptions(q: string) {
   });
 }
 
+/** A person's public profile (the owner, for the staff card). */
+export function usePerson(id: string | null) {
+  return useQuery({
+    queryKey: ['users', id ?? ''],
+    queryFn: ({ signal }) => api.get<PublicUser>(`/users/${enc(id ?? '')}`, { signal }),
+    enabled: Boolean(id),
+  });
+}
+
 export function useCreateTeam() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: NewTeam) => api.post<Team>('/teams', input),
     onSuccess: (team) => {
-      queryClient.setQueryData(teamKeys.detail(team.id), team);
       void queryClient.invalidateQueries({ queryKey: ['teams', 'search'] });
+      if (team.facilityId) void queryClient.invalidateQueries({ queryKey: ['facilities', team.facilityId, 'teams'] });
     },
+  });
+}
+
+function usePageWrite<V>(id: string, call: (v: V) => Promise<TeamPage>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (page) => {
+      queryClient.setQueryData(teamKeys.detail(id), page);
+      void queryClient.invalidateQueries({ queryKey: ['teams', 'search'] });
+      void queryClient.invalidateQueries({ queryKey: ['home'] });
+      void queryClient.invalidateQueries({ queryKey: ['facilities'] });
+    },
+  });
+}
+
+export const useUpdateTeam = (id: string) => usePageWrite(id, (patch: TeamPatch) => api.patch<TeamPage>(`/teams/${enc(id)}`, patch));
+
+export const useTransferTeam = (id: string) => usePageWrite(id, (userId: string) => api.post<TeamPage>(`/teams/${enc(id)}/transfer-ownership`, { userId }));
+
+export function useDeleteTeam(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete(`/teams/${enc(id)}`),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: teamKeys.detail(id), exact: true });
+      void queryClient.invalidateQueries({ queryKey: ['teams', 'search'] });
+      void queryClient.invalidateQueries({ queryKey: ['home'] });
+      void queryClient.invalidateQueries({ queryKey: ['facilities'] });
+    },
+  });
+}
+
+/** Add (PUT) or remove (DELETE) a manager, then re-read the page. */
+export function useManagerLink(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, add }: { userId: string; add: boolean }) =>
+      add ? api.put(`/teams/${enc(id)}/managers/${enc(userId)}`) : api.delete(`/teams/${enc(id)}/managers/${enc(userId)}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: teamKeys.detail(id), exact: true }),
   });
 }
 
@@ -67,8 +151,38 @@ export function useTeamFollowers(id: string) {
   return useInfiniteQuery({
     queryKey: ['teams', id, 'followers'],
     queryFn: ({ signal, pageParam }) =>
-      api.get<Page<PublicUser>>(`/teams/${encodeURIComponent(id)}/followers`, { signal, query: { limit: PAGE_SIZE, cursor: pageParam } }),
+      api.get<Page<PublicUser>>(`/teams/${enc(id)}/followers`, { signal, query: { limit: PAGE_SIZE, cursor: pageParam } }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+/** A facility's seasons (latest first), for picking the roster's season. */
+export function useSeasonOptions(facilityId: string) {
+  return useQuery({
+    queryKey: ['facilities', facilityId, 'seasons', 'picker'],
+    queryFn: ({ signal }) => api.get<Page<SeasonDetail>>(`/facilities/${enc(facilityId)}/seasons`, { signal, query: { limit: 50 } }),
+    enabled: Boolean(facilityId),
+  });
+}
+
+/** A season's division mappings, for placing the roster. */
+export function useDivisionOptions(seasonId: string) {
+  return useQuery({
+    queryKey: ['seasons', seasonId, 'division-mappings'],
+    queryFn: ({ signal }) => api.get<DivisionMapping[]>(`/seasons/${enc(seasonId)}/division-mappings`, { signal }),
+    enabled: Boolean(seasonId),
+  });
+}
+
+export function useCreateRoster(teamId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewRoster) => api.post<Roster>('/rosters', input),
+    onSuccess: (roster) => {
+      queryClient.setQueryData(['rosters', roster.id], roster);
+      void queryClient.invalidateQueries({ queryKey: teamKeys.detail(teamId), exact: true });
+      void queryClient.invalidateQueries({ queryKey: ['seasons', roster.seasonId] });
+    },
   });
 }

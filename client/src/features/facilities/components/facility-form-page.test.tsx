@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { CreateFacilityPage } from './create-facility-page';
+import { CreateFacilityPage } from './facility-form-page';
 import { FacilityPage } from './facility-page';
 import { makeFacility, makePublicUser } from '../../../testing/fixtures';
+import { makeFacilityPage } from '../testing';
 import { apiError, mockApi, reply } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 
@@ -13,7 +14,10 @@ describe('CreateFacilityPage', () => {
   it('creates a facility with a picked time zone and opens it', async () => {
     const server = mockApi({
       'POST /facilities': (c) => reply(201, makeFacility({ id: 'f-9', ...(c.body as object) })),
-      'GET /facilities/f-9': makeFacility({ id: 'f-9', name: 'Lakeside Ice', timezone: 'America/Toronto' }),
+      'GET /facilities/f-9': makeFacilityPage({ id: 'f-9', name: 'Lakeside Ice', timezone: 'America/Toronto', viewerRole: 'OWNER' }),
+      'GET /facilities/f-9/seasons': { items: [], nextCursor: null },
+      'GET /facilities/f-9/teams': { items: [], nextCursor: null },
+      'GET /facilities/f-9/followers': { items: [], nextCursor: null },
       'GET /users/u-me': makePublicUser({ id: 'u-me' }),
     });
     const user = userEvent.setup();

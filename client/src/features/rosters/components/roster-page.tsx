@@ -1,0 +1,123 @@
+// /rosters/:id — a team's lineup for one season: players with numbers,
+// letters and stats; the viewer's own place (ask to join, pending, on it);
+// the deciders' queue; status and player management for the staff.
+//
+// One `roster:ID` subscription drives it: the newest of the REST read and
+// the pushed document (by seq) is what every card shows, so approvals,
+// new requests and roster edits appear without a reload.
+
+import { Link, useParams } from 'react-router';
+import { ApiError, errorMessage } from '../../../lib/api';
+import type { Roster, RosterDocument } from '../../../lib/api-types';
+import { useCurrentUser } from '../../../lib/auth/auth-context';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ClipboardIcon } from '../../../components/ui/icons';
+import { OrgLayout } from '../../../components/ui/org-layout';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { useRoster } from '../api/rosters';
+import { useLiveRoster } from '../api/live';
+import { standingOf } from '../model/roster';
+import { JoinPanel } from './join-panel';
+import { PlayersCard } from './players-card';
+import { RequestsQueue } from './requests-queue';
+import { RosterHero } from './roster-hero';
+import { StatusCard } from './status-card';
+import '../rosters.css';
+
+export function RosterPage() {
+  const { id = '' } = useParams();
+  const query = useRoster(id);
+  if (query.isPending) return <PageSpinner label="Loading roster" />;
+  if (query.isError) {
+    const notFound = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <Card>
+        <EmptyState
+          icon={<ClipboardIcon size={28} />}
+          title={notFound ? 'No such roster' : 'Could not load this roster'}
+          action={notFound ? <ButtonLink to="/teams">Find a team</ButtonLink> : <Button variant="secondary" onClick={() => void query.refetch()}>Try again</Button>}
+        >
+          {notFound ? 'It may have been deleted with its team or season.' : errorMessage(query.error)}
+        </EmptyState>
+      </Card>
+    );
+  }
+  return <RosterView key={query.data.id} rest={query.data} />;
+}
+
+function AboutCard({ doc }: { doc: RosterDocument }) {
+  return (
+    <Card data-testid="roster-about">
+      <CardHeader title="About" />
+      {doc.description && <p className="prose roster-about__desc">{doc.description}</p>}
+      <dl className="facts">
+        <div>
+          <dt>Team</dt>
+          <dd>
+            <Link to={`/teams/${doc.teamId}`}>{doc.teamName}</Link>
+          </dd>
+        </div>
+        <div>
+          <dt>Season</dt>
+          <dd>
+            <Link to={`/seasons/${doc.seasonId}`}>{doc.seasonName}</Link>
+            {doc.seasonIsActive && <span className="muted"> · active</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Rink</dt>
+          <dd>
+            <Link to={`/facilities/${doc.facilityId}`}>{doc.facilityName}</Link>
+          </dd>
+        </div>
+        <div>
+          <dt>Division</dt>
+          <dd>{doc.division ? `${doc.division.facilityDivisionName} (level ${doc.division.level})` : <span className="muted">None</span>}</dd>
+        </div>
+        <div>
+          <dt>Limit</dt>
+          <dd>{doc.maxMembers === null ? <span className="muted">No limit</span> : `${doc.maxMembers} players`}</dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+function RosterView({ rest }: { rest: Roster }) {
+  const me = useCurrentUser();
+  const { doc, isLive } = useLiveRoster(rest);
+  const viewer = rest.viewer;
+  const archived = doc.status === 'ARCHIVED';
+  const standing = standingOf(doc, me.id);
+
+  return (
+    <div className="stack-lg roster-page" data-testid="roster-page">
+      <RosterHero doc={doc} viewer={viewer} isLive={isLive} />
+      {archived && (
+        <div data-testid="archived-banner">
+          <Alert tone="info" title="This roster is archived">
+            Its season is over: players and stats stay as they were, and nothing can change.
+          </Alert>
+        </div>
+      )}
+      <OrgLayout
+        main={
+          <>
+            <JoinPanel doc={doc} standing={standing} myId={me.id} />
+            {viewer.canDecideRequests && !archived && <RequestsQueue doc={doc} />}
+            <PlayersCard doc={doc} viewer={viewer} myId={me.id} />
+          </>
+        }
+        side={
+          <>
+            {viewer.canEdit && <StatusCard doc={doc} />}
+            <AboutCard doc={doc} />
+          </>
+        }
+      />
+    </div>
+  );
+}

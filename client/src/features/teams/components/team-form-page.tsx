@@ -1,0 +1,209 @@
+// /teams/new and /teams/:id/edit — one form for both. Editing sends only what
+// changed (clearing the home rink sends facilityId: null); the owner also
+// finds "Delete team" here.
+
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useCreateTeam, useDeleteTeam, useFacilityOptions, useHomeFacility, useTeam, useUpdateTeam, type NewTeam, type TeamPatch } from '../api/teams';
+import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
+import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import type { TeamPage } from '../../../lib/api-types';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Combobox } from '../../../components/ui/combobox';
+import { ConfirmButton } from '../../../components/ui/confirm-button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { TextAreaField, TextField } from '../../../components/ui/field';
+import { TeamIcon } from '../../../components/ui/icons';
+import { DangerZone } from '../../../components/ui/org-layout';
+import { PageHeader } from '../../../components/ui/page-header';
+import { PageSpinner } from '../../../components/ui/spinner';
+
+interface Draft {
+  name: string;
+  facilityId: string;
+  description: string;
+  logoUrl: string;
+}
+
+function TeamForm({
+  team,
+  initialFacilityId,
+  submitLabel,
+  cancelTo,
+  onSubmit,
+}: {
+  team?: TeamPage;
+  initialFacilityId?: string;
+  submitLabel: string;
+  cancelTo: string;
+  onSubmit: (d: Draft) => Promise<unknown>;
+}) {
+  const [name, setName] = useState(team?.name ?? '');
+  const [facilityId, setFacilityId] = useState(team?.facilityId ?? initialFacilityId ?? '');
+  const [facilityQuery, setFacilityQuery] = useState('');
+  const [description, setDescription] = useState(team?.description ?? '');
+  const [logoUrl, setLogoUrl] = useState(team?.logoUrl ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const debounced = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
+  const options = useFacilityOptions(debounced);
+  const picked = useHomeFacility(facilityId || null);
+  const facilityOptions = (options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }));
+  const pickedName = facilityId ? (picked.data?.name ?? (facilityId === team?.facilityId ? (team.facilityName ?? '') : '')) : '';
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const local: FieldErrors = {};
+    if (!name.trim()) local.name = 'Give the team a name.';
+    if (logoUrl.trim() && !/^https?:\/\//i.test(logoUrl.trim())) local.logoUrl = 'Start with http:// or https://';
+    setErrors(local);
+    setFormError(null);
+    if (Object.keys(local).length) return;
+    setSaving(true);
+    try {
+      await onSubmit({ name: name.trim(), facilityId, description: description.trim(), logoUrl: logoUrl.trim() });
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
+      else setFormError(errorMessage(err));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate data-testid="team-form">
+      {formError && <Alert>{formError}</Alert>}
+      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} placeholder="Frozen Assets" autoFocus={!team} maxLength={120} data-testid="team-name" />
+      <Combobox
+        label="Home rink"
+        optional
+        value={facilityId}
+        valueLabel={pickedName}
+        onChange={setFacilityId}
+        options={facilityOptions}
+        onQueryChange={setFacilityQuery}
+        loading={options.isFetching && !options.data}
+        emptyText={debounced ? 'No facility matches' : 'No facilities yet'}
+        placeholder="Search facilities"
+        error={errors.facilityId}
+        data-testid="team-facility"
+      />
+      <TextAreaField label="Description" optional rows={3} maxLength={4000} value={description} onChange={(e) => setDescription(e.target.value)} error={errors.description} placeholder="Sunday night C-league. Good hands, bad knees." data-testid="team-description" />
+      <TextField label="Logo URL" optional type="url" inputMode="url" placeholder="https://" value={logoUrl} onChange={(e) => setLogoUrl(e.target.value)} error={errors.logoUrl} data-testid="team-logo" />
+      <div className="form-actions">
+        <ButtonLink to={cancelTo} variant="ghost">
+          Cancel
+        </ButtonLink>
+        <Button type="submit" loading={saving} data-testid={team ? 'save-team' : 'create-team'}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function CreateTeamPage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const create = useCreateTeam();
+  return (
+    <div className="stack-lg narrow">
+      <PageHeader eyebrow="Teams" title="New team" subtitle="You'll be the owner. Rosters and seasons come next." />
+      <Card>
+        <TeamForm
+          initialFacilityId={params.get('facilityId') ?? undefined}
+          submitLabel="Create team"
+          cancelTo="/teams"
+          onSubmit={async (d) => {
+            const input: NewTeam = { name: d.name };
+            if (d.facilityId) input.facilityId = d.facilityId;
+            if (d.description) input.description = d.description;
+            if (d.logoUrl) input.logoUrl = d.logoUrl;
+            const team = await create.mutateAsync(input);
+            navigate(`/teams/${team.id}`, { replace: true });
+          }}
+        />
+      </Card>
+    </div>
+  );
+}
+
+/** The changed fields only; emptied optional fields become null. */
+export function teamPatch(team: TeamPage, d: Draft): TeamPatch {
+  const patch: TeamPatch = {};
+  if (d.name !== team.name) patch.name = d.name;
+  if ((d.facilityId || null) !== team.facilityId) patch.facilityId = d.facilityId || null;
+  if ((d.description || null) !== team.description) patch.description = d.description || null;
+  if ((d.logoUrl || null) !== team.logoUrl) patch.logoUrl = d.logoUrl || null;
+  return patch;
+}
+
+export function EditTeamPage() {
+  const { id = '' } = useParams();
+  const query = useTeam(id);
+  if (query.isPending) return <PageSpinner label="Loading team" />;
+  if (query.isError) {
+    return (
+      <Card>
+        <EmptyState icon={<TeamIcon size={28} />} title="Could not load this team" action={<ButtonLink to="/teams">All teams</ButtonLink>}>
+          {errorMessage(query.error)}
+        </EmptyState>
+      </Card>
+    );
+  }
+  return <EditTeam team={query.data} />;
+}
+
+function EditTeam({ team }: { team: TeamPage }) {
+  const navigate = useNavigate();
+  const update = useUpdateTeam(team.id);
+  const remove = useDeleteTeam(team.id);
+  const back = `/teams/${team.id}`;
+
+  if (!team.viewerRole) {
+    return (
+      <Card>
+        <EmptyState icon={<TeamIcon size={28} />} title="Only its staff can edit this team" action={<ButtonLink to={back}>Back to {team.name}</ButtonLink>}>
+          Ask the owner to add you as a manager.
+        </EmptyState>
+      </Card>
+    );
+  }
+
+  return (
+    <div className="stack-lg narrow">
+      <PageHeader eyebrow={team.name} title="Edit team" />
+      <Card>
+        <TeamForm
+          team={team}
+          submitLabel="Save changes"
+          cancelTo={back}
+          onSubmit={async (d) => {
+            const patch = teamPatch(team, d);
+            if (Object.keys(patch).length) await update.mutateAsync(patch);
+            navigate(back);
+          }}
+        />
+      </Card>
+      {team.viewerRole === 'OWNER' && (
+        <DangerZone testId="team-danger" title="Delete team" subtitle="Its rosters, their players and join requests go with it. A team whose rosters have games on record can’t be deleted.">
+          {remove.error && <Alert>{errorMessage(remove.error)}</Alert>}
+          <ConfirmButton
+            variant="secondary"
+            confirmLabel="Tap again to delete for good"
+            loading={remove.isPending}
+            onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/teams', { replace: true }) })}
+            data-testid="delete-team"
+          >
+            Delete {team.name}
+          </ConfirmButton>
+        </DangerZone>
+      )}
+    </div>
+  );
+}
