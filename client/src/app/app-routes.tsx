@@ -26,6 +26,13 @@ import { SeasonEditPage } from '../features/seasons/components/season-edit-page'
 import { EventsPage } from '../features/events/components/events-page';
 import { EventPage } from '../features/events/components/event-page';
 import { CreateEventPage, EditEventPage } from '../features/events/components/event-form-page';
+import { GamePage } from '../features/games/components/game-page';
+import { ScorekeeperConsolePage } from '../features/games/components/console-page';
+import { SeasonGamesPage } from '../features/games/components/season-games-page';
+import { TeamSchedulePage } from '../features/games/components/team-schedule-page';
+import { PlayerStatsPage } from '../features/games/components/player-stats-page';
+import { GameDisplayPage } from '../features/display/components/game-display-page';
+import { SeasonDisplayPage } from '../features/display/components/season-display-page';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { NotFoundPage } from './not-found-page';
@@ -33,6 +40,17 @@ import { Shell } from './shell';
 import { Splash } from './splash';
 
 export function AppRoutes() {
+  return (
+    <Routes>
+      {/* Arena displays run signed out on a rink's screen: before the auth gate. */}
+      <Route path="display/game/:id" element={<GameDisplayPage />} />
+      <Route path="display/season/:id" element={<SeasonDisplayPage />} />
+      <Route path="*" element={<GatedRoutes />} />
+    </Routes>
+  );
+}
+
+function GatedRoutes() {
   const { status, user, error, refreshUser, signOut } = useAuth();
 
   if (status === 'loading') return <Splash />;
@@ -56,6 +74,8 @@ export function AppRoutes() {
 
   return (
     <Routes>
+      {/* The score keeper's console takes the whole phone screen: no app navigation to hit by mistake. */}
+      <Route path="games/:id/score" element={<ScorekeeperConsolePage />} />
       <Route element={<Shell />}>
         <Route index element={<HomePage />} />
         <Route path="people" element={<PeopleSearchPage />} />
@@ -84,6 +104,10 @@ export function AppRoutes() {
         <Route path="events/new" element={<CreateEventPage />} />
         <Route path="events/:id" element={<EventPage />} />
         <Route path="events/:id/edit" element={<EditEventPage />} />
+        <Route path="games/:id" element={<GamePage />} />
+        <Route path="seasons/:id/games" element={<SeasonGamesPage />} />
+        <Route path="teams/:id/schedule" element={<TeamSchedulePage />} />
+        <Route path="users/:id/stats" element={<PlayerStatsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -3,13 +3,28 @@
 
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useAuth } from '../lib/auth/auth-context';
-import { defaultSocketUrl, LiveSocket, LiveSocketContext } from '../lib/ws';
+import { defaultSocketUrl, LiveSocket, LiveSocketContext, type LiveSocketOptions } from '../lib/ws';
+
+/**
+ * An arena display must say "reconnecting" within seconds of losing the
+ * server, also when the network dies silently (no close frame): it pings
+ * every 2 s, so 5 s of silence count as a dead connection, and it never
+ * waits more than 5 s between reconnect attempts. Other tabs keep the
+ * gentler defaults.
+ */
+const DISPLAY_SOCKET: Partial<LiveSocketOptions> = { heartbeatIntervalMs: 2_000, backoffMaxMs: 5_000 };
+
+function isDisplayTab(): boolean {
+  return typeof window !== 'undefined' && window.location.pathname.startsWith('/display/');
+}
 
 export function LiveConnection({ children }: { children: ReactNode }) {
   const { status, user, getToken } = useAuth();
   const getTokenRef = useRef(getToken);
   getTokenRef.current = getToken;
-  const [socket] = useState(() => new LiveSocket({ url: defaultSocketUrl(), getToken: () => getTokenRef.current() }));
+  const [socket] = useState(
+    () => new LiveSocket({ url: defaultSocketUrl(), getToken: () => getTokenRef.current(), ...(isDisplayTab() ? DISPLAY_SOCKET : {}) }),
+  );
 
   const identity = status === 'loading' ? null : (user?.id ?? 'anonymous');
   const lastIdentity = useRef<string | null>(null);

@@ -1,0 +1,141 @@
+// The frame of an arena display: full screen, no sign-in, no navigation.
+// It owns the one promise a display makes: never show a stale score
+// without saying so. While the tab's socket is not live, a large
+// "Reconnecting" mark says since when the numbers have not been confirmed,
+// and the numbers dim; the socket reconnects by itself and resubscribes,
+// and the next snapshot makes the screen whole again.
+
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useConnectionState } from '../../../lib/ws';
+import { Logo } from '../../../components/ui/logo';
+import '../display.css';
+
+/** Hide the pointer and the full-screen button after this long without a move. */
+const IDLE_AFTER_MS = 3000;
+
+/** Re-renders every `intervalMs` with the current time (for clocks and "today"). */
+export function useNow(intervalMs: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const t = setInterval(() => setNow(new Date()), intervalMs);
+    return () => clearInterval(t);
+  }, [intervalMs]);
+  return now;
+}
+
+function useIdle(ms: number): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    let t = setTimeout(() => setIdle(true), ms);
+    const wake = () => {
+      setIdle(false);
+      clearTimeout(t);
+      t = setTimeout(() => setIdle(true), ms);
+    };
+    window.addEventListener('pointermove', wake);
+    window.addEventListener('keydown', wake);
+    return () => {
+      clearTimeout(t);
+      window.removeEventListener('pointermove', wake);
+      window.removeEventListener('keydown', wake);
+    };
+  }, [ms]);
+  return idle;
+}
+
+/**
+ * The connection as a display must tell it: `fresh` only while the socket
+ * is live and the page holds data pushed through it; after the socket was
+ * lost, `lostAt` is when (the numbers were confirmed up to then).
+ */
+export function useFreshness(hasLiveData: boolean) {
+  const state = useConnectionState();
+  const live = state === 'live';
+  const everLive = useRef(false);
+  if (live) everLive.current = true;
+  const [lostAt, setLostAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (live) setLostAt(null);
+    else if (everLive.current) setLostAt((prev) => prev ?? Date.now());
+  }, [live]);
+  return { fresh: live && hasLiveData, reconnecting: !live && everLive.current, lostAt };
+}
+
+function clock(d: Date): string {
+  return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+}
+
+export function ConnectionMark({ fresh, reconnecting, lostAt, hasData }: { fresh: boolean; reconnecting: boolean; lostAt: number | null; hasData: boolean }) {
+  if (fresh) {
+    return (
+      <span className="dmark dmark--live" data-testid="display-connection" data-state="live">
+        <span className="dmark__dot" aria-hidden="true" />
+        Live
+      </span>
+    );
+  }
+  const since = lostAt ? new Date(lostAt).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' }) : null;
+  return (
+    <span className={`dmark ${reconnecting ? 'dmark--lost' : 'dmark--connecting'}`} role="status" data-testid="display-connection" data-state={reconnecting ? 'reconnecting' : 'connecting'}>
+      <span className="dmark__dot" aria-hidden="true" />
+      <span className="dmark__text">
+        {reconnecting ? 'Reconnecting…' : 'Connecting…'}
+        {reconnecting && hasData && <span className="dmark__since">{since ? `Scores as of ${since}` : 'Scores may be out of date'}</span>}
+      </span>
+    </span>
+  );
+}
+
+export function DisplayFrame({
+  title,
+  subtitle,
+  mark,
+  stale,
+  children,
+  footer,
+  testId,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  mark: ReactNode;
+  /** Dim the numbers: they are not confirmed by a live connection. */
+  stale: boolean;
+  children: ReactNode;
+  footer?: ReactNode;
+  testId: string;
+}) {
+  const now = useNow(10_000);
+  const idle = useIdle(IDLE_AFTER_MS);
+  const [full, setFull] = useState(false);
+  useEffect(() => {
+    const onChange = () => setFull(Boolean(document.fullscreenElement));
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+  const canFull = typeof document !== 'undefined' && typeof document.documentElement.requestFullscreen === 'function';
+
+  return (
+    <div className={`display${stale ? ' display--stale' : ''}${idle ? ' display--idle' : ''}`} data-testid={testId} data-stale={stale}>
+      <header className="display__top">
+        <div className="display__brand">
+          <Logo compact />
+          <div className="display__titles">
+            <p className="display__title">{title}</p>
+            {subtitle && <p className="display__subtitle">{subtitle}</p>}
+          </div>
+        </div>
+        <div className="display__right">
+          {mark}
+          <span className="display__clock">{clock(now)}</span>
+        </div>
+      </header>
+      <main className="display__main">{children}</main>
+      {footer && <footer className="display__foot">{footer}</footer>}
+      {canFull && !full && (
+        <button type="button" className="display__fullscreen" onClick={() => void document.documentElement.requestFullscreen().catch(() => undefined)}>
+          Full screen
+        </button>
+      )}
+    </div>
+  );
+}

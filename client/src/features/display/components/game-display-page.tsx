@@ -1,0 +1,189 @@
+// /display/game/:id — one game on the arena screen, signed out: both
+// teams, huge score digits, the period, the last goal with its scorer and
+// assists. A goal lights up the scoring side for a few seconds. Live from
+// `game:ID`; see DisplayFrame for what happens when the server is away.
+
+import { useEffect, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import { ApiError, errorMessage } from '../../../lib/api';
+import type { Game, GameDocument } from '../../../lib/api-types';
+import { describeLog, lastGoal, periodShort, timeOfDay, useLiveGame, useSeasonQuery, type GameSide } from '../../../lib/games';
+import { dayLabel } from '../../../lib/event-format';
+import { Spinner } from '../../../components/ui/spinner';
+import { ConnectionMark, DisplayFrame, useFreshness } from './display-frame';
+
+/** How often a display that could not load asks again. */
+const RETRY_MS = 5_000;
+/** How long the scoring side glows after a goal. */
+const GOAL_FLASH_MS = 6000;
+
+/** The big middle of the board: "2nd / PERIOD", "END OF / 1st", "FINAL / OT", "FACE-OFF / 7:00 PM". */
+function middle(game: Game): { big: string; small: string } {
+  switch (game.status) {
+    case 'LIVE': {
+      const last = game.log[game.log.length - 1];
+      if (last?.type === 'END_PERIOD' && last.period) return { big: periodShort(last.period), small: 'Intermission' };
+      if (game.period === 'OT') return { big: 'OT', small: 'Overtime' };
+      if (game.period === 'SO') return { big: 'SO', small: 'Shootout' };
+      return { big: periodShort(game.period), small: 'Period' };
+    }
+    case 'FINAL':
+      return { big: 'Final', small: game.period === 'OT' ? 'Overtime' : game.period === 'SO' ? 'Shootout' : '' };
+    case 'SCHEDULED':
+      return { big: timeOfDay(game.scheduledAt), small: `Face-off · ${dayLabel(game.scheduledAt)}` };
+    case 'POSTPONED':
+      return { big: 'Postponed', small: '' };
+    case 'CANCELLED':
+      return { big: 'Cancelled', small: '' };
+  }
+}
+
+/** Which side scored since the last state this hook saw (never on the first paint). */
+function useGoalFlash(game: GameDocument | null): GameSide | null {
+  const prev = useRef<{ id: string; home: number; away: number } | null>(null);
+  const [flash, setFlash] = useState<{ side: GameSide; at: number } | null>(null);
+  const home = game?.homeScore ?? null;
+  const away = game?.awayScore ?? null;
+  const id = game?.id ?? null;
+  useEffect(() => {
+    if (id === null || home === null || away === null) return;
+    const before = prev.current;
+    prev.current = { id, home, away };
+    if (!before || before.id !== id) return;
+    if (home > before.home) setFlash({ side: 'home', at: Date.now() });
+    else if (away > before.away) setFlash({ side: 'away', at: Date.now() });
+  }, [id, home, away]);
+  useEffect(() => {
+    if (!flash) return undefined;
+    const t = setTimeout(() => setFlash(null), GOAL_FLASH_MS);
+    return () => clearTimeout(t);
+  }, [flash]);
+  return flash?.side ?? null;
+}
+
+function SeasonLine({ seasonId }: { seasonId: string }) {
+  const season = useSeasonQuery(seasonId);
+  return <>{season.data ? `${season.data.name} · ${season.data.facilityName}` : '\u00a0'}</>;
+}
+
+function Team({ game, side, flash }: { game: Game; side: GameSide; flash: boolean }) {
+  const team = side === 'home' ? game.home : game.away;
+  const score = side === 'home' ? game.homeScore : game.awayScore;
+  const started = game.status === 'LIVE' || game.status === 'FINAL';
+  const other = side === 'home' ? game.awayScore : game.homeScore;
+  const won = game.status === 'FINAL' && score > other;
+  return (
+    <section className={`dg__team dg__team--${side}${flash ? ' dg__team--goal' : ''}${won ? ' dg__team--won' : ''}`} aria-label={`${side === 'home' ? 'Home' : 'Away'}: ${team.name}`}>
+      <span className="dg__side">{side === 'home' ? 'Home' : 'Away'}</span>
+      <span className="dg__name" data-testid={`display-${side}-name`}>
+        {team.name}
+      </span>
+      <span className="dg__score" data-testid={`display-${side}-score`}>
+        {started ? score : '–'}
+      </span>
+      {flash && (
+        <span className="dg__goal" aria-live="assertive">
+          Goal!
+        </span>
+      )}
+    </section>
+  );
+}
+
+function Ticker({ game }: { game: Game }) {
+  const goal = lastGoal(game);
+  const penalties = describeLog(game)
+    .filter((d) => d.entry.type === 'PENALTY')
+    .slice(-2)
+    .reverse();
+  if (!goal && penalties.length === 0) return null;
+  return (
+    <div className="dticker" data-testid="display-ticker">
+      {goal && (
+        <p className={`dticker__goal dticker__goal--${goal.side ?? 'none'}`} data-testid="display-last-goal">
+          <span className="dticker__tag">Goal</span>
+          <span className="dticker__team">{goal.team}</span>
+          <strong className="dticker__who">{goal.primary}</strong>
+          {goal.secondary && <span className="dticker__assists">{goal.secondary}</span>}
+          {goal.entry.period && <span className="dticker__when">{periodShort(goal.entry.period)}</span>}
+        </p>
+      )}
+      {penalties.map((p) => (
+        <p key={p.entry.seq} className="dticker__pen">
+          <span className="dticker__tag dticker__tag--pen">Penalty</span>
+          <span className="dticker__team">{p.team}</span>
+          <strong className="dticker__who">{p.primary}</strong>
+          {p.secondary && <span className="dticker__assists">{p.secondary}</span>}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export function GameDisplayPage() {
+  const { id = '' } = useParams();
+  const { game, query, isLive } = useLiveGame(id);
+  const freshness = useFreshness(isLive);
+  const flash = useGoalFlash(game);
+
+  useEffect(() => {
+    if (!game) return undefined;
+    const before = document.title;
+    const started = game.status === 'LIVE' || game.status === 'FINAL';
+    document.title = started ? `${game.home.name} ${game.homeScore}–${game.awayScore} ${game.away.name} · Rinkside` : `${game.home.name} vs ${game.away.name} · Rinkside`;
+    return () => {
+      document.title = before;
+    };
+  }, [game]);
+
+  // A server that was down at start: keep asking until the first read lands.
+  const notFound = query.error instanceof ApiError && query.error.status === 404;
+  const failed = query.isError && !game;
+  const refetch = useRef(query.refetch);
+  refetch.current = query.refetch;
+  useEffect(() => {
+    if (!failed || notFound) return undefined;
+    const t = setInterval(() => void refetch.current(), RETRY_MS);
+    return () => clearInterval(t);
+  }, [failed, notFound]);
+
+  const mark = <ConnectionMark {...freshness} hasData={Boolean(game)} />;
+
+  if (!game) {
+    return (
+      <DisplayFrame title="Rinkside" mark={mark} stale={false} testId="game-display">
+        <div className="display__message">
+          {query.isError ? (
+            <>
+              <p className="display__message-title">{notFound ? 'No such game' : 'Waiting for the server'}</p>
+              <p className="display__message-text">{notFound ? 'Check the address of this display.' : `${errorMessage(query.error)} Trying again by itself.`}</p>
+            </>
+          ) : (
+            <Spinner size="lg" label="Loading game" />
+          )}
+        </div>
+      </DisplayFrame>
+    );
+  }
+
+  const mid = middle(game);
+  return (
+    <DisplayFrame
+      title={`${game.home.name} vs ${game.away.name}`}
+      subtitle={<SeasonLine seasonId={game.seasonId} />}
+      mark={mark}
+      stale={!freshness.fresh}
+      testId="game-display"
+      footer={<Ticker game={game} />}
+    >
+      <div className={`dg dg--${game.status.toLowerCase()}`} data-status={game.status}>
+        <Team game={game} side="home" flash={flash === 'home'} />
+        <div className="dg__mid" data-testid="display-state">
+          <span className="dg__big">{mid.big}</span>
+          {mid.small && <span className="dg__small">{mid.small}</span>}
+        </div>
+        <Team game={game} side="away" flash={flash === 'away'} />
+      </div>
+    </DisplayFrame>
+  );
+}

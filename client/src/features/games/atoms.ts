@@ -1,0 +1,29 @@
+// Live state of the score keeper's console: the reply to their last action
+// and what is in flight, per game. Kept in jotai so the console survives a
+// remount (rotate the phone, hop to the game page and back) mid-action.
+
+import { atom } from 'jotai';
+import { atomFamily } from 'jotai-family';
+import type { GameDocument } from '../../lib/api-types';
+
+export type ScoringActionKind = 'START' | 'GOAL' | 'PENALTY' | 'END_PERIOD' | 'FINAL' | 'UNDO' | 'LINEUP';
+
+export interface ScoringFlight {
+  phase: 'idle' | 'sending';
+  /** What is in flight, for the spinner on the right button. */
+  action: ScoringActionKind | null;
+  /** The newest state a reply of ours carried; compared by version with the topic. */
+  reply: GameDocument | null;
+  /** The server refused the last action: why (nothing changed). */
+  error: string | null;
+  /** The refusal's code: `forbidden` means the viewer may no longer score. */
+  errorCode: string | null;
+  /** No answer came: the action may or may not have been applied. */
+  unknown: { label: string; wasSent: boolean } | null;
+  /** The last accepted action, confirmed briefly in the status bar. */
+  done: { label: string; at: number } | null;
+}
+
+export const IDLE_SCORING: ScoringFlight = { phase: 'idle', action: null, reply: null, error: null, errorCode: null, unknown: null, done: null };
+
+export const scoringFlightAtomFamily = atomFamily((_gameId: string) => atom<ScoringFlight>(IDLE_SCORING));

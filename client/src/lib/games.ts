@@ -1,0 +1,304 @@
+// Games as every screen reads them: the public REST reads of a game and a
+// season, their live topics (`game:ID`, `season:ID`), "newest wins" merging
+// of what the REST read, the topic and a command's reply say, and how
+// periods, statuses and players read on screen. Shared by the games pages
+// and the arena displays (features may not import each other).
+
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './api';
+import type {
+  Game,
+  GameDocument,
+  GameLogEntry,
+  GamePeriod,
+  GamePlayer,
+  GameScheduleEntry,
+  GameStatus,
+  SeasonDetail,
+  SeasonDocument,
+  Standing,
+} from './api-types';
+import { useTopic } from './ws';
+
+const enc = encodeURIComponent;
+
+export const gameTopic = (id: string) => `game:${id}`;
+export const seasonTopic = (id: string) => `season:${id}`;
+
+export const gameKeys = {
+  detail: (id: string) => ['games', id] as const,
+  scorekeepers: (id: string) => ['games', id, 'scorekeepers'] as const,
+};
+
+export const seasonGameKeys = {
+  season: (id: string) => ['seasons', id] as const,
+  schedule: (id: string) => ['seasons', id, 'schedule'] as const,
+  standings: (id: string) => ['seasons', id, 'standings'] as const,
+  leaders: (id: string) => ['seasons', id, 'leaders'] as const,
+};
+
+/** How long pushes are gathered before a dependent REST read is refreshed. */
+const REFRESH_DEBOUNCE_MS = 400;
+
+export const fetchGame = (id: string, signal?: AbortSignal) => api.get<Game>(`/games/${enc(id)}`, { signal });
+
+export function useGameQuery(id: string) {
+  return useQuery({ queryKey: gameKeys.detail(id), queryFn: ({ signal }) => fetchGame(id, signal) });
+}
+
+/** The newer of two game states by version (the topic's seq); either may be missing. */
+export function newestGameDoc<T extends GameDocument>(a: T | null | undefined, b: T | null | undefined): T | null {
+  if (!a) return b ?? null;
+  if (!b) return a;
+  return b.version > a.version ? b : a;
+}
+
+/** Statuses in which a push can carry a change only the REST read shows (the time, after a reschedule). */
+const PRE_GAME: ReadonlySet<GameStatus> = new Set(['SCHEDULED', 'POSTPONED', 'CANCELLED']);
+
+/**
+ * One game, live: the REST read paints first (and adds `seasonId`,
+ * `scheduledAt` and the viewer's rights); pushes on `game:ID` and, when
+ * given, the reply to the viewer's own last action replace the state
+ * whenever they are newer. `isLive` says a topic snapshot has arrived.
+ */
+export function useLiveGame(id: string, reply: GameDocument | null = null) {
+  const query = useGameQuery(id);
+  const live = useTopic<GameDocument>(gameTopic(id));
+  const queryClient = useQueryClient();
+  const rest = query.data ?? null;
+  const newest = newestGameDoc<GameDocument>(newestGameDoc<GameDocument>(rest, live?.data ?? null), reply);
+  const game: Game | null = rest && newest ? { ...rest, ...newest } : null;
+
+  // Before the game goes live a push may be a reschedule, whose new time
+  // only the REST read carries: read it again (gathered, never cancelling a
+  // read in flight). During play the pushed state is all there is to know.
+  const pushedVersion = live?.data.version ?? null;
+  const pushedStatus = live?.data.status ?? null;
+  const restVersion = rest?.version ?? null;
+  useEffect(() => {
+    if (pushedVersion === null || restVersion === null || pushedVersion <= restVersion) return undefined;
+    if (!pushedStatus || !PRE_GAME.has(pushedStatus)) return undefined;
+    const t = setTimeout(() => {
+      void queryClient.refetchQueries({ queryKey: gameKeys.detail(id), exact: true }, { cancelRefetch: false });
+    }, REFRESH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [pushedVersion, pushedStatus, restVersion, id, queryClient]);
+
+  return { game, query, isLive: live !== null, topicSeq: live?.seq ?? null };
+}
+
+export function useSeasonQuery(id: string) {
+  return useQuery({
+    queryKey: seasonGameKeys.season(id),
+    queryFn: ({ signal }) => api.get<SeasonDetail>(`/seasons/${enc(id)}`, { signal }),
+  });
+}
+
+/**
+ * A season's standings and schedule, live: REST reads paint first, then
+ * every `season:ID` push (any game of the season changed) replaces both.
+ */
+export function useLiveSeason(id: string) {
+  const live = useTopic<SeasonDocument>(seasonTopic(id));
+  const schedule = useQuery({
+    queryKey: seasonGameKeys.schedule(id),
+    queryFn: ({ signal }) => api.get<GameScheduleEntry[]>(`/seasons/${enc(id)}/schedule`, { signal }),
+  });
+  const standings = useQuery({
+    queryKey: seasonGameKeys.standings(id),
+    queryFn: ({ signal }) => api.get<Standing[]>(`/seasons/${enc(id)}/standings`, { signal }),
+  });
+  const doc = live?.data ?? null;
+  return {
+    schedule: doc?.schedule ?? schedule.data ?? null,
+    standings: doc?.standings ?? standings.data ?? null,
+    /** The topic's seq (null before its first snapshot): bump-driven refreshes key on it. */
+    seq: live?.seq ?? null,
+    isLive: live !== null,
+    isPending: !doc && (schedule.isPending || standings.isPending),
+    error: doc ? null : (schedule.error ?? standings.error ?? null),
+    refetch: () => Promise.all([schedule.refetch(), standings.refetch()]),
+  };
+}
+
+// ── How games read ─────────────────────────────────────────────────────────
+
+const ORDINAL_PERIOD: Record<GamePeriod, string> = { '1': '1st', '2': '2nd', '3': '3rd', OT: 'OT', SO: 'SO' };
+
+/** "1st", "2nd", "3rd", "OT", "SO". */
+export function periodShort(p: GamePeriod | null): string {
+  return p ? ORDINAL_PERIOD[p] : '';
+}
+
+/** "1st period", "Overtime", "Shootout". */
+export function periodLong(p: GamePeriod | null): string {
+  if (!p) return '';
+  if (p === 'OT') return 'Overtime';
+  if (p === 'SO') return 'Shootout';
+  return `${ORDINAL_PERIOD[p]} period`;
+}
+
+export const GAME_STATUS_LABELS: Record<GameStatus, string> = {
+  SCHEDULED: 'Scheduled',
+  LIVE: 'Live',
+  FINAL: 'Final',
+  POSTPONED: 'Postponed',
+  CANCELLED: 'Cancelled',
+};
+
+/** The period a FINAL game ended in, as the "/OT" of "Final/OT" (regulation: ''). */
+function finalSuffix(p: GamePeriod | null): string {
+  return p === 'OT' || p === 'SO' ? ` · ${p}` : '';
+}
+
+/**
+ * The one line under a score: "2nd period", "End of 1st", "Final · OT",
+ * "Scheduled"… `lastType`/`lastPeriod` are the newest log entry's, so a
+ * period that just ended reads as an intermission rather than the next one.
+ */
+export function gameStateLine(g: Pick<GameDocument, 'status' | 'period'> & { log?: GameDocument['log'] }): string {
+  switch (g.status) {
+    case 'LIVE': {
+      const last = g.log && g.log.length > 0 ? g.log[g.log.length - 1] : null;
+      if (last?.type === 'END_PERIOD' && last.period) return `End of ${periodShort(last.period)}`;
+      return periodLong(g.period) || 'Live';
+    }
+    case 'FINAL':
+      return `Final${finalSuffix(g.period)}`;
+    default:
+      return GAME_STATUS_LABELS[g.status];
+  }
+}
+
+/** A schedule line's state: "LIVE · 2nd", "Final · OT", "Postponed", or the start time. */
+export function scheduleStateLine(e: Pick<GameScheduleEntry, 'status' | 'period' | 'scheduledAt'>): string {
+  switch (e.status) {
+    case 'LIVE':
+      return e.period ? `Live · ${periodShort(e.period)}` : 'Live';
+    case 'FINAL':
+      return `Final${finalSuffix(e.period)}`;
+    case 'SCHEDULED':
+      return timeOfDay(e.scheduledAt);
+    default:
+      return GAME_STATUS_LABELS[e.status];
+  }
+}
+
+/** Whether a game has a score worth showing (it started). */
+export function hasScore(status: GameStatus): boolean {
+  return status === 'LIVE' || status === 'FINAL';
+}
+
+/** "#12", or "" without a number. */
+export function jersey(n: number | null | undefined): string {
+  return n === null || n === undefined ? '' : `#${n}`;
+}
+
+/** "7:00 PM" in the viewer's zone. */
+export function timeOfDay(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+}
+
+/** Same calendar day in the viewer's zone. */
+export function isSameLocalDay(iso: string, now: Date = new Date()): boolean {
+  const d = new Date(iso);
+  return d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+}
+
+/** Goal difference with its sign: "+3", "0", "-2". */
+export function goalDiff(s: Pick<Standing, 'goalsFor' | 'goalsAgainst'>): string {
+  const d = s.goalsFor - s.goalsAgainst;
+  return d > 0 ? `+${d}` : String(d);
+}
+
+// ── The game log as people read it ─────────────────────────────────────────
+
+export type GameSide = 'home' | 'away';
+
+export function sideOf(game: Pick<GameDocument, 'homeRosterId' | 'awayRosterId'>, rosterId: string | null): GameSide | null {
+  if (rosterId === game.homeRosterId) return 'home';
+  if (rosterId === game.awayRosterId) return 'away';
+  return null;
+}
+
+export function findPlayer(game: Pick<GameDocument, 'home' | 'away' | 'homeRosterId' | 'awayRosterId'>, rosterId: string | null, userId: string | null): GamePlayer | null {
+  if (!userId) return null;
+  const side = sideOf(game, rosterId);
+  const team = side === 'home' ? game.home : side === 'away' ? game.away : null;
+  return team?.players.find((p) => p.userId === userId) ?? null;
+}
+
+/** "#12 Alice Ames", or the name alone without a number. */
+export function playerTag(player: Pick<GamePlayer, 'jerseyNumber' | 'displayName'>): string {
+  const n = jersey(player.jerseyNumber);
+  return n ? `${n} ${player.displayName}` : player.displayName;
+}
+
+function tagFor(game: GameDocument, rosterId: string | null, userId: string, name: string | null | undefined): string {
+  const p = findPlayer(game, rosterId, userId);
+  return p ? playerTag(p) : name || 'Unknown player';
+}
+
+export interface DescribedEntry {
+  entry: GameLogEntry;
+  side: GameSide | null;
+  /** "Goal", "Penalty", "Puck drop", "End of 1st", "Final". */
+  title: string;
+  /** The team's name for goals and penalties. */
+  team: string | null;
+  /** GOAL: the scorer; PENALTY: the player and minutes. */
+  primary: string | null;
+  /** GOAL: "Assists: #4 Bob Burns, #9 Cara Cole" or "Unassisted". */
+  secondary: string | null;
+  /** The score right after this entry. */
+  homeScore: number;
+  awayScore: number;
+}
+
+/** Every entry of the log, oldest first, with names, numbers and the running score. */
+export function describeLog(game: GameDocument): DescribedEntry[] {
+  let home = 0;
+  let away = 0;
+  return game.log.map((entry) => {
+    const side = sideOf(game, entry.rosterId);
+    const team = side === 'home' ? game.home.name : side === 'away' ? game.away.name : null;
+    let title: string;
+    let primary: string | null = null;
+    let secondary: string | null = null;
+    switch (entry.type) {
+      case 'GOAL': {
+        if (side === 'home') home += 1;
+        if (side === 'away') away += 1;
+        title = 'Goal';
+        primary = entry.playerId ? tagFor(game, entry.rosterId, entry.playerId, entry.playerName) : 'Scorer not recorded';
+        const assists = entry.assistIds.map((id, i) => tagFor(game, entry.rosterId, id, entry.assistNames[i]));
+        secondary = entry.playerId ? (assists.length > 0 ? `Assists: ${assists.join(', ')}` : 'Unassisted') : null;
+        break;
+      }
+      case 'PENALTY':
+        title = 'Penalty';
+        primary = entry.playerId ? tagFor(game, entry.rosterId, entry.playerId, entry.playerName) : 'Unknown player';
+        secondary = entry.minutes !== null ? `${entry.minutes} min` : null;
+        break;
+      case 'START':
+        title = 'Puck drop';
+        break;
+      case 'END_PERIOD':
+        title = entry.period ? `End of ${periodShort(entry.period)}` : 'End of period';
+        break;
+      case 'FINAL':
+        title = 'Final';
+        break;
+    }
+    return { entry, side, title, team, primary, secondary, homeScore: home, awayScore: away };
+  });
+}
+
+/** The newest goal, described (for the arena's goal banner). */
+export function lastGoal(game: GameDocument): DescribedEntry | null {
+  const goals = describeLog(game).filter((d) => d.entry.type === 'GOAL');
+  return goals.length > 0 ? (goals[goals.length - 1] ?? null) : null;
+}
