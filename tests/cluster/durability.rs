@@ -29,7 +29,8 @@ async fn rsvp_burst_survives_a_kill(database_url: &str) {
     let next = Arc::new(AtomicUsize::new(0));
     let mut workers = Vec::new();
     for _ in 0..16 {
-        let (users, acked, next, base, event) = (users.clone(), acked.clone(), next.clone(), base.clone(), event.clone());
+        let (users, acked, next, base, event) =
+            (users.clone(), acked.clone(), next.clone(), base.clone(), event.clone());
         workers.push(tokio::spawn(async move {
             let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().expect("client");
             loop {

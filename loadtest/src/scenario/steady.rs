@@ -132,7 +132,9 @@ async fn user(
     let _ = ready.send(true);
     let start = match go.wait_for(Option::is_some).await {
         Ok(s) => s.unwrap_or_else(Instant::now),
-        Err(_) => return UserResult { idx: plan.idx, replies: Vec::new(), connect_error: Some("never started".into()) },
+        Err(_) => {
+            return UserResult { idx: plan.idx, replies: Vec::new(), connect_error: Some("never started".into()) };
+        }
     };
     let mut attending: HashMap<usize, bool> = HashMap::new();
     let mut replies = Vec::with_capacity(plan.sends.len());
@@ -193,12 +195,9 @@ fn check(
                 continue;
             }
             match (*wish, listed.get(user_id.as_str())) {
-                ("ATTENDING", None) => {
-                    violations.push(format!("event #{e}: {user_id} was answered ATTENDING/WAITLISTED but is not listed"))
-                }
-                ("DECLINED", Some(place)) => {
-                    violations.push(format!("event #{e}: {user_id} declined but is {place}"))
-                }
+                ("ATTENDING", None) => violations
+                    .push(format!("event #{e}: {user_id} was answered ATTENDING/WAITLISTED but is not listed")),
+                ("DECLINED", Some(place)) => violations.push(format!("event #{e}: {user_id} declined but is {place}")),
                 _ => {}
             }
         }
@@ -212,7 +211,13 @@ fn check(
 }
 
 pub async fn run(args: SteadyArgs) -> Result<Outcome> {
-    if args.users == 0 || args.events == 0 || args.rate.is_nan() || args.rate <= 0.0 || args.seconds.is_nan() || args.seconds <= 0.0 {
+    if args.users == 0
+        || args.events == 0
+        || args.rate.is_nan()
+        || args.rate <= 0.0
+        || args.seconds.is_nan()
+        || args.seconds <= 0.0
+    {
         bail!("--users, --events, --rate and --seconds must all be positive");
     }
     let mut urls = vec![args.url.clone()];
@@ -228,15 +233,18 @@ pub async fn run(args: SteadyArgs) -> Result<Outcome> {
     let tag: Arc<str> = Arc::from(run_tag());
     let organiser = api.dev_token(&format!("lt{tag}org")).await?;
     info!(events = args.events, "creating events");
-    let event_ids: Vec<String> = stream::iter(0..args.events)
-        .map(|i| {
-            let (api, token) = (api.clone(), organiser.token.clone());
-            let (skaters, goalies) = (args.skaters, args.goalies);
-            async move { api.create_event(&token, &format!("Load test: steady #{i}"), Some(skaters), Some(goalies)).await }
-        })
-        .buffered(SETUP_CONCURRENCY)
-        .try_collect()
-        .await?;
+    let event_ids: Vec<String> =
+        stream::iter(0..args.events)
+            .map(|i| {
+                let (api, token) = (api.clone(), organiser.token.clone());
+                let (skaters, goalies) = (args.skaters, args.goalies);
+                async move {
+                    api.create_event(&token, &format!("Load test: steady #{i}"), Some(skaters), Some(goalies)).await
+                }
+            })
+            .buffered(SETUP_CONCURRENCY)
+            .try_collect()
+            .await?;
     let event_ids = Arc::new(event_ids);
 
     info!(users = args.users, "signing users in");
