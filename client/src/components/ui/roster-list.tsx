@@ -34,7 +34,8 @@ export function recordText(r: Pick<RosterSummary, 'wins' | 'losses' | 'ties' | '
 
 export function RosterRow({ roster, context }: { roster: RosterSummary; context: 'team' | 'season' }) {
   const record = recordText(roster);
-  const where = context === 'team' ? roster.seasonName : roster.teamName;
+  // On a season's list the roster's team, unless the roster is named after it.
+  const team = context === 'season' && roster.teamName !== roster.name ? roster.teamName : null;
   return (
     <ListRow
       to={`/rosters/${roster.id}`}
@@ -48,7 +49,7 @@ export function RosterRow({ roster, context }: { roster: RosterSummary; context:
       }
       subtitle={
         <span className="roster-row__sub">
-          {context === 'season' && <span>{where}</span>}
+          {team && <span>{team}</span>}
           <span>{membersText(roster)}</span>
           {roster.division && <span className="roster-row__division">{roster.division.facilityDivisionName}</span>}
           {record && <span>{record}</span>}

@@ -12,6 +12,7 @@ import { Avatar } from './avatar';
 import { Button } from './button';
 import { Card, CardHeader } from './card';
 import { ConfirmButton } from './confirm-button';
+import { PlusIcon } from './icons';
 import { ListRow } from './list-row';
 import { PersonPicker } from './person-picker';
 import './staff-card.css';
@@ -97,28 +98,71 @@ export function StaffCard({ noun, ownerId, owner, managers, viewerRole, myId, on
   return (
     <Card padded={false} data-testid="staff-card">
       <div className="card__pad card__pad--header">
-        <CardHeader
-          title="Staff"
-          subtitle={`The owner and managers run this ${noun}.`}
-          action={
-            isOwner ? (
-              <div className="staff-card__tools">
-                <Button size="sm" variant={open === 'add' ? 'primary' : 'secondary'} onClick={() => toggle('add')} aria-expanded={open === 'add'} data-testid="staff-add-toggle">
-                  Add manager
-                </Button>
-                <Button size="sm" variant="ghost" onClick={() => toggle('transfer')} aria-expanded={open === 'transfer'} data-testid="staff-transfer-toggle">
-                  Transfer
-                </Button>
-              </div>
-            ) : undefined
-          }
-        />
+        <CardHeader title="Staff" subtitle={`The owner and managers run this ${noun}.`} />
       </div>
       {note && (
         <div className="card__pad staff-card__note">
           <Alert tone="success">{note}</Alert>
         </div>
       )}
+      {rowError && (
+        <div className="card__pad">
+          <Alert>{rowError}</Alert>
+        </div>
+      )}
+      <ul className="list list--compact" data-testid="staff-list">
+        <ListRow
+          to={`/users/${ownerId}`}
+          testId="staff-owner"
+          media={<Avatar name={owner ? displayName(owner) : 'Owner'} src={owner?.profileImage} size="sm" />}
+          title={
+            <>
+              {owner ? displayName(owner) : 'Loading…'}
+              {ownerId === myId && <span className="you-badge">You</span>}
+            </>
+          }
+          subtitle={[owner ? handle(owner) : null, 'Owner'].filter(Boolean).join(' · ')}
+          action={roleChip('OWNER')}
+        />
+        {managers.map((m) => {
+          const self = m.id === myId;
+          const canRemove = isOwner || (self && viewerRole === 'MANAGER');
+          return (
+            <ListRow
+              key={m.id}
+              to={`/users/${m.id}`}
+              testId={`staff-manager-${m.username ?? m.id}`}
+              media={<Avatar name={displayName(m)} src={m.profileImage} size="sm" />}
+              title={
+                <>
+                  {displayName(m)}
+                  {self && <span className="you-badge">You</span>}
+                </>
+              }
+              subtitle={[handle(m), 'Manager'].filter(Boolean).join(' · ')}
+              action={
+                canRemove ? (
+                    <ConfirmButton
+                      size="sm"
+                      variant="ghost"
+                      confirmLabel={self ? 'Tap again to step down' : 'Tap again to remove'}
+                      loading={busy === `remove:${m.id}`}
+                      onConfirm={() => {
+                        setRowError(null);
+                        void run(`remove:${m.id}`, () => onRemoveManager(m.id), setRowError);
+                      }}
+                      aria-label={self ? 'Step down as manager' : `Remove ${displayName(m)} as manager`}
+                      data-testid={`remove-manager-${m.username ?? m.id}`}
+                    >
+                      {self ? 'Step down' : 'Remove'}
+                    </ConfirmButton>
+                ) : undefined
+              }
+            />
+          );
+        })}
+      </ul>
+      {managers.length === 0 && <p className="muted small card__pad staff-card__empty">No managers yet{isOwner ? ' — add someone to share the work.' : '.'}</p>}
       {open === 'add' && (
         <form className="staff-card__form card__pad" onSubmit={submitAdd} noValidate data-testid="add-manager-form">
           <PersonPicker
@@ -168,67 +212,16 @@ export function StaffCard({ noun, ownerId, owner, managers, viewerRole, myId, on
           </div>
         </div>
       )}
-      {rowError && (
-        <div className="card__pad">
-          <Alert>{rowError}</Alert>
+      {isOwner && !open && (
+        <div className="card__pad staff-card__tools">
+          <Button size="sm" variant={open === 'add' ? 'primary' : 'secondary'} icon={<PlusIcon size={16} />} onClick={() => toggle('add')} aria-expanded={open === 'add'} data-testid="staff-add-toggle">
+            Add manager
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => toggle('transfer')} aria-expanded={open === 'transfer'} data-testid="staff-transfer-toggle">
+            Transfer ownership
+          </Button>
         </div>
       )}
-      <ul className="list list--compact" data-testid="staff-list">
-        <ListRow
-          to={`/users/${ownerId}`}
-          testId="staff-owner"
-          media={<Avatar name={owner ? displayName(owner) : 'Owner'} src={owner?.profileImage} size="sm" />}
-          title={
-            <>
-              {owner ? displayName(owner) : 'Loading…'}
-              {ownerId === myId && <span className="you-badge">You</span>}
-            </>
-          }
-          subtitle={owner ? (handle(owner) ?? undefined) : undefined}
-          action={roleChip('OWNER')}
-        />
-        {managers.map((m) => {
-          const self = m.id === myId;
-          const canRemove = isOwner || (self && viewerRole === 'MANAGER');
-          return (
-            <ListRow
-              key={m.id}
-              to={`/users/${m.id}`}
-              testId={`staff-manager-${m.username ?? m.id}`}
-              media={<Avatar name={displayName(m)} src={m.profileImage} size="sm" />}
-              title={
-                <>
-                  {displayName(m)}
-                  {self && <span className="you-badge">You</span>}
-                </>
-              }
-              subtitle={handle(m) ?? undefined}
-              action={
-                <span className="staff-card__row-action">
-                  {roleChip('MANAGER')}
-                  {canRemove && (
-                    <ConfirmButton
-                      size="sm"
-                      variant="ghost"
-                      confirmLabel={self ? 'Tap again to step down' : 'Tap again to remove'}
-                      loading={busy === `remove:${m.id}`}
-                      onConfirm={() => {
-                        setRowError(null);
-                        void run(`remove:${m.id}`, () => onRemoveManager(m.id), setRowError);
-                      }}
-                      aria-label={self ? 'Step down as manager' : `Remove ${displayName(m)} as manager`}
-                      data-testid={`remove-manager-${m.username ?? m.id}`}
-                    >
-                      {self ? 'Step down' : 'Remove'}
-                    </ConfirmButton>
-                  )}
-                </span>
-              }
-            />
-          );
-        })}
-      </ul>
-      {managers.length === 0 && <p className="muted small card__pad staff-card__empty">No managers yet{isOwner ? ' — add someone to share the work.' : '.'}</p>}
     </Card>
   );
 }

@@ -99,7 +99,7 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
               )}
             </p>
           </div>
-          <div className="entity-hero__actions">
+          <div className="entity-hero__actions org-hero-actions">
             {isStaff && (
               <ButtonLink to={`/facilities/${facility.id}/edit`} variant="secondary" icon={<EditIcon size={16} />} data-testid="edit-facility">
                 Edit

@@ -117,7 +117,11 @@ export function withSent(standing: Standing, doc: RosterDocument, sentId: string
   return standing;
 }
 
-export function JoinPanel({ doc, standing: fromDoc, myId }: { doc: RosterDocument; standing: Standing; myId: string }) {
+/**
+ * `addsDirectly`: the viewer manages players, so instead of asking they put
+ * themselves (or anyone) on from the players card; no "ask to join" for them.
+ */
+export function JoinPanel({ doc, standing: fromDoc, myId, addsDirectly = false }: { doc: RosterDocument; standing: Standing; myId: string; addsDirectly?: boolean }) {
   const cancel = useCancelRequest(doc.id);
   const leave = useRemovePlayer(doc.id);
   const [open, setOpen] = useState(false);
@@ -183,6 +187,7 @@ export function JoinPanel({ doc, standing: fromDoc, myId }: { doc: RosterDocumen
   }
 
   const rejected = standing.kind === 'rejected';
+  if (addsDirectly && !rejected) return null;
   return (
     <Card className={`roster-join${rejected ? ' roster-join--out' : ''}`} data-testid="join-panel">
       <div className="roster-join__status">

@@ -8,7 +8,7 @@ import { Avatar } from '../../../components/ui/avatar';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CalendarIcon, EditIcon, StopwatchIcon } from '../../../components/ui/icons';
-import { membersText, RosterStatusChip } from '../../../components/ui/roster-list';
+import { RosterStatusChip } from '../../../components/ui/roster-list';
 
 export function RosterHero({ doc, viewer, isLive }: { doc: RosterDocument; viewer: RosterViewer; isLive: boolean }) {
   const archived = doc.status === 'ARCHIVED';
@@ -60,7 +60,10 @@ export function RosterHero({ doc, viewer, isLive }: { doc: RosterDocument; viewe
       <dl className="roster-hero__stats">
         <div>
           <dt>Players</dt>
-          <dd data-testid="roster-members">{membersText(doc)}</dd>
+          <dd data-testid="roster-members">
+            {doc.memberCount}
+            {doc.maxMembers !== null && <span className="roster-hero__of">/{doc.maxMembers}</span>}
+          </dd>
         </div>
         <div>
           <dt>Record</dt>

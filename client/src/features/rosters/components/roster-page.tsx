@@ -106,7 +106,7 @@ function RosterView({ rest }: { rest: Roster }) {
       <OrgLayout
         main={
           <>
-            <JoinPanel doc={doc} standing={standing} myId={me.id} />
+            <JoinPanel doc={doc} standing={standing} myId={me.id} addsDirectly={viewer.canManagePlayers} />
             {viewer.canDecideRequests && !archived && <RequestsQueue doc={doc} />}
             <PlayersCard doc={doc} viewer={viewer} myId={me.id} />
           </>

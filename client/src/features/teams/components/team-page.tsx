@@ -72,7 +72,7 @@ function TeamView({ team }: { team: TeamPageData }) {
               {memberSince(team.createdAt) && <> · Since {memberSince(team.createdAt)}</>}
             </p>
           </div>
-          <div className="entity-hero__actions">
+          <div className="entity-hero__actions org-hero-actions">
             {isStaff && (
               <ButtonLink to={`/teams/${team.id}/edit`} variant="secondary" icon={<EditIcon size={16} />} data-testid="edit-team">
                 Edit
@@ -158,7 +158,7 @@ function RostersCard({ team }: { team: TeamPageData }) {
                 <Link to={`/seasons/${g.seasonId}`} className="team-season__name">
                   {g.seasonName}
                 </Link>
-                {g.isActive && <ActiveChip />}
+                {g.isActive && <ActiveChip>Current</ActiveChip>}
                 <span className="team-season__where">{g.facilityName}</span>
               </header>
               <ul className="list list--compact">
