@@ -125,17 +125,17 @@ export function DisplayFrame({
           </div>
         </div>
         <div className="display__right">
+          {canFull && (
+            <button type="button" className={`display__fullscreen${full ? ' display__fullscreen--gone' : ''}`} onClick={() => void document.documentElement.requestFullscreen().catch(() => undefined)}>
+              Full screen
+            </button>
+          )}
           {mark}
           <span className="display__clock">{clock(now)}</span>
         </div>
       </header>
       <main className="display__main">{children}</main>
       {footer && <footer className="display__foot">{footer}</footer>}
-      {canFull && !full && (
-        <button type="button" className="display__fullscreen" onClick={() => void document.documentElement.requestFullscreen().catch(() => undefined)}>
-          Full screen
-        </button>
-      )}
     </div>
   );
 }

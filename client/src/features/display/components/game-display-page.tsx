@@ -75,8 +75,10 @@ function Team({ game, side, flash }: { game: Game; side: GameSide; flash: boolea
   return (
     <section className={`dg__team dg__team--${side}${flash ? ' dg__team--goal' : ''}${won ? ' dg__team--won' : ''}`} aria-label={`${side === 'home' ? 'Home' : 'Away'}: ${team.name}`}>
       <span className="dg__side">{side === 'home' ? 'Home' : 'Away'}</span>
-      <span className="dg__name" data-testid={`display-${side}-name`}>
-        {team.name}
+      <span className="dg__name-wrap">
+        <span className="dg__name" data-testid={`display-${side}-name`}>
+          {team.name}
+        </span>
       </span>
       <span className="dg__score" data-testid={`display-${side}-score`}>
         {started ? score : '–'}

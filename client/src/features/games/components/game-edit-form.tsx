@@ -43,7 +43,8 @@ export function GameEditForm({
       return null;
     }
     setWhenError(null);
-    if (new Date(iso).getTime() !== new Date(scheduledAt).getTime()) out.scheduledAt = iso;
+    // The input has minute precision: only a different minute is a change.
+    if (when !== toLocalInput(scheduledAt)) out.scheduledAt = iso;
     if (next !== status) out.status = next;
     return out;
   };

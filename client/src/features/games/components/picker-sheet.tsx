@@ -63,7 +63,7 @@ export function PickerSheet({ game, state, dispatch }: { game: GameDocument; sta
       prompt = 'Who scored?';
       break;
     case 'assists':
-      prompt = state.assistIds.length === 0 ? `Assists? Tap up to ${MAX_ASSISTS}` : 'Second assist? Or send it';
+      prompt = state.assistIds.length === 0 ? `Assists? Tap up to ${MAX_ASSISTS}` : 'Second assist?';
       break;
     case 'penalty-player':
       prompt = 'Who took the penalty?';

@@ -33,6 +33,8 @@ function byDay(entries: GameScheduleEntry[], now: Date): DayGroup[] {
 
 type Result = 'W' | 'L' | 'T';
 
+const RESULT_LABELS: Record<Result, string> = { W: 'Win', L: 'Loss', T: 'Tie' };
+
 function resultFor(e: GameScheduleEntry, teamId: string): Result | null {
   if (e.status !== 'FINAL') return null;
   const home = e.homeTeamId === teamId;
@@ -67,7 +69,11 @@ function Row({ e, teamId, editable }: { e: GameScheduleEntry; teamId?: string; e
               {scored && <span className="sched-row__score" data-testid={`schedule-${e.id}-away`}>{e.awayScore}</span>}
             </span>
           </span>
-          {result && <span className={`sched-row__result sched-row__result--${result.toLowerCase()}`}>{result}</span>}
+          {result && (
+            <span className={`sched-row__result sched-row__result--${result.toLowerCase()}`} data-testid={`schedule-${e.id}-result`} title={RESULT_LABELS[result]}>
+              {result}
+            </span>
+          )}
         </Link>
         {editable && canEditGame(e.status) && !editing && (
           <Button variant="ghost" size="sm" icon={<EditIcon size={16} />} onClick={() => setEditing(true)} aria-label={`Edit ${e.homeRosterName} vs ${e.awayRosterName}`} data-testid={`edit-game-${e.id}`}>

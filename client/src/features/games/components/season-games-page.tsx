@@ -141,20 +141,16 @@ function SeasonGames({ season }: { season: SeasonDetail }) {
           </Card>
 
           <Card>
-            <CardHeader
-              title={liveCount > 0 ? `Schedule · ${liveCount} live now` : 'Schedule'}
-              action={
-                schedule.length > 0 && (
-                  <div className="tabs" role="tablist" aria-label="Which games">
-                    {(['upcoming', 'results', 'all'] as const).map((f) => (
-                      <button key={f} type="button" role="tab" aria-selected={shownFilter === f} className={`tabs__tab${shownFilter === f ? ' active' : ''}`} onClick={() => setFilter(f)} data-testid={`filter-${f}`}>
-                        {f === 'upcoming' ? 'Upcoming' : f === 'results' ? 'Results' : 'All'}
-                      </button>
-                    ))}
-                  </div>
-                )
-              }
-            />
+            <CardHeader title={liveCount > 0 ? `Schedule · ${liveCount} live now` : 'Schedule'} />
+            {schedule.length > 0 && (
+              <div className="tabs sched-filter" role="tablist" aria-label="Which games">
+                {(['upcoming', 'results', 'all'] as const).map((f) => (
+                  <button key={f} type="button" role="tab" aria-selected={shownFilter === f} className={`tabs__tab${shownFilter === f ? ' active' : ''}`} onClick={() => setFilter(f)} data-testid={`filter-${f}`}>
+                    {f === 'upcoming' ? 'Upcoming' : f === 'results' ? 'Results' : 'All'}
+                  </button>
+                ))}
+              </div>
+            )}
             {live.isPending ? (
               <PageSpinner label="Loading schedule" />
             ) : schedule.length === 0 ? (

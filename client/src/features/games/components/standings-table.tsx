@@ -23,8 +23,12 @@ export function StandingsTable({ standings, highlight = [], compact = false }: {
             <th scope="col" title="Ties">T</th>
             {!compact && (
               <>
-                <th scope="col" title="Goals for">GF</th>
-                <th scope="col" title="Goals against">GA</th>
+                <th scope="col" title="Goals for" className="stat-table__opt">
+                  GF
+                </th>
+                <th scope="col" title="Goals against" className="stat-table__opt">
+                  GA
+                </th>
               </>
             )}
             <th scope="col" title="Goal difference">DIFF</th>
@@ -46,8 +50,8 @@ export function StandingsTable({ standings, highlight = [], compact = false }: {
               <td>{s.ties}</td>
               {!compact && (
                 <>
-                  <td>{s.goalsFor}</td>
-                  <td>{s.goalsAgainst}</td>
+                  <td className="stat-table__opt">{s.goalsFor}</td>
+                  <td className="stat-table__opt">{s.goalsAgainst}</td>
                 </>
               )}
               <td>{goalDiff(s)}</td>

@@ -1,0 +1,31 @@
+// The arena display routes sit before the auth gate (app/app-routes.tsx): a
+// signed-out visitor gets the display, never the sign-in screen.
+
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { AppRoutes } from '../../../app/app-routes';
+import { mockApi } from '../../../testing/mock-api';
+import { renderWithProviders } from '../../../testing/render';
+
+describe('display routes', () => {
+  it('render the game display for a signed-out visitor', async () => {
+    mockApi({ 'GET /games/g-1': { __reply: true, status: 404, body: { error: { code: 'not_found', message: 'game not found' } } } });
+    renderWithProviders(<AppRoutes />, { user: null, route: '/display/game/g-1' });
+    expect(screen.getByTestId('game-display')).toBeInTheDocument();
+    expect(screen.queryByTestId('dev-sign-in')).not.toBeInTheDocument();
+    expect(await screen.findByText('No such game')).toBeInTheDocument();
+  });
+
+  it('render the season display for a signed-out visitor', () => {
+    mockApi({});
+    renderWithProviders(<AppRoutes />, { user: null, route: '/display/season/s-1' });
+    expect(screen.getByTestId('season-display')).toBeInTheDocument();
+    expect(screen.queryByTestId('dev-sign-in')).not.toBeInTheDocument();
+  });
+
+  it('keep every other page behind sign-in', () => {
+    mockApi({});
+    renderWithProviders(<AppRoutes />, { user: null, route: '/games/g-1' });
+    expect(screen.getByTestId('dev-sign-in')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { createStore } from 'jotai';
+import type { Game, GameLogEntry } from '../../../lib/api-types';
+import { connectionStateAtom, LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
+import { fakeLiveSocket } from '../../../testing/fake-live-socket';
+import { mockApi } from '../../../testing/mock-api';
+import { renderWithProviders } from '../../../testing/render';
+import { GameDisplayPage } from './game-display-page';
+
+const entry = (seq: number, over: Partial<GameLogEntry>): GameLogEntry => ({
+  seq,
+  type: 'GOAL',
+  period: '1',
+  rosterId: null,
+  playerId: null,
+  playerName: null,
+  assistIds: [],
+  assistNames: [],
+  minutes: null,
+  createdAt: '2026-11-20T19:05:00Z',
+  ...over,
+});
+
+const game: Game = {
+  id: 'g-1',
+  status: 'LIVE',
+  period: '2',
+  homeScore: 1,
+  awayScore: 0,
+  homeRosterId: 'H',
+  awayRosterId: 'A',
+  version: 3,
+  log: [entry(1, { type: 'START' }), entry(2, { rosterId: 'H', playerId: 'h1', playerName: 'Alice Ames' }), entry(3, { type: 'END_PERIOD' })],
+  home: { rosterId: 'H', name: 'Blades', players: [{ userId: 'h1', displayName: 'Alice Ames', jerseyNumber: 9, position: null, dressed: true }] },
+  away: { rosterId: 'A', name: 'Ice Hawks', players: [{ userId: 'a1', displayName: 'Mia Moss', jerseyNumber: 4, position: null, dressed: true }] },
+  seasonId: 's-1',
+  scheduledAt: '2026-11-20T19:00:00Z',
+};
+
+function setup() {
+  const server = mockApi({ 'GET /games/g-1': game, 'GET /seasons/s-1': { id: 's-1', name: 'Fall League', facilityName: 'Lakeside Ice' } });
+  const live = fakeLiveSocket();
+  const store = createStore();
+  store.set(connectionStateAtom, 'live');
+  // Signed out: arena displays run without an account.
+  renderWithProviders(
+    <LiveSocketContext.Provider value={live.socket}>
+      <GameDisplayPage />
+    </LiveSocketContext.Provider>,
+    { store, user: null, route: '/display/game/g-1', path: '/display/game/:id' },
+  );
+  return { server, live, store };
+}
+
+describe('GameDisplayPage', () => {
+  it('shows both teams, the score and the period signed out, and follows goals live', async () => {
+    const { live, store, server } = setup();
+    expect(await screen.findByTestId('display-home-name')).toHaveTextContent('Blades');
+    expect(screen.getByTestId('display-home-score')).toHaveTextContent('1');
+    expect(screen.getByTestId('display-away-score')).toHaveTextContent('0');
+    expect(screen.getByTestId('display-state')).toHaveTextContent('1stIntermission');
+    expect(live.subscribe).toHaveBeenCalledWith('game:g-1');
+    expect(server.callsTo('GET', '/games/g-1')[0]?.headers.Authorization).toBeUndefined();
+    // Before the first snapshot the page does not claim to be live.
+    expect(screen.getByTestId('display-connection')).toHaveAttribute('data-state', 'connecting');
+
+    act(() => store.set(topicAtomFamily('game:g-1'), { seq: 3, data: game }));
+    expect(screen.getByTestId('display-connection')).toHaveAttribute('data-state', 'live');
+    act(() =>
+      store.set(topicAtomFamily('game:g-1'), {
+        seq: 4,
+        data: { ...game, version: 4, awayScore: 1, log: [...game.log, entry(4, { period: '2', rosterId: 'A', playerId: 'a1', playerName: 'Mia Moss' })] },
+      }),
+    );
+    expect(screen.getByTestId('display-away-score')).toHaveTextContent('1');
+    expect(screen.getByText('Goal!')).toBeInTheDocument();
+    expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#4 Mia Moss');
+    expect(screen.getByTestId('display-state')).toHaveTextContent('2ndPeriod');
+    expect(document.title).toBe('Blades 1–1 Ice Hawks · Rinkside');
+  });
+
+  it('says "reconnecting" and dims the score as soon as the connection is lost, and clears it when back', async () => {
+    const { store } = setup();
+    await screen.findByTestId('display-home-score');
+    act(() => store.set(topicAtomFamily('game:g-1'), { seq: 3, data: game }));
+    expect(screen.getByTestId('game-display')).toHaveAttribute('data-stale', 'false');
+
+    act(() => store.set(connectionStateAtom, 'reconnecting'));
+    const mark = screen.getByTestId('display-connection');
+    expect(mark).toHaveAttribute('data-state', 'reconnecting');
+    expect(mark).toHaveTextContent('Reconnecting…');
+    expect(mark).toHaveTextContent(/Scores as of/);
+    expect(screen.getByTestId('game-display')).toHaveAttribute('data-stale', 'true');
+
+    act(() => store.set(connectionStateAtom, 'live'));
+    expect(screen.getByTestId('display-connection')).toHaveAttribute('data-state', 'live');
+    expect(screen.getByTestId('game-display')).toHaveAttribute('data-stale', 'false');
+  });
+});
