@@ -67,11 +67,17 @@ function MappingForm({
     <form className="season-mapping-form" onSubmit={submit} noValidate data-testid={testId}>
       {formError && <Alert>{formError}</Alert>}
       <div className="season-mapping-form__grid">
-        <TextField label="Division name" value={name} onChange={(e) => setName(e.target.value)} error={errors.facilityDivisionName} placeholder="C2" maxLength={120} data-testid="mapping-name" />
+        <TextField label="Division name" value={name} onChange={(e) => {
+            setName(e.target.value);
+            setErrors(({ facilityDivisionName: _n, ...rest }) => rest);
+          }} error={errors.facilityDivisionName} placeholder="C2" maxLength={120} data-testid="mapping-name" />
         <SelectField
           label="Universal level"
           value={level}
-          onChange={(e) => setLevel(e.target.value as UniversalDivision | '')}
+          onChange={(e) => {
+            setLevel(e.target.value as UniversalDivision | '');
+            setErrors(({ universalDivisionScale: _u, ...rest }) => rest);
+          }}
           error={errors.universalDivisionScale}
           hint={chosen?.description}
           data-testid="mapping-level"
@@ -118,7 +124,8 @@ export function DivisionMappingsCard({ seasonId, mappings, scale, canEdit }: { s
   const remove = useDeleteMapping(seasonId);
   const [editing, setEditing] = useState<string | 'new' | null>(null);
   const [rowError, setRowError] = useState<string | null>(null);
-  const nameOf = (v: UniversalDivision) => scale.find((s) => s.value === v)?.name ?? v;
+  // Until the scale has loaded, the value itself reads well enough ("Learn to play").
+  const nameOf = (v: UniversalDivision) => scale.find((s) => s.value === v)?.name ?? v.charAt(0) + v.slice(1).toLowerCase().replace(/_/g, ' ');
   const sorted = [...mappings].sort((a, b) => a.level - b.level || a.facilityDivisionName.localeCompare(b.facilityDivisionName));
 
   return (
