@@ -13,7 +13,8 @@ export const facilityKeys = {
   detail: (id: string) => ['facilities', id] as const,
   search: (q: string) => ['facilities', 'search', q] as const,
   teams: (id: string) => ['facilities', id, 'teams'] as const,
-  seasons: (id: string) => ['facilities', id, 'seasons'] as const,
+  /** Infinite list; own last segment, since the event form caches a plain page under ['facilities', id, 'seasons']. */
+  seasons: (id: string) => ['facilities', id, 'seasons', 'all'] as const,
 };
 
 export interface NewFacility {
@@ -157,7 +158,8 @@ export function useCreateSeason(facilityId: string) {
     onSuccess: (season) => {
       queryClient.setQueryData(['seasons', season.id], season);
       void queryClient.invalidateQueries({ queryKey: facilityKeys.detail(facilityId), exact: true });
-      void queryClient.invalidateQueries({ queryKey: facilityKeys.seasons(facilityId) });
+      // Every cached list of the facility's seasons (this page's, the event and roster forms').
+      void queryClient.invalidateQueries({ queryKey: ['facilities', facilityId, 'seasons'] });
     },
   });
 }

@@ -47,7 +47,7 @@ export function StatusCard({ doc }: { doc: RosterDocument }) {
           )}
           <ConfirmButton
             size="sm"
-            variant="ghost"
+            variant="secondary"
             confirmLabel="Tap again: this is final"
             loading={target === 'ARCHIVED'}
             disabled={edit.isPending}
