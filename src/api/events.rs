@@ -597,14 +597,9 @@ pub async fn rsvp_command(
         "DECLINED" => RsvpAnswer::Declined,
         _ => return Err(AppError::field("action", "ATTENDING or DECLINED")),
     };
-    let user = db::users::get(&state.db.pool, &me.id).await?.ok_or_else(|| AppError::unauthorized("unknown user"))?;
-    let display_name = match (&user.first_name, &user.last_name, &user.username) {
-        (Some(f), Some(l), _) => format!("{f} {l}"),
-        (Some(f), None, _) => f.clone(),
-        (None, _, Some(u)) => u.clone(),
-        _ => "Player".into(),
-    };
-    let preferred = db::users::preferred_position(&state.db.pool, &me.id).await?;
+    let (display_name, preferred) = db::events::rsvp_identity(&state.db.pool, &me.id)
+        .await?
+        .ok_or_else(|| AppError::unauthorized("unknown user"))?;
     let default_position = preferred.as_deref().and_then(|p| Position::parse(p).ok()).unwrap_or(Position::Center);
     let position = input
         .position

@@ -2,7 +2,7 @@
 //! [`EventStore`] the per-event actors persist through: one transaction per
 //! group-commit batch, opened by the optimistic version check.
 
-use super::{Db, dynamic, flag, new_id, now_ms};
+use super::{Db, ROWS_PER_STATEMENT, dynamic, flag, new_id, now_ms, placeholder_list, value_tuples};
 use rinkside_actors::event::{EventState, Rsvp, RsvpStatus, StoredEvent};
 use rinkside_actors::{
     BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply,
@@ -46,6 +46,23 @@ const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e
 pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \
     THEN u.first_name || COALESCE(' ' || u.last_name, '') \
     ELSE COALESCE(u.username, 'Deleted user') END";
+
+/// Who is answering an RSVP, in one read: the name the attendee list shows
+/// (the same expression the actor's state is loaded with) and their
+/// preferred position, if any.
+pub async fn rsvp_identity<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_id: &str,
+) -> Result<Option<(String, Option<String>)>, sqlx::Error> {
+    sqlx::query_as(dynamic(format!(
+        "SELECT {DISPLAY_NAME} AS display_name, \
+           (SELECT p.position FROM player_positions p WHERE p.user_id = u.id AND p.is_preferred = 1) AS preferred \
+         FROM users u WHERE u.id = $1"
+    )))
+    .bind(user_id)
+    .fetch_optional(ex)
+    .await
+}
 
 /// The editable fields of an event (limits go through the actor).
 #[derive(Debug, Clone, Default)]
@@ -422,24 +439,116 @@ pub async fn insert_results(
     results: &[rinkside_actors::CommandResult],
     now: i64,
 ) -> Result<(), StoreError> {
-    for r in results {
-        let inserted = sqlx::query(
-            "INSERT INTO command_results (key, ok, body, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING",
-        )
-        .bind(&r.key)
-        .bind(flag(r.ok))
-        .bind(r.reply.to_string())
-        .bind(now)
-        .execute(&mut *conn)
-        .await
-        .map_err(other)?;
-        if inserted.rows_affected() == 0 {
+    for chunk in results.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO command_results (key, ok, body, created_at) VALUES {} ON CONFLICT (key) DO NOTHING",
+            value_tuples(chunk.len(), 4)
+        );
+        let mut q = sqlx::query(dynamic(sql));
+        for r in chunk {
+            q = q.bind(&r.key).bind(flag(r.ok)).bind(r.reply.to_string()).bind(now);
+        }
+        let inserted = q.execute(&mut *conn).await.map_err(other)?;
+        if inserted.rows_affected() != chunk.len() as u64 {
             return Err(StoreError::Conflict);
         }
     }
     Ok(())
 }
 
+/// Upserts the batch's final RSVP rows (one per user).
+async fn upsert_rsvps(conn: &mut AnyConnection, event_id: &str, rsvps: &[&Rsvp], now: i64) -> Result<(), StoreError> {
+    for chunk in rsvps.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO event_rsvps (id, event_id, user_id, status, position, role, accepted_seq, responded_at, \
+               created_at, updated_at) VALUES {} \
+             ON CONFLICT (event_id, user_id) DO UPDATE SET status = excluded.status, position = excluded.position, \
+               role = excluded.role, accepted_seq = excluded.accepted_seq, responded_at = excluded.responded_at, \
+               updated_at = excluded.updated_at",
+            value_tuples(chunk.len(), 10)
+        );
+        let mut q = sqlx::query(dynamic(sql));
+        for r in chunk {
+            q = q
+                .bind(new_id())
+                .bind(event_id)
+                .bind(&r.user_id)
+                .bind(r.status.as_str())
+                .bind(r.position.as_str())
+                .bind(r.role().as_str())
+                .bind(r.accepted_seq)
+                .bind(r.responded_at)
+                .bind(now)
+                .bind(now);
+        }
+        q.execute(&mut *conn).await.map_err(other)?;
+    }
+    Ok(())
+}
+
+/// Attendees have a payment row (unpaid until marked); the waitlisted have
+/// none. Leaving drops an unpaid row and keeps a paid one.
+async fn sync_payments(conn: &mut AnyConnection, event_id: &str, rsvps: &[&Rsvp], now: i64) -> Result<(), StoreError> {
+    let (attending, others): (Vec<&Rsvp>, Vec<&Rsvp>) = rsvps.iter().partition(|r| r.status == RsvpStatus::Attending);
+    for chunk in attending.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO event_payments (id, event_id, user_id, is_paid, created_at, updated_at) VALUES {} \
+             ON CONFLICT (event_id, user_id) DO NOTHING",
+            value_tuples(chunk.len(), 6)
+        );
+        let mut q = sqlx::query(dynamic(sql));
+        for r in chunk {
+            q = q.bind(new_id()).bind(event_id).bind(&r.user_id).bind(0_i64).bind(now).bind(now);
+        }
+        q.execute(&mut *conn).await.map_err(other)?;
+    }
+    for chunk in others.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "DELETE FROM event_payments WHERE event_id = $1 AND is_paid = 0 AND user_id IN ({})",
+            placeholder_list(2, chunk.len())
+        );
+        let mut q = sqlx::query(dynamic(sql)).bind(event_id);
+        for r in chunk {
+            q = q.bind(&r.user_id);
+        }
+        q.execute(&mut *conn).await.map_err(other)?;
+    }
+    Ok(())
+}
+
+/// One row of EventRSVPHistory or EventWaitlistHistory: both have the same
+/// shape (who, action, position, when).
+struct HistoryRow<'a> {
+    user_id: &'a str,
+    action: &'static str,
+    position: Position,
+    at: i64,
+}
+
+/// Appends history rows to `table`, in order (ids are UUIDv7, generated in
+/// order, so reading by id gives the decision order).
+async fn append_history(
+    conn: &mut AnyConnection,
+    table: &str,
+    event_id: &str,
+    rows: &[HistoryRow<'_>],
+) -> Result<(), StoreError> {
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO {table} (id, event_id, user_id, action, position, created_at) VALUES {}",
+            value_tuples(chunk.len(), 6)
+        );
+        let mut q = sqlx::query(dynamic(sql));
+        for h in chunk {
+            q = q.bind(new_id()).bind(event_id).bind(h.user_id).bind(h.action).bind(h.position.as_str()).bind(h.at);
+        }
+        q.execute(&mut *conn).await.map_err(other)?;
+    }
+    Ok(())
+}
+
+/// One batch of the event actor: the version check opens the transaction,
+/// then one multi-row statement per table (not one round trip per row).
 async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreError> {
     let now = now_ms();
     let mut tx = db.begin().await.map_err(other)?;
@@ -466,70 +575,21 @@ async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreErro
         let exists = get(&mut *tx, &c.event_id).await.map_err(other)?.is_some();
         return Err(if exists { StoreError::Conflict } else { StoreError::NotFound });
     }
-    for r in &c.rsvps {
-        sqlx::query(
-            "INSERT INTO event_rsvps (id, event_id, user_id, status, position, role, accepted_seq, responded_at, \
-               created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
-             ON CONFLICT (event_id, user_id) DO UPDATE SET status = excluded.status, position = excluded.position, \
-               role = excluded.role, accepted_seq = excluded.accepted_seq, responded_at = excluded.responded_at, \
-               updated_at = excluded.updated_at",
-        )
-        .bind(new_id())
-        .bind(&c.event_id)
-        .bind(&r.user_id)
-        .bind(r.status.as_str())
-        .bind(r.position.as_str())
-        .bind(r.role().as_str())
-        .bind(r.accepted_seq)
-        .bind(r.responded_at)
-        .bind(now)
-        .execute(&mut *tx)
-        .await
-        .map_err(other)?;
-        // Attendees have a payment row (unpaid until marked); the waitlisted
-        // have none. Leaving drops an unpaid row and keeps a paid one.
-        if r.status == RsvpStatus::Attending {
-            sqlx::query(
-                "INSERT INTO event_payments (id, event_id, user_id, is_paid, created_at, updated_at) \
-                 VALUES ($1, $2, $3, 0, $4, $4) ON CONFLICT (event_id, user_id) DO NOTHING",
-            )
-            .bind(new_id())
-            .bind(&c.event_id)
-            .bind(&r.user_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await
-            .map_err(other)?;
-        } else {
-            sqlx::query("DELETE FROM event_payments WHERE event_id = $1 AND user_id = $2 AND is_paid = 0")
-                .bind(&c.event_id)
-                .bind(&r.user_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(other)?;
-        }
-    }
-    // Both histories have the same shape: (who, action, position, when).
-    let rsvp_rows =
-        c.rsvp_history.iter().map(|h| ("event_rsvp_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
-    let waitlist_rows = c
+    let rsvps: Vec<&Rsvp> = c.rsvps.iter().collect();
+    upsert_rsvps(&mut tx, &c.event_id, &rsvps, now).await?;
+    sync_payments(&mut tx, &c.event_id, &rsvps, now).await?;
+    let rsvp_rows: Vec<HistoryRow> = c
+        .rsvp_history
+        .iter()
+        .map(|h| HistoryRow { user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at })
+        .collect();
+    append_history(&mut tx, "event_rsvp_history", &c.event_id, &rsvp_rows).await?;
+    let waitlist_rows: Vec<HistoryRow> = c
         .waitlist_history
         .iter()
-        .map(|h| ("event_waitlist_history", &h.user_id, h.action.as_str(), h.position, h.created_at));
-    for (table, user_id, action, position, at) in rsvp_rows.chain(waitlist_rows) {
-        sqlx::query(dynamic(format!(
-            "INSERT INTO {table} (id, event_id, user_id, action, position, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
-        )))
-        .bind(new_id())
-        .bind(&c.event_id)
-        .bind(user_id)
-        .bind(action)
-        .bind(position.as_str())
-        .bind(at)
-        .execute(&mut *tx)
-        .await
-        .map_err(other)?;
-    }
+        .map(|h| HistoryRow { user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at })
+        .collect();
+    append_history(&mut tx, "event_waitlist_history", &c.event_id, &waitlist_rows).await?;
     insert_results(&mut tx, &c.results, now).await?;
     tx.commit().await.map_err(other)?;
     Ok(CommitResult::default())

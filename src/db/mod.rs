@@ -141,6 +141,29 @@ pub fn dynamic(sql: String) -> sqlx::AssertSqlSafe<String> {
     sqlx::AssertSqlSafe(sql)
 }
 
+/// Rows per multi-row statement. Group commit writes hundreds of rows per
+/// batch; one statement per chunk instead of one round trip per row. The
+/// bound keeps the placeholders (rows × columns) far below SQLite's limit of
+/// 32,766 host parameters and PostgreSQL's 65,535.
+pub const ROWS_PER_STATEMENT: usize = 500;
+
+/// `($1, $2), ($3, $4), …`: `rows` tuples of `columns` placeholders each, for
+/// a multi-row `VALUES` list.
+pub fn value_tuples(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let cols: Vec<String> = (1..=columns).map(|c| format!("${}", r * columns + c)).collect();
+            format!("({})", cols.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `$first, $first+1, …`: `count` placeholders for an `IN (…)` list.
+pub fn placeholder_list(first: usize, count: usize) -> String {
+    (first..first + count).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+}
+
 /// A new id: UUIDv7, so ids sort by creation time (useful for keyset paging).
 pub fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
@@ -194,6 +217,13 @@ pub fn finish_page<T>(mut rows: Vec<T>, limit: i64, key: impl Fn(&T) -> String) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn value_tuples_number_placeholders_row_by_row() {
+        assert_eq!(value_tuples(2, 3), "($1, $2, $3), ($4, $5, $6)");
+        assert_eq!(placeholder_list(3, 2), "$3, $4");
+        assert_eq!(value_tuples(0, 3), "");
+    }
 
     #[test]
     fn cursor_round_trips_and_rejects_garbage() {

@@ -364,17 +364,6 @@ pub async fn position<'e, E: Executor<'e, Database = Any>>(
     .await
 }
 
-/// The preferred position, used as the default RSVP position.
-pub async fn preferred_position<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    user_id: &str,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT position FROM player_positions WHERE user_id = $1 AND is_preferred = 1")
-        .bind(user_id)
-        .fetch_optional(ex)
-        .await
-}
-
 /// Only one preferred position: clear the others before setting one.
 pub async fn clear_preferred(conn: &mut AnyConnection, user_id: &str) -> Result<(), sqlx::Error> {
     sqlx::query(
