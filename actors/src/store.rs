@@ -30,7 +30,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::ActorError;
-use crate::event::{EventState, Rsvp, RsvpHistory, WaitlistHistory};
+use crate::event::{EventState, Person, Rsvp, RsvpHistory, WaitlistHistory};
 use crate::game::{GameState, GameStatus, Lineup, LogEntry, Period, PlayerDelta, RosterDelta};
 
 /// A boxed, sendable future: what every store method returns.
@@ -153,6 +153,8 @@ pub trait EventStore: ReplyStore {
     /// `None` if there is no such event.
     fn load(&self, event_id: String) -> BoxFuture<'_, Result<Option<EventState>, StoreError>>;
     fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>>;
+    /// The people among `user_ids` that exist, by id (one read per batch).
+    fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>>;
 }
 
 /// Everything one game batch changed; the server applies it in one
@@ -194,4 +196,11 @@ pub trait GameStore: ReplyStore {
 /// (each carries the full state) or by a re-subscribe with `since`.
 pub trait Publisher: Send + Sync + 'static {
     fn publish(&self, topic: String, seq: i64, payload: Value);
+
+    /// Whether anyone may be listening to `topic`. When nobody is, the actor
+    /// skips building the document; a later subscriber gets a snapshot of
+    /// the actor's state instead.
+    fn is_watched(&self, _topic: &str) -> bool {
+        true
+    }
 }

@@ -597,16 +597,13 @@ pub async fn rsvp_command(
         "DECLINED" => RsvpAnswer::Declined,
         _ => return Err(AppError::field("action", "ATTENDING or DECLINED")),
     };
-    let (display_name, preferred) = db::events::rsvp_identity(&state.db.pool, &me.id)
-        .await?
-        .ok_or_else(|| AppError::unauthorized("unknown user"))?;
-    let default_position = preferred.as_deref().and_then(|p| Position::parse(p).ok()).unwrap_or(Position::Center);
     let position = input
         .position
         .map(|p| Position::parse(p.as_str()))
         .transpose()
         .map_err(|_| AppError::field("position", "unknown position"))?;
-    let command = EventCommand::Rsvp { user_id: me.id.clone(), display_name, answer, position, default_position };
+    // Who is answering is read by the event's actor, once for its whole batch.
+    let command = EventCommand::Rsvp { user_id: me.id.clone(), answer, position, person: None };
     let mut envelope = Envelope::new(me.id.clone(), command);
     if let Some(key) = command_key("rsvp", &me.id, client_id) {
         envelope = envelope.with_command_id(key);

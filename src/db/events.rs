@@ -2,8 +2,8 @@
 //! [`EventStore`] the per-event actors persist through: one transaction per
 //! group-commit batch, opened by the optimistic version check.
 
-use super::{Db, ROWS_PER_STATEMENT, dynamic, flag, new_id, now_ms, placeholder_list, value_tuples};
-use rinkside_actors::event::{EventState, Rsvp, RsvpStatus, StoredEvent};
+use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, value_tuples};
+use rinkside_actors::event::{EventState, Person, Rsvp, RsvpStatus, StoredEvent};
 use rinkside_actors::{
     BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply,
 };
@@ -47,21 +47,28 @@ pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \
     THEN u.first_name || COALESCE(' ' || u.last_name, '') \
     ELSE COALESCE(u.username, 'Deleted user') END";
 
-/// Who is answering an RSVP, in one read: the name the attendee list shows
-/// (the same expression the actor's state is loaded with) and their
-/// preferred position, if any.
-pub async fn rsvp_identity<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    user_id: &str,
-) -> Result<Option<(String, Option<String>)>, sqlx::Error> {
-    sqlx::query_as(dynamic(format!(
-        "SELECT {DISPLAY_NAME} AS display_name, \
-           (SELECT p.position FROM player_positions p WHERE p.user_id = u.id AND p.is_preferred = 1) AS preferred \
-         FROM users u WHERE u.id = $1"
-    )))
-    .bind(user_id)
-    .fetch_optional(ex)
-    .await
+/// The people answering a batch of RSVPs, in one read per chunk: the name
+/// the attendee list shows (the same expression the actor's state is loaded
+/// with) and their preferred position. Ids of nobody are left out.
+async fn people(db: &Db, user_ids: Vec<String>) -> Result<HashMap<String, Person>, StoreError> {
+    let mut found = HashMap::with_capacity(user_ids.len());
+    for chunk in user_ids.chunks(db.backend.rows_per_statement(1)) {
+        let sql = format!(
+            "SELECT u.id, {DISPLAY_NAME} AS display_name, \
+               (SELECT p.position FROM player_positions p WHERE p.user_id = u.id AND p.is_preferred = 1) AS preferred \
+             FROM users u WHERE u.id IN ({})",
+            placeholder_list(1, chunk.len())
+        );
+        let mut q = sqlx::query_as::<_, (String, String, Option<String>)>(dynamic(sql));
+        for id in chunk {
+            q = q.bind(id);
+        }
+        for (id, display_name, preferred) in q.fetch_all(&db.pool).await.map_err(other)? {
+            let preferred_position = preferred.as_deref().and_then(|p| Position::parse(p).ok());
+            found.insert(id, Person { display_name, preferred_position });
+        }
+    }
+    Ok(found)
 }
 
 /// The editable fields of an event (limits go through the actor).
@@ -436,10 +443,11 @@ pub async fn find_results(db: &Db, keys: Vec<String>) -> Result<HashMap<String, 
 /// in on another node: the whole batch conflicts and is decided again.
 pub async fn insert_results(
     conn: &mut AnyConnection,
+    backend: Backend,
     results: &[rinkside_actors::CommandResult],
     now: i64,
 ) -> Result<(), StoreError> {
-    for chunk in results.chunks(ROWS_PER_STATEMENT) {
+    for chunk in results.chunks(backend.rows_per_statement(4)) {
         let sql = format!(
             "INSERT INTO command_results (key, ok, body, created_at) VALUES {} ON CONFLICT (key) DO NOTHING",
             value_tuples(chunk.len(), 4)
@@ -457,8 +465,14 @@ pub async fn insert_results(
 }
 
 /// Upserts the batch's final RSVP rows (one per user).
-async fn upsert_rsvps(conn: &mut AnyConnection, event_id: &str, rsvps: &[&Rsvp], now: i64) -> Result<(), StoreError> {
-    for chunk in rsvps.chunks(ROWS_PER_STATEMENT) {
+async fn upsert_rsvps(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    event_id: &str,
+    rsvps: &[&Rsvp],
+    now: i64,
+) -> Result<(), StoreError> {
+    for chunk in rsvps.chunks(backend.rows_per_statement(10)) {
         let sql = format!(
             "INSERT INTO event_rsvps (id, event_id, user_id, status, position, role, accepted_seq, responded_at, \
                created_at, updated_at) VALUES {} \
@@ -488,9 +502,15 @@ async fn upsert_rsvps(conn: &mut AnyConnection, event_id: &str, rsvps: &[&Rsvp],
 
 /// Attendees have a payment row (unpaid until marked); the waitlisted have
 /// none. Leaving drops an unpaid row and keeps a paid one.
-async fn sync_payments(conn: &mut AnyConnection, event_id: &str, rsvps: &[&Rsvp], now: i64) -> Result<(), StoreError> {
+async fn sync_payments(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    event_id: &str,
+    rsvps: &[&Rsvp],
+    now: i64,
+) -> Result<(), StoreError> {
     let (attending, others): (Vec<&Rsvp>, Vec<&Rsvp>) = rsvps.iter().partition(|r| r.status == RsvpStatus::Attending);
-    for chunk in attending.chunks(ROWS_PER_STATEMENT) {
+    for chunk in attending.chunks(backend.rows_per_statement(6)) {
         let sql = format!(
             "INSERT INTO event_payments (id, event_id, user_id, is_paid, created_at, updated_at) VALUES {} \
              ON CONFLICT (event_id, user_id) DO NOTHING",
@@ -502,7 +522,7 @@ async fn sync_payments(conn: &mut AnyConnection, event_id: &str, rsvps: &[&Rsvp]
         }
         q.execute(&mut *conn).await.map_err(other)?;
     }
-    for chunk in others.chunks(ROWS_PER_STATEMENT) {
+    for chunk in others.chunks(backend.rows_per_statement(1)) {
         let sql = format!(
             "DELETE FROM event_payments WHERE event_id = $1 AND is_paid = 0 AND user_id IN ({})",
             placeholder_list(2, chunk.len())
@@ -529,11 +549,12 @@ struct HistoryRow<'a> {
 /// order, so reading by id gives the decision order).
 async fn append_history(
     conn: &mut AnyConnection,
+    backend: Backend,
     table: &str,
     event_id: &str,
     rows: &[HistoryRow<'_>],
 ) -> Result<(), StoreError> {
-    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+    for chunk in rows.chunks(backend.rows_per_statement(6)) {
         let sql = format!(
             "INSERT INTO {table} (id, event_id, user_id, action, position, created_at) VALUES {}",
             value_tuples(chunk.len(), 6)
@@ -576,21 +597,21 @@ async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreErro
         return Err(if exists { StoreError::Conflict } else { StoreError::NotFound });
     }
     let rsvps: Vec<&Rsvp> = c.rsvps.iter().collect();
-    upsert_rsvps(&mut tx, &c.event_id, &rsvps, now).await?;
-    sync_payments(&mut tx, &c.event_id, &rsvps, now).await?;
+    upsert_rsvps(&mut tx, db.backend, &c.event_id, &rsvps, now).await?;
+    sync_payments(&mut tx, db.backend, &c.event_id, &rsvps, now).await?;
     let rsvp_rows: Vec<HistoryRow> = c
         .rsvp_history
         .iter()
         .map(|h| HistoryRow { user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at })
         .collect();
-    append_history(&mut tx, "event_rsvp_history", &c.event_id, &rsvp_rows).await?;
+    append_history(&mut tx, db.backend, "event_rsvp_history", &c.event_id, &rsvp_rows).await?;
     let waitlist_rows: Vec<HistoryRow> = c
         .waitlist_history
         .iter()
         .map(|h| HistoryRow { user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at })
         .collect();
-    append_history(&mut tx, "event_waitlist_history", &c.event_id, &waitlist_rows).await?;
-    insert_results(&mut tx, &c.results, now).await?;
+    append_history(&mut tx, db.backend, "event_waitlist_history", &c.event_id, &waitlist_rows).await?;
+    insert_results(&mut tx, db.backend, &c.results, now).await?;
     tx.commit().await.map_err(other)?;
     Ok(CommitResult::default())
 }
@@ -608,6 +629,10 @@ impl EventStore for SqlEventStore {
 
     fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
         Box::pin(commit_event(&self.db, commit))
+    }
+
+    fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>> {
+        Box::pin(people(&self.db, user_ids))
     }
 }
 

@@ -530,7 +530,7 @@ async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult
             .map_err(other)?;
         }
     }
-    insert_results(&mut tx, &c.results, now).await?;
+    insert_results(&mut tx, store.db.backend, &c.results, now).await?;
     let mut publications = Vec::new();
     if changed {
         let (seq, doc) = season_document(&mut tx, &season_id).await.map_err(other)?;

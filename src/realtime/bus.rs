@@ -68,6 +68,11 @@ impl Bus {
         Ok(Bus { node_id, hub, redis: Some(RedisBus { publish_tx, listen_tx }) })
     }
 
+    /// Messages also go to other nodes (Redis).
+    pub fn is_clustered(&self) -> bool {
+        self.redis.is_some()
+    }
+
     pub fn hub(&self) -> &Arc<Hub> {
         &self.hub
     }

@@ -36,6 +36,11 @@ impl rinkside_actors::Publisher for Bus {
     fn publish(&self, topic: String, seq: i64, payload: serde_json::Value) {
         Bus::publish(self, &topic, seq, &payload);
     }
+
+    /// Subscribers on this node, or possibly on others (through Redis).
+    fn is_watched(&self, topic: &str) -> bool {
+        self.is_clustered() || self.hub().subscriber_count(topic) > 0
+    }
 }
 
 /// A snapshot frame as the client sees it.

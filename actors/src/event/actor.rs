@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use super::decide::{Effects, EventCommand, EventReply, decide};
 use super::document::AttendeesDocument;
 use super::model::{EventState, Rsvp};
-use crate::aggregate::Aggregate;
+use crate::aggregate::{Aggregate, Envelope};
 use crate::error::ActorError;
 use crate::group_commit::AggregateActor;
 use crate::store::{BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, Limits, StoreError};
@@ -37,6 +37,32 @@ impl Aggregate for EventAggregate {
 
     fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<EventState>, StoreError>> {
         store.load(id.to_owned())
+    }
+
+    /// Fills in who is answering, for every RSVP of the batch, with one read.
+    fn prepare<'a>(
+        store: &'a Self::Store,
+        commands: &'a mut [Envelope<EventCommand>],
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let wanted: HashSet<String> = commands
+                .iter()
+                .filter_map(|env| match &env.command {
+                    EventCommand::Rsvp { user_id, person: None, .. } => Some(user_id.clone()),
+                    _ => None,
+                })
+                .collect();
+            if wanted.is_empty() {
+                return Ok(());
+            }
+            let people = store.people(wanted.into_iter().collect()).await?;
+            for env in commands.iter_mut() {
+                if let EventCommand::Rsvp { user_id, person: person @ None, .. } = &mut env.command {
+                    *person = people.get(user_id.as_str()).cloned();
+                }
+            }
+            Ok(())
+        })
     }
 
     fn decide(

@@ -56,13 +56,13 @@ pub enum EventCommand {
     /// A person answers for themselves.
     Rsvp {
         user_id: String,
-        display_name: String,
         answer: RsvpAnswer,
         /// The position the client asked for, if any.
         position: Option<Position>,
-        /// Used when neither the command nor an existing RSVP names a
-        /// position.
-        default_position: Position,
+        /// Who they are. The server sends `None` and the actor fills it in
+        /// for the whole batch with one read (`EventStore::people`); still
+        /// `None` when deciding means there is no such person.
+        person: Option<Person>,
     },
     /// The organiser removes a person from attending or the waitlist.
     Remove { user_id: String },
@@ -70,6 +70,15 @@ pub enum EventCommand {
     SetLimits { max_skaters: Option<i64>, max_goalies: Option<i64> },
     /// The event will not take place; RSVPs are kept for the record.
     Cancel,
+}
+
+/// A person as the attendee list shows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    pub display_name: String,
+    /// Used when neither the command nor an existing RSVP names a position
+    /// (CENTER when they have no preferred one).
+    pub preferred_position: Option<Position>,
 }
 
 /// The seed's RSVPAction, as written to EventRSVPHistory.
@@ -213,13 +222,15 @@ pub enum Rejection {
     NoRsvp { user_id: String },
     #[error("{field} must not be negative")]
     NegativeLimit { field: &'static str },
+    #[error("user {user_id} not found")]
+    UnknownPerson { user_id: String },
 }
 
 impl From<Rejection> for ActorError {
     fn from(r: Rejection) -> Self {
         match &r {
             Rejection::Cancelled => ActorError::Conflict(r.to_string()),
-            Rejection::NoRsvp { .. } => ActorError::NotFound(r.to_string()),
+            Rejection::NoRsvp { .. } | Rejection::UnknownPerson { .. } => ActorError::NotFound(r.to_string()),
             Rejection::NegativeLimit { field } => ActorError::validation(field, r.to_string()),
         }
     }
@@ -241,9 +252,15 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
     }
     let mut fx = Effects::default();
     let subject = match command {
-        EventCommand::Rsvp { user_id, display_name, answer, position, default_position } => {
-            let who =
-                Answerer { user_id, display_name, position: *position, default_position: *default_position, now_ms };
+        EventCommand::Rsvp { user_id, answer, position, person } => {
+            let person = person.as_ref().ok_or_else(|| Rejection::UnknownPerson { user_id: user_id.clone() })?;
+            let who = Answerer {
+                user_id,
+                display_name: &person.display_name,
+                position: *position,
+                default_position: person.preferred_position.unwrap_or(Position::Center),
+                now_ms,
+            };
             match answer {
                 RsvpAnswer::Attending => attend(state, &mut fx, &who),
                 RsvpAnswer::Declined => decline(state, &mut fx, &who),

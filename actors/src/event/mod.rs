@@ -14,7 +14,7 @@ mod tests;
 
 pub use actor::{EventActor, EventAggregate};
 pub use decide::{
-    Effects, EventCommand, EventReply, Outcome, Rejection, RsvpAction, RsvpAnswer, RsvpHistory, RsvpReply,
+    Effects, EventCommand, EventReply, Outcome, Person, Rejection, RsvpAction, RsvpAnswer, RsvpHistory, RsvpReply,
     WaitlistAction, WaitlistHistory, decide,
 };
 pub use document::{AttendeesDocument, AttendingEntry, Counts, WaitlistEntry};

@@ -68,10 +68,9 @@ fn command(op: &Op) -> Option<EventCommand> {
     Some(match op {
         Op::Rsvp { user: u, attending, position } => EventCommand::Rsvp {
             user_id: user(*u),
-            display_name: user(*u),
             answer: if *attending { RsvpAnswer::Attending } else { RsvpAnswer::Declined },
             position: *position,
-            default_position: Position::Center,
+            person: Some(Person { display_name: user(*u), preferred_position: None }),
         },
         Op::Remove { user: u } => EventCommand::Remove { user_id: user(*u) },
         Op::Limits { skaters, goalies } => EventCommand::SetLimits { max_skaters: *skaters, max_goalies: *goalies },

@@ -24,10 +24,9 @@ fn event(max_skaters: Option<i64>, max_goalies: Option<i64>) -> EventState {
 fn rsvp(user: &str, answer: RsvpAnswer, position: Option<Position>) -> EventCommand {
     EventCommand::Rsvp {
         user_id: user.into(),
-        display_name: format!("Name {user}"),
         answer,
         position,
-        default_position: Position::Center,
+        person: Some(Person { display_name: format!("Name {user}"), preferred_position: None }),
     }
 }
 

@@ -72,6 +72,9 @@ pub(super) struct Job<A: Aggregate> {
 impl<A: Aggregate> Job<A> {
     pub(super) async fn run(mut self, mut base: Option<A::State>) -> Done<A> {
         let n = self.envelopes.len();
+        if let Err(e) = A::prepare(&self.deps.store, &mut self.envelopes).await {
+            return Done::failed(n, internal(&e), Next::Keep);
+        }
         for attempt in 1..=self.deps.config.max_attempts.max(1) {
             if let Err(e) = self.look_up_stored_replies().await {
                 return Done::failed(n, internal(&e), Next::Keep);
@@ -99,7 +102,10 @@ impl<A: Aggregate> Job<A> {
                 };
             }
             let commit = A::commit(&self.deps.store, &self.id, base_version, &state, decided.effects, decided.results);
-            match commit.await {
+            let started = std::time::Instant::now();
+            let committed = commit.await;
+            tracing::debug!(batch = n, attempt, ok = committed.is_ok(), elapsed = ?started.elapsed(), "commit finished");
+            match committed {
                 Ok(result) => {
                     let changed = A::version(&state) != base_version;
                     A::seal(&mut state);

@@ -13,7 +13,9 @@
 //!    ids again (the same command may have run there) and decide the batch
 //!    again, up to `max_attempts`.
 //! 4. Only after the commit: replace the state, answer every caller,
-//!    publish the document once (seq = version), then start the next batch.
+//!    publish the document (seq = version), then start the next batch.
+//!    During a burst (commands still queued) the document goes out at most
+//!    every `publish_interval`; the state the burst ends in always does.
 //!
 //! A rejected command gets its own error and does not spoil the batch
 //! (decisions never mutate on rejection). Failures are whole-batch: if the
@@ -81,6 +83,10 @@ pub struct AggregateActor<A: Aggregate> {
     recent: RecentReplies,
     /// Tokio's clock, so tests can pause time.
     last_active: Instant,
+    /// A committed change whose document has not gone out yet, and when
+    /// the last one did (see `ActorConfig::publish_interval`).
+    unpublished: bool,
+    last_published: Option<Instant>,
     leave: LeaveHook,
 }
 
@@ -96,6 +102,8 @@ impl<A: Aggregate> AggregateActor<A> {
             flush_scheduled: false,
             recent,
             last_active: Instant::now(),
+            unpublished: false,
+            last_published: None,
             leave,
         }
     }
@@ -151,8 +159,11 @@ impl<A: Aggregate> AggregateActor<A> {
             // A caller that gave up waiting is not an error.
             let _ = tx.send(reply);
         }
-        if done.changed {
-            self.publish_document();
+        self.unpublished |= done.changed;
+        let due = self.last_published.is_none_or(|at| at.elapsed() >= self.deps.config.publish_interval);
+        if self.unpublished && (self.queue.is_empty() || gone || due) && self.publish_document() {
+            self.unpublished = false;
+            self.last_published = Some(Instant::now());
         }
         for p in done.publications {
             self.deps.publisher.publish(p.topic, p.seq, p.payload);
@@ -169,14 +180,20 @@ impl<A: Aggregate> AggregateActor<A> {
         self.start_batch(ctx);
     }
 
-    fn publish_document(&self) {
-        let Some(state) = &self.state else { return };
+    /// Publishes the current document; false when there is no state to
+    /// publish (it was dropped after a failure and reloads next batch).
+    fn publish_document(&self) -> bool {
+        let Some(state) = &self.state else { return false };
+        if !self.deps.publisher.is_watched(&self.topic()) {
+            return true;
+        }
         match serde_json::to_value(A::document(state)) {
             Ok(payload) => self.deps.publisher.publish(self.topic(), A::version(state), payload),
             Err(e) => {
                 tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable")
             }
         }
+        true
     }
 
     fn schedule_idle_check(&self, ctx: &mut Context<Self>, after: Duration) {

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rinkside_actors::event::{EventState, Rsvp, RsvpHistory, StoredEvent, WaitlistHistory};
+use rinkside_actors::event::{EventState, Person, Rsvp, RsvpHistory, StoredEvent, WaitlistHistory};
 use rinkside_actors::game::{GameState, PlayerDelta, RosterDelta, StoredGame};
 use rinkside_actors::{
     BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publication, Publisher, ReplyStore,
@@ -46,6 +46,9 @@ struct Db {
     games: HashMap<String, GameRow>,
     results: HashMap<String, StoredReply>,
     season_seq: i64,
+    /// People who no longer exist: `people` leaves them out. Everyone else
+    /// exists, named after their id.
+    deleted_people: Vec<String>,
 }
 
 #[derive(Default)]
@@ -74,6 +77,11 @@ impl MemStore {
             .unwrap()
             .events
             .insert(id.into(), EventRow { version: 1, max_skaters, max_goalies, ..EventRow::default() });
+    }
+
+    /// The person no longer exists (deleted between sign-in and RSVP).
+    pub fn delete_person(&self, user_id: &str) {
+        self.db.lock().unwrap().deleted_people.push(user_id.into());
     }
 
     pub fn event(&self, id: &str) -> EventRow {
@@ -167,6 +175,17 @@ impl EventStore for MemStore {
             self.commits.fetch_add(1, Ordering::SeqCst);
             self.committed_results.fetch_add(commit.results.len(), Ordering::SeqCst);
             Ok(CommitResult::default())
+        })
+    }
+
+    fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>> {
+        Box::pin(async move {
+            let db = self.db.lock().unwrap();
+            Ok(user_ids
+                .into_iter()
+                .filter(|id| !db.deleted_people.contains(id))
+                .map(|id| (id.clone(), Person { display_name: format!("Name {id}"), preferred_position: None }))
+                .collect())
         })
     }
 }
