@@ -78,7 +78,8 @@ test('a player asks to join a roster, a manager approves in another browser, and
   await mgr.getByTestId('roster-status').selectOption('ACTIVE');
   await mgr.getByTestId('roster-division').selectOption({ label: 'C2 — level 5' });
   await mgr.getByTestId('create-roster').click();
-  await expect(mgr).toHaveURL(/\/rosters\/[^/]+$/);
+  // The form's own URL ends in /rosters/new too: wait for the roster's page itself.
+  await mgr.waitForURL((url) => /^\/rosters\/[^/]+$/.test(url.pathname));
   const rosterPath = new URL(mgr.url()).pathname;
   await expect(mgr.getByRole('heading', { name: `Ice Holes ${id}` })).toBeVisible();
   await expect(mgr.getByTestId('roster-status-chip')).toHaveText('Active');

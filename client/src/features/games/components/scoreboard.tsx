@@ -75,9 +75,8 @@ export function Scoreboard({
           <TeamName name={game.away.name} teamId={awayTeamId} />
         </div>
       </div>
-      <p className="scoreboard__state" data-testid="game-state">
+      <p className="scoreboard__state" data-testid="game-state" data-live={isLive}>
         {scored ? gameStateLine(game) : `Face-off ${dayLabel(game.scheduledAt)} · ${timeOfDay(game.scheduledAt)}`}
-        {isLive && <span className="sr-only"> (live)</span>}
       </p>
     </Card>
   );

@@ -79,9 +79,11 @@ function RostersCard({ seasonId }: { seasonId: string }) {
 function SeasonView({ season }: { season: SeasonDetail }) {
   const facility = useSeasonFacility(season.facilityId);
   const scale = useDivisionScale();
-  // Days are the rink's days; until its zone is known, the browser's.
+  // Days are the rink's days: wait for its zone rather than show another
+  // zone's dates for a moment (the browser's only if the rink can't be read).
   const tz = facility.data?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const tzKnown = Boolean(facility.data);
+  const tzKnown = Boolean(facility.data) || facility.isError;
+  const day = (iso: string) => (tzKnown ? formatZonedDay(iso, tz) : '…');
 
   return (
     <div className="stack-lg" data-testid="season-page">
@@ -94,7 +96,7 @@ function SeasonView({ season }: { season: SeasonDetail }) {
             <h1 className="season-hero__name">{season.name}</h1>
             <p className="season-hero__meta">
               {season.isActive ? <ActiveChip>Active season</ActiveChip> : <span className="season-inactive">Not active</span>}
-              <span data-testid="season-dates">{formatDayRange(season.startDate, season.endDate, tz)}</span>
+              <span data-testid="season-dates">{tzKnown ? formatDayRange(season.startDate, season.endDate, tz) : '…'}</span>
             </p>
           </div>
           <div className="season-hero__actions">
@@ -132,11 +134,11 @@ function SeasonView({ season }: { season: SeasonDetail }) {
               <dl className="facts">
                 <div>
                   <dt>First day</dt>
-                  <dd>{formatZonedDay(season.startDate, tz)}</dd>
+                  <dd>{day(season.startDate)}</dd>
                 </div>
                 <div>
                   <dt>Last day</dt>
-                  <dd>{formatZonedDay(season.endDate, tz)}</dd>
+                  <dd>{day(season.endDate)}</dd>
                 </div>
                 <div>
                   <dt>Time zone</dt>
