@@ -150,7 +150,11 @@ impl<A: Aggregate> AggregateActor<A> {
         match done.next {
             Next::Replace(state) => self.state = Some(state),
             Next::Keep => {}
-            Next::Reload | Next::Gone => self.state = None,
+            Next::Reload | Next::Gone => {
+                // What committed before this failure still goes out.
+                self.flush_document();
+                self.state = None;
+            }
         }
         for (key, reply) in done.remember {
             self.recent.insert(key, reply);
@@ -161,9 +165,8 @@ impl<A: Aggregate> AggregateActor<A> {
         }
         self.unpublished |= done.changed;
         let due = self.last_published.is_none_or(|at| at.elapsed() >= self.deps.config.publish_interval);
-        if self.unpublished && (self.queue.is_empty() || gone || due) && self.publish_document() {
-            self.unpublished = false;
-            self.last_published = Some(Instant::now());
+        if self.queue.is_empty() || due {
+            self.flush_document();
         }
         for p in done.publications {
             self.deps.publisher.publish(p.topic, p.seq, p.payload);
@@ -180,20 +183,24 @@ impl<A: Aggregate> AggregateActor<A> {
         self.start_batch(ctx);
     }
 
-    /// Publishes the current document; false when there is no state to
-    /// publish (it was dropped after a failure and reloads next batch).
-    fn publish_document(&self) -> bool {
-        let Some(state) = &self.state else { return false };
-        if !self.deps.publisher.is_watched(&self.topic()) {
-            return true;
+    /// Publishes the document if a committed change has not gone out yet.
+    fn flush_document(&mut self) {
+        let Some(state) = &self.state else { return };
+        if !self.unpublished {
+            return;
+        }
+        self.unpublished = false;
+        self.last_published = Some(Instant::now());
+        let topic = self.topic();
+        if !self.deps.publisher.is_watched(&topic) {
+            return;
         }
         match serde_json::to_value(A::document(state)) {
-            Ok(payload) => self.deps.publisher.publish(self.topic(), A::version(state), payload),
+            Ok(payload) => self.deps.publisher.publish(topic, A::version(state), payload),
             Err(e) => {
                 tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable")
             }
         }
-        true
     }
 
     fn schedule_idle_check(&self, ctx: &mut Context<Self>, after: Duration) {
