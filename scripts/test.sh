@@ -21,7 +21,7 @@ redis-cli -u "$TEST_REDIS_URL" ping 2>/dev/null | grep -q PONG \
 
 step "Clearing schemas left by earlier test runs"
 psql "$TEST_DATABASE_URL" -Atc "select 'drop schema ' || nspname || ' cascade;' from pg_namespace where nspname ~ '^[tc]_[0-9a-f]{32}$'" \
-  | psql -q "$TEST_DATABASE_URL" >/dev/null
+  | PGOPTIONS="-c client_min_messages=warning" psql -q "$TEST_DATABASE_URL" >/dev/null
 
 step "Chromium for the browser tests"
 if [ ! -x /usr/bin/chromium ]; then
