@@ -2,7 +2,8 @@
 //! [`EventStore`] the per-event actors persist through: one transaction per
 //! group-commit batch, opened by the optimistic version check.
 
-use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, value_tuples};
+use super::event_commits::EventWriter;
+use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, store_error as other, value_tuples};
 use rinkside_actors::event::{EventState, Person, Rsvp, RsvpStatus, StoredEvent};
 use rinkside_actors::{
     BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply,
@@ -369,6 +370,13 @@ pub async fn remove_team<'e, E: Executor<'e, Database = Any>>(
 /// The persistence of the per-event actors.
 pub struct SqlEventStore {
     pub db: Db,
+    pub writer: EventWriter,
+}
+
+impl SqlEventStore {
+    pub fn new(db: Db) -> Self {
+        SqlEventStore { db, writer: EventWriter::default() }
+    }
 }
 
 #[derive(FromRow)]
@@ -379,10 +387,6 @@ struct RsvpRow {
     status: String,
     accepted_seq: i64,
     responded_at: i64,
-}
-
-fn other(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Other(e.to_string())
 }
 
 /// Loads an event's aggregate state (also used for snapshots when no actor
@@ -444,7 +448,7 @@ pub async fn find_results(db: &Db, keys: Vec<String>) -> Result<HashMap<String, 
 pub async fn insert_results(
     conn: &mut AnyConnection,
     backend: Backend,
-    results: &[rinkside_actors::CommandResult],
+    results: &[&rinkside_actors::CommandResult],
     now: i64,
 ) -> Result<(), StoreError> {
     for chunk in results.chunks(backend.rows_per_statement(4)) {
@@ -464,158 +468,6 @@ pub async fn insert_results(
     Ok(())
 }
 
-/// Upserts the batch's final RSVP rows (one per user).
-async fn upsert_rsvps(
-    conn: &mut AnyConnection,
-    backend: Backend,
-    event_id: &str,
-    rsvps: &[&Rsvp],
-    now: i64,
-) -> Result<(), StoreError> {
-    for chunk in rsvps.chunks(backend.rows_per_statement(10)) {
-        let sql = format!(
-            "INSERT INTO event_rsvps (id, event_id, user_id, status, position, role, accepted_seq, responded_at, \
-               created_at, updated_at) VALUES {} \
-             ON CONFLICT (event_id, user_id) DO UPDATE SET status = excluded.status, position = excluded.position, \
-               role = excluded.role, accepted_seq = excluded.accepted_seq, responded_at = excluded.responded_at, \
-               updated_at = excluded.updated_at",
-            value_tuples(chunk.len(), 10)
-        );
-        let mut q = sqlx::query(dynamic(sql));
-        for r in chunk {
-            q = q
-                .bind(new_id())
-                .bind(event_id)
-                .bind(&r.user_id)
-                .bind(r.status.as_str())
-                .bind(r.position.as_str())
-                .bind(r.role().as_str())
-                .bind(r.accepted_seq)
-                .bind(r.responded_at)
-                .bind(now)
-                .bind(now);
-        }
-        q.execute(&mut *conn).await.map_err(other)?;
-    }
-    Ok(())
-}
-
-/// Attendees have a payment row (unpaid until marked); the waitlisted have
-/// none. Leaving drops an unpaid row and keeps a paid one.
-async fn sync_payments(
-    conn: &mut AnyConnection,
-    backend: Backend,
-    event_id: &str,
-    rsvps: &[&Rsvp],
-    now: i64,
-) -> Result<(), StoreError> {
-    let (attending, others): (Vec<&Rsvp>, Vec<&Rsvp>) = rsvps.iter().partition(|r| r.status == RsvpStatus::Attending);
-    for chunk in attending.chunks(backend.rows_per_statement(6)) {
-        let sql = format!(
-            "INSERT INTO event_payments (id, event_id, user_id, is_paid, created_at, updated_at) VALUES {} \
-             ON CONFLICT (event_id, user_id) DO NOTHING",
-            value_tuples(chunk.len(), 6)
-        );
-        let mut q = sqlx::query(dynamic(sql));
-        for r in chunk {
-            q = q.bind(new_id()).bind(event_id).bind(&r.user_id).bind(0_i64).bind(now).bind(now);
-        }
-        q.execute(&mut *conn).await.map_err(other)?;
-    }
-    for chunk in others.chunks(backend.rows_per_statement(1)) {
-        let sql = format!(
-            "DELETE FROM event_payments WHERE event_id = $1 AND is_paid = 0 AND user_id IN ({})",
-            placeholder_list(2, chunk.len())
-        );
-        let mut q = sqlx::query(dynamic(sql)).bind(event_id);
-        for r in chunk {
-            q = q.bind(&r.user_id);
-        }
-        q.execute(&mut *conn).await.map_err(other)?;
-    }
-    Ok(())
-}
-
-/// One row of EventRSVPHistory or EventWaitlistHistory: both have the same
-/// shape (who, action, position, when).
-struct HistoryRow<'a> {
-    user_id: &'a str,
-    action: &'static str,
-    position: Position,
-    at: i64,
-}
-
-/// Appends history rows to `table`, in order (ids are UUIDv7, generated in
-/// order, so reading by id gives the decision order).
-async fn append_history(
-    conn: &mut AnyConnection,
-    backend: Backend,
-    table: &str,
-    event_id: &str,
-    rows: &[HistoryRow<'_>],
-) -> Result<(), StoreError> {
-    for chunk in rows.chunks(backend.rows_per_statement(6)) {
-        let sql = format!(
-            "INSERT INTO {table} (id, event_id, user_id, action, position, created_at) VALUES {}",
-            value_tuples(chunk.len(), 6)
-        );
-        let mut q = sqlx::query(dynamic(sql));
-        for h in chunk {
-            q = q.bind(new_id()).bind(event_id).bind(h.user_id).bind(h.action).bind(h.position.as_str()).bind(h.at);
-        }
-        q.execute(&mut *conn).await.map_err(other)?;
-    }
-    Ok(())
-}
-
-/// One batch of the event actor: the version check opens the transaction,
-/// then one multi-row statement per table (not one round trip per row).
-async fn commit_event(db: &Db, c: EventCommit) -> Result<CommitResult, StoreError> {
-    let now = now_ms();
-    let mut tx = db.begin().await.map_err(other)?;
-    let limits = c.limits.map(|l| (l.max_skaters, l.max_goalies));
-    let checked = sqlx::query(
-        "UPDATE events SET version = $3, updated_at = $4, \
-           max_skaters = CASE WHEN $5 = 1 THEN $6 ELSE max_skaters END, \
-           max_goalies = CASE WHEN $5 = 1 THEN $7 ELSE max_goalies END, \
-           cancelled_at = CASE WHEN $8 = 1 AND cancelled_at IS NULL THEN $4 ELSE cancelled_at END \
-         WHERE id = $1 AND version = $2",
-    )
-    .bind(&c.event_id)
-    .bind(c.expected_version)
-    .bind(c.new_version)
-    .bind(now)
-    .bind(flag(limits.is_some()))
-    .bind(limits.and_then(|l| l.0))
-    .bind(limits.and_then(|l| l.1))
-    .bind(flag(c.cancelled))
-    .execute(&mut *tx)
-    .await
-    .map_err(other)?;
-    if checked.rows_affected() == 0 {
-        let exists = get(&mut *tx, &c.event_id).await.map_err(other)?.is_some();
-        return Err(if exists { StoreError::Conflict } else { StoreError::NotFound });
-    }
-    let rsvps: Vec<&Rsvp> = c.rsvps.iter().collect();
-    upsert_rsvps(&mut tx, db.backend, &c.event_id, &rsvps, now).await?;
-    sync_payments(&mut tx, db.backend, &c.event_id, &rsvps, now).await?;
-    let rsvp_rows: Vec<HistoryRow> = c
-        .rsvp_history
-        .iter()
-        .map(|h| HistoryRow { user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at })
-        .collect();
-    append_history(&mut tx, db.backend, "event_rsvp_history", &c.event_id, &rsvp_rows).await?;
-    let waitlist_rows: Vec<HistoryRow> = c
-        .waitlist_history
-        .iter()
-        .map(|h| HistoryRow { user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at })
-        .collect();
-    append_history(&mut tx, db.backend, "event_waitlist_history", &c.event_id, &waitlist_rows).await?;
-    insert_results(&mut tx, db.backend, &c.results, now).await?;
-    tx.commit().await.map_err(other)?;
-    Ok(CommitResult::default())
-}
-
 impl ReplyStore for SqlEventStore {
     fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
         Box::pin(find_results(&self.db, keys))
@@ -628,7 +480,7 @@ impl EventStore for SqlEventStore {
     }
 
     fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
-        Box::pin(commit_event(&self.db, commit))
+        Box::pin(self.writer.commit(&self.db, commit))
     }
 
     fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>> {

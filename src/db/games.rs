@@ -25,7 +25,7 @@
 //! first and never a game or season after it), so nothing deadlocks.
 
 use super::events::{DISPLAY_NAME, insert_results};
-use super::{Db, dynamic, flag, now_ms};
+use super::{Db, dynamic, flag, now_ms, store_error as other};
 use rinkside_actors::game::{
     EntryKind, GameEffects, GameState, GameStatus, LogEntry, Period, Player, RosterSide, StoredGame,
 };
@@ -36,10 +36,6 @@ use serde::Serialize;
 use sqlx::{Any, AnyConnection, Executor, FromRow};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-
-fn other(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Other(e.to_string())
-}
 
 // ---------------------------------------------------------------- games
 
@@ -530,7 +526,7 @@ async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult
             .map_err(other)?;
         }
     }
-    insert_results(&mut tx, store.db.backend, &c.results, now).await?;
+    insert_results(&mut tx, store.db.backend, &c.results.iter().collect::<Vec<_>>(), now).await?;
     let mut publications = Vec::new();
     if changed {
         let (seq, doc) = season_document(&mut tx, &season_id).await.map_err(other)?;

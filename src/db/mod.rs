@@ -4,6 +4,7 @@
 //! after what it stores; handlers never build SQL.
 
 pub mod access;
+pub mod event_commits;
 pub mod events;
 pub mod facilities;
 pub mod feed;
@@ -17,11 +18,39 @@ pub mod users;
 pub mod webhooks;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{Any, AnyPool, ConnectOptions, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Transaction};
+use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::{Mutex, OwnedMutexGuard};
 
-pub type Tx<'a> = Transaction<'a, Any>;
+/// A write transaction (`Db::begin`). Use it as a connection (`&mut *tx`);
+/// nothing is written unless `commit` is called. On SQLite it also holds
+/// this process's write turn until it ends.
+pub struct Tx {
+    tx: Transaction<'static, Any>,
+    _turn: Option<OwnedMutexGuard<()>>,
+}
+
+impl Tx {
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.tx.commit().await
+    }
+}
+
+impl Deref for Tx {
+    type Target = AnyConnection;
+    fn deref(&self) -> &AnyConnection {
+        &self.tx
+    }
+}
+
+impl DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        &mut self.tx
+    }
+}
 
 /// Which backend `DATABASE_URL` picked. Only a few places care: connection
 /// set-up and the migration folder. Queries are the same text on both.
@@ -54,6 +83,11 @@ impl Backend {
 pub struct Db {
     pub pool: AnyPool,
     pub backend: Backend,
+    /// SQLite has one writer at a time. Writers take turns here, in
+    /// arrival order, instead of in SQLite's busy handler, which sleeps
+    /// 1–100 ms between retries: with a hundred event actors committing at
+    /// once that sleeping, not the writing, capped throughput.
+    write_turn: Arc<Mutex<()>>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -102,7 +136,7 @@ impl Db {
             })
             .connect_with(options)
             .await?;
-        Ok(Db { pool, backend })
+        Ok(Db { pool, backend, write_turn: Arc::new(Mutex::new(())) })
     }
 
     /// Applies pending migrations for this backend.
@@ -119,10 +153,14 @@ impl Db {
     /// (`BEGIN IMMEDIATE`): a deferred transaction that reads first and then
     /// writes fails with SQLITE_BUSY_SNAPSHOT when another writer committed in
     /// between, and busy_timeout cannot retry that.
-    pub async fn begin(&self) -> Result<Tx<'static>, sqlx::Error> {
+    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.pool.begin().await,
+            Backend::Sqlite => {
+                let turn = self.write_turn.clone().lock_owned().await;
+                let tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+                Ok(Tx { tx, _turn: Some(turn) })
+            }
+            Backend::Postgres => Ok(Tx { tx: self.pool.begin().await?, _turn: None }),
         }
     }
 
@@ -179,6 +217,11 @@ pub fn placeholder_list(first: usize, count: usize) -> String {
 /// A new id: UUIDv7, so ids sort by creation time (useful for keyset paging).
 pub fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
+}
+
+/// A database error as the actors' stores report it.
+pub fn store_error(e: impl std::fmt::Display) -> rinkside_actors::StoreError {
+    rinkside_actors::StoreError::Other(e.to_string())
 }
 
 /// Now, as stored: epoch milliseconds UTC.

@@ -67,7 +67,7 @@ impl Realtime {
         let actor_config = ActorConfig { idle_timeout: config.actor_idle, ..ActorConfig::default() };
         let publisher: Arc<dyn rinkside_actors::Publisher> = bus.clone();
         let events = EventRegistry::new(
-            Arc::new(SqlEventStore { db: db.clone() }),
+            Arc::new(SqlEventStore::new(db.clone())),
             publisher.clone(),
             arbiters.clone(),
             actor_config.clone(),

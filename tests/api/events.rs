@@ -385,3 +385,57 @@ async fn five_hundred_clients_race_for_ten_skater_and_one_goalie_places_on_one_n
     // Group commit: far fewer versions than requests.
     assert!(doc["version"].as_i64().unwrap() <= 500);
 }
+
+/// Many events busy at the same moment (on SQLite their batches share
+/// write transactions): each event ends with its own list, and the
+/// histories, payments and replies of one never land on another.
+#[actix_web::test]
+async fn twenty_busy_events_at_once_keep_their_lists_histories_and_payments_apart() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let mut events = Vec::new();
+    for _ in 0..20 {
+        events.push(new_event(&app, &org, json!({"maxSkaters": 3, "maxGoalies": 1})).await);
+    }
+    let players = users(&app, "busy", 8).await;
+    let goalie_ids: Vec<String> = players.iter().take(2).map(|u| u.id.clone()).collect();
+    let mut sockets = Vec::new();
+    for u in &players {
+        let mut ws = app.ws().await;
+        ws.auth(u).await;
+        sockets.push(ws);
+    }
+    // Every player answers every event, all players at once.
+    let runs = sockets.into_iter().zip(players.iter()).enumerate().map(|(i, (mut ws, u))| {
+        let events = events.clone();
+        let position = if i < 2 { "GOALIE" } else { "LEFT_WING" };
+        let id = u.id.clone();
+        async move {
+            let mut replies = Vec::new();
+            for (n, event) in events.iter().enumerate() {
+                let frame = json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position});
+                let reply = ws.command(&format!("c{n}"), frame).await;
+                assert_eq!(reply["ok"], true, "{reply}");
+                replies.push(reply["data"].clone());
+            }
+            (id, replies)
+        }
+    });
+    let answers: Vec<(String, Vec<Value>)> = join_all(runs).await;
+    for (n, event) in events.iter().enumerate() {
+        let doc = attendees(&app, &org, event).await;
+        let replies: HashMap<String, Value> = answers.iter().map(|(id, r)| (id.clone(), r[n].clone())).collect();
+        race_check::check_race(&doc, &replies, 3, 1, &goalie_ids);
+    }
+    assert_eq!(app.count("event_rsvps").await, 20 * 8);
+    assert_eq!(app.count("event_rsvp_history").await, 20 * 8);
+    assert_eq!(app.count("event_waitlist_history").await, 20 * 4, "one goalie and three skaters wait per event");
+    assert_eq!(app.count("event_payments").await, 20 * 4, "attendees only");
+    let per_event: Vec<(String, i64)> =
+        sqlx::query_as("SELECT event_id, COUNT(*) FROM event_rsvp_history GROUP BY event_id")
+            .fetch_all(&app.state.db.pool)
+            .await
+            .unwrap();
+    assert_eq!(per_event.len(), 20);
+    assert!(per_event.iter().all(|(_, n)| *n == 8), "{per_event:?}");
+}
