@@ -370,7 +370,7 @@ pub async fn remove_team<'e, E: Executor<'e, Database = Any>>(
 /// The persistence of the per-event actors.
 pub struct SqlEventStore {
     pub db: Db,
-    pub writer: EventWriter,
+    writer: EventWriter,
 }
 
 impl SqlEventStore {
