@@ -27,6 +27,13 @@ describe('AppRoutes', () => {
     expect(await screen.findByTestId('profile-name')).toHaveTextContent('Bob Burns');
   });
 
+  it('loads a lazy page inside the shell, under the app navigation', async () => {
+    mockApi({ 'GET /me/positions': [] });
+    renderWithProviders(<AppRoutes />, { route: '/settings/profile' });
+    expect(screen.getByRole('link', { name: 'Rinkside home' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Edit profile' })).toBeInTheDocument();
+  });
+
   it('has a real not-found page', () => {
     mockApi({});
     renderWithProviders(<AppRoutes />, { route: '/no/such/page' });

@@ -1,52 +1,96 @@
 // What a visitor sees: the sign-in screen, onboarding until it is complete,
 // then the app shell with its pages.
 
-import { Navigate, Route, Routes } from 'react-router';
+// Every page's stylesheet, also a lazy page's, goes in the entry's CSS and in
+// this order, before app/styles.css (main.tsx imports it last): the features'
+// rules are written against that order. A lazy chunk's own CSS would load
+// after app/styles.css and win ties it loses today (focus rings, for one).
+import '../components/ui/event-card.css';
+import '../features/home/home.css';
+import '../components/ui/staff-card.css';
+import '../components/ui/org-layout.css';
+import '../components/ui/toggle-field.css';
+import '../components/ui/season-form.css';
+import '../components/ui/roster-list.css';
+import '../features/teams/teams.css';
+import '../features/rosters/rosters.css';
+import '../features/seasons/seasons.css';
+import '../features/events/events.css';
+import '../features/games/games.css';
+import '../features/display/display.css';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context';
 import { errorMessage } from '../lib/api';
 import { SignInPage } from '../features/auth/components/sign-in-page';
 import { OnboardingPage } from '../features/profile/components/onboarding-page';
-import { EditProfilePage } from '../features/profile/components/edit-profile-page';
 import { HomePage } from '../features/home/components/home-page';
 import { PeopleSearchPage } from '../features/users/components/people-search-page';
 import { UserProfilePage } from '../features/users/components/user-profile-page';
 import { FollowListPage } from '../features/users/components/follow-list-page';
 import { FacilitiesPage } from '../features/facilities/components/facilities-page';
-import { FacilityPage } from '../features/facilities/components/facility-page';
-import { CreateFacilityPage, EditFacilityPage } from '../features/facilities/components/facility-form-page';
-import { NewSeasonPage } from '../features/facilities/components/new-season-page';
 import { TeamsPage } from '../features/teams/components/teams-page';
-import { TeamPage } from '../features/teams/components/team-page';
-import { CreateTeamPage, EditTeamPage } from '../features/teams/components/team-form-page';
-import { NewRosterPage } from '../features/teams/components/new-roster-page';
-import { RosterPage } from '../features/rosters/components/roster-page';
-import { RosterEditPage } from '../features/rosters/components/roster-edit-page';
-import { SeasonPage } from '../features/seasons/components/season-page';
-import { SeasonEditPage } from '../features/seasons/components/season-edit-page';
 import { EventsPage } from '../features/events/components/events-page';
-import { EventPage } from '../features/events/components/event-page';
-import { CreateEventPage, EditEventPage } from '../features/events/components/event-form-page';
-import { GamePage } from '../features/games/components/game-page';
-import { ScorekeeperConsolePage } from '../features/games/components/console-page';
-import { SeasonGamesPage } from '../features/games/components/season-games-page';
-import { TeamSchedulePage } from '../features/games/components/team-schedule-page';
-import { PlayerStatsPage } from '../features/games/components/player-stats-page';
-import { GameDisplayPage } from '../features/display/components/game-display-page';
-import { SeasonDisplayPage } from '../features/display/components/season-display-page';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { NotFoundPage } from './not-found-page';
+import { PageLoadBoundary, PageLoadError } from './page-load-boundary';
 import { Shell } from './shell';
 import { Splash } from './splash';
 
+/** A page whose code loads, as its own chunk, the first time it is shown: React.lazy for a named export. */
+function lazyPage<P>(load: () => Promise<ComponentType<P>>): LazyExoticComponent<ComponentType<P>> {
+  return lazy(() =>
+    load().then(
+      (page) => ({ default: page }),
+      (err: unknown) => {
+        throw new PageLoadError(err);
+      },
+    ),
+  );
+}
+
+// Full-screen pages away from the app's daily paths: arena displays and the score keeper's console.
+const GameDisplayPage = lazyPage(() => import('../features/display/components/game-display-page').then((m) => m.GameDisplayPage));
+const SeasonDisplayPage = lazyPage(() => import('../features/display/components/season-display-page').then((m) => m.SeasonDisplayPage));
+const ScorekeeperConsolePage = lazyPage(() => import('../features/games/components/console-page').then((m) => m.ScorekeeperConsolePage));
+
+// Detail and editor pages: each loads when first visited; the main navigation's pages stay in the entry chunk.
+const EditProfilePage = lazyPage(() => import('../features/profile/components/edit-profile-page').then((m) => m.EditProfilePage));
+const FacilityPage = lazyPage(() => import('../features/facilities/components/facility-page').then((m) => m.FacilityPage));
+const CreateFacilityPage = lazyPage(() => import('../features/facilities/components/facility-form-page').then((m) => m.CreateFacilityPage));
+const EditFacilityPage = lazyPage(() => import('../features/facilities/components/facility-form-page').then((m) => m.EditFacilityPage));
+const NewSeasonPage = lazyPage(() => import('../features/facilities/components/new-season-page').then((m) => m.NewSeasonPage));
+const TeamPage = lazyPage(() => import('../features/teams/components/team-page').then((m) => m.TeamPage));
+const CreateTeamPage = lazyPage(() => import('../features/teams/components/team-form-page').then((m) => m.CreateTeamPage));
+const EditTeamPage = lazyPage(() => import('../features/teams/components/team-form-page').then((m) => m.EditTeamPage));
+const NewRosterPage = lazyPage(() => import('../features/teams/components/new-roster-page').then((m) => m.NewRosterPage));
+const RosterPage = lazyPage(() => import('../features/rosters/components/roster-page').then((m) => m.RosterPage));
+const RosterEditPage = lazyPage(() => import('../features/rosters/components/roster-edit-page').then((m) => m.RosterEditPage));
+const SeasonPage = lazyPage(() => import('../features/seasons/components/season-page').then((m) => m.SeasonPage));
+const SeasonEditPage = lazyPage(() => import('../features/seasons/components/season-edit-page').then((m) => m.SeasonEditPage));
+const EventPage = lazyPage(() => import('../features/events/components/event-page').then((m) => m.EventPage));
+const CreateEventPage = lazyPage(() => import('../features/events/components/event-form-page').then((m) => m.CreateEventPage));
+const EditEventPage = lazyPage(() => import('../features/events/components/event-form-page').then((m) => m.EditEventPage));
+const GamePage = lazyPage(() => import('../features/games/components/game-page').then((m) => m.GamePage));
+const SeasonGamesPage = lazyPage(() => import('../features/games/components/season-games-page').then((m) => m.SeasonGamesPage));
+const TeamSchedulePage = lazyPage(() => import('../features/games/components/team-schedule-page').then((m) => m.TeamSchedulePage));
+const PlayerStatsPage = lazyPage(() => import('../features/games/components/player-stats-page').then((m) => m.PlayerStatsPage));
+
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  // Lazy pages outside the shell (the displays, the console) load full screen.
   return (
-    <Routes>
-      {/* Arena displays run signed out on a rink's screen: before the auth gate. */}
-      <Route path="display/game/:id" element={<GameDisplayPage />} />
-      <Route path="display/season/:id" element={<SeasonDisplayPage />} />
-      <Route path="*" element={<GatedRoutes />} />
-    </Routes>
+    <PageLoadBoundary fullScreen resetKey={pathname}>
+      <Suspense fallback={<Splash />}>
+        <Routes>
+          {/* Arena displays run signed out on a rink's screen: before the auth gate. */}
+          <Route path="display/game/:id" element={<GameDisplayPage />} />
+          <Route path="display/season/:id" element={<SeasonDisplayPage />} />
+          <Route path="*" element={<GatedRoutes />} />
+        </Routes>
+      </Suspense>
+    </PageLoadBoundary>
   );
 }
 

@@ -1,9 +1,11 @@
-import { useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../lib/auth/auth-context';
 import { Logo } from '../components/ui/logo';
+import { PageSpinner } from '../components/ui/spinner';
 import { CalendarIcon, HomeIcon, PeopleIcon, RinkIcon, TeamIcon, UserIcon } from '../components/ui/icons';
 import { ConnectionIndicator } from './connection-indicator';
+import { PageLoadBoundary } from './page-load-boundary';
 import { UserMenu } from './user-menu';
 
 interface NavItem {
@@ -53,7 +55,12 @@ export function Shell() {
         </div>
       </header>
       <main id="main" className="main">
-        <Outlet />
+        {/* Pages that load lazily (app-routes.tsx) do it here, under the app's navigation. */}
+        <PageLoadBoundary resetKey={pathname}>
+          <Suspense fallback={<PageSpinner label="Loading page" />}>
+            <Outlet />
+          </Suspense>
+        </PageLoadBoundary>
       </main>
       <nav className="bottomnav" aria-label="Main">
         {NAV.map((item) => (

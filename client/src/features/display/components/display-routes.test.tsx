@@ -11,15 +11,15 @@ describe('display routes', () => {
   it('render the game display for a signed-out visitor', async () => {
     mockApi({ 'GET /games/g-1': { __reply: true, status: 404, body: { error: { code: 'not_found', message: 'game not found' } } } });
     renderWithProviders(<AppRoutes />, { user: null, route: '/display/game/g-1' });
-    expect(screen.getByTestId('game-display')).toBeInTheDocument();
+    expect(await screen.findByTestId('game-display')).toBeInTheDocument();
     expect(screen.queryByTestId('dev-sign-in')).not.toBeInTheDocument();
     expect(await screen.findByText('No such game')).toBeInTheDocument();
   });
 
-  it('render the season display for a signed-out visitor', () => {
+  it('render the season display for a signed-out visitor', async () => {
     mockApi({});
     renderWithProviders(<AppRoutes />, { user: null, route: '/display/season/s-1' });
-    expect(screen.getByTestId('season-display')).toBeInTheDocument();
+    expect(await screen.findByTestId('season-display')).toBeInTheDocument();
     expect(screen.queryByTestId('dev-sign-in')).not.toBeInTheDocument();
   });
 
