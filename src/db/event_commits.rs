@@ -15,7 +15,7 @@
 use std::sync::Mutex;
 
 use rinkside_actors::event::Rsvp;
-use rinkside_actors::event::RsvpStatus;
+use rinkside_actors::event::{RsvpHistory, RsvpStatus, WaitlistHistory};
 use rinkside_actors::{CommandResult, CommitResult, EventCommit, Position, StoreError};
 use sqlx::AnyConnection;
 use tokio::sync::oneshot;
@@ -105,31 +105,11 @@ async fn write(db: &Db, commits: &[EventCommit]) -> Result<(), StoreError> {
         commits.iter().flat_map(|c| c.rsvps.iter().map(move |r| (c.event_id.as_str(), r))).collect();
     upsert_rsvps(&mut tx, db.backend, &rsvps, now).await?;
     sync_payments(&mut tx, db.backend, &rsvps, now).await?;
-    let rsvp_rows: Vec<HistoryRow> = commits
-        .iter()
-        .flat_map(|c| {
-            c.rsvp_history.iter().map(move |h| HistoryRow {
-                event_id: &c.event_id,
-                user_id: &h.user_id,
-                action: h.action.as_str(),
-                position: h.position,
-                at: h.created_at,
-            })
-        })
-        .collect();
+    let rsvp_rows: Vec<HistoryRow> =
+        commits.iter().flat_map(|c| c.rsvp_history.iter().map(|h| HistoryRow::rsvp(&c.event_id, h))).collect();
     append_history(&mut tx, db.backend, "event_rsvp_history", &rsvp_rows).await?;
-    let waitlist_rows: Vec<HistoryRow> = commits
-        .iter()
-        .flat_map(|c| {
-            c.waitlist_history.iter().map(move |h| HistoryRow {
-                event_id: &c.event_id,
-                user_id: &h.user_id,
-                action: h.action.as_str(),
-                position: h.position,
-                at: h.created_at,
-            })
-        })
-        .collect();
+    let waitlist_rows: Vec<HistoryRow> =
+        commits.iter().flat_map(|c| c.waitlist_history.iter().map(|h| HistoryRow::waitlist(&c.event_id, h))).collect();
     append_history(&mut tx, db.backend, "event_waitlist_history", &waitlist_rows).await?;
     let results: Vec<&CommandResult> = commits.iter().flat_map(|c| &c.results).collect();
     insert_results(&mut tx, db.backend, &results, now).await?;
@@ -283,6 +263,16 @@ struct HistoryRow<'a> {
     at: i64,
 }
 
+impl<'a> HistoryRow<'a> {
+    fn rsvp(event_id: &'a str, h: &'a RsvpHistory) -> Self {
+        HistoryRow { event_id, user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at }
+    }
+
+    fn waitlist(event_id: &'a str, h: &'a WaitlistHistory) -> Self {
+        HistoryRow { event_id, user_id: &h.user_id, action: h.action.as_str(), position: h.position, at: h.created_at }
+    }
+}
+
 /// Appends history rows to `table`, in order (ids are UUIDv7, generated in
 /// order, so reading by id gives the decision order).
 async fn append_history(
@@ -308,7 +298,7 @@ async fn append_history(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rinkside_actors::event::{RsvpAction, RsvpHistory};
+    use rinkside_actors::event::RsvpAction;
     use std::sync::Arc;
 
     async fn sqlite() -> (Db, tempfile::TempDir) {

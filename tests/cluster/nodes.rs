@@ -262,4 +262,18 @@ impl Ws {
         self.send(json!({"type": "subscribe", "topic": topic})).await;
         self.next_of("snapshot", Duration::from_secs(5)).await.expect("snapshot")
     }
+
+    /// Sends a command frame and waits (up to a minute: races queue many)
+    /// for its reply.
+    pub async fn command(&mut self, id: &str, command: Value) -> Value {
+        self.send(json!({"type": "command", "id": id, "command": command})).await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let v = self.next_json(left).await.expect("a reply");
+            if v["type"] == "reply" && v["id"] == id {
+                return v;
+            }
+        }
+    }
 }

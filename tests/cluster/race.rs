@@ -7,7 +7,6 @@ use super::nodes::*;
 use futures_util::future::join_all;
 use serde_json::json;
 use std::collections::HashMap;
-use std::time::Duration;
 
 #[tokio::test]
 async fn five_hundred_clients_on_two_nodes_race_for_ten_skater_and_one_goalie_places() {
@@ -34,14 +33,10 @@ async fn five_hundred_clients_on_two_nodes_race_for_ten_skater_and_one_goalie_pl
         let position = if i % 10 == 0 { "GOALIE" } else { "CENTER" };
         let id = u.id.clone();
         async move {
-            ws.send(json!({"type": "command", "id": "race-1", "command": {"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position}})).await;
-            loop {
-                let frame = ws.next_json(Duration::from_secs(60)).await.expect("a reply");
-                if frame["type"] == "reply" {
-                    assert_eq!(frame["ok"], true, "{frame}");
-                    return (id, frame["data"].clone());
-                }
-            }
+            let command = json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position});
+            let frame = ws.command("race-1", command).await;
+            assert_eq!(frame["ok"], true, "{frame}");
+            (id, frame["data"].clone())
         }
     });
     let replies: HashMap<String, serde_json::Value> = join_all(sends).await.into_iter().collect();
@@ -90,15 +85,9 @@ async fn two_nodes_busy_on_the_same_ten_events_at_once_keep_every_list_fair() {
             for k in 0..events.len() {
                 let event = &events[(i + k) % events.len()];
                 let command = json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": position});
-                ws.send(json!({"type": "command", "id": format!("c{k}"), "command": command})).await;
-                loop {
-                    let frame = ws.next_json(Duration::from_secs(60)).await.expect("a reply");
-                    if frame["type"] == "reply" {
-                        assert_eq!(frame["ok"], true, "{frame}");
-                        replies.insert(event.clone(), frame["data"].clone());
-                        break;
-                    }
-                }
+                let frame = ws.command(&format!("c{k}"), command).await;
+                assert_eq!(frame["ok"], true, "{frame}");
+                replies.insert(event.clone(), frame["data"].clone());
             }
             (id, replies)
         }
