@@ -5,16 +5,21 @@
 //! - [`auth`] turns a bearer token (Clerk or dev) into a user; Clerk
 //!   webhooks keep users in sync.
 //! - [`api`] holds the REST resources, one module each; [`db`] holds every
-//!   query, portable across SQLite and PostgreSQL.
+//!   query, portable across SQLite and PostgreSQL; [`permissions`] says who
+//!   may do what.
+//! - [`commands`] are the commands to the live aggregates (RSVP, removal,
+//!   scoring), shared by REST and the socket.
 //! - [`ws`] is the WebSocket gateway; [`realtime`] the topic hub and the bus
-//!   (in-process, or Redis across nodes); [`live`] says how each topic is
-//!   authorised and snapshotted.
+//!   (in-process, or Redis across nodes) and the one pusher of documents;
+//!   [`live`] owns each kind of live document: how it is built, who may
+//!   subscribe.
 //! - The live aggregates (event RSVPs, game scoring) are actors in the
 //!   `rinkside-actors` crate; `src/` implements their storage and publishing.
 //! - [`error`] is the one error type and the contract's envelope.
 
 pub mod api;
 pub mod auth;
+pub mod commands;
 pub mod config;
 pub mod db;
 pub mod domain;
@@ -23,6 +28,7 @@ pub mod live;
 pub mod permissions;
 pub mod realtime;
 pub mod startup;
+pub mod summaries;
 pub mod telemetry;
 pub mod time;
 pub mod ws;

@@ -1,6 +1,7 @@
 //! Who may do what: the one place that answers "may user U do action A on
 //! object O" for every write of facilities, teams, seasons, division
-//! mappings, rosters, players, join requests, follows and profiles.
+//! mappings, rosters, players, join requests, follows, profiles, events and
+//! games.
 //! Handlers call [`check`] (or [`relations`] + [`Relations::permits`] to
 //! show what the viewer may do); nothing re-implements a rule inline.
 //!
@@ -28,6 +29,10 @@ pub enum Relation {
     TeamOwner,
     TeamManager,
     RosterCaptain,
+    /// The person who created the event.
+    EventCreator,
+    /// Assigned score keeper of the game.
+    Scorekeeper,
 }
 
 impl Relation {
@@ -40,6 +45,8 @@ impl Relation {
             Relation::TeamOwner => "the team's owner",
             Relation::TeamManager => "the team's managers",
             Relation::RosterCaptain => "the roster's captains",
+            Relation::EventCreator => "the event's creator",
+            Relation::Scorekeeper => "the game's score keepers",
         }
     }
 }
@@ -128,6 +135,33 @@ pub enum Action<'a> {
         roster_id: &'a str,
         requester_id: &'a str,
     },
+    /// Put an event on a season's schedule: the league's business.
+    ScheduleSeasonEvent {
+        season_id: &'a str,
+    },
+    /// Edit, cancel or delete an event, change its limits, remove
+    /// attendees, link teams, see payments: its organisers.
+    OrganiseEvent {
+        event_id: &'a str,
+    },
+    /// Mark attendees paid: organisers who turned payment collection on
+    /// (a precondition checked by [`check_payment_collector`]).
+    CollectPayments {
+        event_id: &'a str,
+    },
+    /// Schedule a game between two rosters of a season.
+    ScheduleGame {
+        season_id: &'a str,
+        roster_ids: [&'a str; 2],
+    },
+    /// Reschedule, postpone or cancel a game; assign score keepers.
+    ManageGame {
+        game_id: &'a str,
+    },
+    /// Scoring actions and lineups.
+    ScoreGame {
+        game_id: &'a str,
+    },
 }
 
 use Relation::*;
@@ -160,6 +194,14 @@ impl Action<'_> {
             Action::DecideJoinRequests { .. } => &[TeamOwner, TeamManager, RosterCaptain],
             Action::ViewJoinRequest { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
             Action::EditProfile { .. } | Action::CancelJoinRequest { .. } => &[Myself],
+            Action::ScheduleSeasonEvent { .. } => &[FacilityOwner, FacilityManager],
+            Action::OrganiseEvent { .. } | Action::CollectPayments { .. } => {
+                &[EventCreator, FacilityOwner, FacilityManager]
+            }
+            Action::ScheduleGame { .. } | Action::ManageGame { .. } => {
+                &[FacilityOwner, FacilityManager, TeamOwner, TeamManager]
+            }
+            Action::ScoreGame { .. } => &[Scorekeeper, FacilityOwner, FacilityManager, TeamOwner, TeamManager],
         }
     }
 
@@ -192,9 +234,12 @@ impl Action<'_> {
             | Action::RemoveTeamManager { team_id, .. }
             | Action::TransferTeam { team_id }
             | Action::CreateRoster { team_id } => Object::Team(team_id),
-            Action::EditSeason { season_id } | Action::ManageDivisionMappings { season_id } => {
-                Object::Season(season_id)
-            }
+            Action::EditSeason { season_id }
+            | Action::ManageDivisionMappings { season_id }
+            | Action::ScheduleSeasonEvent { season_id } => Object::Season(season_id),
+            Action::OrganiseEvent { event_id } | Action::CollectPayments { event_id } => Object::Event(event_id),
+            Action::ScheduleGame { season_id, roster_ids } => Object::Fixture { season_id, roster_ids },
+            Action::ManageGame { game_id } | Action::ScoreGame { game_id } => Object::Game(game_id),
             Action::EditRoster { roster_id }
             | Action::ManagePlayers { roster_id }
             | Action::RemovePlayer { roster_id, .. }
@@ -229,6 +274,13 @@ pub enum Object<'a> {
     Team(&'a str),
     Season(&'a str),
     Roster(&'a str),
+    Event(&'a str),
+    Game(&'a str),
+    /// Two rosters of a season that would play each other.
+    Fixture {
+        season_id: &'a str,
+        roster_ids: [&'a str; 2],
+    },
 }
 
 /// What the viewer is to one object. Built by [`relations`].
@@ -263,7 +315,25 @@ impl Relations {
 
 /// Reads how the viewer relates to an object. A missing object is 404.
 pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> AppResult<Relations> {
+    // Events and games read their facts in one query each (a scoring action
+    // asks on every tap).
+    match object {
+        Object::Event(id) => {
+            let row = db::access::event_relations(&db.pool, id, viewer.unwrap_or("")).await?;
+            return Ok(from_row(viewer, row.ok_or_else(|| AppError::not_found("event"))?));
+        }
+        Object::Game(id) => {
+            let row = db::access::game_relations(&db.pool, id, viewer.unwrap_or("")).await?;
+            return Ok(from_row(viewer, row.ok_or_else(|| AppError::not_found("game"))?));
+        }
+        Object::Fixture { season_id, roster_ids } => {
+            let row = db::access::fixture_relations(&db.pool, season_id, roster_ids, viewer.unwrap_or("")).await?;
+            return Ok(from_row(viewer, row));
+        }
+        _ => {}
+    }
     let (facility, team, roster) = match object {
+        Object::Event(_) | Object::Game(_) | Object::Fixture { .. } => (None, None, None),
         Object::Nothing => (None, None, None),
         Object::Facility(id) => {
             if !db::facilities::exists(&db.pool, id).await? {
@@ -292,6 +362,11 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
         return Ok(Relations { viewer: Some(viewer.to_string()), held: vec![SignedIn], member: false });
     }
     let row = db::access::relations(&db.pool, viewer, facility.as_deref(), team.as_deref(), roster.as_deref()).await?;
+    Ok(from_row(Some(viewer), row))
+}
+
+fn from_row(viewer: Option<&str>, row: db::access::RelationRow) -> Relations {
+    let Some(viewer) = viewer else { return Relations::default() };
     let mut held = vec![SignedIn];
     for (count, relation) in [
         (row.facility_owner, FacilityOwner),
@@ -299,12 +374,21 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
         (row.team_owner, TeamOwner),
         (row.team_manager, TeamManager),
         (row.roster_captain, RosterCaptain),
+        (row.event_creator, EventCreator),
+        (row.scorekeeper, Scorekeeper),
     ] {
         if count > 0 {
             held.push(relation);
         }
     }
-    Ok(Relations { viewer: Some(viewer.to_string()), held, member: row.roster_member > 0 })
+    Relations { viewer: Some(viewer.to_string()), held, member: row.roster_member > 0 }
+}
+
+/// The precondition of [`Action::CollectPayments`] besides the rule: the
+/// organiser turned payment collection on in their profile.
+pub async fn check_payment_collector(db: &Db, user_id: &str) -> AppResult<()> {
+    let collects = db::users::get(&db.pool, user_id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
+    if collects { Ok(()) } else { Err(AppError::forbidden("turn on payment collection in your profile first")) }
 }
 
 /// Allows the action or answers 401 (signed out), 404 (no such object) or
@@ -349,6 +433,27 @@ mod tests {
         let anonymous = Relations::default();
         assert!(!anonymous.permits(&Action::Follow));
         assert!(!anonymous.permits(&Action::CreateTeam));
+    }
+
+    #[test]
+    fn score_keepers_score_but_do_not_manage_the_game() {
+        let keeper = rel("k", &[SignedIn, Scorekeeper]);
+        assert!(keeper.permits(&Action::ScoreGame { game_id: "g" }));
+        assert!(!keeper.permits(&Action::ManageGame { game_id: "g" }));
+        let team_manager = rel("t", &[SignedIn, TeamManager]);
+        assert!(team_manager.permits(&Action::ScoreGame { game_id: "g" }));
+        assert!(team_manager.permits(&Action::ManageGame { game_id: "g" }));
+    }
+
+    #[test]
+    fn an_event_is_organised_by_its_creator_and_its_rink_not_by_teams() {
+        let creator = rel("c", &[SignedIn, EventCreator]);
+        assert!(creator.permits(&Action::OrganiseEvent { event_id: "e" }));
+        let rink = rel("m", &[SignedIn, FacilityManager]);
+        assert!(rink.permits(&Action::OrganiseEvent { event_id: "e" }));
+        assert!(rink.permits(&Action::ScheduleSeasonEvent { season_id: "s" }));
+        let team_owner = rel("o", &[SignedIn, TeamOwner]);
+        assert!(!team_owner.permits(&Action::OrganiseEvent { event_id: "e" }));
     }
 
     #[test]

@@ -94,23 +94,14 @@ pub struct CommandResult {
     pub reply: Value,
 }
 
-/// One message for the bus.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Publication {
-    pub topic: String,
-    pub seq: i64,
-    pub payload: Value,
-}
-
 /// What a successful commit hands back.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommitResult {
-    /// Extra messages the actor publishes after replying, in order, after
-    /// the aggregate's own document. This is how a game commit that changes
-    /// standings gets `season:ID` pushed: the server computes the standings
-    /// in (or right after) its transaction, picks the season topic's seq,
-    /// and returns the publication here. Events may use it too (feed items).
-    pub publications: Vec<Publication>,
+    /// Other live documents the commit changed (bus topic names, e.g. a
+    /// goal's `season:ID` standings and both `roster:ID` stats). The actor
+    /// hands them to [`Publisher::touched`] after replying and after its
+    /// own document; the server's one pusher builds and publishes each.
+    pub touched: Vec<String>,
 }
 
 /// Command-id idempotency, shared by both aggregates (one table suffices).
@@ -162,7 +153,7 @@ pub trait EventStore: ReplyStore {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameCommit {
     pub game_id: String,
-    /// For the standings publication (see [`CommitResult::publications`]).
+    /// The season whose standings the batch may touch.
     pub season_id: Option<String>,
     pub expected_version: i64,
     pub new_version: i64,
@@ -182,6 +173,8 @@ pub struct GameCommit {
     pub roster_deltas: Vec<RosterDelta>,
     /// Rosters whose dressed list was replaced in this batch.
     pub lineups: Vec<Lineup>,
+    /// A new puck-drop time (epoch ms), when the batch rescheduled.
+    pub scheduled_at: Option<i64>,
     pub results: Vec<CommandResult>,
 }
 
@@ -203,4 +196,8 @@ pub trait Publisher: Send + Sync + 'static {
     fn is_watched(&self, _topic: &str) -> bool {
         true
     }
+
+    /// A commit changed these other documents (see
+    /// [`CommitResult::touched`]); the publisher builds and pushes them.
+    fn touched(&self, _topics: Vec<String>) {}
 }

@@ -4,18 +4,18 @@
 //! decides, commits, and only then answers — the same path for REST and the
 //! WebSocket `rsvp` / `removeAttendee` commands.
 
-use super::{Page, check_len, check_url, clean, finish};
+use super::{Page, check_len, check_url, clean, finish, idempotency_header};
 use crate::auth::AuthUser;
+use crate::commands::{self, event::RsvpInput};
 use crate::db::{
     self, Db,
     events::{EventFields, EventFilter, EventRow},
 };
 use crate::domain::{EventType, HockeyPosition, TeamRole};
 use crate::error::{AppError, AppResult, FieldErrors};
+use crate::permissions::{self, Action, Object};
 use crate::startup::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, put, web};
-use rinkside_actors::event::{EventCommand, RsvpAnswer};
-use rinkside_actors::{Envelope, Position};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -198,7 +198,8 @@ async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTea
 }
 
 async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<Viewer> {
-    let is_organiser = db::events::is_organiser(&state.db.pool, event_id, &me.id).await?;
+    let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(event_id)).await?;
+    let is_organiser = rel.permits(&Action::OrganiseEvent { event_id });
     let collects = db::users::get(&state.db.pool, &me.id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
     let (_, doc) = crate::live::event::current(&state.db, &state.realtime.events, event_id).await?;
     let attending = doc["attending"].as_array().and_then(|a| a.iter().find(|e| e["userId"] == me.id.as_str()));
@@ -381,16 +382,14 @@ async fn merge(
     }
     finish(errors)?;
     if let Some(season_id) = &f.season_id {
-        let season_facility = db::events::season_facility(&db.pool, season_id)
+        let season_facility = db::access::season_facility(&db.pool, season_id)
             .await?
             .ok_or_else(|| AppError::field("seasonId", "no such season"))?;
         if f.facility_id.as_deref().is_some_and(|fac| fac != season_facility) {
             return Err(AppError::field("seasonId", "the season belongs to another facility"));
         }
         // A season's schedule is the facility's business.
-        if !db::events::manages_facility(&db.pool, &season_facility, &me.id).await? {
-            return Err(AppError::forbidden("only the facility's owner and managers add events to its seasons"));
-        }
+        permissions::check(db, Some(&me.id), Action::ScheduleSeasonEvent { season_id }).await?;
         f.facility_id = Some(season_facility);
     }
     Ok((f, (max_skaters, max_goalies)))
@@ -481,12 +480,10 @@ async fn get_one(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
 }
 
+/// The event, after checking the viewer organises it (404 before 403).
 async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<EventRow> {
-    let row = db::events::get(&state.db.pool, event_id).await?.ok_or_else(|| AppError::not_found("event"))?;
-    if !db::events::is_organiser(&state.db.pool, event_id, &me.id).await? {
-        return Err(AppError::forbidden("only the event's organisers may do that"));
-    }
-    Ok(row)
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
+    db::events::get(&state.db.pool, event_id).await?.ok_or_else(|| AppError::not_found("event"))
 }
 
 /// Edit an event (its creator and its facility's owner and managers).
@@ -527,11 +524,7 @@ async fn edit(
         merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies)).await?;
     db::events::update(&state.db.pool, &id, &fields).await?;
     if limits_changed {
-        state
-            .realtime
-            .events
-            .send(&id, Envelope::new(me.id.clone(), EventCommand::SetLimits { max_skaters, max_goalies }))
-            .await?;
+        commands::event::set_limits(&state, &me, &id, max_skaters, max_goalies).await?;
     }
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
 }
@@ -540,8 +533,7 @@ async fn edit(
 #[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
 #[post("/events/{id}/cancel")]
 async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
-    require_organiser(&state, &id, &me).await?;
-    state.realtime.events.send(&id, Envelope::new(me.id.clone(), EventCommand::Cancel)).await?;
+    commands::event::cancel(&state, &me, &id).await?;
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
 }
 
@@ -550,83 +542,9 @@ async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 #[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
 #[delete("/events/{id}")]
 async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
-    require_organiser(&state, &id, &me).await?;
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;
     db::events::delete(&state.db.pool, &id).await?;
     Ok(HttpResponse::NoContent().finish())
-}
-
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct RsvpInput {
-    /// ATTENDING or DECLINED.
-    pub action: String,
-    /// Defaults to the position already on the RSVP, else the user's
-    /// preferred position, else CENTER.
-    pub position: Option<HockeyPosition>,
-}
-
-/// The idempotency key of a command, scoped by user so ids never collide
-/// across people.
-pub fn command_key(kind: &str, user_id: &str, client_id: Option<&str>) -> Option<String> {
-    client_id.map(|id| format!("{kind}:{user_id}:{id}"))
-}
-
-pub fn idempotency_header(req: &HttpRequest) -> AppResult<Option<String>> {
-    match req.headers().get("idempotency-key") {
-        None => Ok(None),
-        Some(v) => {
-            let key = v.to_str().map_err(|_| AppError::field("Idempotency-Key", "must be visible ASCII"))?.trim();
-            if key.is_empty() || key.len() > 128 {
-                return Err(AppError::field("Idempotency-Key", "1–128 characters"));
-            }
-            Ok(Some(key.to_string()))
-        }
-    }
-}
-
-/// The RSVP command, for REST and WebSocket alike.
-pub async fn rsvp_command(
-    state: &AppState,
-    me: &AuthUser,
-    event_id: &str,
-    input: RsvpInput,
-    client_id: Option<&str>,
-) -> AppResult<Value> {
-    let answer = match input.action.as_str() {
-        "ATTENDING" => RsvpAnswer::Attending,
-        "DECLINED" => RsvpAnswer::Declined,
-        _ => return Err(AppError::field("action", "ATTENDING or DECLINED")),
-    };
-    let position = input
-        .position
-        .map(|p| Position::parse(p.as_str()))
-        .transpose()
-        .map_err(|_| AppError::field("position", "unknown position"))?;
-    // Who is answering is read by the event's actor, once for its whole batch.
-    let command = EventCommand::Rsvp { user_id: me.id.clone(), answer, position, person: None };
-    let mut envelope = Envelope::new(me.id.clone(), command);
-    if let Some(key) = command_key("rsvp", &me.id, client_id) {
-        envelope = envelope.with_command_id(key);
-    }
-    let reply = state.realtime.events.send(event_id, envelope).await?;
-    serde_json::to_value(reply).map_err(AppError::internal)
-}
-
-/// The organiser's removal of a person, for REST and WebSocket alike.
-pub async fn remove_command(
-    state: &AppState,
-    me: &AuthUser,
-    event_id: &str,
-    user_id: &str,
-    client_id: Option<&str>,
-) -> AppResult<Value> {
-    require_organiser(state, event_id, me).await?;
-    let mut envelope = Envelope::new(me.id.clone(), EventCommand::Remove { user_id: user_id.to_string() });
-    if let Some(key) = command_key("remove", &me.id, client_id) {
-        envelope = envelope.with_command_id(key);
-    }
-    let reply = state.realtime.events.send(event_id, envelope).await?;
-    serde_json::to_value(reply).map_err(AppError::internal)
 }
 
 /// Answer for yourself: attending (or waitlisted when full) or declined.
@@ -642,7 +560,7 @@ async fn rsvp(
     body: web::Json<RsvpInput>,
 ) -> AppResult<web::Json<Value>> {
     let key = idempotency_header(&req)?;
-    Ok(web::Json(rsvp_command(&state, &me, &id, body.into_inner(), key.as_deref()).await?))
+    Ok(web::Json(commands::event::rsvp(&state, &me, &id, body.into_inner(), key.as_deref()).await?))
 }
 
 /// Remove a person from attending or the waitlist (organisers); the head
@@ -658,7 +576,7 @@ async fn remove_attendee(
 ) -> AppResult<web::Json<Value>> {
     let (event_id, user_id) = path.into_inner();
     let key = idempotency_header(&req)?;
-    Ok(web::Json(remove_command(&state, &me, &event_id, &user_id, key.as_deref()).await?))
+    Ok(web::Json(commands::event::remove_attendee(&state, &me, &event_id, &user_id, key.as_deref()).await?))
 }
 
 /// Who is attending and who waits, in order. `isPaid` is filled for the
@@ -667,7 +585,8 @@ async fn remove_attendee(
 #[get("/events/{id}/attendees")]
 async fn attendees(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Value>> {
     let (_, mut doc) = crate::live::event::current(&state.db, &state.realtime.events, &id).await?;
-    let organiser = db::events::is_organiser(&state.db.pool, &id, &me.id).await?;
+    let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(&id)).await?;
+    let organiser = rel.permits(&Action::OrganiseEvent { event_id: &id });
     let payments = db::events::payments(&state.db.pool, &id).await?;
     if let Some(entries) = doc["attending"].as_array_mut() {
         for entry in entries {
@@ -721,12 +640,8 @@ impl From<db::events::PaymentRow> for EventPayment {
 }
 
 async fn require_collector(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<()> {
-    require_organiser(state, event_id, me).await?;
-    let collects = db::users::get(&state.db.pool, &me.id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
-    if !collects {
-        return Err(AppError::forbidden("turn on payment collection in your profile first"));
-    }
-    Ok(())
+    permissions::check(&state.db, Some(&me.id), Action::CollectPayments { event_id }).await?;
+    permissions::check_payment_collector(&state.db, &me.id).await
 }
 
 /// Mark an attendee paid or unpaid (organisers who collect payments).
@@ -776,7 +691,7 @@ async fn set_team(
     body: web::Json<EventTeamInput>,
 ) -> AppResult<web::Json<Event>> {
     let (event_id, team_id) = path.into_inner();
-    require_organiser(&state, &event_id, &me).await?;
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &event_id }).await?;
     if !db::teams::exists(&state.db.pool, &team_id).await? {
         return Err(AppError::not_found("team"));
     }
@@ -795,7 +710,7 @@ async fn unset_team(
     path: web::Path<(String, String)>,
 ) -> AppResult<HttpResponse> {
     let (event_id, team_id) = path.into_inner();
-    require_organiser(&state, &event_id, &me).await?;
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &event_id }).await?;
     db::events::remove_team(&state.db.pool, &event_id, &team_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

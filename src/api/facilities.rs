@@ -3,7 +3,6 @@
 use super::nullable;
 use super::seasons::Season;
 use super::staff::{self, StaffRole, TransferOwnership};
-use super::users::UserSummary;
 use super::users::{PublicUser, people_page};
 use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish};
 use crate::auth::{AuthUser, MaybeUser};
@@ -13,6 +12,7 @@ use crate::db::{self, facilities::FacilityFields, finish_page, page_limit};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
 use crate::startup::AppState;
+use crate::summaries::UserSummary;
 use actix_web::{HttpResponse, delete, get, patch, post, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

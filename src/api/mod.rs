@@ -160,6 +160,20 @@ pub fn nullable<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> 
     Option::<T>::deserialize(d).map(Some)
 }
 
+/// The `Idempotency-Key` header of a command (see `crate::commands`).
+pub fn idempotency_header(req: &HttpRequest) -> Result<Option<String>, AppError> {
+    match req.headers().get("idempotency-key") {
+        None => Ok(None),
+        Some(v) => {
+            let key = v.to_str().map_err(|_| AppError::field("Idempotency-Key", "must be visible ASCII"))?.trim();
+            if key.is_empty() || key.len() > 128 {
+                return Err(AppError::field("Idempotency-Key", "1–128 characters"));
+            }
+            Ok(Some(key.to_string()))
+        }
+    }
+}
+
 /// Turns collected field errors into a 422, or carries on.
 pub fn finish(errors: crate::error::FieldErrors) -> Result<(), AppError> {
     if errors.is_empty() { Ok(()) } else { Err(AppError::validation(errors)) }

@@ -14,21 +14,25 @@
 //! Every write locks the roster first (`db::rosters::bump`), so concurrent
 //! writers queue per roster and those checks hold under concurrency; joining
 //! writes the player, the request's decision and the feed items in one
-//! transaction. After the commit the roster document is published on
-//! `roster:ID` with the roster's bumped `updated_at` as seq.
+//! transaction. After the commit the roster document is pushed on
+//! `roster:ID` (`crate::live::roster`).
 
-use super::users::UserSummary;
 use super::{Page, PageQuery, check_len, check_name, clean, finish, nullable};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::feed::{Audience, Fact};
-use crate::db::rosters::{
-    Holders, PlayerFields, PlayerRow, RequestFields, RequestRow, RequestsOf, RosterFields, RosterRow,
-};
-use crate::db::{self, Cursor, Db, finish_page, page_limit};
-use crate::domain::{FeedItemType, HockeyPosition, RequestStatus, RosterCommitment, RosterStatus, UniversalDivision};
+use crate::db::rosters::{Holders, PlayerFields, RequestFields, RequestRow, RequestsOf, RosterFields};
+use crate::db::{self, Cursor, finish_page, page_limit};
+use crate::domain::{FeedItemType, HockeyPosition, RequestStatus, RosterCommitment, RosterStatus};
 use crate::error::{AppError, AppResult, FieldErrors};
+use crate::live::roster::RosterSummary;
+use crate::live::{
+    self,
+    roster::{RosterDocument, RosterPlayer},
+};
 use crate::permissions::{self, Action, Object};
+use crate::realtime::topics::Topic;
 use crate::startup::AppState;
+use crate::summaries::UserSummary;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;
@@ -56,171 +60,11 @@ pub fn config(cfg: &mut ServiceConfig) {
 const MAX_ROSTER_SIZE: i64 = 100;
 /// Alternate captains per roster ("A" letters).
 const MAX_ALTERNATES: usize = 2;
-/// Requests carried in the live document (newest first).
-const DOC_REQUESTS: i64 = 100;
-/// Consistent-read attempts for the document before settling.
-const DOC_READ_ATTEMPTS: usize = 5;
 const MAX_NAME: usize = 120;
 const MAX_DESCRIPTION: usize = 2000;
 const MAX_MESSAGE: usize = 1000;
 
 // ---------------------------------------------------------------- wire types
-
-/// The division a roster plays in.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DivisionRef {
-    pub id: String,
-    pub facility_division_name: String,
-    pub universal_division_scale: UniversalDivision,
-    pub level: i64,
-}
-
-/// A roster without its people: lists and the top of the roster page.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RosterSummary {
-    pub id: String,
-    pub name: String,
-    pub description: Option<String>,
-    pub team_id: String,
-    pub team_name: String,
-    pub season_id: String,
-    pub season_name: String,
-    #[serde(with = "crate::time::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub season_start_date: i64,
-    pub season_is_active: bool,
-    pub facility_id: String,
-    pub facility_name: String,
-    pub status: RosterStatus,
-    pub division_mapping_id: Option<String>,
-    pub division: Option<DivisionRef>,
-    /// null = no limit.
-    pub max_members: Option<i64>,
-    pub member_count: i64,
-    /// Standings, written by games (read-only here).
-    pub wins: i64,
-    pub losses: i64,
-    pub ties: i64,
-    pub points: i64,
-    #[serde(with = "crate::time::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: i64,
-    #[serde(with = "crate::time::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: i64,
-}
-
-impl From<RosterRow> for RosterSummary {
-    fn from(r: RosterRow) -> Self {
-        let division = match (
-            &r.division_mapping_id,
-            r.division_name,
-            r.division_scale.as_deref().and_then(UniversalDivision::parse),
-        ) {
-            (Some(id), Some(name), Some(scale)) => Some(DivisionRef {
-                id: id.clone(),
-                facility_division_name: name,
-                universal_division_scale: scale,
-                level: scale.level(),
-            }),
-            _ => None,
-        };
-        RosterSummary {
-            id: r.id,
-            name: r.name,
-            description: r.description,
-            team_id: r.team_id,
-            team_name: r.team_name,
-            season_id: r.season_id,
-            season_name: r.season_name,
-            season_start_date: r.season_start_date,
-            season_is_active: r.season_is_active != 0,
-            facility_id: r.facility_id,
-            facility_name: r.facility_name,
-            status: RosterStatus::parse(&r.status).unwrap_or(RosterStatus::Draft),
-            division_mapping_id: r.division_mapping_id,
-            division,
-            max_members: r.max_members,
-            member_count: r.member_count,
-            wins: r.wins,
-            losses: r.losses,
-            ties: r.ties,
-            points: r.points,
-            created_at: r.created_at,
-            updated_at: r.updated_at,
-        }
-    }
-}
-
-/// A player on a roster, with their season stats for it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RosterPlayer {
-    pub user_id: String,
-    pub user: UserSummary,
-    pub jersey_number: Option<i64>,
-    pub position: Option<HockeyPosition>,
-    pub commitment_level: RosterCommitment,
-    pub captain: bool,
-    pub alternate_captain: bool,
-    pub goals: i64,
-    pub assists: i64,
-    pub penalty_minutes: i64,
-    pub games_played: i64,
-    /// goals + assists.
-    pub points: i64,
-    #[serde(with = "crate::time::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub joined_at: i64,
-}
-
-impl From<PlayerRow> for RosterPlayer {
-    fn from(p: PlayerRow) -> Self {
-        RosterPlayer {
-            user_id: p.user_id,
-            user: UserSummary::from(p.user),
-            jersey_number: p.jersey_number,
-            position: p.position.as_deref().and_then(HockeyPosition::parse),
-            commitment_level: RosterCommitment::parse(&p.commitment_level).unwrap_or(RosterCommitment::FullTime),
-            captain: p.captain != 0,
-            alternate_captain: p.alternate_captain != 0,
-            goals: p.goals,
-            assists: p.assists,
-            penalty_minutes: p.penalty_minutes,
-            games_played: p.games_played,
-            points: p.goals + p.assists,
-            joined_at: p.joined_at,
-        }
-    }
-}
-
-/// A join request as the public roster document shows it (no message).
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RequestState {
-    pub id: String,
-    pub user_id: String,
-    pub status: RequestStatus,
-    #[serde(with = "crate::time::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: i64,
-}
-
-/// The public roster document: the REST page's body without `viewer`, and
-/// the `data` of every `roster:ID` snapshot and update.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RosterDocument {
-    #[serde(flatten)]
-    pub roster: RosterSummary,
-    /// The `roster:ID` topic's seq for this state (subscribe with `since`).
-    pub seq: i64,
-    pub players: Vec<RosterPlayer>,
-    /// Newest first, at most 100; messages are only in the deciders' list.
-    pub requests: Vec<RequestState>,
-}
 
 /// What the signed-in viewer is and may do here.
 #[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
@@ -295,37 +139,7 @@ impl From<RequestRow> for JoinRequest {
     }
 }
 
-// ---------------------------------------------------------------- reading and publishing
-
-/// The roster document, read consistently: every write bumps the roster's
-/// seq in its transaction, so a document whose seq did not move while its
-/// parts were read is one committed state.
-pub async fn document(db: &Db, id: &str) -> AppResult<RosterDocument> {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let row = db::rosters::get(&db.pool, id).await?.ok_or_else(|| AppError::not_found("roster"))?;
-        let players = db::rosters::players(&db.pool, id).await?;
-        let requests = db::rosters::request_states(&db.pool, id, DOC_REQUESTS).await?;
-        let seq_after = db::rosters::seq(&db.pool, id).await?.ok_or_else(|| AppError::not_found("roster"))?;
-        if seq_after == row.updated_at || attempt >= DOC_READ_ATTEMPTS {
-            return Ok(RosterDocument {
-                seq: row.updated_at,
-                roster: RosterSummary::from(row),
-                players: players.into_iter().map(RosterPlayer::from).collect(),
-                requests: requests
-                    .into_iter()
-                    .map(|(id, user_id, status, updated_at)| RequestState {
-                        id,
-                        user_id,
-                        status: RequestStatus::parse(&status).unwrap_or(RequestStatus::Pending),
-                        updated_at,
-                    })
-                    .collect(),
-            });
-        }
-    }
-}
+// ---------------------------------------------------------------- reading and pushing
 
 /// Adds what the viewer is and may do to a document.
 async fn with_viewer(state: &AppState, viewer: Option<&str>, document: RosterDocument) -> AppResult<Roster> {
@@ -348,52 +162,11 @@ async fn with_viewer(state: &AppState, viewer: Option<&str>, document: RosterDoc
     Ok(Roster { document, viewer: viewer_state })
 }
 
-/// Pushes the roster's current document on `roster:ID`. A failure here is
-/// logged, not returned: the write is committed, and a subscriber repairs
-/// from the next update or a re-subscribe.
-pub async fn publish(state: &AppState, id: &str) -> Option<RosterDocument> {
-    match document(&state.db, id).await {
-        Ok(doc) => {
-            match serde_json::to_value(&doc) {
-                Ok(data) => state.realtime.publish(&format!("roster:{id}"), doc.seq, &data),
-                Err(e) => tracing::warn!(roster = %id, error = %e, "roster document did not serialise"),
-            }
-            Some(doc)
-        }
-        Err(e) => {
-            tracing::warn!(roster = %id, error = %e, "roster document not published");
-            None
-        }
-    }
-}
-
-/// Publishes, then answers the writer with the roster as they see it.
-async fn publish_and_load(state: &AppState, viewer: &str, id: &str) -> AppResult<Roster> {
-    let doc = match publish(state, id).await {
-        Some(doc) => doc,
-        None => document(&state.db, id).await?,
-    };
-    with_viewer(state, Some(viewer), doc).await
-}
-
-/// Locks and bumps several rosters (in id order, so two such writers never
-/// wait on each other crosswise); returns the ones that exist.
-pub async fn bump_all(conn: &mut AnyConnection, ids: &[String]) -> AppResult<Vec<String>> {
-    let mut ids = ids.to_vec();
-    ids.sort();
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
-        if db::rosters::bump(&mut *conn, &id).await?.is_some() {
-            out.push(id);
-        }
-    }
-    Ok(out)
-}
-
-pub async fn publish_all(state: &AppState, ids: &[String]) {
-    for id in ids {
-        publish(state, id).await;
-    }
+/// Pushes the roster's document, then answers the writer with the roster
+/// as they see it.
+async fn push_and_load(state: &AppState, viewer: &str, id: &str) -> AppResult<Roster> {
+    state.realtime.push(&[Topic::roster(id)]).await;
+    with_viewer(state, Some(viewer), live::roster::document(&state.db, id).await?).await
 }
 
 /// Locks the roster for a write; 404 when missing, 409 when archived.
@@ -502,7 +275,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRos
     finish(errors)?;
     let id = db::rosters::insert(&mut *conn, &body.team_id, &body.season_id, &fields).await?;
     drop(conn);
-    let doc = document(&state.db, &id).await?;
+    let doc = live::roster::document(&state.db, &id).await?;
     Ok(HttpResponse::Created().json(with_viewer(&state, Some(&me.id), doc).await?))
 }
 
@@ -510,7 +283,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRos
 #[utoipa::path(responses((status = 200, body = Roster), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[get("/rosters/{id}")]
 async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Roster>> {
-    let doc = document(&state.db, &id).await?;
+    let doc = live::roster::document(&state.db, &id).await?;
     Ok(web::Json(with_viewer(&state, me.id(), doc).await?))
 }
 
@@ -581,7 +354,7 @@ async fn edit(
         db::rosters::reject_pending(&mut tx, &id, &me.id).await?;
     }
     tx.commit().await?;
-    Ok(web::Json(publish_and_load(&state, &me.id, &id).await?))
+    Ok(web::Json(push_and_load(&state, &me.id, &id).await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -773,7 +546,7 @@ async fn add_player(
     }
     record_join(&mut tx, &body.user_id, &locked.team_id, &id).await?;
     tx.commit().await?;
-    publish(&state, &id).await;
+    state.realtime.push(&[Topic::roster(id.as_str())]).await;
     Ok(HttpResponse::Created().json(load_player(&state, &id, &body.user_id).await?))
 }
 
@@ -808,7 +581,7 @@ async fn edit_player(
     check_against_roster(&holders, &user_id, &fields)?;
     db::rosters::replace_player(&mut tx, &id, &user_id, &fields).await?;
     tx.commit().await?;
-    publish(&state, &id).await;
+    state.realtime.push(&[Topic::roster(id.as_str())]).await;
     Ok(web::Json(load_player(&state, &id, &user_id).await?))
 }
 
@@ -829,7 +602,7 @@ async fn remove_player(
         return Err(AppError::not_found("player"));
     }
     tx.commit().await?;
-    publish(&state, &id).await;
+    state.realtime.push(&[Topic::roster(id.as_str())]).await;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -904,7 +677,7 @@ async fn request_to_join(
     }
     let request_id = db::rosters::insert_request(&mut tx, &id, &me.id, &fields).await?;
     tx.commit().await?;
-    publish(&state, &id).await;
+    state.realtime.push(&[Topic::roster(id.as_str())]).await;
     Ok(HttpResponse::Created().json(load_request(&state, &request_id).await?))
 }
 
@@ -990,7 +763,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
         return Err(not_pending());
     }
     tx.commit().await?;
-    publish(state, &roster_id).await;
+    state.realtime.push(&[Topic::roster(roster_id.as_str())]).await;
     load_request(state, id).await
 }
 
@@ -1029,6 +802,6 @@ async fn cancel_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<
         return Err(not_pending());
     }
     tx.commit().await?;
-    publish(&state, &roster_id).await;
+    state.realtime.push(&[Topic::roster(roster_id.as_str())]).await;
     Ok(HttpResponse::NoContent().finish())
 }

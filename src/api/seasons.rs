@@ -11,6 +11,7 @@ use crate::db::{self, Cursor, finish_page, page_limit};
 use crate::domain::{FeedItemType, UniversalDivision};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
+use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Serialize};
@@ -445,9 +446,9 @@ async fn edit_mapping(
     check_mapping(errors, &fields)?;
     db::seasons::replace_mapping(&mut tx, &id, &fields).await.map_err(name_taken)?;
     let using = db::rosters::using_mapping(&mut *tx, &id).await?;
-    let touched = super::rosters::bump_all(&mut tx, &using).await?;
+    let touched = db::rosters::bump_all(&mut tx, &using).await?;
     tx.commit().await?;
-    super::rosters::publish_all(&state, &touched).await;
+    state.realtime.push(&touched.iter().map(Topic::roster).collect::<Vec<_>>()).await;
     let row =
         db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
     Ok(web::Json(DivisionMapping::from(row)))
@@ -465,10 +466,10 @@ async fn delete_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<
         return Err(AppError::not_found("division mapping"));
     }
     let using = db::rosters::using_mapping(&mut *tx, &id).await?;
-    let touched = super::rosters::bump_all(&mut tx, &using).await?;
+    let touched = db::rosters::bump_all(&mut tx, &using).await?;
     db::seasons::delete_mapping(&mut *tx, &id).await?;
     tx.commit().await?;
-    super::rosters::publish_all(&state, &touched).await;
+    state.realtime.push(&touched.iter().map(Topic::roster).collect::<Vec<_>>()).await;
     Ok(HttpResponse::NoContent().finish())
 }
 

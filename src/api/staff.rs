@@ -2,12 +2,12 @@
 //! ownership transfer, shared by the facility and team routes (which differ
 //! only in the table and the permission asked).
 
-use super::users::UserSummary;
 use crate::auth::AuthUser;
 use crate::db::{self, staff::Org};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action, Relation, Relations};
 use crate::startup::AppState;
+use crate::summaries::UserSummary;
 use serde::{Deserialize, Serialize};
 
 /// What the viewer is to a facility or team, for pages.

@@ -2,9 +2,7 @@
 
 use super::facilities::{NameQuery, name_cursor};
 use super::nullable;
-use super::rosters::RosterSummary;
 use super::staff::{self, StaffRole, TransferOwnership};
-use super::users::UserSummary;
 use super::users::{PublicUser, people_page};
 use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish};
 use crate::auth::{AuthUser, MaybeUser};
@@ -12,8 +10,11 @@ use crate::db::follows::{Direction, Target};
 use crate::db::staff::Org;
 use crate::db::{self, finish_page, page_limit, teams::TeamFields};
 use crate::error::{AppError, AppResult, FieldErrors};
+use crate::live::roster::RosterSummary;
 use crate::permissions::{self, Action, Object};
+use crate::realtime::topics::Topic;
 use crate::startup::AppState;
+use crate::summaries::UserSummary;
 use actix_web::{HttpResponse, delete, get, patch, post, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -263,18 +264,8 @@ async fn edit(
     }
     db::teams::replace(&mut tx, &id, &fields).await?;
     tx.commit().await?;
-    publish_team(&state, &id).await;
+    state.realtime.push(&[Topic::team(id.as_str())]).await;
     Ok(web::Json(load_page(&state, Some(&me.id), &id).await?))
-}
-
-/// Pushes the team's state on `team:ID` (seq: its bumped `updated_at`).
-async fn publish_team(state: &AppState, id: &str) {
-    use crate::realtime::topics::TopicSource;
-    let topic = crate::live::team::TeamTopic { db: state.db.clone() };
-    match topic.snapshot(id).await {
-        Ok((seq, data)) => state.realtime.publish(&format!("team:{id}"), seq, &data),
-        Err(e) => tracing::warn!(team = %id, error = %e, "team state not published"),
-    }
 }
 
 /// Delete a team (owner only) with its rosters.

@@ -1,6 +1,7 @@
 //! The facts `crate::permissions` decides on: which facility, team and
 //! roster an object belongs to, and how a user relates to them (owner,
-//! manager, captain, member). Read-only.
+//! manager, captain, member, an event's creator, a game's score keeper).
+//! Read-only.
 
 use sqlx::{Any, Executor, FromRow};
 
@@ -54,6 +55,11 @@ pub struct RelationRow {
     pub team_manager: i64,
     pub roster_captain: i64,
     pub roster_member: i64,
+    /// Events and games only (absent from the other queries).
+    #[sqlx(default)]
+    pub event_creator: i64,
+    #[sqlx(default)]
+    pub scorekeeper: i64,
 }
 
 pub async fn relations<'e, E: Executor<'e, Database = Any>>(
@@ -76,6 +82,84 @@ pub async fn relations<'e, E: Executor<'e, Database = Any>>(
     .bind(facility_id.unwrap_or(""))
     .bind(team_id.unwrap_or(""))
     .bind(roster_id.unwrap_or(""))
+    .fetch_one(ex)
+    .await
+}
+
+/// How one user relates to an event: its creator, and the owner or a
+/// manager of its facility. `None` when the event does not exist.
+pub async fn event_relations<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    event_id: &str,
+    user_id: &str,
+) -> Result<Option<RelationRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT \
+           (SELECT COUNT(*) FROM facilities f WHERE f.id = e.facility_id AND f.owner_id = $2) AS facility_owner, \
+           (SELECT COUNT(*) FROM facility_managers m WHERE m.facility_id = e.facility_id AND m.user_id = $2) \
+             AS facility_manager, \
+           CAST(0 AS BIGINT) AS team_owner, CAST(0 AS BIGINT) AS team_manager, CAST(0 AS BIGINT) AS roster_captain, CAST(0 AS BIGINT) AS roster_member, \
+           CAST(CASE WHEN e.creator_id = $2 THEN 1 ELSE 0 END AS BIGINT) AS event_creator, CAST(0 AS BIGINT) AS scorekeeper \
+         FROM events e WHERE e.id = $1",
+    )
+    .bind(event_id)
+    .bind(user_id)
+    .fetch_optional(ex)
+    .await
+}
+
+/// How one user relates to a game, in one round trip (every scoring action
+/// asks it first): the season's facility, either playing roster's team,
+/// and the game's score keepers. `None` when the game does not exist.
+pub async fn game_relations<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    game_id: &str,
+    user_id: &str,
+) -> Result<Option<RelationRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT \
+           (SELECT COUNT(*) FROM seasons s JOIN facilities f ON f.id = s.facility_id \
+              WHERE s.id = g.season_id AND f.owner_id = $2) AS facility_owner, \
+           (SELECT COUNT(*) FROM seasons s JOIN facility_managers m ON m.facility_id = s.facility_id \
+              WHERE s.id = g.season_id AND m.user_id = $2) AS facility_manager, \
+           (SELECT COUNT(*) FROM rosters r JOIN teams t ON t.id = r.team_id \
+              WHERE r.id IN (g.home_roster_id, g.away_roster_id) AND t.owner_id = $2) AS team_owner, \
+           (SELECT COUNT(*) FROM rosters r JOIN team_managers tm ON tm.team_id = r.team_id \
+              WHERE r.id IN (g.home_roster_id, g.away_roster_id) AND tm.user_id = $2) AS team_manager, \
+           CAST(0 AS BIGINT) AS roster_captain, CAST(0 AS BIGINT) AS roster_member, CAST(0 AS BIGINT) AS event_creator, \
+           (SELECT COUNT(*) FROM game_scorekeepers k WHERE k.game_id = g.id AND k.user_id = $2) AS scorekeeper \
+         FROM games g WHERE g.id = $1",
+    )
+    .bind(game_id)
+    .bind(user_id)
+    .fetch_optional(ex)
+    .await
+}
+
+/// How one user relates to a game not yet scheduled: the season's facility
+/// and the teams of the two rosters that would play.
+pub async fn fixture_relations<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    season_id: &str,
+    roster_ids: [&str; 2],
+    user_id: &str,
+) -> Result<RelationRow, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT \
+           (SELECT COUNT(*) FROM seasons s JOIN facilities f ON f.id = s.facility_id \
+              WHERE s.id = $1 AND f.owner_id = $4) AS facility_owner, \
+           (SELECT COUNT(*) FROM seasons s JOIN facility_managers m ON m.facility_id = s.facility_id \
+              WHERE s.id = $1 AND m.user_id = $4) AS facility_manager, \
+           (SELECT COUNT(*) FROM rosters r JOIN teams t ON t.id = r.team_id \
+              WHERE r.id IN ($2, $3) AND t.owner_id = $4) AS team_owner, \
+           (SELECT COUNT(*) FROM rosters r JOIN team_managers tm ON tm.team_id = r.team_id \
+              WHERE r.id IN ($2, $3) AND tm.user_id = $4) AS team_manager, \
+           CAST(0 AS BIGINT) AS roster_captain, CAST(0 AS BIGINT) AS roster_member, CAST(0 AS BIGINT) AS event_creator, CAST(0 AS BIGINT) AS scorekeeper",
+    )
+    .bind(season_id)
+    .bind(roster_ids[0])
+    .bind(roster_ids[1])
+    .bind(user_id)
     .fetch_one(ex)
     .await
 }

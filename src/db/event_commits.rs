@@ -21,7 +21,7 @@ use sqlx::AnyConnection;
 use tokio::sync::oneshot;
 use tokio::sync::oneshot::error::TryRecvError;
 
-use super::events::insert_results;
+use super::command_results::insert_results;
 use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, store_error as other, value_tuples};
 
 /// Most event batches one combined transaction writes; the rest wait for

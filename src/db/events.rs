@@ -1,13 +1,8 @@
-//! Events, their RSVP rows and histories, payments and team links — and the
-//! [`EventStore`] the per-event actors persist through: one transaction per
-//! group-commit batch, opened by the optimistic version check.
+//! Events, their RSVP rows, payments and team links: the rows the REST
+//! handlers read and write. What the per-event actors persist through is
+//! [`super::event_store`].
 
-use super::event_commits::EventWriter;
-use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, store_error as other, value_tuples};
-use rinkside_actors::event::{EventState, Person, Rsvp, RsvpStatus, StoredEvent};
-use rinkside_actors::{
-    BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply,
-};
+use super::{dynamic, flag, new_id, now_ms};
 use sqlx::{Any, AnyConnection, Executor, FromRow};
 use std::collections::HashMap;
 
@@ -47,30 +42,6 @@ const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e
 pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \
     THEN u.first_name || COALESCE(' ' || u.last_name, '') \
     ELSE COALESCE(u.username, 'Deleted user') END";
-
-/// The people answering a batch of RSVPs, in one read per chunk: the name
-/// the attendee list shows (the same expression the actor's state is loaded
-/// with) and their preferred position. Ids of nobody are left out.
-async fn people(db: &Db, user_ids: Vec<String>) -> Result<HashMap<String, Person>, StoreError> {
-    let mut found = HashMap::with_capacity(user_ids.len());
-    for chunk in user_ids.chunks(db.backend.rows_per_statement(1)) {
-        let sql = format!(
-            "SELECT u.id, {DISPLAY_NAME} AS display_name, \
-               (SELECT p.position FROM player_positions p WHERE p.user_id = u.id AND p.is_preferred = 1) AS preferred \
-             FROM users u WHERE u.id IN ({})",
-            placeholder_list(1, chunk.len())
-        );
-        let mut q = sqlx::query_as::<_, (String, String, Option<String>)>(dynamic(sql));
-        for id in chunk {
-            q = q.bind(id);
-        }
-        for (id, display_name, preferred) in q.fetch_all(&db.pool).await.map_err(other)? {
-            let preferred_position = preferred.as_deref().and_then(|p| Position::parse(p).ok());
-            found.insert(id, Person { display_name, preferred_position });
-        }
-    }
-    Ok(found)
-}
 
 /// The editable fields of an event (limits go through the actor).
 #[derive(Debug, Clone, Default)]
@@ -237,25 +208,6 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(
         .await
 }
 
-/// Who organises an event: its creator, and the owner and managers of its
-/// facility.
-pub async fn is_organiser<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    event_id: &str,
-    user_id: &str,
-) -> Result<bool, sqlx::Error> {
-    let n: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM events e WHERE e.id = $1 AND (e.creator_id = $2 \
-           OR EXISTS (SELECT 1 FROM facilities f WHERE f.id = e.facility_id AND f.owner_id = $2) \
-           OR EXISTS (SELECT 1 FROM facility_managers m WHERE m.facility_id = e.facility_id AND m.user_id = $2))",
-    )
-    .bind(event_id)
-    .bind(user_id)
-    .fetch_one(ex)
-    .await?;
-    Ok(n > 0)
-}
-
 /// Payment states of an event's attendees: user id → paid.
 pub async fn payments<'e, E: Executor<'e, Database = Any>>(
     ex: E,
@@ -367,127 +319,6 @@ pub async fn remove_team<'e, E: Executor<'e, Database = Any>>(
     Ok(r.rows_affected() > 0)
 }
 
-/// The persistence of the per-event actors.
-pub struct SqlEventStore {
-    pub db: Db,
-    writer: EventWriter,
-}
-
-impl SqlEventStore {
-    pub fn new(db: Db) -> Self {
-        SqlEventStore { db, writer: EventWriter::default() }
-    }
-}
-
-#[derive(FromRow)]
-struct RsvpRow {
-    user_id: String,
-    display_name: String,
-    position: String,
-    status: String,
-    accepted_seq: i64,
-    responded_at: i64,
-}
-
-/// Loads an event's aggregate state (also used for snapshots when no actor
-/// is live on this node).
-pub async fn load_state(db: &Db, event_id: &str) -> Result<Option<EventState>, StoreError> {
-    let Some(row) = get(&db.pool, event_id).await.map_err(other)? else { return Ok(None) };
-    let rows: Vec<RsvpRow> = sqlx::query_as(dynamic(format!(
-        "SELECT r.user_id, {DISPLAY_NAME} AS display_name, r.position, r.status, r.accepted_seq, r.responded_at \
-         FROM event_rsvps r JOIN users u ON u.id = r.user_id WHERE r.event_id = $1"
-    )))
-    .bind(event_id)
-    .fetch_all(&db.pool)
-    .await
-    .map_err(other)?;
-    let mut rsvps = Vec::with_capacity(rows.len());
-    for r in rows {
-        rsvps.push(Rsvp {
-            user_id: r.user_id,
-            display_name: r.display_name,
-            position: Position::parse(&r.position).map_err(other)?,
-            status: RsvpStatus::parse(&r.status).map_err(other)?,
-            accepted_seq: r.accepted_seq,
-            responded_at: r.responded_at,
-        });
-    }
-    Ok(Some(EventState::new(StoredEvent {
-        event_id: row.id,
-        version: row.version,
-        max_skaters: row.max_skaters,
-        max_goalies: row.max_goalies,
-        cancelled: row.cancelled_at.is_some(),
-        rsvps,
-    })))
-}
-
-/// Stored replies for these command keys.
-pub async fn find_results(db: &Db, keys: Vec<String>) -> Result<HashMap<String, StoredReply>, StoreError> {
-    if keys.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let placeholders: Vec<String> = (1..=keys.len()).map(|i| format!("${i}")).collect();
-    let sql = format!("SELECT key, ok, body FROM command_results WHERE key IN ({})", placeholders.join(", "));
-    let mut q = sqlx::query_as::<_, (String, i64, String)>(dynamic(sql));
-    for k in &keys {
-        q = q.bind(k);
-    }
-    let rows = q.fetch_all(&db.pool).await.map_err(other)?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(key, ok, body)| {
-            let reply = serde_json::from_str(&body).ok()?;
-            Some((key, StoredReply { ok: ok != 0, reply }))
-        })
-        .collect())
-}
-
-/// Inserts command results; a key that exists means the same command raced
-/// in on another node: the whole batch conflicts and is decided again.
-pub async fn insert_results(
-    conn: &mut AnyConnection,
-    backend: Backend,
-    results: &[&rinkside_actors::CommandResult],
-    now: i64,
-) -> Result<(), StoreError> {
-    for chunk in results.chunks(backend.rows_per_statement(4)) {
-        let sql = format!(
-            "INSERT INTO command_results (key, ok, body, created_at) VALUES {} ON CONFLICT (key) DO NOTHING",
-            value_tuples(chunk.len(), 4)
-        );
-        let mut q = sqlx::query(dynamic(sql));
-        for r in chunk {
-            q = q.bind(&r.key).bind(flag(r.ok)).bind(r.reply.to_string()).bind(now);
-        }
-        let inserted = q.execute(&mut *conn).await.map_err(other)?;
-        if inserted.rows_affected() != chunk.len() as u64 {
-            return Err(StoreError::Conflict);
-        }
-    }
-    Ok(())
-}
-
-impl ReplyStore for SqlEventStore {
-    fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
-        Box::pin(find_results(&self.db, keys))
-    }
-}
-
-impl EventStore for SqlEventStore {
-    fn load(&self, event_id: String) -> BoxFuture<'_, Result<Option<EventState>, StoreError>> {
-        Box::pin(async move { load_state(&self.db, &event_id).await })
-    }
-
-    fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
-        Box::pin(self.writer.commit(&self.db, commit))
-    }
-
-    fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>> {
-        Box::pin(people(&self.db, user_ids))
-    }
-}
-
 /// A person's RSVP status, when they have one (declined and removed people
 /// are in no list).
 pub async fn rsvp_status<'e, E: Executor<'e, Database = Any>>(
@@ -513,29 +344,4 @@ pub async fn payment_rows<'e, E: Executor<'e, Database = Any>>(
     .bind(event_id)
     .fetch_all(ex)
     .await
-}
-
-/// The facility a season belongs to.
-pub async fn season_facility<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    season_id: &str,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT facility_id FROM seasons WHERE id = $1").bind(season_id).fetch_optional(ex).await
-}
-
-/// Owner or manager of a facility.
-pub async fn manages_facility<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    facility_id: &str,
-    user_id: &str,
-) -> Result<bool, sqlx::Error> {
-    let n: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM facilities f WHERE f.id = $1 AND (f.owner_id = $2 \
-           OR EXISTS (SELECT 1 FROM facility_managers m WHERE m.facility_id = f.id AND m.user_id = $2))",
-    )
-    .bind(facility_id)
-    .bind(user_id)
-    .fetch_one(ex)
-    .await?;
-    Ok(n > 0)
 }

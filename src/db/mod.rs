@@ -4,7 +4,9 @@
 //! after what it stores; handlers never build SQL.
 
 pub mod access;
+pub mod command_results;
 pub mod event_commits;
+pub mod event_store;
 pub mod events;
 pub mod facilities;
 pub mod feed;

@@ -504,3 +504,17 @@ pub async fn reject_pending(conn: &mut AnyConnection, roster_id: &str, by: &str)
     .await?;
     Ok(done.rows_affected())
 }
+
+/// Locks and bumps several rosters (in id order, so two such writers never
+/// wait on each other crosswise); returns the ones that exist.
+pub async fn bump_all(conn: &mut AnyConnection, ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
+    let mut ids = ids.to_vec();
+    ids.sort();
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        if bump(&mut *conn, &id).await?.is_some() {
+            out.push(id);
+        }
+    }
+    Ok(out)
+}

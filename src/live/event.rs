@@ -25,7 +25,7 @@ pub async fn current(db: &Db, events: &EventRegistry, id: &str) -> Result<(i64, 
     {
         return Ok((version, serde_json::to_value(doc).map_err(AppError::internal)?));
     }
-    let state = db::events::load_state(db, id)
+    let state = db::event_store::load_state(db, id)
         .await
         .map_err(|e| AppError::internal(anyhow::anyhow!(e.to_string())))?
         .ok_or_else(|| AppError::not_found("event"))?;

@@ -15,9 +15,8 @@ pub struct GameTopic {
 }
 
 /// The current game state: from the live actor when it is at the committed
-/// version, else from the database. Another node (or a reschedule, which
-/// bumps the version outside the actor) may have committed since this
-/// node's actor last decided; one indexed read tells.
+/// version, else from the database. Another node may have committed since
+/// this node's actor last decided; one indexed read tells.
 pub async fn current(db: &Db, games: &GameRegistry, id: &str) -> Result<(i64, serde_json::Value), AppError> {
     let committed = db::games::version(&db.pool, id).await?.ok_or_else(|| AppError::not_found("game"))?;
     if let Some((version, doc)) = games.snapshot(id).await

@@ -1,5 +1,11 @@
-//! Topic sources: for each kind of topic, who may subscribe and what its
-//! current state is. Registered once at start (see `realtime::topics`).
+//! The owners of the live documents, one module per kind of topic: how the
+//! document is built, its snapshot (with its seq), and who may subscribe.
+//! Registered once at start (see `realtime::topics`); the pusher
+//! (`realtime::pusher`) and the gateway reach documents only through them.
+//!
+//! A new live feature adds a module here, registers its `TopicSource`, and
+//! pushes with `Realtime::push` after its writes commit (see
+//! docs/architecture.md).
 
 pub mod event;
 pub mod game;

@@ -43,6 +43,31 @@ pub struct Topic {
 const MAX_ID_LEN: usize = 64;
 
 impl Topic {
+    pub fn event(id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Event, id: id.into() }
+    }
+
+    pub fn game(id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Game, id: id.into() }
+    }
+
+    pub fn season(id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Season, id: id.into() }
+    }
+
+    pub fn team(id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Team, id: id.into() }
+    }
+
+    pub fn roster(id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Roster, id: id.into() }
+    }
+
+    /// A person's own feed (`feed` to its owner, `feed:<userId>` on the bus).
+    pub fn feed(user_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Feed, id: user_id.into() }
+    }
+
     /// Parses a client's topic; `feed` needs the signed-in viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
         let bad =
@@ -70,7 +95,7 @@ impl Topic {
 
     /// The name on the bus and in the hub.
     pub fn bus_name(&self) -> String {
-        format!("{}:{}", self.kind.prefix(), self.id)
+        self.to_string()
     }
 
     /// The name the client used (what frames carry back to it).
@@ -88,6 +113,13 @@ impl Topic {
             .into_iter()
             .find(|k| k.prefix() == prefix)?;
         Some(Topic { kind, id: id.to_string() })
+    }
+}
+
+impl std::fmt::Display for Topic {
+    /// The bus name: `kind:id`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.kind.prefix(), self.id)
     }
 }
 

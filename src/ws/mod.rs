@@ -1,7 +1,6 @@
 //! The WebSocket gateway at `GET /api/v1/ws` (actix-ws): the handshake with
 //! its `Origin` allowlist, then one [`session`] per connection.
 
-pub mod commands;
 pub mod protocol;
 pub mod session;
 

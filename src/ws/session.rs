@@ -8,8 +8,9 @@
 //! without one, private subscriptions (`feed`, `event:`) end with an
 //! `unsubscribed` frame and the connection carries on anonymously.
 
-use super::{commands, protocol};
+use super::protocol;
 use crate::auth::{self, AuthUser};
+use crate::commands;
 use crate::realtime::outbox::{CloseReason, Frame, FrameKind, Next, Outbox, TOO_SLOW};
 use crate::realtime::snapshot_frame;
 use crate::realtime::topics::Topic;

@@ -264,7 +264,7 @@ async fn a_slow_consumer_is_coalesced_then_disconnected_while_a_fast_one_keeps_u
     let topic_pub = topic.clone();
     let publisher = tokio::spawn(async move {
         for seq in 1..=UPDATES {
-            state.realtime.publish(&topic_pub, seq, &json!({"n": seq, "pad": pad}));
+            state.realtime.bus.publish(&topic_pub, seq, &json!({"n": seq, "pad": pad}));
             if seq % 50 == 0 {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }

@@ -27,11 +27,13 @@ pub struct GameBatch {
     entries: Vec<LogEntry>,
     undone: Vec<i64>,
     lineups: Vec<Lineup>,
+    scheduled_at: Option<i64>,
 }
 
 impl GameBatch {
     fn absorb(&mut self, outcome: GameOutcome) {
         self.entries.extend(outcome.entry);
+        self.scheduled_at = outcome.scheduled_at.or(self.scheduled_at);
         self.undone.extend(outcome.undone);
         if let Some(lineup) = outcome.lineup {
             // Only the last lineup of a roster in a batch matters.
@@ -95,6 +97,7 @@ impl Aggregate for GameAggregate {
             player_deltas,
             roster_deltas,
             lineups: batch.lineups,
+            scheduled_at: batch.scheduled_at,
             results,
         };
         store.commit(commit)

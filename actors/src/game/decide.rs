@@ -73,6 +73,12 @@ pub enum GameCommand {
     SetStatus {
         status: GameStatus,
     },
+    /// A new puck-drop time (epoch ms), only before the game goes live. The
+    /// actor is the one writer of the game row and its version, so a
+    /// reschedule goes through it like every other change.
+    Reschedule {
+        scheduled_at: i64,
+    },
 }
 
 /// A replaced dressed list, for the store.
@@ -93,11 +99,13 @@ pub struct GameOutcome {
     pub lineup: Option<Lineup>,
     /// SetStatus changed the status (actions record theirs in the entry).
     pub status_changed: bool,
+    /// Reschedule: the new puck-drop time to write.
+    pub scheduled_at: Option<i64>,
 }
 
 impl GameOutcome {
     pub fn is_change(&self) -> bool {
-        self.entry.is_some() || self.lineup.is_some() || self.status_changed
+        self.entry.is_some() || self.lineup.is_some() || self.status_changed || self.scheduled_at.is_some()
     }
 }
 
@@ -149,6 +157,7 @@ pub fn decide(
         GameCommand::Action(action) => act(state, action, actor_id, now_ms)?,
         GameCommand::SetLineup { roster_id, user_ids } => set_lineup(state, roster_id, user_ids)?,
         GameCommand::SetStatus { status } => set_status(state, *status)?,
+        GameCommand::Reschedule { scheduled_at } => reschedule(state, *scheduled_at)?,
     };
     if outcome.is_change() {
         state.touch();
@@ -206,7 +215,13 @@ fn act(state: &mut GameState, action: &GameAction, actor_id: &str, now_ms: i64) 
         undone.undone = true;
     }
     state.game.log.push(entry.clone());
-    Ok(GameOutcome { undone: entry.undoes, entry: Some(entry), lineup: None, status_changed: false })
+    Ok(GameOutcome {
+        undone: entry.undoes,
+        entry: Some(entry),
+        lineup: None,
+        status_changed: false,
+        scheduled_at: None,
+    })
 }
 
 fn check_status(status: GameStatus, action: &GameAction) -> Result<(), Rejection> {
@@ -431,6 +446,17 @@ fn set_status(state: &mut GameState, status: GameStatus) -> Result<GameOutcome, 
     }
     state.game.status = status;
     Ok(GameOutcome { status_changed: true, ..GameOutcome::default() })
+}
+
+/// Only a game that has not started moves; a cancelled one may still get
+/// its time corrected (it stays cancelled).
+fn reschedule(state: &GameState, scheduled_at: i64) -> Result<GameOutcome, Rejection> {
+    match state.status() {
+        GameStatus::Scheduled | GameStatus::Postponed | GameStatus::Cancelled => {
+            Ok(GameOutcome { scheduled_at: Some(scheduled_at), ..GameOutcome::default() })
+        }
+        _ => Err(Rejection::state("only a game that has not started can be rescheduled")),
+    }
 }
 
 fn side_of(state: &GameState, roster_id: &str) -> Result<Side, Rejection> {

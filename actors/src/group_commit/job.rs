@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::aggregate::{Aggregate, Deps, Envelope};
 use crate::error::ActorError;
-use crate::store::{CommandResult, Publication, ReplyStore, StoreError, StoredReply};
+use crate::store::{CommandResult, ReplyStore, StoreError, StoredReply};
 use crate::time::now_ms;
 
 /// What the actor does with its state after a batch.
@@ -31,12 +31,12 @@ pub(super) struct Done<A: Aggregate> {
     pub(super) remember: Vec<(String, StoredReply)>,
     /// The version moved: publish the document.
     pub(super) changed: bool,
-    pub(super) publications: Vec<Publication>,
+    pub(super) touched: Vec<String>,
 }
 
 impl<A: Aggregate> Done<A> {
     fn failed(n: usize, error: ActorError, next: Next<A::State>) -> Self {
-        Done { next, replies: vec![Err(error); n], remember: Vec::new(), changed: false, publications: Vec::new() }
+        Done { next, replies: vec![Err(error); n], remember: Vec::new(), changed: false, touched: Vec::new() }
     }
 }
 
@@ -98,7 +98,7 @@ impl<A: Aggregate> Job<A> {
                     replies: decided.replies,
                     remember: decided.remember,
                     changed: false,
-                    publications: Vec::new(),
+                    touched: Vec::new(),
                 };
             }
             let commit = A::commit(&self.deps.store, &self.id, base_version, &state, decided.effects, decided.results);
@@ -114,7 +114,7 @@ impl<A: Aggregate> Job<A> {
                         replies: decided.replies,
                         remember: decided.remember,
                         changed,
-                        publications: result.publications,
+                        touched: result.touched,
                     };
                 }
                 Err(StoreError::Conflict) => {

@@ -168,8 +168,8 @@ impl<A: Aggregate> AggregateActor<A> {
         if self.queue.is_empty() || due {
             self.flush_document();
         }
-        for p in done.publications {
-            self.deps.publisher.publish(p.topic, p.seq, p.payload);
+        if !done.touched.is_empty() {
+            self.deps.publisher.touched(done.touched);
         }
         if gone {
             let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));

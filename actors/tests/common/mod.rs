@@ -13,10 +13,10 @@ use std::time::Duration;
 use rinkside_actors::event::{EventState, Person, Rsvp, RsvpHistory, StoredEvent, WaitlistHistory};
 use rinkside_actors::game::{GameState, PlayerDelta, RosterDelta, StoredGame};
 use rinkside_actors::{
-    BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publication, Publisher, ReplyStore,
-    StoreError, StoredReply,
+    BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publisher, ReplyStore, StoreError,
+    StoredReply,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Simulated commit latency: while one commit is "in flight", commands
 /// queue up behind it, as they would behind a real database write.
@@ -45,7 +45,6 @@ struct Db {
     events: HashMap<String, EventRow>,
     games: HashMap<String, GameRow>,
     results: HashMap<String, StoredReply>,
-    season_seq: i64,
     /// People who no longer exist: `people` leaves them out. Everyone else
     /// exists, named after their id.
     deleted_people: Vec<String>,
@@ -247,17 +246,7 @@ impl GameStore for MemStore {
             }
             let mut result = CommitResult::default();
             if standings_changed && let Some(season) = commit.season_id {
-                let standings: Vec<Value> = row
-                    .rosters
-                    .iter()
-                    .map(|(id, r)| json!({"rosterId": id, "wins": r.wins, "losses": r.losses, "ties": r.ties, "points": r.points}))
-                    .collect();
-                db.season_seq += 1;
-                result.publications.push(Publication {
-                    topic: format!("season:{season}"),
-                    seq: db.season_seq,
-                    payload: json!(standings),
-                });
+                result.touched.push(format!("season:{season}"));
             }
             self.commits.fetch_add(1, Ordering::SeqCst);
             Ok(result)
@@ -290,5 +279,12 @@ impl Recorder {
 impl Publisher for Recorder {
     fn publish(&self, topic: String, seq: i64, payload: Value) {
         self.messages.lock().unwrap().push((topic, seq, payload));
+    }
+
+    /// The server builds touched documents itself; here each is recorded
+    /// as a message without a payload.
+    fn touched(&self, topics: Vec<String>) {
+        let mut messages = self.messages.lock().unwrap();
+        messages.extend(topics.into_iter().map(|t| (t, 0, Value::Null)));
     }
 }

@@ -1,0 +1,99 @@
+//! Commands to an event's actor: answering (attending or declined), an
+//! organiser's removal of an attendee, a change of limits, cancellation.
+
+use super::command_key;
+use crate::auth::AuthUser;
+use crate::domain::HockeyPosition;
+use crate::error::{AppError, AppResult};
+use crate::permissions::{self, Action};
+use crate::startup::AppState;
+use rinkside_actors::event::{EventCommand, RsvpAnswer};
+use rinkside_actors::{Envelope, Position};
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RsvpInput {
+    /// ATTENDING or DECLINED.
+    pub action: String,
+    /// Defaults to the position already on the RSVP, else the user's
+    /// preferred position, else CENTER.
+    pub position: Option<HockeyPosition>,
+}
+
+/// Answer for yourself. Anyone signed in may; the actor decides between
+/// attending and the waitlist.
+#[tracing::instrument(skip(state, me, input), fields(user = %me.id))]
+pub async fn rsvp(
+    state: &AppState,
+    me: &AuthUser,
+    event_id: &str,
+    input: RsvpInput,
+    client_id: Option<&str>,
+) -> AppResult<Value> {
+    let answer = match input.action.as_str() {
+        "ATTENDING" => RsvpAnswer::Attending,
+        "DECLINED" => RsvpAnswer::Declined,
+        _ => return Err(AppError::field("action", "ATTENDING or DECLINED")),
+    };
+    let position = input
+        .position
+        .map(|p| Position::parse(p.as_str()))
+        .transpose()
+        .map_err(|_| AppError::field("position", "unknown position"))?;
+    // Who is answering is read by the event's actor, once for its whole batch.
+    let command = EventCommand::Rsvp { user_id: me.id.clone(), answer, position, person: None };
+    send(state, me, event_id, command, command_key("rsvp", &me.id, client_id)).await
+}
+
+/// An organiser takes a person off the attending list or the waitlist; the
+/// head of the waitlist is promoted.
+#[tracing::instrument(skip(state, me), fields(user = %me.id))]
+pub async fn remove_attendee(
+    state: &AppState,
+    me: &AuthUser,
+    event_id: &str,
+    user_id: &str,
+    client_id: Option<&str>,
+) -> AppResult<Value> {
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
+    let command = EventCommand::Remove { user_id: user_id.to_string() };
+    send(state, me, event_id, command, command_key("remove", &me.id, client_id)).await
+}
+
+/// New limits (`None` = unlimited): a raised limit promotes from the
+/// waitlist at once. The caller has checked [`Action::OrganiseEvent`] and
+/// validated the numbers with the rest of the edit.
+pub async fn set_limits(
+    state: &AppState,
+    me: &AuthUser,
+    event_id: &str,
+    max_skaters: Option<i64>,
+    max_goalies: Option<i64>,
+) -> AppResult<()> {
+    send(state, me, event_id, EventCommand::SetLimits { max_skaters, max_goalies }, None).await?;
+    Ok(())
+}
+
+/// Cancels the event (organisers); RSVPs are kept.
+pub async fn cancel(state: &AppState, me: &AuthUser, event_id: &str) -> AppResult<()> {
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
+    send(state, me, event_id, EventCommand::Cancel, None).await?;
+    Ok(())
+}
+
+async fn send(
+    state: &AppState,
+    me: &AuthUser,
+    event_id: &str,
+    command: EventCommand,
+    key: Option<String>,
+) -> AppResult<Value> {
+    let mut envelope = Envelope::new(me.id.clone(), command);
+    if let Some(key) = key {
+        envelope = envelope.with_command_id(key);
+    }
+    let reply = state.realtime.events.send(event_id, envelope).await?;
+    serde_json::to_value(reply).map_err(AppError::internal)
+}
