@@ -1,8 +1,8 @@
 //! Commands to the live aggregates, apart from the transports that carry
 //! them (in the manner of mini-redis's `cmd/`). Each command is parsed,
 //! authorised (`crate::permissions`), given its idempotency key and sent to
-//! its aggregate's actor here; `crate::api` (REST) and `crate::ws` (the
-//! socket) both call these functions and neither reaches into the other.
+//! its aggregate's actor here; the REST handlers and the WebSocket gateway
+//! both call these functions and neither reaches into the other.
 //!
 //! - [`event`]: answering an event, an organiser's removal of an attendee,
 //!   a change of limits, cancellation.
