@@ -1,0 +1,182 @@
+//! The body of creating and editing an event, applied over the existing
+//! event and validated as a whole.
+
+use super::GroupConfig;
+use crate::api::{check_len, check_url, clean, finish, nullable};
+use crate::auth::AuthUser;
+use crate::db::{self, Db, events::EventFields};
+use crate::domain::EventType;
+use crate::error::{AppError, AppResult, FieldErrors};
+use crate::permissions::{self, Action};
+use serde::Deserialize;
+
+/// Most places an event may have; a rink holds no more.
+const MAX_LIMIT: i64 = 500;
+
+/// Body of create and edit. On edit every field is optional; `null` clears.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EventInput {
+    pub title: Option<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub description: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub location: Option<Option<String>>,
+    /// RFC 3339.
+    pub start_date: Option<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub end_date: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub image_url: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub facility_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub season_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub external_home_team_name: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub external_away_team_name: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub external_rink: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<i64>)]
+    pub home_score: Option<Option<i64>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<i64>)]
+    pub away_score: Option<Option<i64>>,
+    pub event_type: Option<EventType>,
+    /// Null = unlimited.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<i64>)]
+    pub max_skaters: Option<Option<i64>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<i64>)]
+    pub max_goalies: Option<Option<i64>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<GroupConfig>)]
+    pub group_config: Option<Option<GroupConfig>>,
+}
+
+/// Applies the input over `base` (an existing event, or defaults) and
+/// validates the result as a whole.
+pub(super) async fn merge(
+    db: &Db,
+    me: &AuthUser,
+    input: EventInput,
+    base: EventFields,
+    limits: (Option<i64>, Option<i64>),
+) -> AppResult<(EventFields, (Option<i64>, Option<i64>))> {
+    let mut errors = FieldErrors::new();
+    let text = |v: Option<Option<String>>, old: Option<String>| match v {
+        None => old,
+        Some(v) => clean(v),
+    };
+    let mut f = base;
+    if let Some(t) = input.title {
+        f.title = t.trim().to_string();
+    }
+    if f.title.is_empty() || f.title.chars().count() > 200 {
+        errors.insert("title".into(), "is required (at most 200 characters)".into());
+    }
+    f.description = text(input.description, f.description);
+    f.location = text(input.location, f.location);
+    f.image_url = text(input.image_url, f.image_url);
+    f.facility_id = text(input.facility_id, f.facility_id);
+    f.season_id = text(input.season_id, f.season_id);
+    f.external_home_team_name = text(input.external_home_team_name, f.external_home_team_name);
+    f.external_away_team_name = text(input.external_away_team_name, f.external_away_team_name);
+    f.external_rink = text(input.external_rink, f.external_rink);
+    if let Some(s) = input.start_date {
+        match crate::time::parse_rfc3339(&s) {
+            Some(ms) => f.start_date = ms,
+            None => {
+                errors.insert("startDate".into(), "must be an RFC 3339 time".into());
+            }
+        }
+    }
+    if f.start_date == 0 && !errors.contains_key("startDate") {
+        errors.insert("startDate".into(), "is required".into());
+    }
+    match input.end_date {
+        None => {}
+        Some(None) => f.end_date = None,
+        Some(Some(s)) => match crate::time::parse_rfc3339(&s) {
+            Some(ms) => f.end_date = Some(ms),
+            None => {
+                errors.insert("endDate".into(), "must be an RFC 3339 time".into());
+            }
+        },
+    }
+    if f.end_date.is_some_and(|end| end < f.start_date) {
+        errors.insert("endDate".into(), "must not be before startDate".into());
+    }
+    if let Some(score) = input.home_score {
+        f.home_score = score;
+    }
+    if let Some(score) = input.away_score {
+        f.away_score = score;
+    }
+    for (field, score) in [("homeScore", f.home_score), ("awayScore", f.away_score)] {
+        if score.is_some_and(|s| !(0..=999).contains(&s)) {
+            errors.insert(field.into(), "must be 0–999".into());
+        }
+    }
+    if let Some(t) = input.event_type {
+        f.event_type = t.as_str().to_string();
+    }
+    if f.event_type.is_empty() {
+        errors.insert("eventType".into(), "is required".into());
+    }
+    let max_skaters = input.max_skaters.unwrap_or(limits.0);
+    let max_goalies = input.max_goalies.unwrap_or(limits.1);
+    for (field, limit) in [("maxSkaters", max_skaters), ("maxGoalies", max_goalies)] {
+        if limit.is_some_and(|l| !(0..=MAX_LIMIT).contains(&l)) {
+            errors.insert(field.into(), format!("must be 0–{MAX_LIMIT}, or null for unlimited"));
+        }
+    }
+    match input.group_config {
+        None => {}
+        Some(None) => f.group_config = None,
+        Some(Some(g)) => {
+            g.check(&mut errors);
+            f.group_config = serde_json::to_string(&g).ok();
+        }
+    }
+    check_len(&mut errors, "description", f.description.as_deref(), 4000);
+    check_len(&mut errors, "location", f.location.as_deref(), 200);
+    check_url(&mut errors, "imageUrl", f.image_url.as_deref());
+    for (field, v) in [
+        ("externalHomeTeamName", &f.external_home_team_name),
+        ("externalAwayTeamName", &f.external_away_team_name),
+        ("externalRink", &f.external_rink),
+    ] {
+        check_len(&mut errors, field, v.as_deref(), 120);
+    }
+    if let Some(facility_id) = &f.facility_id
+        && !db::facilities::exists(&db.pool, facility_id).await?
+    {
+        errors.insert("facilityId".into(), "no such facility".into());
+    }
+    finish(errors)?;
+    if let Some(season_id) = &f.season_id {
+        let season_facility = db::access::season_facility(&db.pool, season_id)
+            .await?
+            .ok_or_else(|| AppError::field("seasonId", "no such season"))?;
+        if f.facility_id.as_deref().is_some_and(|fac| fac != season_facility) {
+            return Err(AppError::field("seasonId", "the season belongs to another facility"));
+        }
+        // A season's schedule is the facility's business.
+        permissions::check(db, Some(&me.id), Action::ScheduleSeasonEvent { season_id }).await?;
+        f.facility_id = Some(season_facility);
+    }
+    Ok((f, (max_skaters, max_goalies)))
+}

@@ -1,0 +1,382 @@
+//! Events and RSVPs. Reads come from the database (attendees from the live
+//! actor when there is one); every RSVP, removal, limit change and
+//! cancellation goes to the event's actor through the registry, which
+//! decides, commits, and only then answers — the same path for REST and the
+//! WebSocket `rsvp` / `removeAttendee` commands (`crate::commands::event`).
+//!
+//! This module holds the event resource itself; [`input`] validates create
+//! and edit bodies, [`attendees`] answers and lists, [`payments`] who paid,
+//! [`teams`] the teams linked HOME or AWAY.
+
+mod attendees;
+mod input;
+mod payments;
+mod teams;
+
+use input::{EventInput, merge};
+
+use super::Page;
+use crate::auth::AuthUser;
+use crate::commands;
+use crate::db::{
+    self,
+    events::{EventFields, EventFilter, EventRow},
+};
+use crate::domain::{EventType, HockeyPosition, TeamRole};
+use crate::error::{AppError, AppResult, FieldErrors};
+use crate::permissions::{self, Action, Object};
+use crate::startup::AppState;
+use actix_web::{HttpResponse, delete, get, patch, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+pub fn config(cfg: &mut ServiceConfig) {
+    cfg.service(create)
+        .service(list)
+        .service(get_one)
+        .service(edit)
+        .service(cancel)
+        .service(remove_event)
+        .service(attendees::rsvp)
+        .service(attendees::remove_attendee)
+        .service(attendees::attendees)
+        .service(payments::mark_payment)
+        .service(payments::list_payments)
+        .service(teams::set_team)
+        .service(teams::unset_team);
+}
+
+/// How attendees are split into groups on the event page, e.g. two jersey
+/// colours balanced by position. Validated here; the client assigns people.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GroupConfig {
+    /// 2–4 groups, in display order.
+    pub groups: Vec<Group>,
+    /// `POSITION`: spread goalies, then defence, then forwards evenly;
+    /// `ORDER`: alternate in order of acceptance.
+    pub balance_by: GroupBalance,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Group {
+    pub name: String,
+    /// `#rrggbb`.
+    pub color: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum GroupBalance {
+    Position,
+    Order,
+}
+
+impl GroupConfig {
+    fn check(&self, errors: &mut FieldErrors) {
+        let hex = |c: &str| c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit());
+        if !(2..=4).contains(&self.groups.len()) {
+            errors.insert("groupConfig".into(), "2 to 4 groups".into());
+        } else if self.groups.iter().any(|g| g.name.trim().is_empty() || g.name.chars().count() > 30 || !hex(&g.color))
+        {
+            errors
+                .insert("groupConfig".into(), "each group needs a name (≤ 30 characters) and a #rrggbb colour".into());
+        }
+    }
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventTeam {
+    pub team_id: String,
+    pub team_name: String,
+    pub role: TeamRole,
+}
+
+/// The viewer's own standing, so a page renders without another call.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Viewer {
+    pub is_organiser: bool,
+    /// Organiser who may mark payments.
+    pub can_collect_payments: bool,
+    /// ATTENDING, WAITLISTED, DECLINED, REMOVED or null.
+    pub status: Option<String>,
+    pub waitlist_rank: Option<i64>,
+    pub position: Option<HockeyPosition>,
+    /// Own payment state (null when not attending).
+    pub is_paid: Option<bool>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    pub id: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub location: Option<String>,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub start_date: i64,
+    #[serde(with = "crate::time::rfc3339_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub end_date: Option<i64>,
+    pub image_url: Option<String>,
+    pub creator_id: String,
+    pub facility_id: Option<String>,
+    pub season_id: Option<String>,
+    pub external_home_team_name: Option<String>,
+    pub external_away_team_name: Option<String>,
+    pub external_rink: Option<String>,
+    pub home_score: Option<i64>,
+    pub away_score: Option<i64>,
+    pub event_type: EventType,
+    pub max_skaters: Option<i64>,
+    pub max_goalies: Option<i64>,
+    pub group_config: Option<GroupConfig>,
+    /// The attendees document's version (`seq` of `event:ID`).
+    pub version: i64,
+    #[serde(with = "crate::time::rfc3339_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub cancelled_at: Option<i64>,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: i64,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: i64,
+    pub teams: Vec<EventTeam>,
+    /// Only on single reads by a signed-in viewer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub viewer: Option<Viewer>,
+}
+
+fn event_from(row: EventRow, teams: Vec<EventTeam>, viewer: Option<Viewer>) -> Event {
+    Event {
+        event_type: EventType::parse(&row.event_type).unwrap_or(EventType::Other),
+        group_config: row.group_config.as_deref().and_then(|g| serde_json::from_str(g).ok()),
+        id: row.id,
+        title: row.title,
+        description: row.description,
+        location: row.location,
+        start_date: row.start_date,
+        end_date: row.end_date,
+        image_url: row.image_url,
+        creator_id: row.creator_id,
+        facility_id: row.facility_id,
+        season_id: row.season_id,
+        external_home_team_name: row.external_home_team_name,
+        external_away_team_name: row.external_away_team_name,
+        external_rink: row.external_rink,
+        home_score: row.home_score,
+        away_score: row.away_score,
+        max_skaters: row.max_skaters,
+        max_goalies: row.max_goalies,
+        version: row.version,
+        cancelled_at: row.cancelled_at,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        teams,
+        viewer,
+    }
+}
+
+async fn load_event(state: &AppState, id: &str, viewer: Option<&AuthUser>) -> AppResult<Event> {
+    let row = db::events::get(&state.db.pool, id).await?.ok_or_else(|| AppError::not_found("event"))?;
+    let teams = event_teams(state, id).await?;
+    let viewer = match viewer {
+        None => None,
+        Some(me) => Some(viewer_of(state, id, me).await?),
+    };
+    Ok(event_from(row, teams, viewer))
+}
+
+async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTeam>> {
+    Ok(db::events::teams(&state.db.pool, event_id)
+        .await?
+        .into_iter()
+        .map(|t| EventTeam {
+            role: TeamRole::parse(&t.role).unwrap_or(TeamRole::Home),
+            team_id: t.team_id,
+            team_name: t.team_name,
+        })
+        .collect())
+}
+
+async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<Viewer> {
+    let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(event_id)).await?;
+    let is_organiser = rel.permits(&Action::OrganiseEvent { event_id });
+    let collects = db::users::get(&state.db.pool, &me.id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
+    let (_, doc) = crate::live::event::current(&state.db, &state.realtime.events, event_id).await?;
+    let attending = doc["attending"].as_array().and_then(|a| a.iter().find(|e| e["userId"] == me.id.as_str()));
+    let waiting = doc["waitlist"].as_array().and_then(|a| a.iter().find(|e| e["userId"] == me.id.as_str()));
+    let payments = db::events::payments(&state.db.pool, event_id).await?;
+    let (status, rank, position) = match (attending, waiting) {
+        (Some(a), _) => (Some("ATTENDING".to_string()), None, a["position"].as_str().and_then(HockeyPosition::parse)),
+        (None, Some(w)) => {
+            (Some("WAITLISTED".to_string()), w["rank"].as_i64(), w["position"].as_str().and_then(HockeyPosition::parse))
+        }
+        (None, None) => (db::events::rsvp_status(&state.db.pool, event_id, &me.id).await?, None, None),
+    };
+    Ok(Viewer {
+        is_organiser,
+        can_collect_payments: is_organiser && collects,
+        is_paid: attending.map(|_| payments.get(&me.id).copied().unwrap_or(false)),
+        status,
+        waitlist_rank: rank,
+        position,
+    })
+}
+
+/// Create an event; the creator organises it.
+#[utoipa::path(request_body = EventInput, responses((status = 201, body = Event), (status = 422, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[post("/events")]
+async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
+    let base = EventFields::default();
+    let (fields, (max_skaters, max_goalies)) = merge(&state.db, &me, body.into_inner(), base, (None, None)).await?;
+    let id = db::events::insert(&state.db.pool, &me.id, &fields, max_skaters, max_goalies).await?;
+    Ok(HttpResponse::Created().json(load_event(&state, &id, Some(&me)).await?))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EventQuery {
+    pub facility_id: Option<String>,
+    pub season_id: Option<String>,
+    pub event_type: Option<EventType>,
+    /// RFC 3339: events starting at or after.
+    pub from: Option<String>,
+    /// RFC 3339: events starting before.
+    pub to: Option<String>,
+    /// `me`: events I created.
+    pub created_by: Option<String>,
+    /// `me`: events I'm attending or waitlisted for.
+    pub attending: Option<String>,
+    pub include_cancelled: Option<bool>,
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+}
+
+/// Events by start time (soonest first), with filters.
+#[utoipa::path(params(EventQuery), responses((status = 200, body = Page<Event>)), tag = "events")]
+#[get("/events")]
+async fn list(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<EventQuery>,
+) -> AppResult<web::Json<Page<Event>>> {
+    let q = query.into_inner();
+    let time = |field: &str, v: Option<String>| -> AppResult<Option<i64>> {
+        v.map(|s| crate::time::parse_rfc3339(&s).ok_or_else(|| AppError::field(field, "must be an RFC 3339 time")))
+            .transpose()
+    };
+    let me_only = |field: &str, v: Option<String>| -> AppResult<Option<String>> {
+        match v.as_deref() {
+            None => Ok(None),
+            Some("me") => Ok(Some(me.id.clone())),
+            Some(_) => Err(AppError::field(field, "only `me` is supported")),
+        }
+    };
+    let filter = EventFilter {
+        facility_id: q.facility_id,
+        season_id: q.season_id,
+        event_type: q.event_type.map(|t| t.as_str().to_string()),
+        from: time("from", q.from)?,
+        to: time("to", q.to)?,
+        created_by: me_only("createdBy", q.created_by)?,
+        attending: me_only("attending", q.attending)?,
+        include_cancelled: q.include_cancelled.unwrap_or(false),
+    };
+    let after = match q.cursor.as_deref() {
+        None => None,
+        Some(raw) => {
+            let c = db::Cursor::parse(raw).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))?;
+            Some((c.at, c.id))
+        }
+    };
+    let limit = db::page_limit(q.limit);
+    let rows = db::events::list(&state.db.pool, &filter, after, limit).await?;
+    let (rows, next_cursor) =
+        db::finish_page(rows, limit, |r| db::Cursor { at: r.start_date, id: r.id.clone() }.encode());
+    let mut items = Vec::with_capacity(rows.len());
+    for row in rows {
+        let teams = event_teams(&state, &row.id).await?;
+        items.push(event_from(row, teams, None));
+    }
+    Ok(web::Json(Page { items, next_cursor }))
+}
+
+/// An event, with the viewer's own standing.
+#[utoipa::path(responses((status = 200, body = Event), (status = 404, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[get("/events/{id}")]
+async fn get_one(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
+    Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
+}
+
+/// The event, after checking the viewer organises it (404 before 403).
+async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<EventRow> {
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
+    db::events::get(&state.db.pool, event_id).await?.ok_or_else(|| AppError::not_found("event"))
+}
+
+/// Edit an event (its creator and its facility's owner and managers).
+/// Changing `maxSkaters` / `maxGoalies` goes through the RSVP actor: a
+/// raised limit promotes from the waitlist at once.
+#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[patch("/events/{id}")]
+async fn edit(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<EventInput>,
+) -> AppResult<web::Json<Event>> {
+    let row = require_organiser(&state, &id, &me).await?;
+    if row.cancelled_at.is_some() {
+        return Err(AppError::conflict_code("event_cancelled", "a cancelled event cannot be edited"));
+    }
+    let input = body.into_inner();
+    let limits_changed = input.max_skaters.is_some() || input.max_goalies.is_some();
+    let base = EventFields {
+        title: row.title.clone(),
+        description: row.description.clone(),
+        location: row.location.clone(),
+        start_date: row.start_date,
+        end_date: row.end_date,
+        image_url: row.image_url.clone(),
+        facility_id: row.facility_id.clone(),
+        season_id: row.season_id.clone(),
+        external_home_team_name: row.external_home_team_name.clone(),
+        external_away_team_name: row.external_away_team_name.clone(),
+        external_rink: row.external_rink.clone(),
+        home_score: row.home_score,
+        away_score: row.away_score,
+        event_type: row.event_type.clone(),
+        group_config: row.group_config.clone(),
+    };
+    let (fields, (max_skaters, max_goalies)) =
+        merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies)).await?;
+    db::events::update(&state.db.pool, &id, &fields).await?;
+    if limits_changed {
+        commands::event::set_limits(&state, &me, &id, max_skaters, max_goalies).await?;
+    }
+    Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
+}
+
+/// Cancel an event: everyone watching it sees it at once; RSVPs are kept.
+#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[post("/events/{id}/cancel")]
+async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
+    commands::event::cancel(&state, &me, &id).await?;
+    Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
+}
+
+/// Delete an event and its RSVPs (organisers). Prefer cancelling an event
+/// people answered: deleting erases the record.
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[delete("/events/{id}")]
+async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
+    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;
+    db::events::delete(&state.db.pool, &id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

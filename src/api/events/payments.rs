@@ -1,0 +1,85 @@
+//! Who paid: organisers who collect payments mark attendees paid.
+
+use crate::auth::AuthUser;
+use crate::db;
+use crate::error::{AppError, AppResult};
+use crate::permissions::{self, Action};
+use crate::startup::AppState;
+use actix_web::{get, put, web};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PaymentInput {
+    pub is_paid: bool,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventPayment {
+    pub id: String,
+    pub event_id: String,
+    pub user_id: String,
+    pub is_paid: bool,
+    #[serde(with = "crate::time::rfc3339_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub marked_paid_at: Option<i64>,
+    pub marked_paid_by_id: Option<String>,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: i64,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: i64,
+}
+
+impl From<db::events::PaymentRow> for EventPayment {
+    fn from(row: db::events::PaymentRow) -> Self {
+        EventPayment {
+            is_paid: row.is_paid != 0,
+            id: row.id,
+            event_id: row.event_id,
+            user_id: row.user_id,
+            marked_paid_at: row.marked_paid_at,
+            marked_paid_by_id: row.marked_paid_by_id,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+async fn require_collector(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<()> {
+    permissions::check(&state.db, Some(&me.id), Action::CollectPayments { event_id }).await?;
+    permissions::check_payment_collector(&state.db, &me.id).await
+}
+
+/// Mark an attendee paid or unpaid (organisers who collect payments).
+#[utoipa::path(request_body = PaymentInput, responses((status = 200, body = EventPayment), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[put("/events/{id}/payments/{user_id}")]
+async fn mark_payment(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<PaymentInput>,
+) -> AppResult<web::Json<EventPayment>> {
+    let (event_id, user_id) = path.into_inner();
+    require_collector(&state, &event_id, &me).await?;
+    let mut conn = state.db.pool.acquire().await?;
+    let row = db::events::mark_paid(&mut conn, &event_id, &user_id, body.is_paid, &me.id)
+        .await?
+        .ok_or_else(|| AppError::conflict_code("not_attending", "only attendees have a payment to mark"))?;
+    Ok(web::Json(EventPayment::from(row)))
+}
+
+/// Every attendee's payment (organisers who collect payments).
+#[utoipa::path(responses((status = 200, body = Vec<EventPayment>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[get("/events/{id}/payments")]
+async fn list_payments(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<Vec<EventPayment>>> {
+    require_collector(&state, &id, &me).await?;
+    let rows = db::events::payment_rows(&state.db.pool, &id).await?;
+    Ok(web::Json(rows.into_iter().map(EventPayment::from).collect()))
+}
