@@ -273,6 +273,14 @@ async fn edit(
 #[delete("/teams/{id}")]
 async fn remove(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::DeleteTeam { team_id: &id }).await?;
+    // Games keep both sides' records: a team that has played or is on a
+    // schedule stays (its rosters can be archived instead).
+    if db::teams::has_games(&state.db.pool, &id).await? {
+        return Err(AppError::conflict_code(
+            "team_has_games",
+            "this team has games on a season's schedule; archive its rosters instead of deleting it",
+        ));
+    }
     if !db::teams::delete(&state.db.pool, &id).await? {
         return Err(AppError::not_found("team"));
     }

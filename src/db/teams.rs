@@ -115,6 +115,17 @@ pub async fn replace(conn: &mut sqlx::AnyConnection, id: &str, t: &TeamFields) -
 
 /// Deletes a team with its rosters (the schema's ON DELETE rules; games
 /// refer to rosters with RESTRICT, so a refusal answers 409).
+/// Whether any roster of the team plays in a game.
+pub async fn has_games<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM games g JOIN rosters r ON r.id IN (g.home_roster_id, g.away_roster_id) WHERE r.team_id = $1",
+    )
+    .bind(id)
+    .fetch_one(ex)
+    .await?;
+    Ok(n > 0)
+}
+
 pub async fn delete<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<bool, sqlx::Error> {
     let done = sqlx::query("DELETE FROM teams WHERE id = $1").bind(id).execute(ex).await?;
     Ok(done.rows_affected() > 0)

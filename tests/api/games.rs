@@ -759,3 +759,18 @@ async fn a_game_is_rescheduled_postponed_and_cancelled_only_before_it_goes_live(
     let (s, b) = app.patch(&format!("/api/v1/games/{other}"), Some(&l.rink), json!({"status": "SCHEDULED"})).await;
     assert_error(s, &b, 409, "conflict");
 }
+
+#[actix_web::test]
+async fn a_team_with_games_is_kept_and_one_without_games_may_be_deleted() {
+    let app = spawn_app().await;
+    let l = league(&app, 1).await;
+    let game = game_of(&app, &l).await;
+    let (s, b) = app.delete(&format!("/api/v1/teams/{}", l.home.team), Some(&l.home.coach)).await;
+    assert_eq!((s, b["error"]["code"].as_str()), (409, Some("team_has_games")), "{b}");
+    assert_eq!(public_game(&app, &game).await["homeRosterId"], l.home.roster.as_str(), "the game still stands");
+    let lonely = side(&app, &l.season, "Loons", 1).await;
+    let (s, b) = app.delete(&format!("/api/v1/teams/{}", lonely.team), Some(&lonely.coach)).await;
+    assert_eq!(s, 204, "{b}");
+    let (s, _) = app.get(&format!("/api/v1/teams/{}", lonely.team), None).await;
+    assert_eq!(s, 404);
+}

@@ -45,6 +45,12 @@ const TABLES: &[&str] = &[
     "roster_players",
     "roster_join_requests",
     "feed_items",
+    "events",
+    "event_rsvps",
+    "event_teams",
+    "games",
+    "game_scorekeepers",
+    "game_log",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +110,8 @@ struct Cast {
     extra_team_manager: TestUser,
     /// Asks to join in every world.
     requester: TestUser,
+    /// Owns the rival team of every world's games (no role in the matrix).
+    rival: TestUser,
 }
 
 async fn cast(app: &TestApp) -> Cast {
@@ -125,6 +133,7 @@ async fn cast(app: &TestApp) -> Cast {
         extra_facility_manager: app.user("xfmgr").await,
         extra_team_manager: app.user("xtmgr").await,
         requester: app.user("requester").await,
+        rival: app.user("gamerival").await,
         roles: roles.clone(),
     };
     // The "other" managers run a facility and a team of their own (owned by
@@ -145,6 +154,13 @@ struct World {
     mapping: String,
     roster: String,
     request: String,
+    /// An event at the facility (created by its owner), with the victim
+    /// attending.
+    event: String,
+    /// A rival team's roster in the same season: the other side of games.
+    rival_roster: String,
+    /// A game between the roster and the rival roster.
+    game: String,
 }
 
 async fn world(app: &TestApp, c: &Cast) -> World {
@@ -162,7 +178,30 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         assert_eq!(s, 201, "{b}");
     }
     let request = request(app, &c.requester, &roster).await;
-    World { facility, team, season, mapping, roster, request }
+    let (s, b) = app
+        .post(
+            "/api/v1/events",
+            Some(&c.facility_owner),
+            json!({"title": "Tuesday pickup", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER", "facilityId": facility}),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    let event = crate::rosters::id(&b);
+    let (s, b) =
+        app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&c.victim), Some(json!({"action": "ATTENDING"}))).await;
+    assert_eq!(s, 200, "{b}");
+    let rival_team = crate::rosters::team(app, &c.rival, None).await;
+    let rival_roster = crate::rosters::roster(app, &c.rival, &rival_team, &season, json!({})).await;
+    let (s, b) = app
+        .post(
+            "/api/v1/games",
+            Some(&c.facility_owner),
+            json!({"homeRosterId": roster, "awayRosterId": rival_roster, "seasonId": season, "scheduledAt": "2026-12-02T20:00:00Z"}),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    let game = crate::rosters::id(&b);
+    World { facility, team, season, mapping, roster, request, event, rival_roster, game }
 }
 
 /// The HTTP request of an action, against a world.
@@ -218,6 +257,28 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
         "approve_join_request" => (Method::POST, format!("/join-requests/{q}/approve"), None),
         "reject_join_request" => (Method::POST, format!("/join-requests/{q}/reject"), None),
         "cancel_join_request" => (Method::DELETE, format!("/join-requests/{q}"), None),
+        "create_season_event" => (
+            Method::POST,
+            "/events".into(),
+            Some(
+                json!({"title": "League night", "startDate": "2026-12-03T20:00:00Z", "eventType": "GAME", "seasonId": s}),
+            ),
+        ),
+        "edit_event" => (Method::PATCH, format!("/events/{}", w.event), Some(json!({"location": "Rink 2"}))),
+        "cancel_event" => (Method::POST, format!("/events/{}/cancel", w.event), None),
+        "delete_event" => (Method::DELETE, format!("/events/{}", w.event), None),
+        "remove_attendee" => (Method::DELETE, format!("/events/{}/attendees/{}", w.event, c.victim.id), None),
+        "link_event_team" => (Method::PUT, format!("/events/{}/teams/{t}", w.event), Some(json!({"role": "HOME"}))),
+        "schedule_game" => (
+            Method::POST,
+            "/games".into(),
+            Some(
+                json!({"homeRosterId": r, "awayRosterId": w.rival_roster, "seasonId": s, "scheduledAt": "2026-12-09T20:00:00Z"}),
+            ),
+        ),
+        "edit_game" => (Method::PATCH, format!("/games/{}", w.game), Some(json!({"status": "POSTPONED"}))),
+        "add_scorekeeper" => (Method::PUT, format!("/games/{}/scorekeepers/{newbie}", w.game), None),
+        "score_game" => (Method::POST, format!("/games/{}/actions", w.game), Some(json!({"type": "START"}))),
         other => panic!("docs/permissions.md names an action the test does not know: {other}"),
     }
 }
@@ -331,6 +392,16 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "approve_join_request",
         "reject_join_request",
         "cancel_join_request",
+        "create_season_event",
+        "edit_event",
+        "cancel_event",
+        "delete_event",
+        "remove_attendee",
+        "link_event_team",
+        "schedule_game",
+        "edit_game",
+        "add_scorekeeper",
+        "score_game",
     ];
     assert_eq!(rows, known);
 }
