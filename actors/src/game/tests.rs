@@ -317,6 +317,24 @@ fn postponing_and_cancelling_are_only_possible_before_the_game_goes_live() {
 }
 
 #[test]
+fn a_game_is_rescheduled_through_its_aggregate_only_before_it_goes_live() {
+    let mut state = game();
+    let before = state.version();
+    let moved = run(&mut state, GameCommand::Reschedule { scheduled_at: 1_800_000_000_000 }).unwrap();
+    assert_eq!(moved.scheduled_at, Some(1_800_000_000_000));
+    assert!(state.version() > before, "a new time is a new version: pushes carry a new seq");
+    run(&mut state, GameCommand::SetStatus { status: GameStatus::Cancelled }).unwrap();
+    assert!(
+        run(&mut state, GameCommand::Reschedule { scheduled_at: 1 }).is_ok(),
+        "a cancelled game's time may be corrected"
+    );
+    let mut live = live();
+    let frozen = live.clone();
+    assert!(matches!(run(&mut live, GameCommand::Reschedule { scheduled_at: 1 }), Err(Rejection::State(_))));
+    assert_eq!(live, frozen);
+}
+
+#[test]
 fn a_batch_of_actions_bumps_the_version_once() {
     let mut state = game();
     decide(&mut state, &GameCommand::Action(GameAction::Start), "k", NOW).unwrap();
