@@ -15,5 +15,6 @@ mod operations;
 mod permissions;
 mod realtime;
 mod rosters;
+mod socket_edges;
 mod users;
 mod webhooks;
