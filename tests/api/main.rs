@@ -10,6 +10,7 @@ mod auth;
 mod events;
 mod follows;
 mod games;
+mod http_edges;
 mod inputs;
 mod operations;
 mod permissions;
