@@ -55,8 +55,10 @@ pub struct Config {
 }
 
 /// Token buckets on `/api/v1` (docs/limits.md). A rate of 0 turns that
-/// bucket off. Defaults are far above what a person or an arena's shared
-/// address does, and below what a script does.
+/// bucket off. The defaults sit far above a person, or an arena full of
+/// phones behind one address, and above the test suites (one test user
+/// makes up to ~750 requests in a couple of seconds); they turn away a
+/// sustained flood. The load generator needs them raised or off.
 #[derive(Clone, Debug)]
 pub struct HttpLimits {
     /// Requests per second per client address (IPv6: per /64)...
@@ -186,9 +188,9 @@ impl Config {
             },
             http: HttpLimits {
                 per_address_rate: num("HTTP_ADDRESS_RATE_PER_SEC", 200)? as f64,
-                per_address_burst: num("HTTP_ADDRESS_RATE_BURST", 400)? as u32,
+                per_address_burst: num("HTTP_ADDRESS_RATE_BURST", 2000)? as u32,
                 per_user_rate: num("HTTP_USER_RATE_PER_SEC", 50)? as f64,
-                per_user_burst: num("HTTP_USER_RATE_BURST", 200)? as u32,
+                per_user_burst: num("HTTP_USER_RATE_BURST", 1000)? as u32,
                 // Dev auth reachable from the network (it refuses otherwise)
                 // is limited by default; on loopback only local processes —
                 // the test suites, the e2e run, the load generator signing in
@@ -251,6 +253,21 @@ mod tests {
     fn dev_auth_refuses_a_public_bind_unless_allowed() {
         assert!(with(&[("BIND", "0.0.0.0:8080")]).is_err());
         assert!(with(&[("BIND", "0.0.0.0:8080"), ("ALLOW_DEV_AUTH_ON_NETWORK", "true")]).is_ok());
+    }
+
+    #[test]
+    fn http_limits_default_on_and_dev_sign_in_is_limited_when_exposed() {
+        let c = with(&[]).unwrap();
+        assert_eq!((c.http.per_address_rate, c.http.per_address_burst), (200.0, 2000));
+        assert_eq!((c.http.per_user_rate, c.http.per_user_burst), (50.0, 1000));
+        // On loopback only local processes can sign in: off unless asked.
+        assert_eq!(c.http.dev_token_rate, 0.0);
+        let exposed = with(&[("BIND", "0.0.0.0:8080"), ("ALLOW_DEV_AUTH_ON_NETWORK", "true")]).unwrap();
+        assert_eq!((exposed.http.dev_token_rate * 60.0, exposed.http.dev_token_burst), (10.0, 10));
+        let off = with(&[("HTTP_ADDRESS_RATE_PER_SEC", "0"), ("DEV_TOKEN_RATE_PER_MIN", "5")]).unwrap();
+        assert_eq!(off.http.per_address_rate, 0.0);
+        assert_eq!(off.http.dev_token_rate * 60.0, 5.0);
+        assert!(with(&[("HTTP_USER_RATE_BURST", "many")]).is_err());
     }
 
     #[test]
