@@ -114,18 +114,85 @@ async fn a_display_that_stops_reading_has_its_connection_reset_within_a_bounded_
     }
 }
 
+/// Reads the raw socket until the server's FIN: the connection is really
+/// closed, not held open by a duplicated descriptor somewhere.
+async fn reads_to_eof(tcp: &tokio::net::TcpStream) -> bool {
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        match tokio::time::timeout_at(deadline, tcp.readable()).await {
+            Err(_) => return false,
+            Ok(r) => r.unwrap(),
+        }
+        match tcp.try_read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(_) => return false,
+        }
+    }
+}
+
 #[actix_web::test]
-async fn a_client_that_closes_normally_is_not_reset() {
+async fn a_client_that_closes_normally_gets_a_clean_close_not_a_reset() {
     let app = spawn_app_with(&[("WS_SEND_TIMEOUT_MS", "300")]).await;
     let mut ws = app.ws().await;
     ws.send(json!({"type": "ping"})).await;
     assert_eq!(ws.next_json(WAIT).await.unwrap()["type"], "pong");
     ws.stream.close(None).await.unwrap();
-    // The server answers the close and ends the connection cleanly (EOF
-    // after its close frame), well before the reset would have come.
+    // The server answers the close and ends the connection with a FIN,
+    // before the reset for a connection outliving its session would come.
     assert_eq!(ws.closed_with(WAIT).await, Some(1005));
+    assert!(reads_to_eof(tcp_of(&ws)).await, "the connection ends cleanly");
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert!(tcp_of(&ws).take_error().unwrap().is_none(), "a clean close, no reset");
+}
+
+/// The server keeps a second descriptor of every connection (to reset it
+/// when needed); it must go when the connection does. Counted on a server
+/// of its own, as a child process, so other tests' sockets do not blur it.
+#[actix_web::test]
+async fn finished_connections_leave_no_descriptor_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rinkside"))
+        .env("DATABASE_URL", format!("sqlite://{}/r.db", dir.path().display()))
+        .env("BIND", format!("127.0.0.1:{port}"))
+        .env("AUTH_MODE", "dev")
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .unwrap();
+    let fds = || std::fs::read_dir(format!("/proc/{}/fd", child.id())).map(|d| d.count()).unwrap_or(0);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while reqwest::get(format!("http://127.0.0.1:{port}/healthz")).await.is_err() {
+        assert!(tokio::time::Instant::now() < deadline, "server never started");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = fds();
+
+    for _ in 0..50 {
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        tcp.writable().await.unwrap();
+        tcp.try_write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+        assert!(reads_to_eof(&tcp).await, "the HTTP connection ends");
+    }
+    for _ in 0..20 {
+        let mut ws = Ws::connect(&format!("ws://127.0.0.1:{port}/api/v1/ws")).await;
+        ws.send(json!({"type": "ping"})).await;
+        assert_eq!(ws.next_json(WAIT).await.unwrap()["type"], "pong");
+        ws.stream.close(None).await.unwrap();
+        assert!(ws.closed_with(WAIT).await.is_some());
+    }
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut now = fds();
+    while now > before + 2 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        now = fds();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(now <= before + 2, "{before} descriptors before 70 connections, {now} after");
 }
 
 /// A text message in `parts` fragments of `size` bytes each (JSON padded
