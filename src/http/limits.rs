@@ -104,11 +104,7 @@ impl<K: Hash + Eq> KeyedBuckets<K> {
         (rate_per_sec > 0.0).then(|| KeyedBuckets {
             rate: rate_per_sec,
             burst: burst.max(1),
-            state: Mutex::new(Keyed {
-                buckets: HashMap::new(),
-                next_sweep: Instant::now() + SWEEP_EVERY,
-                untracked: 0,
-            }),
+            state: Mutex::new(Keyed { buckets: HashMap::new(), next_sweep: Instant::now(), untracked: 0 }),
         })
     }
 
@@ -215,7 +211,7 @@ fn address_key(ip: IpAddr) -> IpAddr {
 
 /// Whole seconds for `Retry-After`, at least 1.
 fn retry_after_secs(wait: Duration) -> u64 {
-    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let secs = wait.as_secs().saturating_add(u64::from(wait.subsec_nanos() > 0));
     secs.clamp(1, 24 * 3600)
 }
 
