@@ -200,7 +200,12 @@ impl Config {
                 dev_token_burst: num("DEV_TOKEN_RATE_BURST", 10)? as u32,
                 trust_forwarded_for: flag("TRUST_FORWARDED_FOR"),
             },
-            content_security_policy: non_empty("CONTENT_SECURITY_POLICY"),
+            content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {
+                Some(p) if !p.bytes().all(|b| (0x20..0x7f).contains(&b)) => {
+                    return Err(ConfigError("CONTENT_SECURITY_POLICY must be one line of printable ASCII".into()));
+                }
+                p => p,
+            },
         };
         config.check_dev_auth_bind()?;
         Ok(config)

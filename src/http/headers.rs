@@ -72,6 +72,7 @@ impl SecurityHeaders {
             connect.join(" "),
         );
         let csp_tail = "; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'".to_string();
+        // Checked when the configuration was read (printable ASCII).
         let csp_override = config.content_security_policy.as_deref().and_then(|p| HeaderValue::from_str(p).ok());
         SecurityHeaders { csp_head, csp_tail, csp_override }
     }
@@ -148,6 +149,16 @@ mod tests {
         assert!(p.contains("script-src 'self' https://*.clerk.accounts.dev"), "{p}");
         assert!(p.contains("https://clerk.rinkside.example"), "{p}");
         assert!(p.contains("style-src 'self' 'unsafe-inline'"), "{p}");
+    }
+
+    #[test]
+    fn a_configured_policy_replaces_the_computed_one() {
+        let c =
+            config(&[("CONTENT_SECURITY_POLICY", "default-src 'self' https://cdn.example; frame-ancestors 'none'")]);
+        let p = SecurityHeaders::new(&c).policy("rinkside.example");
+        assert_eq!(p.to_str().unwrap(), "default-src 'self' https://cdn.example; frame-ancestors 'none'");
+        let map: std::collections::HashMap<&str, &str> = [("CONTENT_SECURITY_POLICY", "a\u{7f}b")].into();
+        assert!(Config::from_lookup(|k| map.get(k).map(|v| v.to_string())).is_err());
     }
 
     #[test]
