@@ -47,6 +47,36 @@ pub struct Config {
     pub actor_idle: Duration,
     /// WebSocket limits (see [`WsLimits`]).
     pub ws: WsLimits,
+    /// HTTP rate limits on `/api/v1` (see [`HttpLimits`]).
+    pub http: HttpLimits,
+    /// Replaces the computed `Content-Security-Policy` when set (e.g. a
+    /// custom Clerk domain or a CDN); see docs/limits.md.
+    pub content_security_policy: Option<String>,
+}
+
+/// Token buckets on `/api/v1` (docs/limits.md). A rate of 0 turns that
+/// bucket off. The defaults sit far above a person, or an arena full of
+/// phones behind one address, and above the test suites (one test user
+/// makes up to ~750 requests in a couple of seconds); they turn away a
+/// sustained flood. The load generator needs them raised or off.
+#[derive(Clone, Debug)]
+pub struct HttpLimits {
+    /// Requests per second per client address (IPv6: per /64)...
+    pub per_address_rate: f64,
+    /// ...and the burst above it.
+    pub per_address_burst: u32,
+    /// Requests per second per bearer token (a signed-in user's session)...
+    pub per_user_rate: f64,
+    /// ...and the burst above it.
+    pub per_user_burst: u32,
+    /// `POST /api/v1/dev/token` per client address, per second (configured
+    /// per minute): creates users, so the tightest of all.
+    pub dev_token_rate: f64,
+    pub dev_token_burst: u32,
+    /// Key the per-address buckets by the last `X-Forwarded-For` entry (the
+    /// address our reverse proxy saw) instead of the TCP peer. Only behind
+    /// a proxy that sets it: otherwise clients could pick their own key.
+    pub trust_forwarded_for: bool,
 }
 
 /// Per-connection WebSocket limits. Defaults suit phones and arena displays;
@@ -93,6 +123,7 @@ impl Config {
                 .unwrap_or_default()
         };
         let flag = |k: &str| matches!(non_empty(k).as_deref(), Some("1" | "true" | "yes"));
+        let allow_dev_auth_on_network = flag("ALLOW_DEV_AUTH_ON_NETWORK");
         let clerk_jwks_url = non_empty("CLERK_JWKS_URL");
         let clerk_jwt_key = non_empty("CLERK_JWT_KEY");
         let auth_mode = match non_empty("AUTH_MODE").as_deref() {
@@ -137,7 +168,7 @@ impl Config {
             clerk_authorized_parties: list("CLERK_AUTHORIZED_PARTIES"),
             clerk_webhook_secret: non_empty("CLERK_WEBHOOK_SECRET"),
             dev_auth_secret: non_empty("DEV_AUTH_SECRET").unwrap_or_else(|| "rinkside-dev-auth-secret".into()),
-            allow_dev_auth_on_network: flag("ALLOW_DEV_AUTH_ON_NETWORK"),
+            allow_dev_auth_on_network,
             allowed_origins: list("ALLOWED_ORIGINS"),
             client_dist: non_empty("CLIENT_DIST").map(PathBuf::from).unwrap_or_else(|| "client/dist".into()),
             log_json: non_empty("LOG_FORMAT").as_deref() == Some("json"),
@@ -154,6 +185,26 @@ impl Config {
                 send_timeout: Duration::from_millis(num("WS_SEND_TIMEOUT_MS", 10_000)?),
                 heartbeat: secs("WS_HEARTBEAT_SECS", 15)?,
                 idle_timeout: secs("WS_IDLE_TIMEOUT_SECS", 45)?,
+            },
+            http: HttpLimits {
+                per_address_rate: num("HTTP_ADDRESS_RATE_PER_SEC", 200)? as f64,
+                per_address_burst: num("HTTP_ADDRESS_RATE_BURST", 2000)? as u32,
+                per_user_rate: num("HTTP_USER_RATE_PER_SEC", 50)? as f64,
+                per_user_burst: num("HTTP_USER_RATE_BURST", 1000)? as u32,
+                // Dev auth reachable from the network (it refuses otherwise)
+                // is limited by default; on loopback only local processes —
+                // the test suites, the e2e run, the load generator signing in
+                // thousands of users — can reach it.
+                dev_token_rate: num("DEV_TOKEN_RATE_PER_MIN", if allow_dev_auth_on_network { 10 } else { 0 })? as f64
+                    / 60.0,
+                dev_token_burst: num("DEV_TOKEN_RATE_BURST", 10)? as u32,
+                trust_forwarded_for: flag("TRUST_FORWARDED_FOR"),
+            },
+            content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {
+                Some(p) if !p.bytes().all(|b| (0x20..0x7f).contains(&b)) => {
+                    return Err(ConfigError("CONTENT_SECURITY_POLICY must be one line of printable ASCII".into()));
+                }
+                p => p,
             },
         };
         config.check_dev_auth_bind()?;
@@ -207,6 +258,21 @@ mod tests {
     fn dev_auth_refuses_a_public_bind_unless_allowed() {
         assert!(with(&[("BIND", "0.0.0.0:8080")]).is_err());
         assert!(with(&[("BIND", "0.0.0.0:8080"), ("ALLOW_DEV_AUTH_ON_NETWORK", "true")]).is_ok());
+    }
+
+    #[test]
+    fn http_limits_default_on_and_dev_sign_in_is_limited_when_exposed() {
+        let c = with(&[]).unwrap();
+        assert_eq!((c.http.per_address_rate, c.http.per_address_burst), (200.0, 2000));
+        assert_eq!((c.http.per_user_rate, c.http.per_user_burst), (50.0, 1000));
+        // On loopback only local processes can sign in: off unless asked.
+        assert_eq!(c.http.dev_token_rate, 0.0);
+        let exposed = with(&[("BIND", "0.0.0.0:8080"), ("ALLOW_DEV_AUTH_ON_NETWORK", "true")]).unwrap();
+        assert_eq!((exposed.http.dev_token_rate * 60.0, exposed.http.dev_token_burst), (10.0, 10));
+        let off = with(&[("HTTP_ADDRESS_RATE_PER_SEC", "0"), ("DEV_TOKEN_RATE_PER_MIN", "5")]).unwrap();
+        assert_eq!(off.http.per_address_rate, 0.0);
+        assert_eq!(off.http.dev_token_rate * 60.0, 5.0);
+        assert!(with(&[("HTTP_USER_RATE_BURST", "many")]).is_err());
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //!
 //! A tour, in the order a request meets it:
 //! - [`config`] reads the environment once; [`startup`] builds the app.
+//! - [`http`] wraps it: rate limits on `/api/v1`, security headers on
+//!   every answer.
 //! - [`auth`] turns a bearer token (Clerk or dev) into a user; Clerk
 //!   webhooks keep users in sync.
 //! - [`api`] holds the REST resources, one module each; [`db`] holds every
@@ -24,6 +26,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod http;
 pub mod live;
 pub mod permissions;
 pub mod realtime;

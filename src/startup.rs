@@ -7,8 +7,11 @@ use crate::auth::Authenticator;
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::AppError;
+use crate::http::headers::SecurityHeaders;
+use crate::http::limits::RateLimits;
 use crate::realtime::Realtime;
 use actix_web::dev::{Server, ServerHandle};
+use actix_web::middleware::from_fn;
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, ResponseError, web};
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -67,24 +70,34 @@ impl Application {
         let routes = web::Data::new(RouteTable::from_openapi(&openapi.0));
         let dist = config.client_dist.clone();
         let server_state = state.clone();
+        // One set per node, shared by every worker.
+        let rate_limits = web::Data::new(RateLimits::new(&config.http));
+        let security_headers = web::Data::new(SecurityHeaders::new(&config));
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(from_fn(crate::http::headers::middleware))
                 .wrap(TracingLogger::default())
                 .app_data(server_state.clone())
                 .app_data(openapi.clone())
                 .app_data(routes.clone())
+                .app_data(rate_limits.clone())
+                .app_data(security_headers.clone())
                 .configure(api::extractor_config)
                 .service(api::health::healthz)
                 .service(api::health::readyz)
                 .service(api::openapi::serve)
                 .service(
                     web::scope("/api/v1")
+                        .wrap(from_fn(crate::http::limits::middleware))
                         .configure(|cfg| api::config(&mut utoipa_actix_web::service_config::ServiceConfig::new(cfg)))
                         .default_service(web::to(unmatched_api_route)),
                 )
                 .service(web::scope("/api").default_service(web::to(unmatched_api_route)))
                 .configure(|cfg| client_files(cfg, &dist))
         })
+        // Lets a WebSocket session reset a connection whose client stopped
+        // reading (crate::ws::ConnSocket).
+        .on_connect(crate::ws::ConnSocket::remember)
         .disable_signals()
         .shutdown_timeout(config.shutdown_grace.as_secs())
         .listen(listener)?
@@ -192,12 +205,18 @@ async fn unmatched_api_route(req: HttpRequest, routes: web::Data<RouteTable>) ->
 }
 
 /// The built client at `/`; any other non-API path falls back to index.html
-/// so client-side routes survive a reload.
+/// so client-side routes survive a reload — except what is plainly a file
+/// (under `/assets/`, or a last segment with an extension): a missing chunk
+/// of an older build answers 404, so the page's loader fails clearly
+/// instead of parsing index.html as JavaScript.
 fn client_files(cfg: &mut web::ServiceConfig, dist: &std::path::Path) {
     let index = dist.join("index.html");
     let spa_fallback = web::to(move |req: HttpRequest| {
         let index = index.clone();
         async move {
+            if looks_like_a_file(req.path()) {
+                return HttpResponse::NotFound().content_type("text/plain").body("no such file");
+            }
             match actix_files::NamedFile::open(&index) {
                 Ok(file) => file.into_response(&req),
                 Err(_) => HttpResponse::NotFound()
@@ -210,5 +229,27 @@ fn client_files(cfg: &mut web::ServiceConfig, dist: &std::path::Path) {
         cfg.service(actix_files::Files::new("/", dist).index_file("index.html").default_handler(spa_fallback));
     } else {
         cfg.default_service(spa_fallback);
+    }
+}
+
+/// Client routes are ids and words (`/games/0193…`, `/display/game/…`);
+/// files have extensions or live under `/assets/`.
+fn looks_like_a_file(path: &str) -> bool {
+    path.starts_with("/assets/") || path.rsplit('/').next().is_some_and(|last| last.contains('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_a_file;
+
+    #[test]
+    fn assets_and_names_with_extensions_are_files_routes_are_not() {
+        assert!(looks_like_a_file("/assets/index-abc123.js"));
+        assert!(looks_like_a_file("/assets/chunk"));
+        assert!(looks_like_a_file("/favicon.ico"));
+        assert!(looks_like_a_file("/robots.txt"));
+        assert!(!looks_like_a_file("/"));
+        assert!(!looks_like_a_file("/games/0193c2d4-aaaa-7bbb-8ccc-123456789abc"));
+        assert!(!looks_like_a_file("/display/game/abc"));
     }
 }

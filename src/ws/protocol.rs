@@ -13,9 +13,62 @@ pub enum ClientFrame {
     Ping,
 }
 
+/// Longest stretch of client input a frame quotes back (a topic, a value
+/// serde names in its message): a client cannot make us echo its 10,000
+/// characters, and every error frame stays small.
+pub const MAX_ECHO_CHARS: usize = 128;
+
+/// Longest message in an error or reply frame.
+pub const MAX_MESSAGE_CHARS: usize = 512;
+
+/// `s` cut to `max` characters, with `…` where it was cut.
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &s[..end]),
+        None => s.to_string(),
+    }
+}
+
+/// A message fit to send: every quoted stretch (`…` or "…", where serde and
+/// our own messages quote what the client sent) cut to [`MAX_ECHO_CHARS`],
+/// the whole to [`MAX_MESSAGE_CHARS`].
+pub fn bounded_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(MAX_MESSAGE_CHARS + 8));
+    let mut quote: Option<char> = None;
+    let mut quoted = 0;
+    for c in message.chars() {
+        match quote {
+            Some(q) if c == q => {
+                if quoted > MAX_ECHO_CHARS {
+                    out.push('…');
+                }
+                quote = None;
+                out.push(c);
+            }
+            Some(_) => {
+                quoted += 1;
+                if quoted <= MAX_ECHO_CHARS {
+                    out.push(c);
+                }
+            }
+            None => {
+                if c == '`' || c == '"' {
+                    quote = Some(c);
+                    quoted = 0;
+                }
+                out.push(c);
+            }
+        }
+    }
+    if quote.is_some() && quoted > MAX_ECHO_CHARS {
+        out.push('…');
+    }
+    clip(&out, MAX_MESSAGE_CHARS)
+}
+
 /// `{"type":"error","error":{"code","message"}}`
 pub fn error_frame(code: &str, message: &str) -> String {
-    serde_json::json!({"type": "error", "error": {"code": code, "message": message}}).to_string()
+    serde_json::json!({"type": "error", "error": {"code": code, "message": bounded_message(message)}}).to_string()
 }
 
 /// `{"type":"reply","id","ok":true,"data"}`
@@ -25,6 +78,7 @@ pub fn reply_ok(id: &str, data: &serde_json::Value) -> String {
 
 /// `{"type":"reply","id","ok":false,"error":{"code","message"}}`
 pub fn reply_err(id: &str, code: &str, message: &str) -> String {
+    let message = bounded_message(message);
     serde_json::json!({"type": "reply", "id": id, "ok": false, "error": {"code": code, "message": message}}).to_string()
 }
 
@@ -37,6 +91,7 @@ pub fn authenticated_frame(user_id: &str) -> String {
 
 /// Extension: a subscription ended by the server (e.g. the token expired).
 pub fn unsubscribed_frame(topic: &str, code: &str, message: &str) -> String {
+    let (topic, message) = (clip(topic, MAX_ECHO_CHARS), bounded_message(message));
     serde_json::json!({"type": "unsubscribed", "topic": topic, "error": {"code": code, "message": message}}).to_string()
 }
 
@@ -50,5 +105,18 @@ mod tests {
         assert!(matches!(f, ClientFrame::Subscribe { since: Some(3), .. }));
         assert!(serde_json::from_str::<ClientFrame>(r#"{"type":"subscribe"}"#).is_err());
         assert!(serde_json::from_str::<ClientFrame>(r#"{"type":"dance"}"#).is_err());
+    }
+
+    #[test]
+    fn quoted_client_input_is_cut_short() {
+        let long = "x".repeat(10_000);
+        let m = bounded_message(&format!("unknown variant `{long}`, expected one of `ping`"));
+        assert!(m.starts_with(&format!("unknown variant `{}…`", "x".repeat(MAX_ECHO_CHARS))), "{m}");
+        assert!(m.ends_with("expected one of `ping`"), "{m}");
+        let m = bounded_message(&format!("invalid type: string \"{long}"));
+        assert_eq!(m.chars().count(), "invalid type: string \"".len() + MAX_ECHO_CHARS + 1);
+        assert_eq!(bounded_message("plain words"), "plain words");
+        assert_eq!(clip("héllo", 2), "hé…");
+        assert!(bounded_message(&long).chars().count() <= MAX_MESSAGE_CHARS + 1);
     }
 }

@@ -7,15 +7,24 @@
 //! at any time (clients refresh before expiry). When the token expires
 //! without one, private subscriptions (`feed`, `event:`) end with an
 //! `unsubscribed` frame and the connection carries on anonymously.
+//!
+//! Ending: whoever decides (the reader on a close frame, a flood or idle
+//! silence; the writer or the hub on a client too slow to read) closes the
+//! outbox; the writer sends the close frame and both tasks stop. When the
+//! close frame cannot be delivered — the client stopped reading and every
+//! buffer is full — the TCP connection is reset ([`ConnSocket::abort`]), so
+//! a client that never reads cannot hold a socket and its send buffer open.
 
-use super::protocol;
+use super::{ConnSocket, protocol};
 use crate::auth::{self, AuthUser};
 use crate::commands;
+use crate::http::limits::TokenBucket;
 use crate::realtime::outbox::{CloseReason, Frame, FrameKind, Next, Outbox, TOO_SLOW};
 use crate::realtime::snapshot_frame;
 use crate::realtime::topics::Topic;
 use crate::startup::AppState;
-use actix_ws::{AggregatedMessage, CloseCode, ProtocolError, Session};
+use actix_ws::{CloseCode, Item, Message, ProtocolError, Session};
+use bytes::{Bytes, BytesMut};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,10 +38,18 @@ const CLOSE_TOO_BIG: u16 = 1009;
 const CLOSE_POLICY: u16 = 1008;
 const CLOSE_PROTOCOL: u16 = 1002;
 
-pub fn spawn(state: Arc<AppState>, session: Session, stream: actix_ws::MessageStream) {
+/// Fragments one message may arrive in. Browsers send whole messages; a
+/// stream of empty continuation frames would otherwise never count against
+/// the rate limit (a message counts when complete).
+const MAX_FRAGMENTS: usize = 64;
+
+/// How long the writer waits to hand the close frame over before resetting.
+const CLOSE_HANDOVER: Duration = Duration::from_secs(1);
+
+pub fn spawn(state: Arc<AppState>, session: Session, stream: actix_ws::MessageStream, socket: Option<ConnSocket>) {
     let limits = state.config.ws.clone();
     let outbox = Outbox::new(limits.max_queue);
-    actix_web::rt::spawn(write_loop(session.clone(), outbox.clone(), limits.send_timeout));
+    actix_web::rt::spawn(write_loop(session.clone(), outbox.clone(), limits.send_timeout, socket.clone()));
     let id = NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed);
     state.realtime.hub.connect(id, outbox.clone());
     let conn = Conn {
@@ -42,65 +59,96 @@ pub fn spawn(state: Arc<AppState>, session: Session, stream: actix_ws::MessageSt
         user: None,
         expires_at: None,
         subs: HashMap::new(),
-        bucket: TokenBucket::new(limits.rate_per_sec, limits.rate_burst),
+        bucket: TokenBucket::new(f64::from(limits.rate_per_sec), limits.rate_burst),
         strikes: 0,
         last_heard: Instant::now(),
+        socket,
     };
-    let stream = stream
-        .max_frame_size(limits.max_frame_bytes)
-        .aggregate_continuations()
-        .max_continuation_size(limits.max_frame_bytes);
+    let stream = stream.max_frame_size(limits.max_frame_bytes);
     actix_web::rt::spawn(conn.read_loop(session, stream));
 }
 
-async fn write_loop(mut session: Session, outbox: Arc<Outbox>, send_timeout: Duration) {
-    loop {
+async fn write_loop(mut session: Session, outbox: Arc<Outbox>, send_timeout: Duration, socket: Option<ConnSocket>) {
+    let reason = loop {
         match outbox.next().await {
             Next::Frame(frame) => match tokio::time::timeout(send_timeout, session.text(frame.bytes)).await {
                 Ok(Ok(())) => {}
-                Ok(Err(_)) => break,
+                // The connection is gone already.
+                Ok(Err(_)) => return,
                 Err(_) => {
                     // The client stopped reading: nothing more will get through.
                     outbox.close(CloseReason { code: TOO_SLOW, message: "too slow: not reading".into() });
                 }
             },
             Next::Close(reason) => {
-                let close =
-                    actix_ws::CloseReason { code: CloseCode::from(reason.code), description: Some(reason.message) };
-                let _ = tokio::time::timeout(Duration::from_secs(1), session.close(Some(close))).await;
-                return;
+                break Some(actix_ws::CloseReason {
+                    code: CloseCode::from(reason.code),
+                    description: Some(reason.message),
+                });
             }
-            Next::Done => {
-                let _ = tokio::time::timeout(Duration::from_secs(1), session.close(None)).await;
-                return;
-            }
+            Next::Done => break None,
         }
+    };
+    // `close` waits for room in the connection's send queue, which a client
+    // that does not read never makes: then reset the connection instead.
+    // (An error means the connection is gone already.)
+    let stuck = tokio::time::timeout(CLOSE_HANDOVER.min(send_timeout), session.close(reason)).await.is_err();
+    if stuck && let Some(socket) = socket {
+        tracing::debug!("close frame stuck behind a client that does not read: reset");
+        socket.abort();
     }
 }
 
-/// A token bucket: `rate` per second sustained, `burst` at once.
-struct TokenBucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    at: Instant,
+/// A fragmented message being put back together, bounded in size and in
+/// fragments.
+#[derive(Default)]
+struct Fragments {
+    parts: BytesMut,
+    text: bool,
+    count: usize,
 }
 
-impl TokenBucket {
-    fn new(rate: u32, burst: u32) -> Self {
-        TokenBucket { tokens: f64::from(burst), rate: f64::from(rate), burst: f64::from(burst), at: Instant::now() }
-    }
+/// What a fragment made of the message.
+enum Assembled {
+    /// More fragments to come.
+    Partial,
+    Text(Bytes),
+    Binary,
+    /// Past the byte limit: close 1009.
+    TooBig,
+    /// Past the fragment limit: close 1008.
+    TooManyFragments,
+}
 
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
+impl Fragments {
+    fn push(&mut self, item: Item, max_bytes: usize) -> Assembled {
+        let (bytes, last) = match item {
+            Item::FirstText(b) => {
+                *self = Fragments { text: true, ..Fragments::default() };
+                (b, false)
+            }
+            Item::FirstBinary(b) => {
+                *self = Fragments { text: false, ..Fragments::default() };
+                (b, false)
+            }
+            Item::Continue(b) => (b, false),
+            Item::Last(b) => (b, true),
+        };
+        self.count += 1;
+        if self.parts.len() + bytes.len() > max_bytes {
+            *self = Fragments::default();
+            return Assembled::TooBig;
         }
+        if self.count > MAX_FRAGMENTS {
+            *self = Fragments::default();
+            return Assembled::TooManyFragments;
+        }
+        self.parts.extend_from_slice(&bytes);
+        if !last {
+            return Assembled::Partial;
+        }
+        let done = std::mem::take(self);
+        if done.text { Assembled::Text(done.parts.freeze()) } else { Assembled::Binary }
     }
 }
 
@@ -119,9 +167,12 @@ struct Conn {
     /// Bus topic name → subscription.
     subs: HashMap<Arc<str>, Subscription>,
     bucket: TokenBucket,
-    /// Messages refused for rate in a row.
+    /// Frames refused for rate or not understood, in a row: at
+    /// `WS_ABUSE_STRIKES` the connection closes with 1008.
     strikes: u32,
     last_heard: Instant,
+    /// The TCP connection, to reset it if it outlives the session.
+    socket: Option<ConnSocket>,
 }
 
 impl Conn {
@@ -133,42 +184,42 @@ impl Conn {
         self.outbox.close(CloseReason { code, message: message.into() });
     }
 
-    async fn read_loop(mut self, mut session: Session, mut stream: actix_ws::AggregatedMessageStream) {
+    async fn read_loop(mut self, mut session: Session, mut stream: actix_ws::MessageStream) {
         let limits = self.state.config.ws.clone();
         let mut heartbeat = tokio::time::interval(limits.heartbeat);
         heartbeat.tick().await;
+        let mut fragments = Fragments::default();
         loop {
             tokio::select! {
                 msg = stream.recv() => {
                     let Some(msg) = msg else { break };
                     self.last_heard = Instant::now();
-                    match msg {
-                        Ok(AggregatedMessage::Text(text)) => {
-                            if !self.admit() {
-                                break;
-                            }
-                            self.handle_text(&text).await;
-                            self.wait_for_writer().await;
-                        }
-                        Ok(AggregatedMessage::Binary(_)) => {
-                            if !self.admit() {
-                                break;
-                            }
-                            self.send(protocol::error_frame("bad_frame", "only text frames carrying JSON are accepted"));
-                        }
-                        Ok(AggregatedMessage::Ping(bytes)) => {
+                    let go_on = match msg {
+                        Ok(Message::Text(text)) => self.on_message(Some(&text)).await,
+                        Ok(Message::Binary(_)) => self.on_message(None).await,
+                        Ok(Message::Continuation(item)) => match fragments.push(item, limits.max_frame_bytes) {
+                            Assembled::Partial => true,
+                            Assembled::Text(bytes) => match std::str::from_utf8(&bytes) {
+                                Ok(text) => self.on_message(Some(text)).await,
+                                Err(_) => self.close_with(CLOSE_PROTOCOL, "text is not UTF-8"),
+                            },
+                            Assembled::Binary => self.on_message(None).await,
+                            // The same limit and code as one oversized frame:
+                            // splitting a message does not make it smaller.
+                            Assembled::TooBig => self.close_with(CLOSE_TOO_BIG, "message too large"),
+                            Assembled::TooManyFragments => self.close_with(CLOSE_POLICY, "too many fragments"),
+                        },
+                        Ok(Message::Ping(bytes)) => {
                             let _ = tokio::time::timeout(limits.send_timeout, session.pong(&bytes)).await;
+                            true
                         }
-                        Ok(AggregatedMessage::Pong(_)) => {}
-                        Ok(AggregatedMessage::Close(_)) => break,
-                        Err(ProtocolError::Overflow) => {
-                            self.close(CLOSE_TOO_BIG, "frame too large");
-                            break;
-                        }
-                        Err(_) => {
-                            self.close(CLOSE_PROTOCOL, "protocol error");
-                            break;
-                        }
+                        Ok(Message::Pong(_) | Message::Nop) => true,
+                        Ok(Message::Close(_)) => false,
+                        Err(ProtocolError::Overflow) => self.close_with(CLOSE_TOO_BIG, "frame too large"),
+                        Err(_) => self.close_with(CLOSE_PROTOCOL, "protocol error"),
+                    };
+                    if !go_on {
+                        break;
                     }
                 }
                 _ = heartbeat.tick() => {
@@ -183,6 +234,52 @@ impl Conn {
             }
         }
         self.cleanup();
+        drop(session);
+        self.linger(stream, limits.send_timeout).await;
+    }
+
+    /// Closes (the writer sends the frame); `false` so the reader stops.
+    fn close_with(&self, code: u16, message: &str) -> bool {
+        self.close(code, message);
+        false
+    }
+
+    /// The session is over; wait until the connection is too. Normally the
+    /// writer's close frame goes out, the HTTP dispatcher finishes the
+    /// response and drops the connection, and `stream` ends at once. If it
+    /// has not within a send timeout, the client is not reading what we
+    /// send (not even the close frame): reset the connection.
+    async fn linger(&self, mut stream: actix_ws::MessageStream, limit: Duration) {
+        let ended = tokio::time::timeout(limit, async { while stream.recv().await.is_some() {} }).await.is_ok();
+        if !ended && let Some(socket) = &self.socket {
+            tracing::debug!(conn = self.id, "connection outlived its session: reset");
+            socket.abort();
+        }
+    }
+
+    /// One client message (`None`: a binary one). Counts against the rate
+    /// limit; refused, malformed and unknown frames are answered with an
+    /// error frame and count as strikes. `false` when the connection closes.
+    async fn on_message(&mut self, text: Option<&str>) -> bool {
+        let go_on = if !self.bucket.take() {
+            self.strike("rate_limited", "slow down")
+        } else {
+            let outcome = match text {
+                Some(text) => self.handle_text(text).await,
+                None => Err("only text frames carrying JSON are accepted".to_string()),
+            };
+            match outcome {
+                Ok(()) => {
+                    self.strikes = 0;
+                    true
+                }
+                Err(message) => self.strike("bad_frame", &message),
+            }
+        };
+        if go_on {
+            self.wait_for_writer().await;
+        }
+        go_on
     }
 
     /// Backpressure: stop reading the client's frames while our answers to
@@ -196,34 +293,29 @@ impl Conn {
         }
     }
 
-    /// Rate limit: refuse with an error frame; close 1008 on sustained abuse.
-    fn admit(&mut self) -> bool {
-        if self.bucket.take() {
-            self.strikes = 0;
-            return true;
-        }
+    /// A refused or malformed frame: an error frame, or at `WS_ABUSE_STRIKES`
+    /// in a row a 1008 close. `false` when closing.
+    fn strike(&mut self, code: &str, message: &str) -> bool {
         self.strikes += 1;
         if self.strikes >= self.state.config.ws.abuse_strikes {
-            self.close(CLOSE_POLICY, "rate limit exceeded");
-            return false;
+            return self.close_with(CLOSE_POLICY, "too many refused or malformed frames");
         }
-        self.send(protocol::error_frame("rate_limited", "slow down"));
+        self.send(protocol::error_frame(code, message));
         true
     }
 
-    async fn handle_text(&mut self, text: &str) {
-        let frame: protocol::ClientFrame = match serde_json::from_str(text) {
-            Ok(f) => f,
-            Err(e) => {
-                self.send(protocol::error_frame("bad_frame", &format!("not a frame we understand: {e}")));
-                return;
-            }
-        };
+    /// Handles one frame; `Err` says why it is not a frame we understand.
+    async fn handle_text(&mut self, text: &str) -> Result<(), String> {
+        let frame: protocol::ClientFrame = serde_json::from_str(text).map_err(|e| {
+            // serde quotes the offending input: keep that short.
+            format!("not a frame we understand: {}", protocol::clip(&e.to_string(), protocol::MAX_ECHO_CHARS))
+        })?;
         match frame {
             protocol::ClientFrame::Ping => self.send(protocol::PONG.to_string()),
             protocol::ClientFrame::Auth { token } => self.authenticate(&token).await,
             protocol::ClientFrame::Subscribe { topic, since } => {
                 if let Err(e) = self.subscribe(&topic, since).await {
+                    let topic = protocol::clip(&topic, protocol::MAX_ECHO_CHARS);
                     self.send(protocol::error_frame(e.code(), &format!("{topic}: {}", e.message())));
                 }
             }
@@ -233,8 +325,14 @@ impl Conn {
                     self.unsubscribe(&t.bus_name());
                 }
             }
-            protocol::ClientFrame::Command { id, command } => self.command(id, command),
+            protocol::ClientFrame::Command { id, command } => {
+                if id.is_empty() || id.len() > 128 {
+                    return Err("a command needs an id of 1-128 characters".into());
+                }
+                self.command(id, command);
+            }
         }
+        Ok(())
     }
 
     async fn authenticate(&mut self, token: &str) {
@@ -321,10 +419,6 @@ impl Conn {
     /// Commands run on their own task, so a slow commit never stalls reading;
     /// each is answered by exactly one reply frame.
     fn command(&self, id: String, command: serde_json::Value) {
-        if id.is_empty() || id.len() > 128 {
-            self.send(protocol::error_frame("bad_frame", "a command needs an id of 1-128 characters"));
-            return;
-        }
         let state = self.state.clone();
         let user = self.user.clone();
         let outbox = self.outbox.clone();
