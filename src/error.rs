@@ -30,6 +30,9 @@ pub enum AppError {
     PayloadTooLarge(String),
     #[error("rate limited")]
     RateLimited(String),
+    /// An idempotency key sent again with a different command (422).
+    #[error("idempotency key reused")]
+    KeyReused(String),
     #[error("method not allowed")]
     MethodNotAllowed,
     /// The command may or may not have been applied (e.g. a timeout waiting
@@ -95,6 +98,7 @@ impl AppError {
             Self::BadRequest(_) => "bad_request",
             Self::PayloadTooLarge(_) => "payload_too_large",
             Self::RateLimited(_) => "rate_limited",
+            Self::KeyReused(_) => "idempotency_key_reused",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Unavailable(_) => "unavailable",
             Self::Internal(_) => "internal",
@@ -108,6 +112,7 @@ impl AppError {
             | Self::BadRequest(m)
             | Self::PayloadTooLarge(m)
             | Self::RateLimited(m)
+            | Self::KeyReused(m)
             | Self::Unavailable(m) => m.clone(),
             Self::NotFound(what) => format!("{what} not found"),
             Self::Conflict { message, .. } | Self::Validation { message, .. } => message.clone(),
@@ -136,6 +141,7 @@ impl ResponseError for AppError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::KeyReused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -189,6 +195,7 @@ impl From<rinkside_actors::ActorError> for AppError {
             A::Validation { field, message } => AppError::field(&field, message),
             A::Conflict(message) => AppError::conflict(message),
             A::Overloaded(message) => AppError::RateLimited(message),
+            A::KeyReused(message) => AppError::KeyReused(message),
             A::Internal(message) => AppError::Internal(anyhow::anyhow!(message)),
         }
     }

@@ -20,6 +20,11 @@ pub struct Envelope<C> {
     /// Idempotency key, already scoped by the caller (e.g. by user), or
     /// `None` for commands that need no replay protection.
     pub command_id: Option<String>,
+    /// What the command says (a digest of its body), stored with its reply:
+    /// the same id with a different fingerprint is refused
+    /// ([`crate::ActorError::KeyReused`]) instead of replaying a reply that
+    /// answers another command.
+    pub fingerprint: Option<String>,
     /// The signed-in user on whose behalf the command runs (log entries'
     /// `createdBy`, tracing).
     pub actor_id: String,
@@ -28,11 +33,16 @@ pub struct Envelope<C> {
 
 impl<C> Envelope<C> {
     pub fn new(actor_id: impl Into<String>, command: C) -> Self {
-        Envelope { command_id: None, actor_id: actor_id.into(), command }
+        Envelope { command_id: None, fingerprint: None, actor_id: actor_id.into(), command }
     }
 
     pub fn with_command_id(mut self, key: impl Into<String>) -> Self {
         self.command_id = Some(key.into());
+        self
+    }
+
+    pub fn with_fingerprint(mut self, fingerprint: impl Into<String>) -> Self {
+        self.fingerprint = Some(fingerprint.into());
         self
     }
 }

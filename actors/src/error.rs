@@ -27,6 +27,10 @@ pub enum ActorError {
     /// the version until the retry budget ran out. Contract code `conflict`.
     #[error("{0}")]
     Conflict(String),
+    /// The command id was used before for a different command (as payment
+    /// APIs answer). Contract code `idempotency_key_reused`, 422.
+    #[error("{0}")]
+    KeyReused(String),
     /// The actor's queue is full; the caller should back off. Contract code
     /// `rate_limited`.
     #[error("{0}")]
@@ -49,6 +53,7 @@ impl ActorError {
             ActorError::NotFound(_) => "not_found",
             ActorError::Validation { .. } => "validation_failed",
             ActorError::Conflict(_) => "conflict",
+            ActorError::KeyReused(_) => "idempotency_key_reused",
             ActorError::Overloaded(_) => "rate_limited",
             ActorError::Internal(_) => "internal",
         }
@@ -91,6 +96,7 @@ impl ActorError {
                 ActorError::Validation { field, message }
             }
             "conflict" => ActorError::Conflict(message),
+            "idempotency_key_reused" => ActorError::KeyReused(message),
             "rate_limited" => ActorError::Overloaded(message),
             _ => ActorError::Internal(message),
         }
@@ -108,6 +114,7 @@ mod tests {
             ActorError::validation("maxSkaters", "must not be negative"),
             ActorError::Conflict("event is cancelled".into()),
             ActorError::Overloaded("busy".into()),
+            ActorError::KeyReused("used for another command".into()),
             ActorError::Internal("db down".into()),
         ];
         for e in all {

@@ -44,7 +44,7 @@ mod tests {
     use serde_json::json;
 
     fn reply(n: i64) -> StoredReply {
-        StoredReply { ok: true, reply: json!({ "n": n }) }
+        StoredReply { ok: true, reply: json!({ "n": n }), fingerprint: None }
     }
 
     #[test]

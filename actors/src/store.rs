@@ -59,6 +59,9 @@ pub enum StoreError {
 pub struct StoredReply {
     pub ok: bool,
     pub reply: Value,
+    /// The fingerprint of the command that got this reply, when known.
+    #[serde(default)]
+    pub fingerprint: Option<String>,
 }
 
 impl StoredReply {
@@ -66,9 +69,20 @@ impl StoredReply {
     /// (they must not be replayed) or an unserialisable reply.
     pub fn from_result<R: Serialize>(result: &Result<R, ActorError>) -> Option<Self> {
         match result {
-            Ok(reply) => serde_json::to_value(reply).ok().map(|reply| StoredReply { ok: true, reply }),
-            Err(e) if e.is_decided() => Some(StoredReply { ok: false, reply: e.to_json() }),
+            Ok(reply) => {
+                serde_json::to_value(reply).ok().map(|reply| StoredReply { ok: true, reply, fingerprint: None })
+            }
+            Err(e) if e.is_decided() => Some(StoredReply { ok: false, reply: e.to_json(), fingerprint: None }),
             Err(_) => None,
+        }
+    }
+
+    /// Whether a command with `fingerprint` may be answered with this reply:
+    /// yes unless both fingerprints are known and differ.
+    pub fn answers(&self, fingerprint: Option<&str>) -> bool {
+        match (self.fingerprint.as_deref(), fingerprint) {
+            (Some(stored), Some(asked)) => stored == asked,
+            _ => true,
         }
     }
 
@@ -92,6 +106,7 @@ pub struct CommandResult {
     pub key: String,
     pub ok: bool,
     pub reply: Value,
+    pub fingerprint: Option<String>,
 }
 
 /// What a successful commit hands back.

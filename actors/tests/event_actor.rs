@@ -361,3 +361,36 @@ async fn the_doors_are_send_so_servers_can_spawn_them() {
     assert_send(&snapshot);
     assert!(send.await.is_ok());
 }
+
+#[actix::test]
+async fn a_command_id_reused_for_a_different_command_is_refused_and_changes_nothing() {
+    let store = MemStore::new();
+    store.add_event(EVENT, Some(1), None);
+    let bus = Recorder::new();
+    let events = registry(&store, &bus, Arbiters::current().unwrap());
+    let attend_b = || attend("b", Position::Center).with_command_id("b:1").with_fingerprint("attend");
+    let decline_b =
+        || rsvp("b", RsvpAnswer::Declined, Position::Center).with_command_id("b:1").with_fingerprint("decline");
+
+    let first = rsvp_reply(events.send(EVENT, attend_b()).await);
+    assert_eq!(first.status, RsvpStatus::Attending);
+    let reused = events.send(EVENT, decline_b()).await.unwrap_err();
+    assert_eq!(reused.code(), "idempotency_key_reused");
+    assert_eq!(store.event_state(EVENT).rsvp("b").unwrap().status, RsvpStatus::Attending);
+    // The same command with the same id still replays its first reply.
+    assert_eq!(rsvp_reply(events.send(EVENT, attend_b()).await), first);
+    // A node that never saw it reads the fingerprint from the store.
+    let other = registry(&store, &bus, Arbiters::current().unwrap());
+    assert_eq!(other.send(EVENT, decline_b()).await.unwrap_err().code(), "idempotency_key_reused");
+
+    // Both in one batch: the first is decided, the second refused.
+    let (x, y) = futures_util::join!(
+        events.send(EVENT, attend("c", Position::Center).with_command_id("c:1").with_fingerprint("attend")),
+        events.send(
+            EVENT,
+            rsvp("c", RsvpAnswer::Declined, Position::Center).with_command_id("c:1").with_fingerprint("decline")
+        ),
+    );
+    assert!(x.is_ok());
+    assert_eq!(y.unwrap_err().code(), "idempotency_key_reused");
+}

@@ -90,9 +90,10 @@ async fn send(
     command: EventCommand,
     key: Option<String>,
 ) -> AppResult<Value> {
+    let fingerprint = super::fingerprint(&(event_id, &command));
     let mut envelope = Envelope::new(me.id.clone(), command);
     if let Some(key) = key {
-        envelope = envelope.with_command_id(key);
+        envelope = envelope.with_command_id(key).with_fingerprint(fingerprint);
     }
     let reply = state.realtime.events.send(event_id, envelope).await?;
     serde_json::to_value(reply).map_err(AppError::internal)

@@ -26,6 +26,16 @@ pub fn command_key(kind: &str, user_id: &str, client_id: Option<&str>) -> Option
     client_id.map(|id| format!("{kind}:{user_id}:{id}"))
 }
 
+/// A short digest of what a command says, stored with its reply: the same
+/// idempotency key sent again with a different command is refused with 422
+/// `idempotency_key_reused` (as payment APIs answer) instead of silently
+/// replaying the first reply.
+pub fn fingerprint(command: &impl std::fmt::Debug) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("{command:?}").as_bytes());
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
 /// A socket command: `{"kind", …}` (CONTRACT.md › WebSocket › commands).
 #[derive(Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]

@@ -13,17 +13,18 @@ pub async fn find_results(db: &Db, keys: Vec<String>) -> Result<HashMap<String, 
         return Ok(HashMap::new());
     }
     let placeholders: Vec<String> = (1..=keys.len()).map(|i| format!("${i}")).collect();
-    let sql = format!("SELECT key, ok, body FROM command_results WHERE key IN ({})", placeholders.join(", "));
-    let mut q = sqlx::query_as::<_, (String, i64, String)>(dynamic(sql));
+    let sql =
+        format!("SELECT key, ok, body, fingerprint FROM command_results WHERE key IN ({})", placeholders.join(", "));
+    let mut q = sqlx::query_as::<_, (String, i64, String, Option<String>)>(dynamic(sql));
     for k in &keys {
         q = q.bind(k);
     }
     let rows = q.fetch_all(&db.pool).await.map_err(other)?;
     Ok(rows
         .into_iter()
-        .filter_map(|(key, ok, body)| {
+        .filter_map(|(key, ok, body, fingerprint)| {
             let reply = serde_json::from_str(&body).ok()?;
-            Some((key, StoredReply { ok: ok != 0, reply }))
+            Some((key, StoredReply { ok: ok != 0, reply, fingerprint }))
         })
         .collect())
 }
@@ -36,14 +37,14 @@ pub async fn insert_results(
     results: &[&rinkside_actors::CommandResult],
     now: i64,
 ) -> Result<(), StoreError> {
-    for chunk in results.chunks(backend.rows_per_statement(4)) {
+    for chunk in results.chunks(backend.rows_per_statement(5)) {
         let sql = format!(
-            "INSERT INTO command_results (key, ok, body, created_at) VALUES {} ON CONFLICT (key) DO NOTHING",
-            value_tuples(chunk.len(), 4)
+            "INSERT INTO command_results (key, ok, body, created_at, fingerprint) VALUES {} ON CONFLICT (key) DO NOTHING",
+            value_tuples(chunk.len(), 5)
         );
         let mut q = sqlx::query(dynamic(sql));
         for r in chunk {
-            q = q.bind(&r.key).bind(flag(r.ok)).bind(r.reply.to_string()).bind(now);
+            q = q.bind(&r.key).bind(flag(r.ok)).bind(r.reply.to_string()).bind(now).bind(r.fingerprint.as_deref());
         }
         let inserted = q.execute(&mut *conn).await.map_err(other)?;
         if inserted.rows_affected() != chunk.len() as u64 {

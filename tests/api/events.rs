@@ -239,6 +239,33 @@ async fn an_idempotency_key_makes_a_retried_rsvp_answer_the_first_reply() {
 }
 
 #[actix_web::test]
+async fn an_idempotency_key_reused_for_another_command_is_refused_and_changes_nothing() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 5})).await;
+    let other = new_event(&app, &org, json!({"maxSkaters": 5})).await;
+    let b = app.user("bruno").await;
+    let put = |event: &str, body: Value| {
+        app.req(reqwest::Method::PUT, &format!("/api/v1/events/{event}/rsvp"), Some(&b))
+            .header("Idempotency-Key", "k-1")
+            .json(&body)
+    };
+    let (s, first) = send(put(&event, json!({"action": "ATTENDING"}))).await;
+    assert_eq!((s, first["status"].as_str()), (200, Some("ATTENDING")), "{first}");
+    // The same key with another body, or for another event: 422, nothing applied.
+    for (on, body) in [(&event, json!({"action": "DECLINED"})), (&other, json!({"action": "ATTENDING"}))] {
+        let (s, b2) = send(put(on, body)).await;
+        assert_eq!((s, b2["error"]["code"].as_str()), (422, Some("idempotency_key_reused")), "{b2}");
+    }
+    let (_, doc) = app.get(&format!("/api/v1/events/{event}/attendees"), Some(&b)).await;
+    assert_eq!(doc["attending"].as_array().map(Vec::len), Some(1), "still attending: {doc}");
+    let (_, doc) = app.get(&format!("/api/v1/events/{other}/attendees"), Some(&b)).await;
+    assert_eq!(doc["attending"].as_array().map(Vec::len), Some(0), "nothing on the other event: {doc}");
+    // The same command again still replays the first reply.
+    assert_eq!(send(put(&event, json!({"action": "ATTENDING"}))).await, (200, first));
+}
+
+#[actix_web::test]
 async fn payments_are_private_to_the_organiser_and_the_payer() {
     let app = spawn_app().await;
     let org = app.user("organiser").await;

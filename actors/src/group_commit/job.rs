@@ -196,6 +196,7 @@ impl<A: Aggregate> Job<A> {
             let key = self.envelopes[i].command_id.clone();
             let reply = match slot {
                 Slot::Known => match &self.known[i] {
+                    Some(stored) if !stored.answers(self.envelopes[i].fingerprint.as_deref()) => Err(key_reused()),
                     Some(stored) => {
                         if let Some(key) = key {
                             remember.push((key, stored.clone()));
@@ -204,6 +205,7 @@ impl<A: Aggregate> Job<A> {
                     }
                     None => Err(ActorError::Internal("stored reply vanished".into())),
                 },
+                Slot::SameAs(j) if !same_command(&self.envelopes[i], &self.envelopes[j]) => Err(key_reused()),
                 Slot::SameAs(j) => replies
                     .get(j)
                     .cloned()
@@ -212,8 +214,14 @@ impl<A: Aggregate> Job<A> {
                     // Replies describe the batch's final state, at the
                     // version it commits as.
                     let reply = decision.map(|intent| A::reply(state, intent));
-                    if let (Some(key), Some(stored)) = (key, StoredReply::from_result(&reply)) {
-                        results.push(CommandResult { key: key.clone(), ok: stored.ok, reply: stored.reply.clone() });
+                    if let (Some(key), Some(mut stored)) = (key, StoredReply::from_result(&reply)) {
+                        stored.fingerprint = self.envelopes[i].fingerprint.clone();
+                        results.push(CommandResult {
+                            key: key.clone(),
+                            ok: stored.ok,
+                            reply: stored.reply.clone(),
+                            fingerprint: stored.fingerprint.clone(),
+                        });
                         remember.push((key, stored));
                     }
                     reply
@@ -222,6 +230,19 @@ impl<A: Aggregate> Job<A> {
             replies.push(reply);
         }
         Decided { effects, replies, results, remember, any_decided }
+    }
+}
+
+fn key_reused() -> ActorError {
+    ActorError::KeyReused("this command id was already used for a different command; use a new id".into())
+}
+
+/// Two envelopes with one command id say the same thing (or one of them
+/// does not say).
+fn same_command<C>(a: &Envelope<C>, b: &Envelope<C>) -> bool {
+    match (a.fingerprint.as_deref(), b.fingerprint.as_deref()) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
     }
 }
 

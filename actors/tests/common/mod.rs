@@ -157,7 +157,10 @@ impl EventStore for MemStore {
             let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
             self.check(&db, current, commit.expected_version, &keys)?;
             for r in &commit.results {
-                db.results.insert(r.key.clone(), StoredReply { ok: r.ok, reply: r.reply.clone() });
+                db.results.insert(
+                    r.key.clone(),
+                    StoredReply { ok: r.ok, reply: r.reply.clone(), fingerprint: r.fingerprint.clone() },
+                );
             }
             let row = db.events.get_mut(&commit.event_id).ok_or(StoreError::NotFound)?;
             row.version = commit.new_version;
@@ -209,7 +212,10 @@ impl GameStore for MemStore {
             let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
             self.check(db, current, commit.expected_version, &keys)?;
             for r in &commit.results {
-                db.results.insert(r.key.clone(), StoredReply { ok: r.ok, reply: r.reply.clone() });
+                db.results.insert(
+                    r.key.clone(),
+                    StoredReply { ok: r.ok, reply: r.reply.clone(), fingerprint: r.fingerprint.clone() },
+                );
             }
             let row = db.games.get_mut(&commit.game_id).ok_or(StoreError::NotFound)?;
             let game = &mut row.game;
