@@ -10,6 +10,7 @@
 import { createContext, useContext, useEffect } from 'react';
 import { atom, getDefaultStore, useAtomValue } from 'jotai';
 import { atomFamily } from 'jotai-family';
+import { randomId } from './random-id';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -19,20 +20,15 @@ export interface TopicState<T = unknown> {
   data: T;
 }
 
-export type HockeyPositionWire = 'CENTER' | 'LEFT_WING' | 'RIGHT_WING' | 'LEFT_DEFENSE' | 'RIGHT_DEFENSE' | 'GOALIE';
-
-export type GameActionBody =
-  | { type: 'START' }
-  | { type: 'GOAL'; rosterId: string; scorerId?: string; assistIds?: string[] }
-  | { type: 'PENALTY'; rosterId: string; playerId: string; minutes: number }
-  | { type: 'END_PERIOD' }
-  | { type: 'FINAL' }
-  | { type: 'UNDO' };
-
-export type LiveCommand =
-  | { kind: 'rsvp'; eventId: string; action: 'ATTENDING' | 'DECLINED'; position?: HockeyPositionWire }
-  | { kind: 'removeAttendee'; eventId: string; userId: string }
-  | ({ kind: 'gameAction'; gameId: string } & GameActionBody);
+/**
+ * A command's body as the transport sees it: a `kind` and whatever fields
+ * that kind has. The feature that owns a command types it (an RSVP in
+ * features/events, a scoring action in features/games); this module only
+ * frames, sends, re-sends and settles it.
+ */
+export interface CommandBody {
+  readonly kind: string;
+}
 
 type ServerFrame =
   | { type: 'snapshot'; topic: string; seq: number; data: unknown }
@@ -136,10 +132,7 @@ interface PendingCommand {
 }
 
 function newCommandId(): string {
-  // randomUUID only exists on secure contexts; a LAN address over http is not one.
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  return randomId('c');
 }
 
 export function defaultSocketUrl(): string {
@@ -267,7 +260,7 @@ export class LiveSocket {
    * A command interrupted by a reconnect is re-sent with the same id, which
    * the server answers with the first reply, so it is never applied twice.
    */
-  command<T = unknown>(command: LiveCommand, timeoutMs = this.opts.commandTimeoutMs): Promise<T> {
+  command<T = unknown, C extends CommandBody = CommandBody>(command: C, timeoutMs = this.opts.commandTimeoutMs): Promise<T> {
     const id = newCommandId();
     const frame = JSON.stringify({ type: 'command', id, command });
     return new Promise<T>((resolve, reject) => {
