@@ -22,7 +22,7 @@ describe('sendCommand', () => {
 
   it.each<ConnectionState>(['connecting', 'reconnecting', 'offline'])('goes over REST with an Idempotency-Key while the socket is %s', async (state) => {
     const live = fakeLiveSocket();
-    const rest = vi.fn(async (_key: string) => 'from rest');
+    const rest = vi.fn<(key: string) => Promise<string>>(async () => 'from rest');
     await expect(sendCommand(live.socket, state, rsvp, rest)).resolves.toEqual({ reply: 'from rest', viaSocket: false });
     expect(live.command).not.toHaveBeenCalled();
     expect(rest).toHaveBeenCalledTimes(1);
@@ -30,7 +30,7 @@ describe('sendCommand', () => {
   });
 
   it('goes over REST when there is no socket at all', async () => {
-    const rest = vi.fn(async (_key: string) => 1);
+    const rest = vi.fn<(key: string) => Promise<number>>(async () => 1);
     await expect(sendCommand(null, 'live', rsvp, rest)).resolves.toEqual({ reply: 1, viaSocket: false });
   });
 

@@ -31,9 +31,15 @@ export function useLiveAttendees(eventId: string) {
   return { doc, isLive: live !== null, rest };
 }
 
-/** A pushed document without subscribing (cards keep what the socket last said). */
+/**
+ * A pushed document without subscribing: cards keep what the socket last
+ * said, also once the topic is released and its atoms are gone.
+ */
 export function useKnownAttendees(eventId: string): AttendeesDoc | null {
-  return useAtomValue(eventDocAtomFamily(eventId));
+  const pushed = useAtomValue(eventDocAtomFamily(eventId));
+  const [kept, setKept] = useState<{ eventId: string; doc: AttendeesDoc } | null>(null);
+  if (pushed && (kept?.eventId !== eventId || kept.doc !== pushed)) setKept({ eventId, doc: pushed });
+  return pushed ?? (kept?.eventId === eventId ? kept.doc : null);
 }
 
 /**
