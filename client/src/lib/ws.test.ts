@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { atom, createStore } from 'jotai';
+import { atom, createStore, type PrimitiveAtom } from 'jotai';
 import { atomFamily } from 'jotai-family';
 import { FakeWebSocket } from '../testing/fake-websocket';
 import {
@@ -290,7 +290,7 @@ describe('LiveSocket releasing topics', () => {
 
   it("removes a feature family's entry with its topic, unless `keep` spares it", async () => {
     const derived = atomFamily((id: string) => atom((get) => get(topicAtomFamily(`thing:${id}`))?.seq ?? null));
-    const flights = atomFamily(() => atom<'idle' | 'sending'>('idle'));
+    const flights = atomFamily<string, PrimitiveAtom<'idle' | 'sending'>>(() => atom<'idle' | 'sending'>('idle'));
     releaseWithTopic('thing', derived);
     releaseWithTopic('thing', flights, (phase) => phase === 'sending');
     const socket = makeSocket();

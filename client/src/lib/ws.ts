@@ -228,6 +228,11 @@ export class LiveSocket {
     return this.opts.store.get(connectionStateAtom);
   }
 
+  /** Where tokens come from from now on (the auth module's getter may be replaced). */
+  setTokenSource(getToken: () => Promise<string | null>): void {
+    this.opts.getToken = getToken;
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;

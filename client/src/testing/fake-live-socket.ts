@@ -12,7 +12,7 @@ export interface PendingTestCommand {
 
 export function fakeLiveSocket() {
   const commands: PendingTestCommand[] = [];
-  const subscribe = vi.fn((_topic: string) => () => {});
+  const subscribe = vi.fn<(topic: string) => () => void>(() => () => {});
   const command = vi.fn(
     (cmd: CommandBody) =>
       new Promise<unknown>((resolve, reject) => {

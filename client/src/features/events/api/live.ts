@@ -8,7 +8,7 @@
 // its connection) may still have been applied, so we say "checking…" and
 // re-read the event instead of reporting a failure.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../../lib/api';
@@ -50,13 +50,15 @@ export function useKnownAttendees(eventId: string): AttendeesDoc | null {
  */
 export function useRefreshEventOnPush(event: RinkEvent, docVersion: number | null, alsoRefresh: readonly (readonly unknown[])[] = []) {
   const queryClient = useQueryClient();
-  const extra = useRef(alsoRefresh);
-  extra.current = alsoRefresh;
+  // The keys to refresh as they are when the timer fires, without restarting it when the list changes.
+  const refreshExtra = useEffectEvent(() => {
+    for (const key of alsoRefresh) void queryClient.refetchQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
+  });
   useEffect(() => {
     if (docVersion === null || docVersion <= event.version) return undefined;
     const t = setTimeout(() => {
       void queryClient.refetchQueries({ queryKey: eventKeys.detail(event.id), exact: true }, { cancelRefetch: false });
-      for (const key of extra.current) void queryClient.refetchQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
+      refreshExtra();
     }, EVENT_REFRESH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [docVersion, event.version, event.id, queryClient]);

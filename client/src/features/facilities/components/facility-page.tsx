@@ -2,7 +2,7 @@
 // its staff and followers. Staff edit it and start seasons; the owner also
 // manages the staff and can delete it (from the edit page).
 
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { Link, useParams } from 'react-router';
 import { useFacility, useFacilityFollowers, useFacilitySeasons, useFacilityTeams, useManagerLink, usePerson, useTransferFacility } from '../api/facilities';
 import { ApiError, errorMessage } from '../../../lib/api';
@@ -55,15 +55,15 @@ function timeIn(tz: string): string {
   }
 }
 
+/** Ticks every half minute: the clock the rink's local time is read from. */
+function subscribeToClock(onTick: () => void): () => void {
+  const t = setInterval(onTick, 30_000);
+  return () => clearInterval(t);
+}
+
 /** The wall-clock time at the rink, refreshed every half minute. */
 function useLocalTime(tz: string) {
-  const [now, setNow] = useState(() => timeIn(tz));
-  useEffect(() => {
-    setNow(timeIn(tz));
-    const t = setInterval(() => setNow(timeIn(tz)), 30_000);
-    return () => clearInterval(t);
-  }, [tz]);
-  return now;
+  return useSyncExternalStore(subscribeToClock, () => timeIn(tz));
 }
 
 function FacilityView({ facility }: { facility: FacilityPageData }) {

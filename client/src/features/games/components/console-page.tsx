@@ -246,12 +246,14 @@ function Console({ game }: { game: Game }) {
   const live = status === 'LIVE';
 
   // A push may end the game under an open picker (another score keeper's FINAL).
-  useEffect(() => {
+  const [wasLive, setWasLive] = useState(live);
+  if (wasLive !== live) {
+    setWasLive(live);
     if (!live) {
       setPicker({ step: 'closed' });
       setConfirmFinal(false);
     }
-  }, [live]);
+  }
 
   const send = (action: GameActionBody) => void act(action, actionLabel(action, game));
   const dispatch = (event: PickerEvent) => {
