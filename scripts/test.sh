@@ -37,6 +37,7 @@ npm --prefix client run build
 
 step "Client: unit tests (Vitest)"
 npm --prefix client test
+npm --prefix client run lint
 
 step "Rust: build"
 cargo build --workspace --all-targets

@@ -1,3 +1,6 @@
+// The cascade layers' order first, before any other stylesheet (even one a
+// component imports): tokens < base < ui < features.
+import './app/tokens.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';

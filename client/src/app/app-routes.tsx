@@ -1,23 +1,6 @@
 // What a visitor sees: the sign-in screen, onboarding until it is complete,
 // then the app shell with its pages.
 
-// Every page's stylesheet, also a lazy page's, goes in the entry's CSS and in
-// this order, before app/styles.css (main.tsx imports it last): the features'
-// rules are written against that order. A lazy chunk's own CSS would load
-// after app/styles.css and win ties it loses today (focus rings, for one).
-import '../components/ui/event-card.css';
-import '../features/home/home.css';
-import '../components/ui/staff-card.css';
-import '../components/ui/org-layout.css';
-import '../components/ui/toggle-field.css';
-import '../components/ui/season-form.css';
-import '../components/ui/roster-list.css';
-import '../features/teams/teams.css';
-import '../features/rosters/rosters.css';
-import '../features/seasons/seasons.css';
-import '../features/events/events.css';
-import '../features/games/games.css';
-import '../features/display/display.css';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context';

@@ -1,7 +1,7 @@
 // Owns the tab's LiveSocket: starts it once the auth state is known and
 // reconnects whenever the identity changes, so `auth` is always its first frame.
 
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useAuth } from '../lib/auth/auth-context';
 import { defaultSocketUrl, LiveSocket, LiveSocketContext, type LiveSocketOptions } from '../lib/ws';
 
@@ -20,11 +20,9 @@ function isDisplayTab(): boolean {
 
 export function LiveConnection({ children }: { children: ReactNode }) {
   const { status, user, getToken } = useAuth();
-  const getTokenRef = useRef(getToken);
-  getTokenRef.current = getToken;
-  const [socket] = useState(
-    () => new LiveSocket({ url: defaultSocketUrl(), getToken: () => getTokenRef.current(), ...(isDisplayTab() ? DISPLAY_SOCKET : {}) }),
-  );
+  const [socket] = useState(() => new LiveSocket({ url: defaultSocketUrl(), getToken, ...(isDisplayTab() ? DISPLAY_SOCKET : {}) }));
+  // The socket asks for a token per (re)connection: always the auth module's current way of getting one.
+  useLayoutEffect(() => socket.setTokenSource(getToken), [socket, getToken]);
 
   const identity = status === 'loading' ? null : (user?.id ?? 'anonymous');
   const lastIdentity = useRef<string | null>(null);

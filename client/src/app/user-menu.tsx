@@ -13,7 +13,12 @@ export function UserMenu() {
   const location = useLocation();
   const name = displayName(me);
 
-  useEffect(() => setOpen(false), [location.pathname]);
+  // Going to another page closes the menu.
+  const [openedOn, setOpenedOn] = useState(location.pathname);
+  if (openedOn !== location.pathname) {
+    setOpenedOn(location.pathname);
+    setOpen(false);
+  }
 
   useEffect(() => {
     if (!open) return;

@@ -23,7 +23,8 @@ import { useTopic } from './ws';
 
 const enc = encodeURIComponent;
 
-export const gameTopic = (id: string) => `game:${id}`;
+export const GAME_TOPIC = 'game';
+export const gameTopic = (id: string) => `${GAME_TOPIC}:${id}`;
 export const seasonTopic = (id: string) => `season:${id}`;
 
 export const gameKeys = {

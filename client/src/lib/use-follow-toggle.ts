@@ -53,3 +53,6 @@ export function useFollowToggle(kind: FollowKind, target: Followable) {
 
   return { isFollowing: current.isFollowing, followerCount: current.followerCount, toggle, pending, error };
 }
+
+/** What a follow button and a follower count need. */
+export type FollowToggle = ReturnType<typeof useFollowToggle>;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { createStore, Provider as JotaiProvider } from 'jotai';
 import { FakeWebSocket } from '../testing/fake-websocket';
-import { LiveSocket, LiveSocketContext, useTopic } from './ws';
+import { LiveSocket, LiveSocketContext, topicAtomFamily, useTopic } from './ws';
 
 function Score({ topic }: { topic: string }) {
   const state = useTopic<{ homeScore: number; awayScore: number }>(topic);
@@ -55,5 +55,63 @@ describe('useTopic', () => {
     view.unmount();
     expect(ws.framesOfType('unsubscribe')).toEqual([{ type: 'unsubscribe', topic: 'game:42' }]);
     socket.stop();
+  });
+
+  it('starts from nothing after a remount once the topic was released, and follows the new subscription', async () => {
+    const store = createStore();
+    const socket = new LiveSocket({
+      url: 'ws://x/api/v1/ws',
+      getToken: async () => null,
+      createSocket: (u) => new FakeWebSocket(u),
+      store,
+      unsubscribeLingerMs: 0,
+    });
+    socket.start();
+    const ws = FakeWebSocket.latest();
+    await act(async () => {
+      ws.open();
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    const tree = (
+      <JotaiProvider store={store}>
+        <LiveSocketContext.Provider value={socket}>
+          <Score topic="game:43" />
+        </LiveSocketContext.Provider>
+      </JotaiProvider>
+    );
+
+    const first = render(tree);
+    act(() => ws.receive({ type: 'snapshot', topic: 'game:43', seq: 4, data: { homeScore: 2, awayScore: 1 } }));
+    expect(screen.getByText('2–1 (seq 4)')).toBeInTheDocument();
+    first.unmount();
+    expect(Array.from(topicAtomFamily.getParams())).not.toContain('game:43');
+
+    render(tree);
+    expect(screen.getByText('waiting')).toBeInTheDocument();
+    act(() => ws.receive({ type: 'snapshot', topic: 'game:43', seq: 5, data: { homeScore: 3, awayScore: 1 } }));
+    expect(screen.getByText('3–1 (seq 5)')).toBeInTheDocument();
+    socket.stop();
+  });
+
+  it('reads the new entry when the one it rendered with was removed before it subscribed', () => {
+    const store = createStore();
+    store.set(topicAtomFamily('game:44'), { seq: 1, data: { homeScore: 9, awayScore: 9 } });
+    // The topic's last release runs out between this render and its effects.
+    const socket = {
+      subscribe: (topic: string) => {
+        topicAtomFamily.remove(topic);
+        return () => {};
+      },
+    } as unknown as LiveSocket;
+    render(
+      <JotaiProvider store={store}>
+        <LiveSocketContext.Provider value={socket}>
+          <Score topic="game:44" />
+        </LiveSocketContext.Provider>
+      </JotaiProvider>,
+    );
+    expect(screen.getByText('waiting')).toBeInTheDocument();
+    act(() => store.set(topicAtomFamily('game:44'), { seq: 2, data: { homeScore: 1, awayScore: 0 } }));
+    expect(screen.getByText('1–0 (seq 2)')).toBeInTheDocument();
   });
 });

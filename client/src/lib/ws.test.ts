@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createStore } from 'jotai';
+import { atom, createStore, type PrimitiveAtom } from 'jotai';
+import { atomFamily } from 'jotai-family';
 import { FakeWebSocket } from '../testing/fake-websocket';
 import {
   CommandRejectedError,
   connectionStateAtom,
   LiveSocket,
+  releaseWithTopic,
   topicAtomFamily,
   UnknownOutcomeError,
   type LiveSocketOptions,
@@ -239,6 +241,79 @@ describe('LiveSocket subscriptions', () => {
     const ws = await openLatest();
     ws.receive({ type: 'update', topic: 'game:404', seq: 1, data: {} });
     expect(store.get(topicAtomFamily('game:404'))).toBeNull();
+    socket.stop();
+  });
+});
+
+describe('LiveSocket releasing topics', () => {
+  const params = <P>(family: { getParams(): Iterable<P> }) => Array.from(family.getParams());
+
+  it("removes the topic's atom-family entry once the topic is released", async () => {
+    const socket = makeSocket();
+    const release = socket.subscribe('game:7');
+    socket.start();
+    const ws = await openLatest();
+    const held = topicAtomFamily('game:7');
+    ws.receive({ type: 'snapshot', topic: 'game:7', seq: 3, data: { homeScore: 1 } });
+    expect(store.get(held)).toEqual({ seq: 3, data: { homeScore: 1 } });
+    expect(params(topicAtomFamily)).toContain('game:7');
+
+    release();
+    expect(params(topicAtomFamily)).not.toContain('game:7');
+    // A later reader starts from nothing, not from what the old subscription saw.
+    expect(topicAtomFamily('game:7')).not.toBe(held);
+    expect(store.get(topicAtomFamily('game:7'))).toBeNull();
+    socket.stop();
+  });
+
+  it('keeps the entry while the topic lingers, and for good if it is taken up again', async () => {
+    const socket = makeSocket({ unsubscribeLingerMs: 2000 });
+    const first = socket.subscribe('season:2');
+    socket.start();
+    await openLatest();
+    const held = topicAtomFamily('season:2');
+
+    first();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(params(topicAtomFamily)).toContain('season:2');
+    const second = socket.subscribe('season:2');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(topicAtomFamily('season:2')).toBe(held);
+
+    second();
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(params(topicAtomFamily)).toContain('season:2');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(params(topicAtomFamily)).not.toContain('season:2');
+    socket.stop();
+  });
+
+  it("removes a feature family's entry with its topic, unless `keep` spares it", async () => {
+    const derived = atomFamily((id: string) => atom((get) => get(topicAtomFamily(`thing:${id}`))?.seq ?? null));
+    const flights = atomFamily<string, PrimitiveAtom<'idle' | 'sending'>>(() => atom<'idle' | 'sending'>('idle'));
+    releaseWithTopic('thing', derived);
+    releaseWithTopic('thing', flights, (phase) => phase === 'sending');
+    const socket = makeSocket();
+    socket.start();
+    await openLatest();
+
+    const a = socket.subscribe('thing:a');
+    const b = socket.subscribe('thing:b');
+    store.get(derived('a'));
+    store.get(derived('b'));
+    store.get(flights('a'));
+    store.set(flights('b'), 'sending');
+    const other = socket.subscribe('other:a');
+
+    a();
+    expect(params(derived)).toEqual(['b']);
+    expect(params(flights)).toEqual(['b']);
+    b();
+    expect(params(derived)).toEqual([]);
+    // Still in flight: it stays (a later release of the topic takes it).
+    expect(params(flights)).toEqual(['b']);
+    other();
+    expect(params(flights)).toEqual(['b']);
     socket.stop();
   });
 });

@@ -5,11 +5,14 @@
 // jittered exponential backoff, resubscribing with `since` after a reconnect,
 // dropping stale updates, and commands whose promise settles with the
 // server's `reply`. Topic state lands in jotai atoms (`topicAtomFamily`) so
-// components read live data like any other atom.
+// components read live data like any other atom; an entry lives as long as
+// its topic's subscription, and so do the entries of the features' families
+// registered with `releaseWithTopic`.
 
-import { createContext, useContext, useEffect } from 'react';
-import { atom, getDefaultStore, useAtomValue } from 'jotai';
-import { atomFamily } from 'jotai-family';
+import { createContext, useContext, useEffect, useReducer } from 'react';
+import { atom, getDefaultStore, useAtomValue, type Atom, type ExtractAtomValue, type PrimitiveAtom } from 'jotai';
+import { atomFamily, type AtomFamily } from 'jotai-family';
+import { randomId } from './random-id';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -19,20 +22,15 @@ export interface TopicState<T = unknown> {
   data: T;
 }
 
-export type HockeyPositionWire = 'CENTER' | 'LEFT_WING' | 'RIGHT_WING' | 'LEFT_DEFENSE' | 'RIGHT_DEFENSE' | 'GOALIE';
-
-export type GameActionBody =
-  | { type: 'START' }
-  | { type: 'GOAL'; rosterId: string; scorerId?: string; assistIds?: string[] }
-  | { type: 'PENALTY'; rosterId: string; playerId: string; minutes: number }
-  | { type: 'END_PERIOD' }
-  | { type: 'FINAL' }
-  | { type: 'UNDO' };
-
-export type LiveCommand =
-  | { kind: 'rsvp'; eventId: string; action: 'ATTENDING' | 'DECLINED'; position?: HockeyPositionWire }
-  | { kind: 'removeAttendee'; eventId: string; userId: string }
-  | ({ kind: 'gameAction'; gameId: string } & GameActionBody);
+/**
+ * A command's body as the transport sees it: a `kind` and whatever fields
+ * that kind has. The feature that owns a command types it (an RSVP in
+ * features/events, a scoring action in features/games); this module only
+ * frames, sends, re-sends and settles it.
+ */
+export interface CommandBody {
+  readonly kind: string;
+}
 
 type ServerFrame =
   | { type: 'snapshot'; topic: string; seq: number; data: unknown }
@@ -93,8 +91,49 @@ type JotaiStore = ReturnType<typeof getDefaultStore>;
 
 export const connectionStateAtom = atom<ConnectionState>('connecting');
 
-/** topic → newest `{seq, data}` (null until the first snapshot). */
-export const topicAtomFamily = atomFamily((_topic: string) => atom<TopicState | null>(null));
+/**
+ * topic → newest `{seq, data}` (null until the first snapshot). The entry is
+ * removed when the topic is released (its last subscriber gone and the
+ * linger over), so a long session does not keep every topic it ever saw.
+ */
+export const topicAtomFamily: AtomFamily<string, PrimitiveAtom<TopicState | null>> = atomFamily(() => atom<TopicState | null>(null));
+
+/** What `useTopic(null)` reads: nothing, without adding an entry to the family. */
+const NO_TOPIC = atom<TopicState | null>(null);
+
+type TopicRelease = (id: string, store: JotaiStore) => void;
+
+/** Topic prefix (`event` of `event:ID`) → what to forget of ID when such a topic is released. */
+const releaseHooks = new Map<string, TopicRelease[]>();
+
+/**
+ * Remove `family`'s entry for ID whenever the topic `PREFIX:ID` is released,
+ * as `topicAtomFamily`'s own entry is: for a feature's atoms that derive from
+ * a topic or only matter while it is followed. `keep` may spare an entry that
+ * still holds something in flight (it then goes with a later release).
+ */
+export function releaseWithTopic<A extends Atom<unknown>>(
+  prefix: string,
+  family: AtomFamily<string, A>,
+  keep?: (value: ExtractAtomValue<A>) => boolean,
+): void {
+  const hooks = releaseHooks.get(prefix) ?? [];
+  hooks.push((id, store) => {
+    if (!Array.from(family.getParams()).includes(id)) return;
+    if (keep && keep(store.get(family(id)) as ExtractAtomValue<A>)) return;
+    family.remove(id);
+  });
+  releaseHooks.set(prefix, hooks);
+}
+
+/** Drop what the atom families hold for a released topic. */
+function forgetTopic(topic: string, store: JotaiStore): void {
+  topicAtomFamily.remove(topic);
+  const colon = topic.indexOf(':');
+  if (colon < 0) return;
+  const id = topic.slice(colon + 1);
+  for (const release of releaseHooks.get(topic.slice(0, colon)) ?? []) release(id, store);
+}
 
 export interface LiveSocketOptions {
   url: string;
@@ -136,10 +175,7 @@ interface PendingCommand {
 }
 
 function newCommandId(): string {
-  // randomUUID only exists on secure contexts; a LAN address over http is not one.
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  return randomId('c');
 }
 
 export function defaultSocketUrl(): string {
@@ -190,6 +226,11 @@ export class LiveSocket {
 
   get state(): ConnectionState {
     return this.opts.store.get(connectionStateAtom);
+  }
+
+  /** Where tokens come from from now on (the auth module's getter may be replaced). */
+  setTokenSource(getToken: () => Promise<string | null>): void {
+    this.opts.getToken = getToken;
   }
 
   start(): void {
@@ -267,7 +308,7 @@ export class LiveSocket {
    * A command interrupted by a reconnect is re-sent with the same id, which
    * the server answers with the first reply, so it is never applied twice.
    */
-  command<T = unknown>(command: LiveCommand, timeoutMs = this.opts.commandTimeoutMs): Promise<T> {
+  command<T = unknown, C extends CommandBody = CommandBody>(command: C, timeoutMs = this.opts.commandTimeoutMs): Promise<T> {
     const id = newCommandId();
     const frame = JSON.stringify({ type: 'command', id, command });
     return new Promise<T>((resolve, reject) => {
@@ -320,7 +361,7 @@ export class LiveSocket {
   }
 
   private async handleOpen(gen: number): Promise<void> {
-    let token: string | null = null;
+    let token: string | null;
     try {
       token = await this.opts.getToken();
     } catch {
@@ -408,7 +449,7 @@ export class LiveSocket {
 
   private async sendAuth(): Promise<void> {
     const gen = this.generation;
-    let token: string | null = null;
+    let token: string | null;
     try {
       token = await this.opts.getToken();
     } catch {
@@ -448,6 +489,7 @@ export class LiveSocket {
       if (!current || current.refs > 0) return;
       this.topics.delete(topic);
       this.send({ type: 'unsubscribe', topic });
+      forgetTopic(topic, this.opts.store);
     };
     if (this.opts.unsubscribeLingerMs <= 0) finish();
     else entry.lingerTimer = setTimeout(finish, this.opts.unsubscribeLingerMs);
@@ -526,10 +568,18 @@ export function useConnectionState(): ConnectionState {
 /** Subscribe while mounted; returns the topic's newest `{seq, data}` or null. */
 export function useTopic<T = unknown>(topic: string | null): TopicState<T> | null {
   const socket = useLiveSocket();
+  const topicAtom = topic ? topicAtomFamily(topic) : NO_TOPIC;
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
     if (!socket || !topic) return undefined;
     return socket.subscribe(topic);
   }, [socket, topic]);
-  const value = useAtomValue(topicAtomFamily(topic ?? ''));
+  useEffect(() => {
+    // Between this render and its effects the topic's last release may have
+    // run out and removed the entry read above; the subscription now fills a
+    // new one, so render again to read that.
+    if (topic && topicAtomFamily(topic) !== topicAtom) rerender();
+  }, [topic, topicAtom]);
+  const value = useAtomValue(topicAtom);
   return topic ? (value as TopicState<T> | null) : null;
 }

@@ -2,19 +2,19 @@
 // subscriptions and commands, and lets the test settle each command.
 
 import { vi } from 'vitest';
-import type { LiveCommand, LiveSocket } from '../lib/ws';
+import type { CommandBody, LiveSocket } from '../lib/ws';
 
 export interface PendingTestCommand {
-  command: LiveCommand;
+  command: CommandBody;
   resolve: (data: unknown) => void;
   reject: (err: Error) => void;
 }
 
 export function fakeLiveSocket() {
   const commands: PendingTestCommand[] = [];
-  const subscribe = vi.fn((_topic: string) => () => {});
+  const subscribe = vi.fn<(topic: string) => () => void>(() => () => {});
   const command = vi.fn(
-    (cmd: LiveCommand) =>
+    (cmd: CommandBody) =>
       new Promise<unknown>((resolve, reject) => {
         commands.push({ command: cmd, resolve, reject });
       }),

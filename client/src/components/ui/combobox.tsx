@@ -54,9 +54,11 @@ export function Combobox({
   const wrapRef = useRef<HTMLDivElement>(null);
 
   // Picking from outside (or a reset) updates the text box.
-  useEffect(() => {
+  const [synced, setSynced] = useState({ shown, open });
+  if (synced.shown !== shown || synced.open !== open) {
+    setSynced({ shown, open });
     if (!open) setText(shown);
-  }, [shown, open]);
+  }
 
   useEffect(() => {
     if (!open) return;

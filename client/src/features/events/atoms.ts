@@ -1,18 +1,23 @@
 // Live state of events: the pushed attendees documents (from the tab's one
 // socket) and the viewer's in-flight RSVP per event. Kept in jotai so a
 // remounted page (navigate away and back mid-RSVP) picks up where it was.
+// Both go when the event's topic is released, like the topic's own entry;
+// an RSVP still in flight stays until a later release.
 
-import { atom } from 'jotai';
-import { atomFamily } from 'jotai-family';
-import { topicAtomFamily } from '../../lib/ws';
+import { atom, type PrimitiveAtom } from 'jotai';
+import { atomFamily, type AtomFamily } from 'jotai-family';
+import { releaseWithTopic, topicAtomFamily } from '../../lib/ws';
 import type { RsvpAction, AttendeesDoc, RsvpReply } from './model/types';
 
-export const eventTopic = (eventId: string) => `event:${eventId}`;
+const EVENT_TOPIC = 'event';
+
+export const eventTopic = (eventId: string) => `${EVENT_TOPIC}:${eventId}`;
 
 /** The newest pushed attendees document of an event, or null before the first. */
 export const eventDocAtomFamily = atomFamily((eventId: string) =>
   atom((get) => (get(topicAtomFamily(eventTopic(eventId)))?.data as AttendeesDoc | undefined) ?? null),
 );
+releaseWithTopic(EVENT_TOPIC, eventDocAtomFamily);
 
 export interface RsvpFlight {
   /** `checking`: the outcome is unknown and we are re-reading the event. */
@@ -29,4 +34,5 @@ export interface RsvpFlight {
 
 export const IDLE_FLIGHT: RsvpFlight = { phase: 'idle', action: null, reply: null, error: null, note: null };
 
-export const rsvpFlightAtomFamily = atomFamily((_eventId: string) => atom<RsvpFlight>(IDLE_FLIGHT));
+export const rsvpFlightAtomFamily: AtomFamily<string, PrimitiveAtom<RsvpFlight>> = atomFamily(() => atom<RsvpFlight>(IDLE_FLIGHT));
+releaseWithTopic(EVENT_TOPIC, rsvpFlightAtomFamily, (flight) => flight.phase !== 'idle');

@@ -1,10 +1,14 @@
 // Live state of the score keeper's console: the reply to their last action
 // and what is in flight, per game. Kept in jotai so the console survives a
-// remount (rotate the phone, hop to the game page and back) mid-action.
+// remount (rotate the phone, hop to the game page and back) mid-action,
+// and dropped when the console's `game:ID` topic is released (unless an
+// action is still in flight then).
 
-import { atom } from 'jotai';
-import { atomFamily } from 'jotai-family';
+import { atom, type PrimitiveAtom } from 'jotai';
+import { atomFamily, type AtomFamily } from 'jotai-family';
 import type { GameDocument } from '../../lib/api-types';
+import { GAME_TOPIC } from '../../lib/games';
+import { releaseWithTopic } from '../../lib/ws';
 
 export type ScoringActionKind = 'START' | 'GOAL' | 'PENALTY' | 'END_PERIOD' | 'FINAL' | 'UNDO' | 'LINEUP';
 
@@ -26,4 +30,5 @@ export interface ScoringFlight {
 
 export const IDLE_SCORING: ScoringFlight = { phase: 'idle', action: null, reply: null, error: null, errorCode: null, unknown: null, done: null };
 
-export const scoringFlightAtomFamily = atomFamily((_gameId: string) => atom<ScoringFlight>(IDLE_SCORING));
+export const scoringFlightAtomFamily: AtomFamily<string, PrimitiveAtom<ScoringFlight>> = atomFamily(() => atom<ScoringFlight>(IDLE_SCORING));
+releaseWithTopic(GAME_TOPIC, scoringFlightAtomFamily, (flight) => flight.phase !== 'idle');

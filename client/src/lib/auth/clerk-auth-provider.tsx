@@ -23,16 +23,16 @@ function ClerkBridge({ children }: { children: ReactNode }) {
   const { query, setUser, refreshUser } = useSessionUser(signedIn);
 
   // Always ask Clerk: it hands out a fresh token when the cached one is near
-  // its 60 s expiry. Never keep a token around ourselves.
-  const getTokenRef = useRef(clerk.getToken);
-  getTokenRef.current = clerk.getToken;
+  // its 60 s expiry. Never keep a token around ourselves. (Clerk's getter is
+  // stable for its client, so ours is too.)
+  const { getToken: clerkGetToken } = clerk;
   const getToken = useCallback(async () => {
     try {
-      return (await getTokenRef.current()) ?? null;
+      return (await clerkGetToken()) ?? null;
     } catch {
       return null;
     }
-  }, []);
+  }, [clerkGetToken]);
   // Set during render so the children's first queries already have it.
   setTokenSource(getToken);
 

@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
 import { Logo } from '../../../components/ui/logo';
+import '../auth.css';
 
 const USERNAME_RE = /^[a-zA-Z0-9_.-]{3,30}$/;
 

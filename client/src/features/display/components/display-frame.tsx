@@ -5,8 +5,9 @@
 // and the numbers dim; the socket reconnects by itself and resubscribes,
 // and the next snapshot makes the screen whole again.
 
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useConnectionState } from '../../../lib/ws';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useStore } from 'jotai';
+import { connectionStateAtom, useConnectionState } from '../../../lib/ws';
 import { Logo } from '../../../components/ui/logo';
 import '../display.css';
 
@@ -51,14 +52,23 @@ function useIdle(ms: number): boolean {
 export function useFreshness(hasLiveData: boolean) {
   const state = useConnectionState();
   const live = state === 'live';
-  const everLive = useRef(false);
-  if (live) everLive.current = true;
+  const [everLive, setEverLive] = useState(live);
+  if (live && !everLive) setEverLive(true);
+  // When the connection went: stamped as the state changes, not while rendering.
+  const store = useStore();
   const [lostAt, setLostAt] = useState<number | null>(null);
   useEffect(() => {
-    if (live) setLostAt(null);
-    else if (everLive.current) setLostAt((prev) => prev ?? Date.now());
-  }, [live]);
-  return { fresh: live && hasLiveData, reconnecting: !live && everLive.current, lostAt };
+    let seenLive = store.get(connectionStateAtom) === 'live';
+    return store.sub(connectionStateAtom, () => {
+      if (store.get(connectionStateAtom) === 'live') {
+        seenLive = true;
+        setLostAt(null);
+      } else if (seenLive) {
+        setLostAt((prev) => prev ?? Date.now());
+      }
+    });
+  }, [store]);
+  return { fresh: live && hasLiveData, reconnecting: !live && everLive, lostAt };
 }
 
 function clock(d: Date): string {

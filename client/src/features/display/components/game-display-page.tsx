@@ -3,7 +3,7 @@
 // assists. A goal lights up the scoring side for a few seconds. Live from
 // `game:ID`; see DisplayFrame for what happens when the server is away.
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Game, GameDocument } from '../../../lib/api-types';
@@ -141,11 +141,10 @@ export function GameDisplayPage() {
   // A server that was down at start: keep asking until the first read lands.
   const notFound = query.error instanceof ApiError && query.error.status === 404;
   const failed = query.isError && !game;
-  const refetch = useRef(query.refetch);
-  refetch.current = query.refetch;
+  const retry = useEffectEvent(() => void query.refetch());
   useEffect(() => {
     if (!failed || notFound) return undefined;
-    const t = setInterval(() => void refetch.current(), RETRY_MS);
+    const t = setInterval(() => retry(), RETRY_MS);
     return () => clearInterval(t);
   }, [failed, notFound]);
 

@@ -3,7 +3,7 @@
 // is big) and today's games with their live scores; on a day without
 // games it shows what is coming up instead. Live from `season:ID`.
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { GameScheduleEntry, Standing } from '../../../lib/api-types';
@@ -154,14 +154,13 @@ export function SeasonDisplayPage() {
   // A server that was down at start: keep asking until the first read lands.
   const failed = Boolean(live.error) || season.isError;
   const notFound = (live.error instanceof ApiError && live.error.status === 404) || (season.error instanceof ApiError && season.error.status === 404);
-  const retry = useRef(() => {});
-  retry.current = () => {
+  const retry = useEffectEvent(() => {
     void live.refetch();
     void season.refetch();
-  };
+  });
   useEffect(() => {
     if (!failed || notFound) return undefined;
-    const t = setInterval(() => retry.current(), RETRY_MS);
+    const t = setInterval(() => retry(), RETRY_MS);
     return () => clearInterval(t);
   }, [failed, notFound]);
 

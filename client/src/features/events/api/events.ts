@@ -114,7 +114,8 @@ export function useEventPayments(id: string, enabled: boolean) {
 export const putRsvp = (id: string, action: RsvpAction, position: HockeyPosition | undefined, idempotencyKey: string) =>
   api.put<RsvpReply>(`/events/${enc(id)}/rsvp`, position ? { action, position } : { action }, { headers: { 'Idempotency-Key': idempotencyKey } });
 
-export const deleteAttendee = (id: string, userId: string) => api.delete<RsvpReply>(`/events/${enc(id)}/attendees/${enc(userId)}`);
+export const deleteAttendee = (id: string, userId: string, idempotencyKey: string) =>
+  api.delete<RsvpReply>(`/events/${enc(id)}/attendees/${enc(userId)}`, { headers: { 'Idempotency-Key': idempotencyKey } });
 
 /** After a change to an event: its page, its attendees and every list. */
 export function refreshEvent(queryClient: QueryClient, id: string) {

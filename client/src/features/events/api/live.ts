@@ -8,30 +8,20 @@
 // its connection) may still have been applied, so we say "checking…" and
 // re-read the event instead of reporting a failure.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
 import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
-import { UnknownOutcomeError, useConnectionState, useLiveSocket, useTopic } from '../../../lib/ws';
+import { isUnknownOutcome, useSendCommand } from '../../../lib/command';
+import { useTopic } from '../../../lib/ws';
 import { eventDocAtomFamily, eventTopic, rsvpFlightAtomFamily } from '../atoms';
 import { newestDoc } from '../model/standing';
-import type { AttendeesDoc, RsvpAction, RsvpReply } from '../model/types';
+import type { AttendeesDoc, RemoveAttendeeCommand, RsvpAction, RsvpCommand, RsvpReply } from '../model/types';
 import { deleteAttendee, eventKeys, fetchEvent, putRsvp, useAttendeesRest } from './events';
 
 /** How long pushes are gathered before the event itself is re-read. */
 const EVENT_REFRESH_DEBOUNCE_MS = 400;
-
-export function newRequestId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-}
-
-/** A reply may never come: the command may or may not have been applied. */
-export function isUnknownOutcome(err: unknown): boolean {
-  return err instanceof UnknownOutcomeError || (err instanceof ApiError && (err.code === 'network_error' || err.status >= 500));
-}
 
 /** Subscribes to `event:ID` while mounted; returns the newest document known. */
 export function useLiveAttendees(eventId: string) {
@@ -41,9 +31,15 @@ export function useLiveAttendees(eventId: string) {
   return { doc, isLive: live !== null, rest };
 }
 
-/** A pushed document without subscribing (cards keep what the socket last said). */
+/**
+ * A pushed document without subscribing: cards keep what the socket last
+ * said, also once the topic is released and its atoms are gone.
+ */
 export function useKnownAttendees(eventId: string): AttendeesDoc | null {
-  return useAtomValue(eventDocAtomFamily(eventId));
+  const pushed = useAtomValue(eventDocAtomFamily(eventId));
+  const [kept, setKept] = useState<{ eventId: string; doc: AttendeesDoc } | null>(null);
+  if (pushed && (kept?.eventId !== eventId || kept.doc !== pushed)) setKept({ eventId, doc: pushed });
+  return pushed ?? (kept?.eventId === eventId ? kept.doc : null);
 }
 
 /**
@@ -54,13 +50,15 @@ export function useKnownAttendees(eventId: string): AttendeesDoc | null {
  */
 export function useRefreshEventOnPush(event: RinkEvent, docVersion: number | null, alsoRefresh: readonly (readonly unknown[])[] = []) {
   const queryClient = useQueryClient();
-  const extra = useRef(alsoRefresh);
-  extra.current = alsoRefresh;
+  // The keys to refresh as they are when the timer fires, without restarting it when the list changes.
+  const refreshExtra = useEffectEvent(() => {
+    for (const key of alsoRefresh) void queryClient.refetchQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
+  });
   useEffect(() => {
     if (docVersion === null || docVersion <= event.version) return undefined;
     const t = setTimeout(() => {
       void queryClient.refetchQueries({ queryKey: eventKeys.detail(event.id), exact: true }, { cancelRefetch: false });
-      for (const key of extra.current) void queryClient.refetchQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
+      refreshExtra();
     }, EVENT_REFRESH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [docVersion, event.version, event.id, queryClient]);
@@ -68,8 +66,7 @@ export function useRefreshEventOnPush(event: RinkEvent, docVersion: number | nul
 
 /** The viewer's RSVP for one event. */
 export function useRsvp(eventId: string) {
-  const socket = useLiveSocket();
-  const connection = useConnectionState();
+  const sendCommand = useSendCommand();
   const queryClient = useQueryClient();
   const [flight, setFlight] = useAtom(rsvpFlightAtomFamily(eventId));
 
@@ -79,11 +76,8 @@ export function useRsvp(eventId: string) {
       try {
         // The socket when it is up (the reply is the outcome); REST with an
         // idempotency key otherwise, so a retry can never double-book.
-        const viaSocket = Boolean(socket) && connection === 'live';
-        const reply =
-          socket && viaSocket
-            ? await socket.command<RsvpReply>({ kind: 'rsvp', eventId, action, ...(position ? { position } : {}) })
-            : await putRsvp(eventId, action, position, newRequestId());
+        const command: RsvpCommand = { kind: 'rsvp', eventId, action, ...(position ? { position } : {}) };
+        const { reply, viaSocket } = await sendCommand<RsvpReply>(command, (key) => putRsvp(eventId, action, position, key));
         setFlight((f) => ({ ...f, phase: 'idle', reply, error: null, note: null }));
         // Without the socket no push will follow: read the list again.
         if (!viaSocket) void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(eventId) });
@@ -112,7 +106,7 @@ export function useRsvp(eventId: string) {
         }));
       }
     },
-    [socket, connection, eventId, queryClient, setFlight],
+    [sendCommand, eventId, queryClient, setFlight],
   );
 
   const dismiss = useCallback(() => setFlight((f) => ({ ...f, error: null, note: null })), [setFlight]);
@@ -124,8 +118,7 @@ export type RemovalState = { userId: string; phase: 'sending' | 'checking' } | n
 
 /** The organiser takes someone off the list (attending or waitlisted). */
 export function useRemoveAttendee(eventId: string) {
-  const socket = useLiveSocket();
-  const connection = useConnectionState();
+  const sendCommand = useSendCommand();
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<RemovalState>(null);
   const [error, setError] = useState<string | null>(null);
@@ -135,8 +128,8 @@ export function useRemoveAttendee(eventId: string) {
       setPending({ userId, phase: 'sending' });
       setError(null);
       try {
-        if (socket && connection === 'live') await socket.command({ kind: 'removeAttendee', eventId, userId });
-        else await deleteAttendee(eventId, userId);
+        const command: RemoveAttendeeCommand = { kind: 'removeAttendee', eventId, userId };
+        await sendCommand<RsvpReply>(command, (key) => deleteAttendee(eventId, userId, key));
         void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(eventId) });
       } catch (err) {
         if (isUnknownOutcome(err)) {
@@ -149,7 +142,7 @@ export function useRemoveAttendee(eventId: string) {
         setPending(null);
       }
     },
-    [socket, connection, eventId, queryClient],
+    [sendCommand, eventId, queryClient],
   );
 
   return { pending, error, remove, clearError: () => setError(null) };

@@ -22,6 +22,7 @@ import { useCreateEvent, useEvent, useFacilityById, useFacilityOptions, useFacil
 import { createInput, draftFromEvent, emptyDraft, patchInput, suggestedEnd, validateDraft, type EventDraft } from '../model/event-draft';
 import { GroupConfigEditor } from './group-config-editor';
 import '../events.css';
+import '../event-form.css';
 
 const GAME_TYPES: EventType[] = ['GAME', 'EXTERNAL_GAME'];
 

@@ -22,6 +22,7 @@ import { EventHero } from './event-hero';
 import { OrganiserTools } from './organiser-tools';
 import { RsvpPanel } from './rsvp-panel';
 import '../events.css';
+import '../event-page.css';
 
 export function EventPage() {
   const { id = '' } = useParams();

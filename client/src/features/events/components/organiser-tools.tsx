@@ -2,7 +2,7 @@
 // at once, and everyone's list moves live), HOME/AWAY team links, payment
 // collection, cancel and delete.
 
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { RinkEvent, TeamRole } from '../../../lib/api-types';
@@ -36,10 +36,12 @@ function LimitsForm({ event }: { event: RinkEvent }) {
 
   // Someone else changed the limits: show theirs unless we are editing.
   const server = `${event.maxSkaters ?? ''}/${event.maxGoalies ?? ''}`;
-  useEffect(() => {
+  const [shownServer, setShownServer] = useState(server);
+  if (shownServer !== server) {
+    setShownServer(server);
     setSkaters(event.maxSkaters === null ? '' : String(event.maxSkaters));
     setGoalies(event.maxGoalies === null ? '' : String(event.maxGoalies));
-  }, [server]);
+  }
 
   const s = parseLimit(skaters);
   const g = parseLimit(goalies);

@@ -1,5 +1,5 @@
 // Wire shapes of the attendees document (REST and the `event:ID` topic),
-// RSVP replies and payments (CONTRACT.md › Events and RSVP).
+// RSVP replies, payments and the RSVP commands (CONTRACT.md › Events and RSVP).
 
 import type { HockeyPosition, RsvpStatus } from '../../../lib/api-types';
 
@@ -61,3 +61,18 @@ export interface EventPayment {
 }
 
 export type RsvpAction = 'ATTENDING' | 'DECLINED';
+
+/** The viewer answers an event: the `rsvp` command (socket), or PUT /events/ID/rsvp. */
+export interface RsvpCommand {
+  kind: 'rsvp';
+  eventId: string;
+  action: RsvpAction;
+  position?: HockeyPosition;
+}
+
+/** An organiser takes someone off the list: the `removeAttendee` command, or DELETE /events/ID/attendees/USER. */
+export interface RemoveAttendeeCommand {
+  kind: 'removeAttendee';
+  eventId: string;
+  userId: string;
+}

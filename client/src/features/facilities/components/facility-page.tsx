@@ -2,46 +2,46 @@
 // its staff and followers. Staff edit it and start seasons; the owner also
 // manages the staff and can delete it (from the edit page).
 
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { Link, useParams } from 'react-router';
-import { useFacility, useFacilityFollowers, useFacilitySeasons, useFacilityTeams, useManagerLink, usePerson, useTransferFacility } from '../api/facilities';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFacility, useFacilitySeasons, useFacilityTeams, useTransferFacility } from '../api/facilities';
+import { errorMessage } from '../../../lib/api';
 import type { FacilityPage as FacilityPageData, SeasonDetail } from '../../../lib/api-types';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { displayName, formatCount, plural } from '../../../lib/format';
+import { usePerson } from '../../../lib/orgs';
 import { currentOffset } from '../../../lib/timezones';
 import { useFollowToggle } from '../../../lib/use-follow-toggle';
 import { Alert } from '../../../components/ui/alert';
 import { Avatar } from '../../../components/ui/avatar';
-import { Button, ButtonLink } from '../../../components/ui/button';
+import { ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { FollowButton } from '../../../components/ui/follow-button';
-import { FollowersCard } from '../../../components/ui/followers-card';
 import { CalendarIcon, ClockIcon, EditIcon, GlobeIcon, MailIcon, PhoneIcon, PlusIcon, RinkIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
 import { LoadMore } from '../../../components/ui/load-more';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { StaffCard } from '../../../components/ui/staff-card';
 import { formatDayRange } from '../../../components/ui/zoned-date';
-import { ActiveChip, IconTile, OrgLayout, RoleTag, RowTitle } from '../../../components/ui/org-layout';
+import { OrgHero } from '../../../components/ui/org-hero';
+import { ActiveChip, IconTile, OrgLayout, RowTitle } from '../../../components/ui/org-layout';
+import { OrgLoadState } from '../../../components/ui/org-load-state';
+import { OrgPeopleCards } from '../../../components/ui/org-people-cards';
 
 export function FacilityPage() {
   const { id = '' } = useParams();
   const query = useFacility(id);
-  if (query.isPending) return <PageSpinner label="Loading facility" />;
-  if (query.isError) {
-    const notFound = query.error instanceof ApiError && query.error.status === 404;
+  if (query.isPending || query.isError) {
     return (
-      <Card>
-        <EmptyState
-          icon={<RinkIcon size={28} />}
-          title={notFound ? 'This rink is not on Rinkside' : 'Could not load this facility'}
-          action={notFound ? <ButtonLink to="/facilities">All facilities</ButtonLink> : <Button variant="secondary" onClick={() => void query.refetch()}>Try again</Button>}
-        >
-          {notFound ? 'It may have been removed.' : errorMessage(query.error)}
-        </EmptyState>
-      </Card>
+      <OrgLoadState
+        failed={query.isError}
+        error={query.error}
+        retry={() => void query.refetch()}
+        loadingLabel="Loading facility"
+        icon={<RinkIcon size={28} />}
+        notFoundTitle="This rink is not on Rinkside"
+        errorTitle="Could not load this facility"
+        listHref="/facilities"
+        listLabel="All facilities"
+      />
     );
   }
   return <FacilityView key={query.data.id} facility={query.data} />;
@@ -55,15 +55,15 @@ function timeIn(tz: string): string {
   }
 }
 
+/** Ticks every half minute: the clock the rink's local time is read from. */
+function subscribeToClock(onTick: () => void): () => void {
+  const t = setInterval(onTick, 30_000);
+  return () => clearInterval(t);
+}
+
 /** The wall-clock time at the rink, refreshed every half minute. */
 function useLocalTime(tz: string) {
-  const [now, setNow] = useState(() => timeIn(tz));
-  useEffect(() => {
-    setNow(timeIn(tz));
-    const t = setInterval(() => setNow(timeIn(tz)), 30_000);
-    return () => clearInterval(t);
-  }, [tz]);
-  return now;
+  return useSyncExternalStore(subscribeToClock, () => timeIn(tz));
 }
 
 function FacilityView({ facility }: { facility: FacilityPageData }) {
@@ -71,35 +71,30 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
   const myId = user?.id ?? '';
   const follow = useFollowToggle('facilities', facility);
   const owner = usePerson(facility.ownerId);
-  const followers = useFacilityFollowers(facility.id);
   const localTime = useLocalTime(facility.timezone);
-  const managerLink = useManagerLink(facility.id);
   const transfer = useTransferFacility(facility.id);
   const isStaff = facility.viewerRole !== null;
 
   return (
     <div className="stack-lg" data-testid="facility-page">
-      <Card padded={false} className="entity-hero">
-        <div className="entity-hero__banner entity-hero__banner--rink" aria-hidden="true" />
-        <div className="entity-hero__body">
-          <Avatar name={facility.name} src={facility.imageUrl} size="xl" square />
-          <div className="entity-hero__text">
-            <p className="page-header__eyebrow">
-              Facility
-              {facility.viewerRole && <RoleTag>{facility.viewerRole === 'OWNER' ? 'You own it' : 'You manage it'}</RoleTag>}
-            </p>
-            <h1 className="entity-hero__name">{facility.name}</h1>
-            <p className="entity-hero__meta">
-              <span data-testid="facility-follower-count">{formatCount(follow.followerCount)}</span> {plural(follow.followerCount, 'follower')}
-              {owner.data && (
-                <>
-                  {' · Run by '}
-                  <Link to={`/users/${owner.data.id}`}>{owner.data.id === myId ? 'you' : displayName(owner.data)}</Link>
-                </>
-              )}
-            </p>
-          </div>
-          <div className="entity-hero__actions org-hero-actions">
+      <OrgHero
+        eyebrow="Facility"
+        banner="rink"
+        name={facility.name}
+        imageSrc={facility.imageUrl}
+        viewerRole={facility.viewerRole}
+        follow={follow}
+        followerCountTestId="facility-follower-count"
+        meta={
+          owner.data && (
+            <>
+              {' · Run by '}
+              <Link to={`/users/${owner.data.id}`}>{owner.data.id === myId ? 'you' : displayName(owner.data)}</Link>
+            </>
+          )
+        }
+        actions={
+          <>
             {isStaff && (
               <ButtonLink to={`/facilities/${facility.id}/edit`} variant="secondary" icon={<EditIcon size={16} />} data-testid="edit-facility">
                 Edit
@@ -108,15 +103,9 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
             <ButtonLink to={`/teams/new?facilityId=${encodeURIComponent(facility.id)}`} variant="secondary" icon={<PlusIcon size={16} />}>
               New team here
             </ButtonLink>
-            <FollowButton subject={facility.name} isFollowing={follow.isFollowing} pending={follow.pending} onToggle={follow.toggle} />
-          </div>
-        </div>
-        {follow.error && (
-          <div className="card__pad">
-            <Alert>{errorMessage(follow.error)}</Alert>
-          </div>
-        )}
-      </Card>
+          </>
+        }
+      />
 
       <OrgLayout
         main={
@@ -159,18 +148,14 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
               )}
             </ul>
           </Card>
-          <StaffCard
+          <OrgPeopleCards
+            kind="facilities"
             noun="facility"
-            ownerId={facility.ownerId}
-            owner={owner.data ?? null}
-            managers={facility.managers}
-            viewerRole={facility.viewerRole}
+            org={facility}
             myId={myId}
-            onAddManager={(userId) => managerLink.mutateAsync({ userId, add: true })}
-            onRemoveManager={(userId) => managerLink.mutateAsync({ userId, add: false })}
+            followerCount={follow.followerCount}
             onTransfer={(userId) => transfer.mutateAsync(userId)}
           />
-          <FollowersCard query={followers} count={follow.followerCount} emptyText="No followers yet. Be the first." />
           </>
         }
       />

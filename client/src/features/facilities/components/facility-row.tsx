@@ -1,21 +1,7 @@
 import type { Facility } from '../../../lib/api-types';
-import { Avatar } from '../../../components/ui/avatar';
-import { FollowButton } from '../../../components/ui/follow-button';
-import { ListRow } from '../../../components/ui/list-row';
-import { formatCount, plural } from '../../../lib/format';
-import { useFollowToggle } from '../../../lib/use-follow-toggle';
+import { OrgRow } from '../../../components/ui/org-row';
 
+/** A rink in a list: as any org, plus its time zone. */
 export function FacilityRow({ facility }: { facility: Facility }) {
-  const follow = useFollowToggle('facilities', facility);
-  return (
-    <ListRow
-      to={`/facilities/${facility.id}`}
-      testId={`facility-row-${facility.id}`}
-      media={<Avatar name={facility.name} src={facility.imageUrl} square />}
-      title={facility.name}
-      subtitle={`${formatCount(follow.followerCount)} ${plural(follow.followerCount, 'follower')} · ${facility.timezone.replace(/_/g, ' ')}`}
-      meta={facility.description ?? undefined}
-      action={<FollowButton size="sm" subject={facility.name} isFollowing={follow.isFollowing} pending={follow.pending} onToggle={follow.toggle} />}
-    />
-  );
+  return <OrgRow kind="facilities" org={facility} imageSrc={facility.imageUrl} testId={`facility-row-${facility.id}`} detail={facility.timezone.replace(/_/g, ' ')} />;
 }

@@ -19,7 +19,7 @@ import type {
   TeamPage,
 } from '../../../lib/api-types';
 import { gameKeys, seasonGameKeys } from '../../../lib/games';
-import type { GameActionBody } from '../../../lib/ws';
+import type { GameActionBody } from '../model/commands';
 import { PAGE_SIZE } from '../../../config/constants';
 
 const enc = encodeURIComponent;

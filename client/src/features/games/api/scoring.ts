@@ -8,40 +8,25 @@
 import { useCallback } from 'react';
 import { useAtom } from 'jotai';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
 import type { GameDocument } from '../../../lib/api-types';
+import { isUnknownOutcome, rejectionCode, useSendCommand } from '../../../lib/command';
 import { gameKeys, newestGameDoc } from '../../../lib/games';
-import { CommandRejectedError, UnknownOutcomeError, useConnectionState, useLiveSocket, type GameActionBody } from '../../../lib/ws';
+import { UnknownOutcomeError } from '../../../lib/ws';
 import { scoringFlightAtomFamily, type ScoringActionKind } from '../atoms';
+import type { GameActionBody, GameActionCommand } from '../model/commands';
 import { postAction, putLineup } from './games';
 
-export function newRequestId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `g-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-}
-
-/** No answer came (timeout, lost connection, a 5xx): the action may or may not have been applied. */
-export function isUnknownOutcome(err: unknown): boolean {
-  return err instanceof UnknownOutcomeError || (err instanceof ApiError && (err.code === 'network_error' || err.status >= 500));
-}
-
-function errorCode(err: unknown): string | null {
-  if (err instanceof CommandRejectedError || err instanceof ApiError) return err.code;
-  return null;
-}
-
 export function useScoring(gameId: string) {
-  const socket = useLiveSocket();
-  const connection = useConnectionState();
+  const sendCommand = useSendCommand();
   const queryClient = useQueryClient();
   const [flight, setFlight] = useAtom(scoringFlightAtomFamily(gameId));
 
   const run = useCallback(
-    async (kind: ScoringActionKind, label: string, call: (viaSocket: boolean) => Promise<GameDocument>): Promise<boolean> => {
+    async (kind: ScoringActionKind, label: string, call: () => Promise<GameDocument>): Promise<boolean> => {
       setFlight((f) => ({ ...f, phase: 'sending', action: kind, error: null, errorCode: null, unknown: null, done: null }));
       try {
-        const doc = await call(Boolean(socket) && connection === 'live');
+        const doc = await call();
         setFlight((f) => ({ ...f, phase: 'idle', action: null, reply: newestGameDoc(f.reply, doc), done: { label, at: Date.now() } }));
         return true;
       } catch (err) {
@@ -51,21 +36,21 @@ export function useScoring(gameId: string) {
           // The topic will say what happened; the REST read covers a socket that is down.
           void queryClient.refetchQueries({ queryKey: gameKeys.detail(gameId), exact: true }, { cancelRefetch: false });
         } else {
-          setFlight((f) => ({ ...f, phase: 'idle', action: null, error: errorMessage(err), errorCode: errorCode(err) }));
+          setFlight((f) => ({ ...f, phase: 'idle', action: null, error: errorMessage(err), errorCode: rejectionCode(err) }));
         }
         return false;
       }
     },
-    [socket, connection, gameId, queryClient, setFlight],
+    [gameId, queryClient, setFlight],
   );
 
   /** Post one scoring action; resolves true when the server applied it. */
   const act = useCallback(
-    (body: GameActionBody, label: string) =>
-      run(body.type, label, (viaSocket) =>
-        socket && viaSocket ? socket.command<GameDocument>({ kind: 'gameAction', gameId, ...body }) : postAction(gameId, body, newRequestId()),
-      ),
-    [run, socket, gameId],
+    (body: GameActionBody, label: string) => {
+      const command: GameActionCommand = { kind: 'gameAction', gameId, ...body };
+      return run(body.type, label, async () => (await sendCommand<GameDocument>(command, (key) => postAction(gameId, body, key))).reply);
+    },
+    [run, sendCommand, gameId],
   );
 
   /** Replace who dressed for one side (REST only: lineups are not a socket command). */

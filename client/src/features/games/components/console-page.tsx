@@ -14,7 +14,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Game, GameDocument } from '../../../lib/api-types';
 import { describeLog, gameKeys, gameStateLine, periodShort, playerTag, useLiveGame } from '../../../lib/games';
-import { useConnectionState, type ConnectionState, type GameActionBody } from '../../../lib/ws';
+import { useConnectionState, type ConnectionState } from '../../../lib/ws';
+import type { GameActionBody } from '../model/commands';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
@@ -245,12 +246,14 @@ function Console({ game }: { game: Game }) {
   const live = status === 'LIVE';
 
   // A push may end the game under an open picker (another score keeper's FINAL).
-  useEffect(() => {
+  const [wasLive, setWasLive] = useState(live);
+  if (wasLive !== live) {
+    setWasLive(live);
     if (!live) {
       setPicker({ step: 'closed' });
       setConfirmFinal(false);
     }
-  }, [live]);
+  }
 
   const send = (action: GameActionBody) => void act(action, actionLabel(action, game));
   const dispatch = (event: PickerEvent) => {

@@ -6,7 +6,7 @@
 //   (assists need a scorer, so none are asked);
 // - a penalty sends as soon as the minutes are tapped.
 
-import type { GameActionBody } from '../../../lib/ws';
+import type { GameActionBody } from './commands';
 import type { GameSide } from '../../../lib/games';
 
 /** Minutes offered for a penalty: minor, double minor, major, misconduct. */

@@ -13,6 +13,7 @@ import { Chip } from '../../../components/ui/chip';
 import { ChevronRightIcon, PeopleIcon, PlusIcon, RinkIcon, SearchIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
 import { UpcomingStrip } from './upcoming-strip';
+import '../home.css';
 
 function greeting(): string {
   const h = new Date().getHours();

@@ -14,6 +14,7 @@ import { LogOutIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ProfileTypePicker } from './profile-type-picker';
 import { PositionsEditor } from './positions-editor';
+import '../profile.css';
 
 const BIO_MAX = 500;
 

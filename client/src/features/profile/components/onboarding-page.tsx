@@ -15,6 +15,7 @@ import { CheckIcon } from '../../../components/ui/icons';
 import { ProfileTypePicker } from './profile-type-picker';
 import { PositionsEditor } from './positions-editor';
 import { TermsSummary } from './terms-summary';
+import '../profile.css';
 
 const STEPS = ['About you', 'Positions', 'Terms'] as const;
 

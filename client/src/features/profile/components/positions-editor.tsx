@@ -10,6 +10,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PlusIcon, StarIcon, TrashIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import '../profile.css';
 
 const DEFAULT_SKILL: SkillLevel = 'INTERMEDIATE';
 

@@ -10,6 +10,7 @@ import {
   StopwatchIcon,
   WhistleIcon,
 } from '../../../components/ui/icons';
+import '../profile.css';
 
 const ICONS: Record<ProfileType, ReactNode> = {
   PLAYER: <StickIcon size={22} />,

@@ -1,4 +1,5 @@
 import { LEGAL_VERSION } from '../../../config/constants';
+import '../profile.css';
 
 /** The plain-language summary shown before accepting the terms. */
 export function TermsSummary() {

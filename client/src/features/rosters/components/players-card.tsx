@@ -24,12 +24,13 @@ export function PlayersCard({ doc, viewer, myId }: { doc: RosterDocument; viewer
   const editing = panel?.kind === 'edit' ? (doc.players.find((p) => p.userId === panel.userId) ?? null) : null;
 
   // The player being edited left (or was taken off) meanwhile: close.
-  useEffect(() => {
-    if (panel?.kind === 'edit' && !editing) setPanel(null);
-  }, [panel, editing]);
-  useEffect(() => {
+  if (panel?.kind === 'edit' && !editing) setPanel(null);
+  // The viewer may no longer manage players (or the roster was archived): close.
+  const [couldManage, setCouldManage] = useState(canManage);
+  if (couldManage !== canManage) {
+    setCouldManage(canManage);
     if (!canManage) setPanel(null);
-  }, [canManage]);
+  }
   useEffect(() => {
     if (panel) panelRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [panel]);

@@ -2,7 +2,7 @@
 // such URLs often carry a private token) and whether it is imported on a
 // timer. Staff edit both here; errors land beside the fields.
 
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { SeasonDetail } from '../../../lib/api-types';
 import { relativeTime } from '../../../lib/event-format';
@@ -22,10 +22,12 @@ export function SyncCard({ season }: { season: SeasonDetail }) {
   const [saved, setSaved] = useState(false);
 
   // Someone else saved: follow theirs.
-  useEffect(() => {
+  const [shown, setShown] = useState({ syncUrl: season.syncUrl, syncEnabled: season.syncEnabled });
+  if (shown.syncUrl !== season.syncUrl || shown.syncEnabled !== season.syncEnabled) {
+    setShown({ syncUrl: season.syncUrl, syncEnabled: season.syncEnabled });
     setUrl(season.syncUrl ?? '');
     setEnabled(season.syncEnabled);
-  }, [season.syncUrl, season.syncEnabled]);
+  }
 
   const dirty = (url.trim() || null) !== (season.syncUrl ?? null) || enabled !== season.syncEnabled;
   const last = season.lastSyncAt ? `Last synced ${relativeTime(season.lastSyncAt)}` : 'Never synced yet';

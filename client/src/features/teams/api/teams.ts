@@ -1,19 +1,22 @@
 // REST calls and query hooks for teams: the page (kept fresh by `team:ID`),
-// edits, staff, and creating rosters.
+// edits, and creating rosters. What a team shares with a rink (the page
+// read, search, followers, staff, transfer, delete) is in lib/orgs.ts.
 
 import { useEffect } from 'react';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, Facility, Page, PublicUser, Roster, SeasonDetail, Team, TeamPage } from '../../../lib/api-types';
+import type { DivisionMapping, Facility, Page, Roster, SeasonDetail, Team, TeamPage } from '../../../lib/api-types';
+import { orgKeys, useDeleteOrg, useOrgPage, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
 import { useTopic } from '../../../lib/ws';
-import { PAGE_SIZE } from '../../../config/constants';
 
 const enc = encodeURIComponent;
 
 export const teamKeys = {
-  detail: (id: string) => ['teams', id] as const,
-  search: (q: string) => ['teams', 'search', q] as const,
+  detail: (id: string) => orgKeys.detail('teams', id),
 };
+
+/** A team's writes also change what rink pages show (their teams, their counts). */
+const ALSO_REFRESH = [['facilities']] as const;
 
 export interface NewTeam {
   name: string;
@@ -41,12 +44,7 @@ export interface NewRoster {
 }
 
 /** The team's page: the team, its managers, rosters by season and my role. */
-export function useTeam(id: string) {
-  return useQuery({
-    queryKey: teamKeys.detail(id),
-    queryFn: ({ signal }) => api.get<TeamPage>(`/teams/${enc(id)}`, { signal }),
-  });
-}
+export const useTeam = (id: string) => useOrgPage<TeamPage>('teams', id);
 
 /** While the page is open, an edit made elsewhere (`team:ID` push) re-reads it. */
 export function useTeamLive(team: Pick<Team, 'id' | 'updatedAt'>) {
@@ -57,16 +55,6 @@ export function useTeamLive(team: Pick<Team, 'id' | 'updatedAt'>) {
   useEffect(() => {
     if (pushed > held) void queryClient.refetchQueries({ queryKey: teamKeys.detail(team.id), exact: true }, { cancelRefetch: false });
   }, [pushed, held, team.id, queryClient]);
-}
-
-export function useTeamSearch(q: string) {
-  return useInfiniteQuery({
-    queryKey: teamKeys.search(q),
-    queryFn: ({ signal, pageParam }) => api.get<Page<Team>>('/teams', { signal, query: { q, limit: PAGE_SIZE, cursor: pageParam } }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    placeholderData: keepPreviousData,
-  });
 }
 
 /** A team's home rink (shares the facilities cache key). */
@@ -87,75 +75,22 @@ export function useFacilityOptions(q: string) {
   });
 }
 
-/** A person's public profile (the owner, for the staff card). */
-export function usePerson(id: string | null) {
-  return useQuery({
-    queryKey: ['users', id ?? ''],
-    queryFn: ({ signal }) => api.get<PublicUser>(`/users/${enc(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-  });
-}
-
 export function useCreateTeam() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: NewTeam) => api.post<Team>('/teams', input),
     onSuccess: (team) => {
-      void queryClient.invalidateQueries({ queryKey: ['teams', 'search'] });
+      void queryClient.invalidateQueries({ queryKey: orgKeys.searches('teams') });
       if (team.facilityId) void queryClient.invalidateQueries({ queryKey: ['facilities', team.facilityId, 'teams'] });
     },
   });
 }
 
-function usePageWrite<V>(id: string, call: (v: V) => Promise<TeamPage>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: (page) => {
-      queryClient.setQueryData(teamKeys.detail(id), page);
-      void queryClient.invalidateQueries({ queryKey: ['teams', 'search'] });
-      void queryClient.invalidateQueries({ queryKey: ['home'] });
-      void queryClient.invalidateQueries({ queryKey: ['facilities'] });
-    },
-  });
-}
+export const useUpdateTeam = (id: string) => useOrgPageWrite('teams', id, (patch: TeamPatch) => api.patch<TeamPage>(`/teams/${enc(id)}`, patch), ALSO_REFRESH);
 
-export const useUpdateTeam = (id: string) => usePageWrite(id, (patch: TeamPatch) => api.patch<TeamPage>(`/teams/${enc(id)}`, patch));
+export const useTransferTeam = (id: string) => useTransferOrg<TeamPage>('teams', id, ALSO_REFRESH);
 
-export const useTransferTeam = (id: string) => usePageWrite(id, (userId: string) => api.post<TeamPage>(`/teams/${enc(id)}/transfer-ownership`, { userId }));
-
-export function useDeleteTeam(id: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => api.delete(`/teams/${enc(id)}`),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: teamKeys.detail(id), exact: true });
-      void queryClient.invalidateQueries({ queryKey: ['teams', 'search'] });
-      void queryClient.invalidateQueries({ queryKey: ['home'] });
-      void queryClient.invalidateQueries({ queryKey: ['facilities'] });
-    },
-  });
-}
-
-/** Add (PUT) or remove (DELETE) a manager, then re-read the page. */
-export function useManagerLink(id: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ userId, add }: { userId: string; add: boolean }) =>
-      add ? api.put(`/teams/${enc(id)}/managers/${enc(userId)}`) : api.delete(`/teams/${enc(id)}/managers/${enc(userId)}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: teamKeys.detail(id), exact: true }),
-  });
-}
-
-export function useTeamFollowers(id: string) {
-  return useInfiniteQuery({
-    queryKey: ['teams', id, 'followers'],
-    queryFn: ({ signal, pageParam }) =>
-      api.get<Page<PublicUser>>(`/teams/${enc(id)}/followers`, { signal, query: { limit: PAGE_SIZE, cursor: pageParam } }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
-}
+export const useDeleteTeam = (id: string) => useDeleteOrg('teams', id, ALSO_REFRESH);
 
 /** A facility's seasons (latest first), for picking the roster's season. */
 export function useSeasonOptions(facilityId: string) {

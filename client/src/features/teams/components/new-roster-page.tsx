@@ -2,7 +2,7 @@
 // rink (the home rink by default), optionally placed in one of the season's
 // divisions and capped at a number of players.
 
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useCreateRoster, useDivisionOptions, useFacilityOptions, useHomeFacility, useSeasonOptions, useTeam, type NewRoster } from '../api/teams';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
@@ -70,13 +70,17 @@ function NewRosterForm({ team }: { team: TeamPage }) {
   const seasonList = seasons.data?.items ?? [];
 
   // A new facility's seasons: preselect its active one (else its latest).
-  useEffect(() => {
-    if (!seasons.data) return;
+  if (seasons.data && !seasons.data.items.some((s) => s.id === seasonId)) {
     const items = seasons.data.items;
-    if (items.some((s) => s.id === seasonId)) return;
-    setSeasonId((items.find((s) => s.isActive) ?? items[0])?.id ?? '');
-  }, [seasons.data, seasonId]);
-  useEffect(() => setDivisionId(''), [seasonId]);
+    const preselect = (items.find((s) => s.isActive) ?? items[0])?.id ?? '';
+    if (preselect !== seasonId) setSeasonId(preselect);
+  }
+  // Another season: its divisions are others.
+  const [divisionsOf, setDivisionsOf] = useState(seasonId);
+  if (divisionsOf !== seasonId) {
+    setDivisionsOf(seasonId);
+    setDivisionId('');
+  }
 
   const pickedName = facilityId ? (picked.data?.name ?? (facilityId === team.facilityId ? (team.facilityName ?? '') : '')) : '';
 

@@ -3,42 +3,38 @@
 // manages the staff. Edits made elsewhere arrive over `team:ID`.
 
 import { Link, useParams } from 'react-router';
-import { useManagerLink, usePerson, useTeam, useTeamFollowers, useTeamLive, useTransferTeam } from '../api/teams';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useTeam, useTeamLive, useTransferTeam } from '../api/teams';
 import type { TeamPage as TeamPageData } from '../../../lib/api-types';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { formatCount, memberSince, plural } from '../../../lib/format';
+import { memberSince } from '../../../lib/format';
 import { useFollowToggle } from '../../../lib/use-follow-toggle';
-import { Alert } from '../../../components/ui/alert';
-import { Avatar } from '../../../components/ui/avatar';
-import { Button, ButtonLink } from '../../../components/ui/button';
+import { ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { FollowButton } from '../../../components/ui/follow-button';
-import { FollowersCard } from '../../../components/ui/followers-card';
 import { CalendarIcon, ClipboardIcon, EditIcon, PlusIcon, RinkIcon, TeamIcon } from '../../../components/ui/icons';
-import { ActiveChip, OrgLayout, RoleTag } from '../../../components/ui/org-layout';
+import { OrgHero } from '../../../components/ui/org-hero';
+import { ActiveChip, OrgLayout } from '../../../components/ui/org-layout';
+import { OrgLoadState } from '../../../components/ui/org-load-state';
+import { OrgPeopleCards } from '../../../components/ui/org-people-cards';
 import { groupBySeason, RosterRow } from '../../../components/ui/roster-list';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { StaffCard } from '../../../components/ui/staff-card';
 import '../teams.css';
 
 export function TeamPage() {
   const { id = '' } = useParams();
   const query = useTeam(id);
-  if (query.isPending) return <PageSpinner label="Loading team" />;
-  if (query.isError) {
-    const notFound = query.error instanceof ApiError && query.error.status === 404;
+  if (query.isPending || query.isError) {
     return (
-      <Card>
-        <EmptyState
-          icon={<TeamIcon size={28} />}
-          title={notFound ? 'No such team' : 'Could not load this team'}
-          action={notFound ? <ButtonLink to="/teams">All teams</ButtonLink> : <Button variant="secondary" onClick={() => void query.refetch()}>Try again</Button>}
-        >
-          {notFound ? 'It may have been removed.' : errorMessage(query.error)}
-        </EmptyState>
-      </Card>
+      <OrgLoadState
+        failed={query.isError}
+        error={query.error}
+        retry={() => void query.refetch()}
+        loadingLabel="Loading team"
+        icon={<TeamIcon size={28} />}
+        notFoundTitle="No such team"
+        errorTitle="Could not load this team"
+        listHref="/teams"
+        listLabel="All teams"
+      />
     );
   }
   return <TeamView key={query.data.id} team={query.data} />;
@@ -49,30 +45,22 @@ function TeamView({ team }: { team: TeamPageData }) {
   const myId = user?.id ?? '';
   useTeamLive(team);
   const follow = useFollowToggle('teams', team);
-  const followers = useTeamFollowers(team.id);
-  const owner = usePerson(team.ownerId);
-  const managerLink = useManagerLink(team.id);
   const transfer = useTransferTeam(team.id);
   const isStaff = team.viewerRole !== null;
 
   return (
     <div className="stack-lg" data-testid="team-page">
-      <Card padded={false} className="entity-hero">
-        <div className="entity-hero__banner entity-hero__banner--team" aria-hidden="true" />
-        <div className="entity-hero__body">
-          <Avatar name={team.name} src={team.logoUrl} size="xl" square />
-          <div className="entity-hero__text">
-            <p className="page-header__eyebrow">
-              Team
-              {team.viewerRole && <RoleTag>{team.viewerRole === 'OWNER' ? 'You own it' : 'You manage it'}</RoleTag>}
-            </p>
-            <h1 className="entity-hero__name">{team.name}</h1>
-            <p className="entity-hero__meta">
-              <span data-testid="team-follower-count">{formatCount(follow.followerCount)}</span> {plural(follow.followerCount, 'follower')}
-              {memberSince(team.createdAt) && <> · Since {memberSince(team.createdAt)}</>}
-            </p>
-          </div>
-          <div className="entity-hero__actions org-hero-actions">
+      <OrgHero
+        eyebrow="Team"
+        banner="team"
+        name={team.name}
+        imageSrc={team.logoUrl}
+        viewerRole={team.viewerRole}
+        follow={follow}
+        followerCountTestId="team-follower-count"
+        meta={memberSince(team.createdAt) && <> · Since {memberSince(team.createdAt)}</>}
+        actions={
+          <>
             {isStaff && (
               <ButtonLink to={`/teams/${team.id}/edit`} variant="secondary" icon={<EditIcon size={16} />} data-testid="edit-team">
                 Edit
@@ -81,15 +69,9 @@ function TeamView({ team }: { team: TeamPageData }) {
             <ButtonLink to={`/teams/${team.id}/schedule`} variant="secondary" icon={<CalendarIcon size={16} />} data-testid="team-schedule-link">
               Schedule
             </ButtonLink>
-            <FollowButton subject={team.name} isFollowing={follow.isFollowing} pending={follow.pending} onToggle={follow.toggle} />
-          </div>
-        </div>
-        {follow.error && (
-          <div className="card__pad">
-            <Alert>{errorMessage(follow.error)}</Alert>
-          </div>
-        )}
-      </Card>
+          </>
+        }
+      />
 
       <OrgLayout
         main={<RostersCard team={team} />}
@@ -109,18 +91,14 @@ function TeamView({ team }: { team: TeamPageData }) {
                 )}
               </div>
             </Card>
-            <StaffCard
+            <OrgPeopleCards
+              kind="teams"
               noun="team"
-              ownerId={team.ownerId}
-              owner={owner.data ?? null}
-              managers={team.managers}
-              viewerRole={team.viewerRole}
+              org={team}
               myId={myId}
-              onAddManager={(userId) => managerLink.mutateAsync({ userId, add: true })}
-              onRemoveManager={(userId) => managerLink.mutateAsync({ userId, add: false })}
+              followerCount={follow.followerCount}
               onTransfer={(userId) => transfer.mutateAsync(userId)}
             />
-            <FollowersCard query={followers} count={follow.followerCount} emptyText="No followers yet. Be the first." />
           </>
         }
       />

@@ -24,6 +24,7 @@ import { FollowButton } from '../../../components/ui/follow-button';
 import { Alert } from '../../../components/ui/alert';
 import { ClockIcon, EditIcon, StarIcon, UserIcon } from '../../../components/ui/icons';
 import { PageSpinner } from '../../../components/ui/spinner';
+import '../users.css';
 
 export function UserProfilePage() {
   const { id = '' } = useParams();
