@@ -3,32 +3,12 @@
 // feature imports nothing from another feature (what two features share
 // lives in components/ or lib/), and shared code imports no feature.
 
-import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
-
-/** features/X may import from features/X only, never from features/Y. */
-const crossFeatureZones = features.map((name) => ({
-  target: `./src/features/${name}`,
-  from: './src/features',
-  except: [`./${name}`],
-  message: `features/${name} may not import another feature; move what both need to components/ or lib/.`,
-}));
-
-/** Shared code is below the features: it never reaches up into one (or into the app). */
-const sharedZones = ['./src/components', './src/lib', './src/config'].map((target) => ({
-  target,
-  from: ['./src/features', './src/app'],
-  message: 'Shared code may not import a feature or the app.',
-}));
+import { layoutPlugin } from './eslint/layout-rule.js';
 
 export default defineConfig([
   globalIgnores(['dist', 'node_modules', 'test-results', 'playwright-report']),
@@ -46,12 +26,9 @@ export default defineConfig([
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json', '.css'] })],
-    },
+    plugins: { layout: layoutPlugin },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: [...crossFeatureZones, ...sharedZones] }],
+      'layout/no-cross-feature-imports': 'error',
     },
   },
   {
