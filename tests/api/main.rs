@@ -15,5 +15,6 @@ mod operations;
 mod permissions;
 mod realtime;
 mod rosters;
+mod text_input;
 mod users;
 mod webhooks;
