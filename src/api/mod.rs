@@ -6,10 +6,12 @@
 pub mod dev;
 pub mod events;
 pub mod facilities;
+pub mod form;
 pub mod games;
 pub mod health;
 pub mod me;
 pub mod openapi;
+pub mod orgs;
 pub mod rosters;
 pub mod seasons;
 pub mod staff;
@@ -18,6 +20,7 @@ pub mod users;
 pub mod webhooks;
 
 use crate::db::Cursor;
+use crate::domain::text::SearchTerm;
 use crate::error::AppError;
 use actix_web::{HttpRequest, HttpResponse, error::JsonPayloadError, web};
 use serde::{Deserialize, Serialize};
@@ -98,7 +101,18 @@ pub struct PageQuery {
     pub cursor: Option<String>,
 }
 
+/// The page size a list was asked for: 1–100, 20 when not given; anything
+/// else is a 422 naming `limit`.
+pub fn page_rows(limit: Option<i64>) -> Result<i64, AppError> {
+    crate::db::checked_page_limit(limit).map_err(|message| AppError::field("limit", message))
+}
+
 impl PageQuery {
+    /// The page size (see [`page_rows`]).
+    pub fn rows(&self) -> Result<i64, AppError> {
+        page_rows(self.limit)
+    }
+
     pub fn cursor(&self) -> Result<Option<Cursor>, AppError> {
         match &self.cursor {
             None => Ok(None),
@@ -106,6 +120,25 @@ impl PageQuery {
                 Cursor::parse(raw).map(Some).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))
             }
         }
+    }
+}
+
+/// `?q=&limit=&cursor=` of a search by name.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    /// Part of the name (of a person: or username); empty lists all.
+    pub q: Option<String>,
+    /// 1–100, default 20.
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+impl SearchQuery {
+    /// What to search for; a 422 naming `q` when it cannot be.
+    pub fn term(&self) -> Result<SearchTerm, AppError> {
+        SearchTerm::parse(self.q.as_deref().unwrap_or("")).map_err(|message| AppError::field("q", message))
     }
 }
 

@@ -7,7 +7,7 @@ use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish, nu
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::feed::{Audience, Fact};
 use crate::db::seasons::{MappingFields, MappingRow, SeasonFields, SeasonRow};
-use crate::db::{self, Cursor, finish_page, page_limit};
+use crate::db::{self, Cursor, finish_page};
 use crate::domain::{FeedItemType, UniversalDivision};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
@@ -143,7 +143,7 @@ pub async fn facility_seasons(
 ) -> AppResult<Page<Season>> {
     let rel = permissions::relations(&state.db, viewer, Object::Facility(facility_id)).await?;
     let can_edit = rel.permits(&Action::CreateSeason { facility_id });
-    let limit = page_limit(page.limit);
+    let limit = page.rows()?;
     let rows = db::seasons::for_facility(&state.db.pool, facility_id, page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.start_date, id: r.id.clone() }.encode());
     Ok(Page { items: rows.into_iter().map(|r| Season::from_row(r, can_edit)).collect(), next_cursor })

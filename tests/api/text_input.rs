@@ -192,9 +192,8 @@ async fn bidi_overrides_and_invisible_marks_are_refused_in_names() {
             )
             .await;
         refused(s, &b, "facilityDivisionName");
-        let (s, b) = app
-            .post("/api/v1/rosters", Some(&alice), json!({"teamId": team, "seasonId": season, "name": name}))
-            .await;
+        let (s, b) =
+            app.post("/api/v1/rosters", Some(&alice), json!({"teamId": team, "seasonId": season, "name": name})).await;
         refused(s, &b, "name");
     }
     assert_eq!(app.count("rosters").await, rosters);
@@ -295,8 +294,9 @@ async fn season_dates_outside_1900_to_2200_are_refused_in_words() {
         json!({"name": "Long", "startDate": "1900-01-01T00:00:00Z", "endDate": "2200-12-31T00:00:00Z"}),
     )
     .await;
-    let (s, b) =
-        app.patch(&format!("/api/v1/seasons/{season}"), Some(&alice), json!({"startDate": "0001-01-01T00:00:00Z"})).await;
+    let (s, b) = app
+        .patch(&format!("/api/v1/seasons/{season}"), Some(&alice), json!({"startDate": "0001-01-01T00:00:00Z"}))
+        .await;
     refused(s, &b, "startDate");
 
     // Every other time the API reads has the same bounds.
