@@ -2,6 +2,8 @@
 //!
 //! A tour, in the order a request meets it:
 //! - [`config`] reads the environment once; [`startup`] builds the app.
+//! - [`http_input`] turns away control characters in `/api` paths, query
+//!   strings and JSON bodies before any route sees them.
 //! - [`auth`] turns a bearer token (Clerk or dev) into a user; Clerk
 //!   webhooks keep users in sync.
 //! - [`api`] holds the REST resources, one module each; [`db`] holds every
@@ -24,6 +26,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod http_input;
 pub mod live;
 pub mod permissions;
 pub mod realtime;

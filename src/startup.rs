@@ -69,6 +69,7 @@ impl Application {
         let server_state = state.clone();
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(actix_web::middleware::from_fn(crate::http_input::refuse_control_characters))
                 .wrap(TracingLogger::default())
                 .app_data(server_state.clone())
                 .app_data(openapi.clone())

@@ -294,7 +294,7 @@ mod tests {
             PlainText::<100>::parse("right\u{200F}to-left marks stay").unwrap().as_str(),
             "right\u{200F}to-left marks stay"
         );
-        for bad in ["a\u{0}b", "ding\u{7}", "\u{1b}[31mred", "a\u{7f}", "a\u{85}"] {
+        for bad in ["a\u{0}b", "ding\u{7}", "\u{1b}[31mred", "a\u{7f}", "a\u{85}b"] {
             assert_eq!(PlainText::<100>::parse(bad), Err(NO_CONTROLS.into()), "{bad:?}");
         }
         assert_eq!(PlainText::<3>::parse("abcd"), Err("at most 3 characters".into()));
