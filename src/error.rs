@@ -156,12 +156,30 @@ impl ResponseError for AppError {
     }
 }
 
-/// Database errors: constraint violations are the client's mistake (409 or
-/// 422), everything else is internal.
+/// SQLSTATEs of PostgreSQL refusing a character in text it was given: 22021
+/// "invalid byte sequence" (a NUL, which SQLite would store) and 22P05
+/// "untranslatable character".
+const REFUSED_CHARACTER: [&str; 2] = ["22021", "22P05"];
+
+/// Database errors: constraint violations and text the database cannot
+/// store are the client's mistake (409 or 422), everything else is internal.
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
         use sqlx::error::ErrorKind;
         if let sqlx::Error::Database(db) = &err {
+            let code = db.code();
+            if code.as_deref().is_some_and(|c| REFUSED_CHARACTER.contains(&c))
+                || db.message().contains("invalid byte sequence")
+            {
+                // A safety net behind `http_input` and the text types: the
+                // client sent it, so it is neither a 500 nor logged as an
+                // error with a backtrace.
+                tracing::info!(code = code.as_deref(), message = db.message(), "the database refused a character");
+                return AppError::Validation {
+                    message: "a text value holds a character that cannot be stored (such as NUL)".into(),
+                    fields: FieldErrors::new(),
+                };
+            }
             match db.kind() {
                 ErrorKind::UniqueViolation => return AppError::conflict("that already exists"),
                 ErrorKind::ForeignKeyViolation => {
@@ -198,5 +216,71 @@ impl From<rinkside_actors::ActorError> for AppError {
             A::KeyReused(message) => AppError::KeyReused(message),
             A::Internal(message) => AppError::Internal(anyhow::anyhow!(message)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::error::{DatabaseError, ErrorKind};
+    use std::borrow::Cow;
+
+    /// A database error as a driver reports it.
+    #[derive(Debug)]
+    struct Refusal {
+        code: &'static str,
+        message: &'static str,
+    }
+
+    impl std::fmt::Display for Refusal {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.message)
+        }
+    }
+
+    impl std::error::Error for Refusal {}
+
+    impl DatabaseError for Refusal {
+        fn message(&self) -> &str {
+            self.message
+        }
+        fn code(&self) -> Option<Cow<'_, str>> {
+            Some(Cow::Borrowed(self.code))
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> ErrorKind {
+            ErrorKind::Other
+        }
+    }
+
+    fn from_database(code: &'static str, message: &'static str) -> AppError {
+        AppError::from(sqlx::Error::Database(Box::new(Refusal { code, message })))
+    }
+
+    #[test]
+    fn postgres_refusing_a_character_is_the_clients_422_not_a_500() {
+        for (code, message) in [
+            ("22021", "invalid byte sequence for encoding \"UTF8\": 0x00"),
+            ("22P05", "unsupported Unicode escape sequence"),
+        ] {
+            let err = from_database(code, message);
+            assert_eq!(err.status_code(), StatusCode::UNPROCESSABLE_ENTITY, "{code}");
+            assert_eq!(err.code(), "validation_failed");
+            assert!(!err.message().contains("UTF8"), "no database text in {}", err.message());
+        }
+    }
+
+    #[test]
+    fn other_database_errors_stay_internal() {
+        let err = from_database("57014", "canceling statement due to statement timeout");
+        assert_eq!(err.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

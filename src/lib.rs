@@ -4,6 +4,8 @@
 //! - [`config`] reads the environment once; [`startup`] builds the app.
 //! - [`http`] wraps it: rate limits on `/api/v1`, security headers on
 //!   every answer.
+//! - [`http_input`] turns away control characters in `/api` paths, query
+//!   strings and JSON bodies before any route sees them.
 //! - [`auth`] turns a bearer token (Clerk or dev) into a user; Clerk
 //!   webhooks keep users in sync.
 //! - [`api`] holds the REST resources, one module each; [`db`] holds every
@@ -27,6 +29,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod http_input;
 pub mod live;
 pub mod permissions;
 pub mod realtime;

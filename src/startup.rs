@@ -75,6 +75,7 @@ impl Application {
         let security_headers = web::Data::new(SecurityHeaders::new(&config));
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(from_fn(crate::http_input::refuse_control_characters))
                 .wrap(from_fn(crate::http::headers::middleware))
                 .wrap(TracingLogger::default())
                 .app_data(server_state.clone())

@@ -2,15 +2,33 @@
 //! PostgreSQL) and travel as RFC 3339 strings in UTC. These helpers are the
 //! one place that converts, including the serde adapters API types use.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, SecondsFormat, Utc};
 
 pub fn to_rfc3339(ms: i64) -> String {
     DateTime::<Utc>::from_timestamp_millis(ms).unwrap_or_default().to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// Accepts any RFC 3339 offset and normalises to UTC milliseconds.
+/// The first year a time the API reads may fall in: hockey records and
+/// schedules start after it, and the year 0000 is a typing slip.
+pub const FIRST_YEAR: i32 = 1900;
+/// The last year a time the API reads may fall in.
+pub const LAST_YEAR: i32 = 2200;
+
+/// What the person is told when a time is outside [`FIRST_YEAR`]–[`LAST_YEAR`].
+pub const OUT_OF_RANGE: &str = "must be a date between 1900 and 2200";
+/// What the person is told when a time is not RFC 3339.
+pub const NOT_RFC3339: &str = "must be an RFC 3339 time, e.g. 2026-09-01T00:00:00Z";
+
+/// Accepts any RFC 3339 offset, normalises to UTC milliseconds, and keeps to
+/// the years 1900–2200 (in UTC); the error is the message for the field.
+pub fn parse_rfc3339_checked(s: &str) -> Result<i64, &'static str> {
+    let t = DateTime::parse_from_rfc3339(s.trim()).map_err(|_| NOT_RFC3339)?.with_timezone(&Utc);
+    if (FIRST_YEAR..=LAST_YEAR).contains(&t.year()) { Ok(t.timestamp_millis()) } else { Err(OUT_OF_RANGE) }
+}
+
+/// [`parse_rfc3339_checked`] without saying what is wrong.
 pub fn parse_rfc3339(s: &str) -> Option<i64> {
-    DateTime::parse_from_rfc3339(s.trim()).ok().map(|t| t.with_timezone(&Utc).timestamp_millis())
+    parse_rfc3339_checked(s).ok()
 }
 
 /// `#[serde(with = "crate::time::rfc3339")]` on an `i64` of epoch ms.
@@ -23,7 +41,7 @@ pub mod rfc3339 {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
         let raw = String::deserialize(d)?;
-        super::parse_rfc3339(&raw).ok_or_else(|| D::Error::custom("expected an RFC 3339 time"))
+        super::parse_rfc3339_checked(&raw).map_err(D::Error::custom)
     }
 }
 
@@ -41,9 +59,7 @@ pub mod rfc3339_opt {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
         match Option::<String>::deserialize(d)? {
             None => Ok(None),
-            Some(raw) => {
-                super::parse_rfc3339(&raw).map(Some).ok_or_else(|| D::Error::custom("expected an RFC 3339 time"))
-            }
+            Some(raw) => super::parse_rfc3339_checked(&raw).map(Some).map_err(D::Error::custom),
         }
     }
 }
@@ -57,5 +73,19 @@ mod tests {
         let ms = parse_rfc3339("2026-11-22T19:30:00-05:00").unwrap();
         assert_eq!(to_rfc3339(ms), "2026-11-23T00:30:00.000Z");
         assert!(parse_rfc3339("tuesday").is_none());
+    }
+
+    #[test]
+    fn times_keep_to_the_years_1900_to_2200_and_say_so() {
+        assert_eq!(parse_rfc3339_checked("tuesday"), Err(NOT_RFC3339));
+        for out in ["0000-01-01T00:00:00Z", "1899-12-31T23:59:59Z", "1900-01-01T00:30:00+01:00", "2201-01-01T00:00:00Z"]
+        {
+            assert_eq!(parse_rfc3339_checked(out), Err(OUT_OF_RANGE), "{out}");
+            assert_eq!(parse_rfc3339(out), None, "{out}");
+        }
+        for inside in ["1900-01-01T00:00:00Z", "2200-12-31T23:59:59Z", "2026-11-22T19:30:00-05:00"] {
+            assert!(parse_rfc3339_checked(inside).is_ok(), "{inside}");
+        }
+        assert!(OUT_OF_RANGE.contains(&FIRST_YEAR.to_string()) && OUT_OF_RANGE.contains(&LAST_YEAR.to_string()));
     }
 }

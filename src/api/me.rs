@@ -1,9 +1,11 @@
 //! The signed-in user's own profile, legal acceptance and player positions.
 
+use super::form::Form;
 use super::users::{PlayerPosition, User, load_me};
-use super::{check_len, check_url, clean, finish};
+use super::{nullable, patch_text};
 use crate::auth::AuthUser;
 use crate::db::{self, users::ProfilePatch};
+use crate::domain::text::{HttpUrl, Name, PlainText, Username};
 use crate::domain::{HockeyPosition, ProfileType, SkillLevel};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::startup::AppState;
@@ -19,11 +21,6 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(add_position)
         .service(patch_position)
         .service(delete_position);
-}
-
-/// Distinguishes "field absent" from "field: null" in a PATCH body.
-fn nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -48,35 +45,33 @@ pub struct PatchMe {
     pub can_collect_event_payments: Option<bool>,
 }
 
-/// Usernames: 3–30 letters, digits, `_`, `.` or `-`.
+/// A person's first or last name.
+type PersonName = Name<60>;
+
+/// A parsed PATCH text field as `ProfilePatch` stores it.
+fn stored<T: Into<String>>(field: Option<Option<T>>) -> Option<Option<String>> {
+    field.map(|v| v.map(Into::into))
+}
+
+/// Kept for `api::dev`, which has not moved to [`Username`] yet.
 pub fn check_username(errors: &mut FieldErrors, username: &str) {
-    let ok_chars = username.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
-    if !(3..=30).contains(&username.chars().count()) || !ok_chars {
-        errors.insert("username".into(), "3–30 letters, digits, '_', '.' or '-'".into());
+    if let Err(message) = Username::parse(username) {
+        errors.insert("username".into(), message);
     }
 }
 
 impl PatchMe {
     fn into_patch(self) -> AppResult<(ProfilePatch, Option<Vec<ProfileType>>)> {
-        let mut errors = FieldErrors::new();
-        let username = self.username.map(|u| u.trim().to_string());
-        if let Some(u) = &username {
-            check_username(&mut errors, u);
+        let mut form = Form::default();
+        let username = form.field("username", self.username.as_deref().map(Username::parse).transpose());
+        let first_name = form.field("firstName", patch_text(self.first_name, PersonName::parse));
+        let last_name = form.field("lastName", patch_text(self.last_name, PersonName::parse));
+        let bio = form.field("bio", patch_text(self.bio, PlainText::<1000>::parse));
+        let profile_image = form.field("profileImage", patch_text(self.profile_image, HttpUrl::parse));
+        if self.profile_types.as_ref().is_some_and(Vec::is_empty) {
+            form.error("profileTypes", "choose at least one");
         }
-        let first_name = self.first_name.map(clean);
-        let last_name = self.last_name.map(clean);
-        let bio = self.bio.map(clean);
-        let profile_image = self.profile_image.map(clean);
-        check_len(&mut errors, "firstName", first_name.clone().flatten().as_deref(), 60);
-        check_len(&mut errors, "lastName", last_name.clone().flatten().as_deref(), 60);
-        check_len(&mut errors, "bio", bio.clone().flatten().as_deref(), 1000);
-        check_url(&mut errors, "profileImage", profile_image.clone().flatten().as_deref());
-        if let Some(types) = &self.profile_types
-            && types.is_empty()
-        {
-            errors.insert("profileTypes".into(), "choose at least one".into());
-        }
-        finish(errors)?;
+        form.finish()?;
         let types = self.profile_types.map(|mut t| {
             t.sort();
             t.dedup();
@@ -84,11 +79,11 @@ impl PatchMe {
         });
         Ok((
             ProfilePatch {
-                username,
-                first_name,
-                last_name,
-                bio,
-                profile_image,
+                username: username?.map(String::from),
+                first_name: stored(first_name?),
+                last_name: stored(last_name?),
+                bio: stored(bio?),
+                profile_image: stored(profile_image?),
                 onboarding_complete: self.onboarding_complete,
                 can_collect_event_payments: self.can_collect_event_payments,
                 email: None,

@@ -6,10 +6,12 @@
 pub mod dev;
 pub mod events;
 pub mod facilities;
+pub mod form;
 pub mod games;
 pub mod health;
 pub mod me;
 pub mod openapi;
+pub mod orgs;
 pub mod rosters;
 pub mod seasons;
 pub mod staff;
@@ -18,6 +20,7 @@ pub mod users;
 pub mod webhooks;
 
 use crate::db::Cursor;
+use crate::domain::text::{self, SearchTerm};
 use crate::error::AppError;
 use actix_web::{HttpRequest, HttpResponse, error::JsonPayloadError, web};
 use serde::{Deserialize, Serialize};
@@ -98,7 +101,18 @@ pub struct PageQuery {
     pub cursor: Option<String>,
 }
 
+/// The page size a list was asked for: 1–100, 20 when not given; anything
+/// else is a 422 naming `limit`.
+pub fn page_rows(limit: Option<i64>) -> Result<i64, AppError> {
+    crate::db::checked_page_limit(limit).map_err(|message| AppError::field("limit", message))
+}
+
 impl PageQuery {
+    /// The page size (see [`page_rows`]).
+    pub fn rows(&self) -> Result<i64, AppError> {
+        page_rows(self.limit)
+    }
+
     pub fn cursor(&self) -> Result<Option<Cursor>, AppError> {
         match &self.cursor {
             None => Ok(None),
@@ -106,6 +120,25 @@ impl PageQuery {
                 Cursor::parse(raw).map(Some).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))
             }
         }
+    }
+}
+
+/// `?q=&limit=&cursor=` of a search by name.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    /// Part of the name (of a person: or username); empty lists all.
+    pub q: Option<String>,
+    /// 1–100, default 20.
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+impl SearchQuery {
+    /// What to search for; a 422 naming `q` when it cannot be.
+    pub fn term(&self) -> Result<SearchTerm, AppError> {
+        SearchTerm::parse(self.q.as_deref().unwrap_or("")).map_err(|message| AppError::field("q", message))
     }
 }
 
@@ -122,42 +155,68 @@ pub fn clean(s: Option<String>) -> Option<String> {
     s.map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
 }
 
-/// Checks a text length (in characters) for validation messages.
+/// Checks an optional free-text field: at most `max` characters, no control
+/// characters but tabs and line breaks (`domain::text::PlainText`'s rules).
+/// For callers not yet parsing into the text types.
 pub fn check_len(errors: &mut crate::error::FieldErrors, field: &str, value: Option<&str>, max: usize) {
-    if let Some(v) = value
-        && v.chars().count() > max
-    {
-        errors.insert(field.to_string(), format!("at most {max} characters"));
+    if let Some(Err(message)) = value.map(|v| text::text(v, max)) {
+        errors.insert(field.to_string(), message);
     }
 }
 
-/// An optional URL must be absolute http(s).
+/// An optional URL must be absolute http(s) (`domain::text::HttpUrl`).
 pub fn check_url(errors: &mut crate::error::FieldErrors, field: &str, value: Option<&str>) {
-    if let Some(v) = value {
-        match url::Url::parse(v) {
-            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {}
-            _ => {
-                errors.insert(field.to_string(), "must be an http(s) URL".into());
-            }
-        }
+    if let Some(Err(message)) = value.map(text::HttpUrl::parse) {
+        errors.insert(field.to_string(), message);
     }
 }
 
-/// A required, trimmed, non-empty name of bounded length.
+/// A required name: trimmed, 1 to `max` characters, one line, no control or
+/// invisible formatting characters (`domain::text::Name`'s rules). Returns
+/// the trimmed name (whatever it is when refused: the 422 follows).
 pub fn check_name(errors: &mut crate::error::FieldErrors, field: &str, value: &str, max: usize) -> String {
-    let v = value.trim().to_string();
-    if v.is_empty() {
-        errors.insert(field.to_string(), "is required".into());
-    } else if v.chars().count() > max {
-        errors.insert(field.to_string(), format!("at most {max} characters"));
+    if let Err(message) = text::name(value, max) {
+        errors.insert(field.to_string(), message);
     }
-    v
+    value.trim().to_string()
 }
 
 /// For PATCH bodies: tells "field absent" (`None`) from "field: null"
 /// (`Some(None)`). Use with `#[serde(default, deserialize_with = "nullable")]`.
 pub fn nullable<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
+}
+
+/// A parsed PATCH text field (see [`patch_text`]) applied over the current
+/// value: absent keeps it, null or blank clears it.
+pub fn merged<T: Into<String>>(patch: Option<Option<T>>, current: Option<String>) -> Option<String> {
+    match patch {
+        None => current,
+        Some(given) => given.map(Into::into),
+    }
+}
+
+/// For `#[serde(deserialize_with = …)]` on fields serde parses (domain
+/// enums): a refused value's message names the field ("field `x`: unknown
+/// variant …"), which serde_json does not do by itself, so the 422's
+/// `details` can say which field it was (see `json_error`).
+pub fn named_field<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    field: &str,
+    d: D,
+) -> Result<T, D::Error> {
+    use serde::de::Error;
+    let value = serde_json::Value::deserialize(d)?;
+    T::deserialize(value).map_err(|e| D::Error::custom(format!("field `{field}`: {e}")))
+}
+
+/// Parses an optional text field of a PATCH body (see [`nullable`]):
+/// absent stays absent (`None`), null or blank clears it (`Some(None)`),
+/// anything else must parse.
+pub fn patch_text<T>(
+    field: Option<Option<String>>,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Option<Option<T>>, String> {
+    field.map(|v| text::optional(v.as_deref(), parse)).transpose()
 }
 
 /// The `Idempotency-Key` header of a command (see `crate::commands`).

@@ -3,13 +3,15 @@
 //! false → true) records a SEASON_STARTED item in the feeds of the
 //! facility's followers, in the same transaction.
 
-use super::{Page, PageQuery, check_len, check_name, check_url, clean, finish, nullable};
+use super::form::Form;
+use super::{Page, PageQuery, merged, named_field, nullable, patch_text};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::feed::{Audience, Fact};
 use crate::db::seasons::{MappingFields, MappingRow, SeasonFields, SeasonRow};
-use crate::db::{self, Cursor, finish_page, page_limit};
+use crate::db::{self, Cursor, finish_page};
+use crate::domain::text::{HttpUrl, Name, PlainText, optional};
 use crate::domain::{FeedItemType, UniversalDivision};
-use crate::error::{AppError, AppResult, FieldErrors};
+use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;
 use crate::startup::AppState;
@@ -29,9 +31,10 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(division_scale);
 }
 
-/// Longest season name and division name.
-const MAX_NAME: usize = 120;
-const MAX_DESCRIPTION: usize = 2000;
+/// A season's or a division's name.
+type SeasonName = Name<120>;
+/// A division mapping's description.
+type Description = PlainText<2000>;
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -143,7 +146,7 @@ pub async fn facility_seasons(
 ) -> AppResult<Page<Season>> {
     let rel = permissions::relations(&state.db, viewer, Object::Facility(facility_id)).await?;
     let can_edit = rel.permits(&Action::CreateSeason { facility_id });
-    let limit = page_limit(page.limit);
+    let limit = page.rows()?;
     let rows = db::seasons::for_facility(&state.db.pool, facility_id, page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.start_date, id: r.id.clone() }.encode());
     Ok(Page { items: rows.into_iter().map(|r| Season::from_row(r, can_edit)).collect(), next_cursor })
@@ -180,65 +183,58 @@ pub struct SeasonPatch {
     pub sync_enabled: Option<bool>,
 }
 
-fn parse_time(errors: &mut FieldErrors, field: &str, raw: &str) -> i64 {
-    crate::time::parse_rfc3339(raw).unwrap_or_else(|| {
-        errors.insert(field.into(), "must be an RFC 3339 time, e.g. 2026-09-01T00:00:00Z".into());
-        0
-    })
+/// A season date: RFC 3339, within the years the API accepts.
+fn date(raw: &str) -> Result<i64, String> {
+    crate::time::parse_rfc3339_checked(raw).map_err(String::from)
 }
 
-/// Checks a season's complete (merged) fields.
-fn check_season(mut errors: FieldErrors, f: &SeasonFields) -> AppResult<()> {
-    if !errors.contains_key("startDate") && !errors.contains_key("endDate") && f.end_date < f.start_date {
-        errors.insert("endDate".into(), "must not be before startDate".into());
+/// Checks a season's complete (merged) fields as one, after each field was
+/// parsed on its own.
+fn check_season(
+    mut form: Form,
+    name: AppResult<String>,
+    dates: (AppResult<i64>, AppResult<i64>),
+    sync_url: AppResult<Option<String>>,
+    sync_enabled: bool,
+) -> AppResult<SeasonFields> {
+    if let (Ok(start), Ok(end)) = &dates
+        && end < start
+    {
+        form.error("endDate", "must not be before startDate");
     }
-    check_url(&mut errors, "syncUrl", f.sync_url.as_deref());
-    if f.sync_enabled && f.sync_url.is_none() {
-        errors.insert("syncEnabled".into(), "needs a syncUrl".into());
+    if sync_enabled && matches!(sync_url, Ok(None)) {
+        form.error("syncEnabled", "needs a syncUrl");
     }
-    finish(errors)
+    form.finish()?;
+    Ok(SeasonFields { name: name?, start_date: dates.0?, end_date: dates.1?, sync_url: sync_url?, sync_enabled })
 }
 
 impl NewSeason {
     fn parse(self) -> AppResult<(SeasonFields, bool)> {
-        let mut errors = FieldErrors::new();
-        let name = check_name(&mut errors, "name", &self.name, MAX_NAME);
-        let start_date = parse_time(&mut errors, "startDate", &self.start_date);
-        let end_date = parse_time(&mut errors, "endDate", &self.end_date);
-        let fields = SeasonFields {
-            name,
-            start_date,
-            end_date,
-            sync_url: clean(self.sync_url),
-            sync_enabled: self.sync_enabled.unwrap_or(false),
-        };
-        check_season(errors, &fields)?;
+        let mut form = Form::default();
+        let name = form.field("name", SeasonName::parse(&self.name)).map(String::from);
+        let start_date = form.field("startDate", date(&self.start_date));
+        let end_date = form.field("endDate", date(&self.end_date));
+        let sync_url = form.field("syncUrl", optional(self.sync_url.as_deref(), HttpUrl::parse));
+        let sync_url = sync_url.map(|u| u.map(String::from));
+        let fields = check_season(form, name, (start_date, end_date), sync_url, self.sync_enabled.unwrap_or(false))?;
         Ok((fields, self.is_active.unwrap_or(false)))
     }
 }
 
 impl SeasonPatch {
     fn merge(self, row: &SeasonRow) -> AppResult<SeasonFields> {
-        let mut errors = FieldErrors::new();
+        let mut form = Form::default();
         let name = match &self.name {
-            Some(n) => check_name(&mut errors, "name", n, MAX_NAME),
-            None => row.name.clone(),
+            Some(n) => form.field("name", SeasonName::parse(n)).map(String::from),
+            None => Ok(row.name.clone()),
         };
-        let start_date =
-            self.start_date.as_deref().map(|s| parse_time(&mut errors, "startDate", s)).unwrap_or(row.start_date);
-        let end_date = self.end_date.as_deref().map(|s| parse_time(&mut errors, "endDate", s)).unwrap_or(row.end_date);
-        let fields = SeasonFields {
-            name,
-            start_date,
-            end_date,
-            sync_url: match self.sync_url {
-                Some(v) => clean(v),
-                None => row.sync_url.clone(),
-            },
-            sync_enabled: self.sync_enabled.unwrap_or(row.sync_enabled != 0),
-        };
-        check_season(errors, &fields)?;
-        Ok(fields)
+        let start_date = self.start_date.map_or(Ok(row.start_date), |s| form.field("startDate", date(&s)));
+        let end_date = self.end_date.map_or(Ok(row.end_date), |s| form.field("endDate", date(&s)));
+        let sync_url = form.field("syncUrl", patch_text(self.sync_url, HttpUrl::parse));
+        let sync_url = sync_url.map(|given| merged(given, row.sync_url.clone()));
+        let sync_enabled = self.sync_enabled.unwrap_or(row.sync_enabled != 0);
+        check_season(form, name, (start_date, end_date), sync_url, sync_enabled)
     }
 }
 
@@ -330,8 +326,8 @@ async fn edit(
 pub struct NewDivisionMapping {
     pub facility_division_name: String,
     /// One of the universal scale's values (`GET /divisions/scale`).
-    #[schema(value_type = UniversalDivision)]
-    pub universal_division_scale: String,
+    #[serde(deserialize_with = "scale")]
+    pub universal_division_scale: UniversalDivision,
     pub description: Option<String>,
 }
 
@@ -339,21 +335,17 @@ pub struct NewDivisionMapping {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DivisionMappingPatch {
     pub facility_division_name: Option<String>,
-    #[schema(value_type = Option<UniversalDivision>)]
-    pub universal_division_scale: Option<String>,
+    #[serde(default, deserialize_with = "scale")]
+    pub universal_division_scale: Option<UniversalDivision>,
     /// null removes it.
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub description: Option<Option<String>>,
 }
 
-fn check_mapping(mut errors: FieldErrors, m: &MappingFields) -> AppResult<()> {
-    if UniversalDivision::parse(&m.universal_division_scale).is_none() {
-        let values: Vec<&str> = UniversalDivision::ALL.iter().map(|d| d.as_str()).collect();
-        errors.insert("universalDivisionScale".into(), format!("must be one of {}", values.join(", ")));
-    }
-    check_len(&mut errors, "description", m.description.as_deref(), MAX_DESCRIPTION);
-    finish(errors)
+/// `universalDivisionScale`, parsed by serde and named when refused.
+fn scale<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(d: D) -> Result<T, D::Error> {
+    named_field("universalDivisionScale", d)
 }
 
 /// A unique violation on a mapping write can only be the name.
@@ -378,13 +370,15 @@ async fn create_mapping(
 ) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::ManageDivisionMappings { season_id: &season_id }).await?;
     let body = body.into_inner();
-    let mut errors = FieldErrors::new();
+    let mut form = Form::default();
+    let name = form.field("facilityDivisionName", SeasonName::parse(&body.facility_division_name));
+    let description = form.field("description", optional(body.description.as_deref(), Description::parse));
+    form.finish()?;
     let fields = MappingFields {
-        facility_division_name: check_name(&mut errors, "facilityDivisionName", &body.facility_division_name, MAX_NAME),
-        universal_division_scale: body.universal_division_scale.trim().to_string(),
-        description: clean(body.description),
+        facility_division_name: name?.into(),
+        universal_division_scale: body.universal_division_scale.as_str().to_string(),
+        description: description?.map(String::from),
     };
-    check_mapping(errors, &fields)?;
     let id = db::seasons::insert_mapping(&state.db.pool, &season_id, &fields).await.map_err(name_taken)?;
     let row =
         db::seasons::get_mapping(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
@@ -428,22 +422,22 @@ async fn edit_mapping(
         return Err(AppError::not_found("division mapping"));
     }
     let row = db::seasons::get_mapping(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("division mapping"))?;
-    let mut errors = FieldErrors::new();
-    let fields = MappingFields {
-        facility_division_name: match &patch.facility_division_name {
-            Some(n) => check_name(&mut errors, "facilityDivisionName", n, MAX_NAME),
-            None => row.facility_division_name.clone(),
-        },
-        universal_division_scale: patch
-            .universal_division_scale
-            .map(|s| s.trim().to_string())
-            .unwrap_or(row.universal_division_scale),
-        description: match patch.description {
-            Some(d) => clean(d),
-            None => row.description,
-        },
+    let mut form = Form::default();
+    let name = match &patch.facility_division_name {
+        Some(n) => form.field("facilityDivisionName", SeasonName::parse(n)).map(String::from),
+        None => Ok(row.facility_division_name),
     };
-    check_mapping(errors, &fields)?;
+    let description = form.field("description", patch_text(patch.description, Description::parse));
+    let description = description.map(|given| merged(given, row.description));
+    form.finish()?;
+    let fields = MappingFields {
+        facility_division_name: name?,
+        universal_division_scale: match patch.universal_division_scale {
+            Some(scale) => scale.as_str().to_string(),
+            None => row.universal_division_scale,
+        },
+        description: description?,
+    };
     db::seasons::replace_mapping(&mut tx, &id, &fields).await.map_err(name_taken)?;
     let using = db::rosters::using_mapping(&mut *tx, &id).await?;
     let touched = db::rosters::bump_all(&mut tx, &using).await?;

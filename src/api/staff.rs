@@ -1,14 +1,34 @@
 //! Owners and managers of facilities and teams: the manager links and the
-//! ownership transfer, shared by the facility and team routes (which differ
-//! only in the table and the permission asked).
+//! ownership transfer, behind the routes `api::orgs` shares between them
+//! (which differ only in the table and the permission asked).
 
 use crate::auth::AuthUser;
-use crate::db::{self, staff::Org};
+use crate::db::{self, orgs::Org};
 use crate::error::{AppError, AppResult};
-use crate::permissions::{self, Action, Relation, Relations};
+use crate::permissions::{self, Action, Object, Relation, Relations};
 use crate::startup::AppState;
 use crate::summaries::UserSummary;
 use serde::{Deserialize, Serialize};
+
+/// What every facility and team page shows about who runs it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Staffing {
+    /// Managers besides the owner, earliest first.
+    pub managers: Vec<UserSummary>,
+    /// OWNER, MANAGER, or null (signed out or neither).
+    pub viewer_role: Option<StaffRole>,
+}
+
+/// Who runs a facility or team, and what the viewer is to it.
+pub async fn staffing(state: &AppState, viewer: Option<&str>, org: Org, id: &str) -> AppResult<Staffing> {
+    let object = match org {
+        Org::Facility => Object::Facility(id),
+        Org::Team => Object::Team(id),
+    };
+    let rel = permissions::relations(&state.db, viewer, object).await?;
+    Ok(Staffing { managers: managers(state, org, id).await?, viewer_role: role(&rel, org) })
+}
 
 /// What the viewer is to a facility or team, for pages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -26,13 +46,6 @@ pub struct TransferOwnership {
     pub user_id: String,
 }
 
-fn what(org: Org) -> &'static str {
-    match org {
-        Org::Facility => "facility",
-        Org::Team => "team",
-    }
-}
-
 /// The managers, as public summaries.
 pub async fn managers(state: &AppState, org: Org, id: &str) -> AppResult<Vec<UserSummary>> {
     Ok(db::staff::managers(&state.db.pool, org, id).await?.into_iter().map(|m| UserSummary::from(m.user)).collect())
@@ -48,9 +61,9 @@ pub async fn add_manager(state: &AppState, me: &AuthUser, org: Org, id: &str, us
     if !db::users::exists(&state.db.pool, user_id).await? {
         return Err(AppError::not_found("user"));
     }
-    let owner = db::staff::owner_of(&state.db.pool, org, id).await?.ok_or_else(|| AppError::not_found(what(org)))?;
+    let owner = db::staff::owner_of(&state.db.pool, org, id).await?.ok_or_else(|| AppError::not_found(org.noun()))?;
     if owner == user_id {
-        return Err(AppError::field("userId", format!("the owner already runs the {}", what(org))));
+        return Err(AppError::field("userId", format!("the owner already runs the {}", org.noun())));
     }
     db::staff::add_manager(&state.db.pool, org, id, user_id).await?;
     Ok(())
@@ -64,7 +77,7 @@ pub async fn remove_manager(state: &AppState, me: &AuthUser, org: Org, id: &str,
         Org::Team => Action::RemoveTeamManager { team_id: id, user_id },
     };
     permissions::check(&state.db, Some(&me.id), action).await?;
-    let owner = db::staff::owner_of(&state.db.pool, org, id).await?.ok_or_else(|| AppError::not_found(what(org)))?;
+    let owner = db::staff::owner_of(&state.db.pool, org, id).await?.ok_or_else(|| AppError::not_found(org.noun()))?;
     if owner == user_id {
         return Err(AppError::field("userId", "the owner cannot be removed; transfer ownership first"));
     }
@@ -81,7 +94,7 @@ pub async fn transfer(state: &AppState, me: &AuthUser, org: Org, id: &str, body:
     permissions::check(&state.db, Some(&me.id), action).await?;
     let new_owner = body.user_id.trim();
     if new_owner == me.id {
-        return Err(AppError::field("userId", format!("you already own the {}", what(org))));
+        return Err(AppError::field("userId", format!("you already own the {}", org.noun())));
     }
     if !db::users::exists(&state.db.pool, new_owner).await? {
         return Err(AppError::field("userId", "no such user"));

@@ -1,26 +1,21 @@
-//! People: profiles, search, follows and follow lists.
+//! People: profiles, search, follows and follow lists. The lists of the
+//! facilities and teams a person follows are shared org routes
+//! (`api::orgs`), mounted with those resources.
 
-use super::{Page, PageQuery, facilities::Facility, teams::Team};
+use super::{Page, PageQuery, SearchQuery, page_rows};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::follows::{Direction, Target};
 use crate::db::users::{PositionRow, UserRow};
-use crate::db::{self, Cursor, finish_page, page_limit};
+use crate::db::{self, Cursor, finish_page};
 use crate::domain::{HockeyPosition, ProfileType, SkillLevel};
 use crate::error::{AppError, AppResult};
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, get, put, web};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn config(cfg: &mut ServiceConfig) {
-    cfg.service(search)
-        .service(get_user)
-        .service(follow)
-        .service(unfollow)
-        .service(followers)
-        .service(following)
-        .service(following_facilities)
-        .service(following_teams);
+    cfg.service(search).service(get_user).service(follow).service(unfollow).service(followers).service(following);
 }
 
 /// The signed-in user's own view of themselves (`GET /me`).
@@ -173,15 +168,6 @@ async fn public_users(
     Ok(out)
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct SearchQuery {
-    /// Part of a username or name; empty lists everyone.
-    pub q: Option<String>,
-    pub limit: Option<i64>,
-    pub cursor: Option<String>,
-}
-
 /// Search people by name or username.
 #[utoipa::path(params(SearchQuery), responses((status = 200, body = Page<PublicUser>)), tag = "users")]
 #[get("/users")]
@@ -191,10 +177,10 @@ async fn search(
     query: web::Query<SearchQuery>,
 ) -> AppResult<web::Json<Page<PublicUser>>> {
     let query = query.into_inner();
+    let limit = page_rows(query.limit)?;
+    let term = query.term()?;
     let page = PageQuery { limit: query.limit, cursor: query.cursor };
-    let limit = page_limit(page.limit);
-    let rows =
-        db::users::search(&state.db.pool, query.q.as_deref().unwrap_or(""), page.cursor()?.as_ref(), limit).await?;
+    let rows = db::users::search(&state.db.pool, term.as_str(), page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.created_at, id: r.id.clone() }.encode());
     let items = public_users(&state, me.id(), rows.into_iter().map(|r| (r, None)).collect()).await?;
     Ok(web::Json(Page { items, next_cursor }))
@@ -254,19 +240,14 @@ pub async fn people_page(
     id: &str,
     page: &PageQuery,
 ) -> AppResult<Page<PublicUser>> {
-    let exists = match target {
-        Target::User => db::users::exists(&state.db.pool, id).await?,
-        Target::Facility => db::facilities::exists(&state.db.pool, id).await?,
-        Target::Team => db::teams::exists(&state.db.pool, id).await?,
+    let (exists, what) = match target {
+        Target::User => (db::users::exists(&state.db.pool, id).await?, "user"),
+        Target::Org(org) => (db::orgs::exists(&state.db.pool, org, id).await?, org.noun()),
     };
     if !exists {
-        return Err(AppError::not_found(match target {
-            Target::User => "user",
-            Target::Facility => "facility",
-            Target::Team => "team",
-        }));
+        return Err(AppError::not_found(what));
     }
-    let limit = page_limit(page.limit);
+    let limit = page.rows()?;
     let rows = db::follows::list_people(&state.db.pool, target, direction, id, page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) =
         finish_page(rows, limit, |r| Cursor { at: r.followed_at, id: r.follow_id.clone() }.encode());
@@ -296,48 +277,4 @@ async fn following(
     page: web::Query<PageQuery>,
 ) -> AppResult<web::Json<Page<PublicUser>>> {
     Ok(web::Json(people_page(&state, me.id(), Target::User, Direction::Following, &id, &page).await?))
-}
-
-/// Facilities this user follows.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Facility>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
-#[get("/users/{id}/following/facilities")]
-async fn following_facilities(
-    state: web::Data<AppState>,
-    me: MaybeUser,
-    id: web::Path<String>,
-    page: web::Query<PageQuery>,
-) -> AppResult<web::Json<Page<Facility>>> {
-    if !db::users::exists(&state.db.pool, &id).await? {
-        return Err(AppError::not_found("user"));
-    }
-    let limit = page_limit(page.limit);
-    let rows = db::follows::followed_ids(&state.db.pool, Target::Facility, &id, page.cursor()?.as_ref(), limit).await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());
-    let mut items = Vec::with_capacity(rows.len());
-    for (facility_id, _, _) in rows {
-        items.push(super::facilities::load(&state, me.id(), &facility_id).await?);
-    }
-    Ok(web::Json(Page { items, next_cursor }))
-}
-
-/// Teams this user follows.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
-#[get("/users/{id}/following/teams")]
-async fn following_teams(
-    state: web::Data<AppState>,
-    me: MaybeUser,
-    id: web::Path<String>,
-    page: web::Query<PageQuery>,
-) -> AppResult<web::Json<Page<Team>>> {
-    if !db::users::exists(&state.db.pool, &id).await? {
-        return Err(AppError::not_found("user"));
-    }
-    let limit = page_limit(page.limit);
-    let rows = db::follows::followed_ids(&state.db.pool, Target::Team, &id, page.cursor()?.as_ref(), limit).await?;
-    let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.1, id: r.2.clone() }.encode());
-    let mut items = Vec::with_capacity(rows.len());
-    for (team_id, _, _) in rows {
-        items.push(super::teams::load(&state, me.id(), &team_id).await?);
-    }
-    Ok(web::Json(Page { items, next_cursor }))
 }

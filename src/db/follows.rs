@@ -1,6 +1,7 @@
 //! Follows of users, facilities and teams. Writes are idempotent: following
 //! twice or unfollowing someone you do not follow changes nothing.
 
+use super::orgs::Org;
 use super::users::UserRow;
 use super::{Cursor, flag, new_id, now_ms};
 use sqlx::{Any, Executor, FromRow};
@@ -9,8 +10,8 @@ use sqlx::{Any, Executor, FromRow};
 #[derive(Clone, Copy, Debug)]
 pub enum Target {
     User,
-    Facility,
-    Team,
+    /// A facility or a team.
+    Org(Org),
 }
 
 impl Target {
@@ -18,8 +19,10 @@ impl Target {
     fn table(self) -> (&'static str, &'static str, &'static str) {
         match self {
             Target::User => ("follows", "follower_id", "following_id"),
-            Target::Facility => ("facility_follows", "user_id", "facility_id"),
-            Target::Team => ("team_follows", "user_id", "team_id"),
+            Target::Org(org) => {
+                let (table, column) = org.follows();
+                (table, "user_id", column)
+            }
         }
     }
 }
@@ -129,12 +132,12 @@ pub async fn list_people<'e, E: Executor<'e, Database = Any>>(
 /// Ids of facilities or teams a user follows, newest first, keyset-paged.
 pub async fn followed_ids<'e, E: Executor<'e, Database = Any>>(
     ex: E,
-    target: Target,
+    org: Org,
     user_id: &str,
     before: Option<&Cursor>,
     limit: i64,
 ) -> Result<Vec<(String, i64, String)>, sqlx::Error> {
-    let (table, who, what) = target.table();
+    let (table, who, what) = Target::Org(org).table();
     let sql = format!(
         "SELECT {what}, created_at, id FROM {table} \
          WHERE {who} = $1 AND ($2 = 0 OR created_at < $3 OR (created_at = $3 AND id < $4)) \

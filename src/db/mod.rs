@@ -12,7 +12,9 @@ pub mod facilities;
 pub mod feed;
 pub mod follows;
 pub mod games;
+pub mod orgs;
 pub mod rosters;
+pub mod search;
 pub mod seasons;
 pub mod staff;
 pub mod teams;
@@ -253,10 +255,26 @@ impl Cursor {
     }
 }
 
-/// `limit` as asked, clamped to 1..=100, default 20. One row more is fetched
-/// to know whether there is a next page.
+/// Rows per page when the client does not say.
+pub const DEFAULT_PAGE_ROWS: i64 = 20;
+/// The most rows one page holds.
+pub const MAX_PAGE_ROWS: i64 = 100;
+
+/// `limit` as asked: 1 to [`MAX_PAGE_ROWS`], [`DEFAULT_PAGE_ROWS`] when not
+/// given; anything else is the message for a 422 naming `limit`. One row
+/// more is fetched to know whether there is a next page.
+pub fn checked_page_limit(asked: Option<i64>) -> Result<i64, String> {
+    match asked {
+        None => Ok(DEFAULT_PAGE_ROWS),
+        Some(n) if (1..=MAX_PAGE_ROWS).contains(&n) => Ok(n),
+        Some(_) => Err(format!("must be between 1 and {MAX_PAGE_ROWS}")),
+    }
+}
+
+/// The lenient form: `limit` clamped into range instead of refused. Only for
+/// lists not yet moved to [`checked_page_limit`] (events, rosters, games).
 pub fn page_limit(asked: Option<i64>) -> i64 {
-    asked.unwrap_or(20).clamp(1, 100)
+    asked.unwrap_or(DEFAULT_PAGE_ROWS).clamp(1, MAX_PAGE_ROWS)
 }
 
 /// Splits off the look-ahead row and builds the next cursor from the last row.
@@ -295,6 +313,17 @@ mod tests {
         assert_eq!(Cursor::parse(&c.encode()), Some(c));
         assert_eq!(Cursor::parse("nope"), None);
         assert_eq!(Cursor::parse("x_1"), None);
+    }
+
+    #[test]
+    fn a_page_holds_1_to_100_rows_and_20_unless_asked() {
+        assert_eq!(checked_page_limit(None), Ok(20));
+        assert_eq!(checked_page_limit(Some(1)), Ok(1));
+        assert_eq!(checked_page_limit(Some(100)), Ok(100));
+        for bad in [-1, 0, 101, i64::MIN, i64::MAX] {
+            assert_eq!(checked_page_limit(Some(bad)), Err("must be between 1 and 100".to_string()), "{bad}");
+        }
+        assert_eq!(page_limit(Some(-1)), 1, "the lenient form still clamps");
     }
 
     #[test]

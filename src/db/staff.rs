@@ -2,26 +2,10 @@
 //! links (`facility_managers`, `team_managers`). Facilities and teams work the
 //! same way, so one set of queries serves both, picked by [`Org`].
 
+use super::orgs::Org;
 use super::users::{SUMMARY_COLUMNS, UserSummaryRow};
 use super::{new_id, now_ms};
 use sqlx::{Any, AnyConnection, Executor, FromRow};
-
-/// A facility or a team: something with an owner and managers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Org {
-    Facility,
-    Team,
-}
-
-impl Org {
-    /// `(table, manager link table, link column)`; compile-time names only.
-    fn tables(self) -> (&'static str, &'static str, &'static str) {
-        match self {
-            Org::Facility => ("facilities", "facility_managers", "facility_id"),
-            Org::Team => ("teams", "team_managers", "team_id"),
-        }
-    }
-}
 
 /// A manager and when they became one.
 #[derive(Debug, Clone, FromRow)]
@@ -37,7 +21,7 @@ pub async fn managers<'e, E: Executor<'e, Database = Any>>(
     org: Org,
     id: &str,
 ) -> Result<Vec<ManagerRow>, sqlx::Error> {
-    let (_, links, col) = org.tables();
+    let (links, col) = org.manager_links();
     let sql = format!(
         "SELECT m.created_at AS since, {SUMMARY_COLUMNS} FROM {links} m JOIN users u ON u.id = m.user_id \
          WHERE m.{col} = $1 ORDER BY m.created_at, m.id"
@@ -52,7 +36,7 @@ pub async fn add_manager<'e, E: Executor<'e, Database = Any>>(
     id: &str,
     user_id: &str,
 ) -> Result<(), sqlx::Error> {
-    let (_, links, col) = org.tables();
+    let (links, col) = org.manager_links();
     let sql = format!(
         "INSERT INTO {links} (id, {col}, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT ({col}, user_id) DO NOTHING"
     );
@@ -67,7 +51,7 @@ pub async fn remove_manager<'e, E: Executor<'e, Database = Any>>(
     id: &str,
     user_id: &str,
 ) -> Result<bool, sqlx::Error> {
-    let (_, links, col) = org.tables();
+    let (links, col) = org.manager_links();
     let sql = format!("DELETE FROM {links} WHERE {col} = $1 AND user_id = $2");
     let done = sqlx::query(super::dynamic(sql)).bind(id).bind(user_id).execute(ex).await?;
     Ok(done.rows_affected() > 0)
@@ -79,7 +63,7 @@ pub async fn owner_of<'e, E: Executor<'e, Database = Any>>(
     org: Org,
     id: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    let (table, _, _) = org.tables();
+    let table = org.table();
     let sql = format!("SELECT owner_id FROM {table} WHERE id = $1");
     sqlx::query_scalar(super::dynamic(sql)).bind(id).fetch_optional(ex).await
 }
@@ -95,7 +79,7 @@ pub async fn transfer(
     old_owner: &str,
     new_owner: &str,
 ) -> Result<bool, sqlx::Error> {
-    let (table, _, _) = org.tables();
+    let table = org.table();
     let sql = format!("UPDATE {table} SET owner_id = $3, updated_at = $4 WHERE id = $1 AND owner_id = $2");
     let done = sqlx::query(super::dynamic(sql))
         .bind(id)

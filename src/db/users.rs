@@ -1,6 +1,6 @@
 //! Users, their profile types and player positions.
 
-use super::{Cursor, flag, new_id, now_ms};
+use super::{Cursor, flag, new_id, now_ms, search};
 use sqlx::{Any, AnyConnection, Executor, FromRow};
 
 #[derive(Debug, Clone, FromRow)]
@@ -190,24 +190,24 @@ pub async fn accept_legal<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
-/// People whose username or name contains `q` (case-insensitive), by
-/// username then id, keyset-paged on `(lower(username), id)` encoded in the
-/// cursor's id part.
+/// People whose username or full name contains `term` (case-insensitive;
+/// empty lists everyone), oldest account first, keyset-paged on
+/// `(created_at, id)`.
 pub async fn search<'e, E: Executor<'e, Database = Any>>(
     ex: E,
-    q: &str,
+    term: &str,
     after: Option<&Cursor>,
     limit: i64,
 ) -> Result<Vec<UserRow>, sqlx::Error> {
-    let pattern = super::facilities::like_pattern(q);
-    let sql = select(
-        "WHERE u.deleted_at IS NULL AND u.username IS NOT NULL \
-           AND (lower(u.username) LIKE $1 OR lower(COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')) LIKE $1) \
+    let sql = select(&format!(
+        "WHERE u.deleted_at IS NULL AND u.username IS NOT NULL AND ({} OR {}) \
            AND ($2 = 0 OR u.created_at > $3 OR (u.created_at = $3 AND u.id > $4)) \
          ORDER BY u.created_at, u.id LIMIT $5",
-    );
+        search::contains("u.username", "$1"),
+        search::contains("COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')", "$1"),
+    ));
     sqlx::query_as(super::dynamic(sql))
-        .bind(pattern)
+        .bind(search::contains_pattern(term))
         .bind(flag(after.is_some()))
         .bind(after.map(|c| c.at).unwrap_or(0))
         .bind(after.map(|c| c.id.clone()).unwrap_or_default())

@@ -17,5 +17,6 @@ mod permissions;
 mod realtime;
 mod rosters;
 mod socket_edges;
+mod text_input;
 mod users;
 mod webhooks;

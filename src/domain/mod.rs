@@ -1,6 +1,9 @@
-//! The seed's value sets as Rust enums: serialised as their UPPER_CASE
-//! names, stored as the same strings (the schema CHECKs them too), and listed
-//! in the OpenAPI document.
+//! The seed's value sets as Rust enums: serialised and deserialised as their
+//! UPPER_CASE names (requests parse them with serde, never by hand), stored
+//! as the same strings (the schema CHECKs them too), and listed in the
+//! OpenAPI document. Text people type lives in [`text`].
+
+pub mod text;
 
 /// Declares a string enum with `as_str`, `parse` and `ALL`.
 macro_rules! string_enum {
@@ -166,7 +169,7 @@ mod tests {
 
     #[test]
     fn docs_divisions_md_states_every_level_and_its_meaning() {
-        let doc = include_str!("../docs/divisions.md");
+        let doc = include_str!("../../docs/divisions.md");
         for d in UniversalDivision::ALL {
             assert!(doc.contains(d.as_str()) && doc.contains(d.meaning()), "docs/divisions.md is missing {d}");
         }
