@@ -5,6 +5,7 @@ use super::command_key;
 use crate::auth::AuthUser;
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
+use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use rinkside_actors::Envelope;
 use rinkside_actors::game::{GameAction, GameCommand, GameStatus};
@@ -72,7 +73,9 @@ pub async fn action(
     client_id: Option<&str>,
 ) -> AppResult<Value> {
     permissions::check(&state.db, Some(&me.id), Action::ScoreGame { game_id }).await?;
-    let key = command_key(&format!("game:{game_id}"), &me.id, client_id);
+    // Scoring keys are scoped by game as well as by user (one score keeper
+    // may run two games from one device).
+    let key = command_key(&Topic::game(game_id).bus_name(), &me.id, client_id);
     send(state, me, game_id, GameCommand::Action(input.into()), key).await
 }
 
