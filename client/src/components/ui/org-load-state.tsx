@@ -9,38 +9,43 @@ import { Card } from './card';
 import { EmptyState } from './empty-state';
 import { PageSpinner } from './spinner';
 
-export function OrgLoadState({
-  failed,
-  error,
-  retry,
-  loadingLabel,
-  icon,
-  notFoundTitle,
-  errorTitle,
-  listHref,
-  listLabel,
-}: {
-  /** False while the first read is pending. */
-  failed: boolean;
-  error: unknown;
-  retry: () => void;
+/** The words a kind of org uses while it has no page to show. */
+export interface OrgLoadCopy {
   loadingLabel: string;
-  icon: ReactNode;
   notFoundTitle: string;
   errorTitle: string;
   listHref: string;
   listLabel: string;
+}
+
+export function OrgLoadState({
+  query,
+  icon,
+  copy,
+}: {
+  /** The page's read: pending, or failed with its error. */
+  query: { isError: boolean; error: unknown; refetch: () => unknown };
+  icon: ReactNode;
+  copy: OrgLoadCopy;
 }) {
-  if (!failed) return <PageSpinner label={loadingLabel} />;
-  const notFound = error instanceof ApiError && error.status === 404;
+  if (!query.isError) return <PageSpinner label={copy.loadingLabel} />;
+  const notFound = query.error instanceof ApiError && query.error.status === 404;
   return (
     <Card>
       <EmptyState
         icon={icon}
-        title={notFound ? notFoundTitle : errorTitle}
-        action={notFound ? <ButtonLink to={listHref}>{listLabel}</ButtonLink> : <Button variant="secondary" onClick={retry}>Try again</Button>}
+        title={notFound ? copy.notFoundTitle : copy.errorTitle}
+        action={
+          notFound ? (
+            <ButtonLink to={copy.listHref}>{copy.listLabel}</ButtonLink>
+          ) : (
+            <Button variant="secondary" onClick={() => void query.refetch()}>
+              Try again
+            </Button>
+          )
+        }
       >
-        {notFound ? 'It may have been removed.' : errorMessage(error)}
+        {notFound ? 'It may have been removed.' : errorMessage(query.error)}
       </EmptyState>
     </Card>
   );

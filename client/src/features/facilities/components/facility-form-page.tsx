@@ -12,13 +12,12 @@ import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { EmptyState } from '../../../components/ui/empty-state';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 import { RinkIcon } from '../../../components/ui/icons';
+import { OrgEditPage } from '../../../components/ui/org-edit-page';
+import { OrgLoadState } from '../../../components/ui/org-load-state';
+import { LOAD_COPY } from './facility-page';
 import { PageHeader } from '../../../components/ui/page-header';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { DangerZone } from '../../../components/ui/org-layout';
 
 const OPTIONAL = ['description', 'phoneNumber', 'email', 'website', 'imageUrl'] as const;
 type OptionalField = (typeof OPTIONAL)[number];
@@ -168,16 +167,7 @@ export function facilityPatch(f: Facility, d: Draft): FacilityPatch {
 export function EditFacilityPage() {
   const { id = '' } = useParams();
   const query = useFacility(id);
-  if (query.isPending) return <PageSpinner label="Loading facility" />;
-  if (query.isError) {
-    return (
-      <Card>
-        <EmptyState icon={<RinkIcon size={28} />} title="Could not load this facility" action={<ButtonLink to="/facilities">All facilities</ButtonLink>}>
-          {errorMessage(query.error)}
-        </EmptyState>
-      </Card>
-    );
-  }
+  if (query.isPending || query.isError) return <OrgLoadState query={query} icon={<RinkIcon size={28} />} copy={LOAD_COPY} />;
   return <EditFacility facility={query.data} />;
 }
 
@@ -186,21 +176,14 @@ function EditFacility({ facility }: { facility: FacilityPage }) {
   const update = useUpdateFacility(facility.id);
   const remove = useDeleteFacility(facility.id);
   const back = `/facilities/${facility.id}`;
-
-  if (!facility.viewerRole) {
-    return (
-      <Card>
-        <EmptyState icon={<RinkIcon size={28} />} title="Only its staff can edit this facility" action={<ButtonLink to={back}>Back to {facility.name}</ButtonLink>}>
-          Ask the owner to add you as a manager.
-        </EmptyState>
-      </Card>
-    );
-  }
-
   return (
-    <div className="stack-lg narrow">
-      <PageHeader eyebrow={facility.name} title="Edit facility" />
-      <Card>
+    <OrgEditPage
+      org={facility}
+      backTo={back}
+      icon={<RinkIcon size={28} />}
+      copy={FACILITY_COPY}
+      remove={remove}
+      form={
         <FacilityForm
           facility={facility}
           submitLabel="Save changes"
@@ -211,21 +194,14 @@ function EditFacility({ facility }: { facility: FacilityPage }) {
             navigate(back);
           }}
         />
-      </Card>
-      {facility.viewerRole === 'OWNER' && (
-        <DangerZone testId="facility-danger" title="Delete facility" subtitle="Its seasons, their divisions and rosters go with it; teams based here stay, without a home rink. A facility with games on record can’t be deleted.">
-          {remove.error && <Alert>{errorMessage(remove.error)}</Alert>}
-          <ConfirmButton
-            variant="secondary"
-            confirmLabel="Tap again to delete for good"
-            loading={remove.isPending}
-            onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/facilities', { replace: true }) })}
-            data-testid="delete-facility"
-          >
-            Delete {facility.name}
-          </ConfirmButton>
-        </DangerZone>
-      )}
-    </div>
+      }
+    />
   );
 }
+
+const FACILITY_COPY = {
+  noun: 'facility',
+  listHref: '/facilities',
+  dangerSubtitle:
+    'Its seasons, their divisions and rosters go with it; teams based here stay, without a home rink. A facility with games on record can’t be deleted.',
+};

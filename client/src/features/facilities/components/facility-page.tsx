@@ -26,23 +26,19 @@ import { ActiveChip, IconTile, OrgLayout, RowTitle } from '../../../components/u
 import { OrgLoadState } from '../../../components/ui/org-load-state';
 import { OrgPeopleCards } from '../../../components/ui/org-people-cards';
 
+export const LOAD_COPY = {
+  loadingLabel: 'Loading facility',
+  notFoundTitle: 'This rink is not on Rinkside',
+  errorTitle: 'Could not load this facility',
+  listHref: '/facilities',
+  listLabel: 'All facilities',
+};
+
 export function FacilityPage() {
   const { id = '' } = useParams();
   const query = useFacility(id);
   if (query.isPending || query.isError) {
-    return (
-      <OrgLoadState
-        failed={query.isError}
-        error={query.error}
-        retry={() => void query.refetch()}
-        loadingLabel="Loading facility"
-        icon={<RinkIcon size={28} />}
-        notFoundTitle="This rink is not on Rinkside"
-        errorTitle="Could not load this facility"
-        listHref="/facilities"
-        listLabel="All facilities"
-      />
-    );
+    return <OrgLoadState query={query} icon={<RinkIcon size={28} />} copy={LOAD_COPY} />;
   }
   return <FacilityView key={query.data.id} facility={query.data} />;
 }

@@ -13,13 +13,12 @@ import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { EmptyState } from '../../../components/ui/empty-state';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 import { TeamIcon } from '../../../components/ui/icons';
-import { DangerZone } from '../../../components/ui/org-layout';
+import { OrgEditPage } from '../../../components/ui/org-edit-page';
+import { OrgLoadState } from '../../../components/ui/org-load-state';
+import { LOAD_COPY } from './team-page';
 import { PageHeader } from '../../../components/ui/page-header';
-import { PageSpinner } from '../../../components/ui/spinner';
 
 interface Draft {
   name: string;
@@ -146,16 +145,7 @@ export function teamPatch(team: TeamPage, d: Draft): TeamPatch {
 export function EditTeamPage() {
   const { id = '' } = useParams();
   const query = useTeam(id);
-  if (query.isPending) return <PageSpinner label="Loading team" />;
-  if (query.isError) {
-    return (
-      <Card>
-        <EmptyState icon={<TeamIcon size={28} />} title="Could not load this team" action={<ButtonLink to="/teams">All teams</ButtonLink>}>
-          {errorMessage(query.error)}
-        </EmptyState>
-      </Card>
-    );
-  }
+  if (query.isPending || query.isError) return <OrgLoadState query={query} icon={<TeamIcon size={28} />} copy={LOAD_COPY} />;
   return <EditTeam team={query.data} />;
 }
 
@@ -164,21 +154,14 @@ function EditTeam({ team }: { team: TeamPage }) {
   const update = useUpdateTeam(team.id);
   const remove = useDeleteTeam(team.id);
   const back = `/teams/${team.id}`;
-
-  if (!team.viewerRole) {
-    return (
-      <Card>
-        <EmptyState icon={<TeamIcon size={28} />} title="Only its staff can edit this team" action={<ButtonLink to={back}>Back to {team.name}</ButtonLink>}>
-          Ask the owner to add you as a manager.
-        </EmptyState>
-      </Card>
-    );
-  }
-
   return (
-    <div className="stack-lg narrow">
-      <PageHeader eyebrow={team.name} title="Edit team" />
-      <Card>
+    <OrgEditPage
+      org={team}
+      backTo={back}
+      icon={<TeamIcon size={28} />}
+      copy={TEAM_COPY}
+      remove={remove}
+      form={
         <TeamForm
           team={team}
           submitLabel="Save changes"
@@ -189,21 +172,13 @@ function EditTeam({ team }: { team: TeamPage }) {
             navigate(back);
           }}
         />
-      </Card>
-      {team.viewerRole === 'OWNER' && (
-        <DangerZone testId="team-danger" title="Delete team" subtitle="Its rosters, their players and join requests go with it. A team whose rosters have games on record can’t be deleted.">
-          {remove.error && <Alert>{errorMessage(remove.error)}</Alert>}
-          <ConfirmButton
-            variant="secondary"
-            confirmLabel="Tap again to delete for good"
-            loading={remove.isPending}
-            onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/teams', { replace: true }) })}
-            data-testid="delete-team"
-          >
-            Delete {team.name}
-          </ConfirmButton>
-        </DangerZone>
-      )}
-    </div>
+      }
+    />
   );
 }
+
+const TEAM_COPY = {
+  noun: 'team',
+  listHref: '/teams',
+  dangerSubtitle: 'Its rosters, their players and join requests go with it. A team whose rosters have games on record can’t be deleted.',
+};

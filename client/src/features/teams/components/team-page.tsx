@@ -19,23 +19,19 @@ import { OrgPeopleCards } from '../../../components/ui/org-people-cards';
 import { groupBySeason, RosterRow } from '../../../components/ui/roster-list';
 import '../teams.css';
 
+export const LOAD_COPY = {
+  loadingLabel: 'Loading team',
+  notFoundTitle: 'No such team',
+  errorTitle: 'Could not load this team',
+  listHref: '/teams',
+  listLabel: 'All teams',
+};
+
 export function TeamPage() {
   const { id = '' } = useParams();
   const query = useTeam(id);
   if (query.isPending || query.isError) {
-    return (
-      <OrgLoadState
-        failed={query.isError}
-        error={query.error}
-        retry={() => void query.refetch()}
-        loadingLabel="Loading team"
-        icon={<TeamIcon size={28} />}
-        notFoundTitle="No such team"
-        errorTitle="Could not load this team"
-        listHref="/teams"
-        listLabel="All teams"
-      />
-    );
+    return <OrgLoadState query={query} icon={<TeamIcon size={28} />} copy={LOAD_COPY} />;
   }
   return <TeamView key={query.data.id} team={query.data} />;
 }
