@@ -37,15 +37,14 @@ use utoipa_actix_web::OpenApiFactory;
 /// `teams::Teams`.
 pub trait OrgApi: 'static {
     const ORG: Org;
+    /// What deleting one takes with it, for the documentation of
+    /// `DELETE /{kind}/{id}` (the schema's ON DELETE rules decide it).
+    const ON_DELETE: &'static str;
     /// What lists show: `Facility`, `Team`.
     type Item: Serialize + ToSchema + 'static;
     /// What its page read and its owner's writes answer: `FacilityPage`,
     /// `TeamPage`.
     type Page: Serialize + ToSchema + 'static;
-
-    /// What deleting one takes with it, for the documentation of
-    /// `DELETE /{kind}/{id}` (the schema's ON DELETE rules decide it).
-    const ON_DELETE: &'static str;
 
     /// One, as the viewer sees it in a list; 404 when there is none.
     fn load(state: &AppState, viewer: Option<&str>, id: &str) -> impl Future<Output = AppResult<Self::Item>>;
@@ -126,7 +125,8 @@ fn parse_name_cursor(raw: Option<&str>) -> AppResult<Option<(String, String)>> {
     raw.split_once('.')
         .and_then(|(name, id)| {
             let name = String::from_utf8(URL_SAFE_NO_PAD.decode(name).ok()?).ok()?;
-            Some((name, id.to_string()))
+            // What we encode is a name, so never a control character.
+            (!name.chars().any(char::is_control)).then(|| (name, id.to_string()))
         })
         .map(Some)
         .ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))
