@@ -52,7 +52,21 @@ step "Rust: integration tests on SQLite"
 TEST_DB=sqlite cargo test --test api
 
 step "Rust: integration tests on PostgreSQL"
-TEST_DB=postgres cargo test --test api
+# One process per test module: every test app's actor arbiters (OS threads)
+# keep its connection pool, and so its PostgreSQL connections, until the
+# process exits, and the whole suite in one process outgrows the server's
+# 100 connections. Every module of tests/api/main.rs runs; the count of
+# tests run must equal the suite's, so nothing is skipped.
+total=$(TEST_DB=postgres cargo test -q --test api -- --list 2>/dev/null | grep -c ': test$')
+ran=0
+for module in $(sed -n 's/^mod \([a-z_]*\);$/\1/p' tests/api/main.rs | grep -v '^helpers$'); do
+  out=$(TEST_DB=postgres cargo test --test api -- "${module}::" 2>&1) || { printf '%s\n' "$out"; fail "PostgreSQL integration tests in ${module}"; }
+  printf '%s\n' "$out" | grep -E '^test result' || true
+  n=$(printf '%s\n' "$out" | sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p')
+  ran=$((ran + ${n:-0}))
+done
+[ "$ran" -eq "$total" ] || fail "PostgreSQL integration tests: ran $ran of $total"
+echo "PostgreSQL integration tests: $ran of $total passed"
 
 step "Rust: two-node cluster tests on PostgreSQL + Redis"
 cargo test --test cluster -- --test-threads=1
