@@ -90,9 +90,10 @@ async fn send(
     command: EventCommand,
     key: Option<String>,
 ) -> AppResult<Value> {
-    let fingerprint = super::fingerprint(&(event_id, &command));
+    // Only a command with a key is ever replayed, so only it needs a digest.
+    let fingerprint = key.as_ref().map(|_| super::fingerprint(&(event_id, &command)));
     let mut envelope = Envelope::new(me.id.clone(), command);
-    if let Some(key) = key {
+    if let (Some(key), Some(fingerprint)) = (key, fingerprint) {
         envelope = envelope.with_command_id(key).with_fingerprint(fingerprint);
     }
     let reply = state.realtime.events.send(event_id, envelope).await?;
