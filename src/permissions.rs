@@ -144,6 +144,16 @@ pub enum Action<'a> {
     OrganiseEvent {
         event_id: &'a str,
     },
+    /// List an event at a facility under the rink's name (events made by
+    /// anyone else there are community events until its staff list them).
+    HostEvent {
+        facility_id: &'a str,
+    },
+    /// Put a team's name on an event as HOME or AWAY (with the event's
+    /// organiser), or take it off (either side).
+    CommitTeam {
+        team_id: &'a str,
+    },
     /// Mark attendees paid: organisers who turned payment collection on
     /// (a precondition checked by [`check_payment_collector`]).
     CollectPayments {
@@ -194,7 +204,8 @@ impl Action<'_> {
             Action::DecideJoinRequests { .. } => &[TeamOwner, TeamManager, RosterCaptain],
             Action::ViewJoinRequest { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
             Action::EditProfile { .. } | Action::CancelJoinRequest { .. } => &[Myself],
-            Action::ScheduleSeasonEvent { .. } => &[FacilityOwner, FacilityManager],
+            Action::ScheduleSeasonEvent { .. } | Action::HostEvent { .. } => &[FacilityOwner, FacilityManager],
+            Action::CommitTeam { .. } => &[TeamOwner, TeamManager],
             Action::OrganiseEvent { .. } | Action::CollectPayments { .. } => {
                 &[EventCreator, FacilityOwner, FacilityManager]
             }
@@ -227,13 +238,15 @@ impl Action<'_> {
             | Action::AddFacilityManager { facility_id }
             | Action::RemoveFacilityManager { facility_id, .. }
             | Action::TransferFacility { facility_id }
-            | Action::CreateSeason { facility_id } => Object::Facility(facility_id),
+            | Action::CreateSeason { facility_id }
+            | Action::HostEvent { facility_id } => Object::Facility(facility_id),
             Action::EditTeam { team_id }
             | Action::DeleteTeam { team_id }
             | Action::AddTeamManager { team_id }
             | Action::RemoveTeamManager { team_id, .. }
             | Action::TransferTeam { team_id }
-            | Action::CreateRoster { team_id } => Object::Team(team_id),
+            | Action::CreateRoster { team_id }
+            | Action::CommitTeam { team_id } => Object::Team(team_id),
             Action::EditSeason { season_id }
             | Action::ManageDivisionMappings { season_id }
             | Action::ScheduleSeasonEvent { season_id } => Object::Season(season_id),

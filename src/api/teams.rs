@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn config(cfg: &mut ServiceConfig) {
-    cfg.service(create).service(edit).service(at_facility).service(orgs::routes::<Teams>());
+    cfg.service(create).service(edit).service(at_facility).service(mine).service(orgs::routes::<Teams>());
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -183,4 +183,13 @@ async fn at_facility(
     }
     let listing = Listing::TeamsAt(&id);
     Ok(web::Json(orgs::by_name::<Teams>(&state, me.id(), listing, query.cursor.as_deref(), query.rows()?).await?))
+}
+
+/// The teams the signed-in person owns or manages, by name: the ones they
+/// may put on an event or a schedule.
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 401, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[get("/me/teams")]
+async fn mine(state: web::Data<AppState>, me: AuthUser, query: web::Query<PageQuery>) -> AppResult<web::Json<Page<Team>>> {
+    let listing = Listing::StaffedBy(Org::Team, &me.id);
+    Ok(web::Json(orgs::by_name::<Teams>(&state, Some(&me.id), listing, query.cursor.as_deref(), query.rows()?).await?))
 }

@@ -31,12 +31,14 @@ pub struct EventRow {
     pub cancelled_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// 1 when listed at its facility under the rink's name.
+    pub hosted_by_facility: i64,
 }
 
 const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e.end_date, e.image_url, \
     e.creator_id, e.facility_id, e.season_id, e.external_home_team_name, e.external_away_team_name, \
     e.external_rink, e.home_score, e.away_score, e.event_type, e.max_skaters, e.max_goalies, e.group_config, \
-    e.version, e.cancelled_at, e.created_at, e.updated_at";
+    e.version, e.cancelled_at, e.created_at, e.updated_at, e.hosted_by_facility";
 
 /// A person's name as others see it: "First Last", else the username.
 pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \
@@ -69,14 +71,16 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     f: &EventFields,
     max_skaters: Option<i64>,
     max_goalies: Option<i64>,
+    hosted_by_facility: bool,
 ) -> Result<String, sqlx::Error> {
     let id = new_id();
     let now = now_ms();
     sqlx::query(
         "INSERT INTO events (id, title, description, location, start_date, end_date, image_url, creator_id, \
            facility_id, season_id, external_home_team_name, external_away_team_name, external_rink, home_score, \
-           away_score, event_type, max_skaters, max_goalies, group_config, version, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 0, $20, $20)",
+           away_score, event_type, max_skaters, max_goalies, group_config, version, created_at, updated_at, \
+           hosted_by_facility) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 0, $20, $20, $21)",
     )
     .bind(&id)
     .bind(&f.title)
@@ -98,9 +102,21 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     .bind(max_goalies)
     .bind(&f.group_config)
     .bind(now)
+    .bind(flag(hosted_by_facility))
     .execute(ex)
     .await?;
     Ok(id)
+}
+
+/// Lists the event at its facility under the rink's name, or takes it off.
+pub async fn set_hosted<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str, hosted: bool) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE events SET hosted_by_facility = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(flag(hosted))
+        .bind(now_ms())
+        .execute(ex)
+        .await?;
+    Ok(())
 }
 
 /// Replaces the editable fields (not limits, version or cancellation).
@@ -158,6 +174,9 @@ pub struct EventFilter {
     /// Events this user is attending or waitlisted for.
     pub attending: Option<String>,
     pub include_cancelled: bool,
+    /// With `facility_id`: also the community events at the facility, not
+    /// only those it lists.
+    pub include_community: bool,
 }
 
 /// Events by start time then id, keyset-paged after `(start, id)`.
@@ -176,6 +195,7 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(
                 AND r.status IN ('ATTENDING', 'WAITLISTED'))) \
            AND ($15 = 1 OR e.cancelled_at IS NULL) \
            AND ($16 = 0 OR e.start_date > $17 OR (e.start_date = $17 AND e.id > $18)) \
+           AND ($1 = 0 OR $20 = 1 OR e.hosted_by_facility = 1) \
          ORDER BY e.start_date, e.id LIMIT $19"
     );
     let opt = |v: &Option<String>| (flag(v.is_some()), v.clone().unwrap_or_default());
@@ -204,6 +224,7 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(
         .bind(after.as_ref().map(|a| a.0).unwrap_or(0))
         .bind(after.map(|a| a.1).unwrap_or_default())
         .bind(limit + 1)
+        .bind(flag(f.include_community))
         .fetch_all(ex)
         .await
 }

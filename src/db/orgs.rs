@@ -182,6 +182,8 @@ pub enum Listing<'a> {
     Named(Org, &'a str),
     /// The teams based at a facility.
     TeamsAt(&'a str),
+    /// The facilities or teams a person owns or manages.
+    StaffedBy(Org, &'a str),
 }
 
 /// One org of a page by name: its id and its keyset key `lower(name)`, as
@@ -203,6 +205,13 @@ pub async fn by_name<'e, E: Executor<'e, Database = Any>>(
     let (table, filter, value) = match listing {
         Listing::Named(org, term) => (org.table(), contains("o.name", "$1"), contains_pattern(term)),
         Listing::TeamsAt(facility_id) => (Org::Team.table(), "o.facility_id = $1".to_string(), facility_id.to_string()),
+        Listing::StaffedBy(org, user_id) => {
+            let (links, column) = org.manager_links();
+            let staffed = format!(
+                "(o.owner_id = $1 OR EXISTS (SELECT 1 FROM {links} m WHERE m.{column} = o.id AND m.user_id = $1))"
+            );
+            (org.table(), staffed, user_id.to_string())
+        }
     };
     let sql = format!(
         "SELECT o.id, lower(o.name) AS name_key FROM {table} o WHERE {filter} \

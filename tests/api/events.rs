@@ -466,3 +466,104 @@ async fn twenty_busy_events_at_once_keep_their_lists_histories_and_payments_apar
     assert_eq!(per_event.len(), 20);
     assert!(per_event.iter().all(|(_, n)| *n == 8), "{per_event:?}");
 }
+
+/// Titles of the events listed at a facility.
+async fn listed_at(app: &TestApp, u: &TestUser, facility: &str, community: bool) -> Vec<String> {
+    let (s, page) =
+        app.get(&format!("/api/v1/events?facilityId={facility}&includeCommunity={community}"), Some(u)).await;
+    assert_eq!(s, 200, "{page}");
+    page["items"].as_array().unwrap().iter().map(|e| e["title"].as_str().unwrap().to_string()).collect()
+}
+
+#[actix_web::test]
+async fn an_event_at_a_rink_is_listed_under_its_name_only_when_its_staff_made_or_listed_it() {
+    let app = spawn_app().await;
+    let owner = app.user("rinkowner").await;
+    let manager = app.user("rinkmanager").await;
+    let stranger = app.user("stranger").await;
+    let rink = crate::rosters::facility(&app, &owner).await;
+    let other_rink = crate::rosters::facility(&app, &stranger).await;
+    crate::rosters::put_manager(&app, &owner, "facilities", &rink, &manager).await;
+
+    let (s, theirs) = app
+        .post(
+            "/api/v1/events",
+            Some(&stranger),
+            json!({"title": "Stranger skate", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER", "facilityId": rink}),
+        )
+        .await;
+    assert_eq!(s, 201, "{theirs}");
+    assert_eq!(theirs["hostedByFacility"], false, "{theirs}");
+    assert_eq!(theirs["viewer"]["canHost"], false);
+    let theirs = theirs["id"].as_str().unwrap().to_string();
+    let ours = new_event(&app, &manager, json!({"title": "Rink skate", "facilityId": rink})).await;
+    let (_, e) = app.get(&format!("/api/v1/events/{ours}"), Some(&manager)).await;
+    assert_eq!(e["hostedByFacility"], true, "{e}");
+    assert_eq!(listed_at(&app, &stranger, &rink, false).await, ["Rink skate"]);
+    assert_eq!(listed_at(&app, &stranger, &rink, true).await, ["Stranger skate", "Rink skate"]);
+
+    // Only the rink's staff list a community event; then the rink shows it.
+    let (s, b) = app.put(&format!("/api/v1/events/{theirs}/hosting"), Some(&stranger), None).await;
+    assert_eq!((s, b["error"]["code"].as_str()), (403, Some("forbidden")), "{b}");
+    let (_, e) = app.get(&format!("/api/v1/events/{theirs}"), Some(&manager)).await;
+    assert_eq!(e["viewer"]["canHost"], true);
+    let (s, e) = app.put(&format!("/api/v1/events/{theirs}/hosting"), Some(&manager), None).await;
+    assert_eq!((s, &e["hostedByFacility"]), (200, &json!(true)), "{e}");
+    assert_eq!(listed_at(&app, &stranger, &rink, false).await, ["Stranger skate", "Rink skate"]);
+
+    // Moved to a rink whose staff its organiser is not: a community event there.
+    let (s, e) = app.patch(&format!("/api/v1/events/{ours}"), Some(&manager), json!({"facilityId": other_rink})).await;
+    assert_eq!((s, &e["hostedByFacility"]), (200, &json!(false)), "{e}");
+    assert!(listed_at(&app, &stranger, &other_rink, false).await.is_empty());
+
+    // A season's schedule is always the facility's own.
+    let season = crate::rosters::season(&app, &owner, &rink).await;
+    let league = new_event(&app, &owner, json!({"title": "League night", "seasonId": season, "eventType": "GAME"})).await;
+    let (s, b) = app.delete(&format!("/api/v1/events/{league}/hosting"), Some(&owner)).await;
+    assert_eq!((s, b["error"]["code"].as_str()), (409, Some("season_event")), "{b}");
+}
+
+#[actix_web::test]
+async fn a_team_is_linked_to_an_event_only_with_its_staff_and_either_side_may_unlink() {
+    let app = spawn_app().await;
+    let organiser = app.user("organiser").await;
+    let coach = app.user("coach").await;
+    let stranger = app.user("stranger").await;
+    let team = crate::rosters::team(&app, &coach, None).await;
+    let pickup = new_event(&app, &organiser, json!({})).await;
+
+    // The organiser alone cannot put a team's name on their event.
+    let (s, b) =
+        app.put(&format!("/api/v1/events/{pickup}/teams/{team}"), Some(&organiser), Some(json!({"role": "HOME"}))).await;
+    assert_eq!((s, b["error"]["code"].as_str()), (403, Some("forbidden")), "{b}");
+    // Nor the team's coach on someone else's event.
+    let (s, _) =
+        app.put(&format!("/api/v1/events/{pickup}/teams/{team}"), Some(&coach), Some(json!({"role": "HOME"}))).await;
+    assert_eq!(s, 403);
+    let (_, e) = app.get(&format!("/api/v1/events/{pickup}"), Some(&organiser)).await;
+    assert_eq!(e["teams"], json!([]));
+
+    // The teams a person may put on an event are the ones they run.
+    let (_, theirs) = app.get("/api/v1/me/teams", Some(&coach)).await;
+    assert_eq!(theirs["items"][0]["id"], team.as_str(), "{theirs}");
+    let (_, none) = app.get("/api/v1/me/teams", Some(&organiser)).await;
+    assert_eq!(none["items"], json!([]));
+
+    // The coach organising their team's game links it.
+    let game = new_event(&app, &coach, json!({"eventType": "GAME"})).await;
+    let (s, e) =
+        app.put(&format!("/api/v1/events/{game}/teams/{team}"), Some(&coach), Some(json!({"role": "HOME"}))).await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["teams"][0]["teamId"], team.as_str());
+
+    // A stranger may not take it off; the team's side may.
+    let (s, _) = app.delete(&format!("/api/v1/events/{game}/teams/{team}"), Some(&stranger)).await;
+    assert_eq!(s, 403);
+    let other_coach = app.user("othercoach").await;
+    let (s, _) = app.put(&format!("/api/v1/teams/{team}/managers/{}", other_coach.id), Some(&coach), None).await;
+    assert_eq!(s, 204);
+    let (s, _) = app.delete(&format!("/api/v1/events/{game}/teams/{team}"), Some(&other_coach)).await;
+    assert_eq!(s, 204);
+    let (_, e) = app.get(&format!("/api/v1/events/{game}"), Some(&coach)).await;
+    assert_eq!(e["teams"], json!([]));
+}

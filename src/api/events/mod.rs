@@ -6,9 +6,11 @@
 //!
 //! This module holds the event resource itself; [`input`] validates create
 //! and edit bodies, [`attendees`] answers and lists, [`payments`] who paid,
-//! [`teams`] the teams linked HOME or AWAY.
+//! [`teams`] the teams linked HOME or AWAY, [`hosting`] whether the rink
+//! lists the event under its name.
 
 mod attendees;
+mod hosting;
 mod input;
 mod payments;
 mod teams;
@@ -43,7 +45,9 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(payments::mark_payment)
         .service(payments::list_payments)
         .service(teams::set_team)
-        .service(teams::unset_team);
+        .service(teams::unset_team)
+        .service(hosting::host)
+        .service(hosting::unhost);
 }
 
 /// How attendees are split into groups on the event page, e.g. two jersey
@@ -99,6 +103,8 @@ pub struct EventTeam {
 #[serde(rename_all = "camelCase")]
 pub struct Viewer {
     pub is_organiser: bool,
+    /// Staff of the event's facility, who may list or unlist it there.
+    pub can_host: bool,
     /// Organiser who may mark payments.
     pub can_collect_payments: bool,
     /// ATTENDING, WAITLISTED, DECLINED, REMOVED or null.
@@ -125,6 +131,10 @@ pub struct Event {
     pub image_url: Option<String>,
     pub creator_id: String,
     pub facility_id: Option<String>,
+    /// Listed at its facility under the rink's name (made, scheduled or
+    /// listed by the facility's staff). False for a community event at the
+    /// rink, and for an event without a facility.
+    pub hosted_by_facility: bool,
     pub season_id: Option<String>,
     pub external_home_team_name: Option<String>,
     pub external_away_team_name: Option<String>,
@@ -165,6 +175,7 @@ fn event_from(row: EventRow, teams: Vec<EventTeam>, viewer: Option<Viewer>) -> E
         image_url: row.image_url,
         creator_id: row.creator_id,
         facility_id: row.facility_id,
+        hosted_by_facility: row.hosted_by_facility != 0,
         season_id: row.season_id,
         external_home_team_name: row.external_home_team_name,
         external_away_team_name: row.external_away_team_name,
@@ -207,6 +218,13 @@ async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTea
 async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<Viewer> {
     let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(event_id)).await?;
     let is_organiser = rel.permits(&Action::OrganiseEvent { event_id });
+    let facility_id = db::events::get(&state.db.pool, event_id).await?.and_then(|e| e.facility_id);
+    let can_host = match facility_id.as_deref() {
+        None => false,
+        Some(facility_id) => permissions::relations(&state.db, Some(&me.id), Object::Facility(facility_id))
+            .await?
+            .permits(&Action::HostEvent { facility_id }),
+    };
     let collects = db::users::get(&state.db.pool, &me.id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
     let (_, doc) = crate::live::event::current(&state.db, &state.realtime.events, event_id).await?;
     let attending = doc["attending"].as_array().and_then(|a| a.iter().find(|e| e["userId"] == me.id.as_str()));
@@ -221,6 +239,7 @@ async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult
     };
     Ok(Viewer {
         is_organiser,
+        can_host,
         can_collect_payments: is_organiser && collects,
         is_paid: attending.map(|_| payments.get(&me.id).copied().unwrap_or(false)),
         status,
@@ -235,7 +254,8 @@ async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
     let base = EventFields::default();
     let (fields, (max_skaters, max_goalies)) = merge(&state.db, &me, body.into_inner(), base, (None, None)).await?;
-    let id = db::events::insert(&state.db.pool, &me.id, &fields, max_skaters, max_goalies).await?;
+    let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
+    let id = db::events::insert(&state.db.pool, &me.id, &fields, max_skaters, max_goalies, hosted).await?;
     Ok(HttpResponse::Created().json(load_event(&state, &id, Some(&me)).await?))
 }
 
@@ -254,6 +274,9 @@ pub struct EventQuery {
     /// `me`: events I'm attending or waitlisted for.
     pub attending: Option<String>,
     pub include_cancelled: Option<bool>,
+    /// With `facilityId`: also community events at the facility (made by
+    /// people who are not its staff and not listed by it).
+    pub include_community: Option<bool>,
     pub limit: Option<i64>,
     pub cursor: Option<String>,
 }
@@ -287,6 +310,7 @@ async fn list(
         created_by: me_only("createdBy", q.created_by)?,
         attending: me_only("attending", q.attending)?,
         include_cancelled: q.include_cancelled.unwrap_or(false),
+        include_community: q.include_community.unwrap_or(false),
     };
     let after = match q.cursor.as_deref() {
         None => None,
@@ -356,7 +380,14 @@ async fn edit(
     };
     let (fields, (max_skaters, max_goalies)) =
         merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies)).await?;
-    db::events::update(&state.db.pool, &id, &fields).await?;
+    let mut tx = state.db.begin().await?;
+    db::events::update(&mut *tx, &id, &fields).await?;
+    // Moved to another rink: listed there only if the editor is its staff.
+    if fields.facility_id != row.facility_id {
+        let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
+        db::events::set_hosted(&mut *tx, &id, hosted).await?;
+    }
+    tx.commit().await?;
     if limits_changed {
         commands::event::set_limits(&state, &me, &id, max_skaters, max_goalies).await?;
     }

@@ -1,11 +1,14 @@
-//! Teams linked to an event as HOME or AWAY.
+//! Teams linked to an event as HOME or AWAY. A link needs both sides: the
+//! event's organiser and the team's owner or a manager (one person who is
+//! both, e.g. a team manager organising their team's game). Either side may
+//! take the link off (docs/permissions.md, "Who may attach to whom").
 
 use super::{Event, load_event};
 use crate::auth::AuthUser;
 use crate::db;
 use crate::domain::TeamRole;
-use crate::error::{AppError, AppResult};
-use crate::permissions::{self, Action};
+use crate::error::AppResult;
+use crate::permissions::{self, Action, Object};
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, put, web};
 use serde::Deserialize;
@@ -16,7 +19,8 @@ pub struct EventTeamInput {
     pub role: TeamRole,
 }
 
-/// Link a team as HOME or AWAY (organisers).
+/// Link a team as HOME or AWAY (an organiser who is also the team's owner
+/// or manager).
 #[utoipa::path(request_body = EventTeamInput, responses((status = 200, body = Event)), tag = "events")]
 #[put("/events/{id}/teams/{team_id}")]
 async fn set_team(
@@ -27,16 +31,14 @@ async fn set_team(
 ) -> AppResult<web::Json<Event>> {
     let (event_id, team_id) = path.into_inner();
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &event_id }).await?;
-    if !db::teams::exists(&state.db.pool, &team_id).await? {
-        return Err(AppError::not_found("team"));
-    }
+    permissions::check(&state.db, Some(&me.id), Action::CommitTeam { team_id: &team_id }).await?;
     let mut tx = state.db.begin().await?;
     db::events::set_team(&mut tx, &event_id, &team_id, body.role.as_str()).await?;
     tx.commit().await?;
     Ok(web::Json(load_event(&state, &event_id, Some(&me)).await?))
 }
 
-/// Unlink a team (organisers).
+/// Unlink a team (the event's organisers, or the team's owner and managers).
 #[utoipa::path(responses((status = 204)), tag = "events")]
 #[delete("/events/{id}/teams/{team_id}")]
 async fn unset_team(
@@ -45,7 +47,12 @@ async fn unset_team(
     path: web::Path<(String, String)>,
 ) -> AppResult<HttpResponse> {
     let (event_id, team_id) = path.into_inner();
-    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &event_id }).await?;
+    let organises = permissions::relations(&state.db, Some(&me.id), Object::Event(&event_id))
+        .await?
+        .permits(&Action::OrganiseEvent { event_id: &event_id });
+    if !organises {
+        permissions::check(&state.db, Some(&me.id), Action::CommitTeam { team_id: &team_id }).await?;
+    }
     db::events::remove_team(&state.db.pool, &event_id, &team_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
