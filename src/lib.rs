@@ -28,6 +28,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod feed;
 pub mod http;
 pub mod http_input;
 pub mod live;

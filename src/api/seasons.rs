@@ -6,11 +6,10 @@
 use super::form::Form;
 use super::{Page, PageQuery, merged, named_field, nullable, patch_text};
 use crate::auth::{AuthUser, MaybeUser};
-use crate::db::feed::{Audience, Fact};
 use crate::db::seasons::{MappingFields, MappingRow, SeasonFields, SeasonRow};
 use crate::db::{self, Cursor, finish_page};
 use crate::domain::text::{HttpUrl, Name, PlainText, optional};
-use crate::domain::{FeedItemType, UniversalDivision};
+use crate::domain::UniversalDivision;
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;
@@ -238,20 +237,6 @@ impl SeasonPatch {
     }
 }
 
-/// Records SEASON_STARTED for the facility's followers (in the caller's
-/// transaction).
-async fn season_started(
-    conn: &mut sqlx::AnyConnection,
-    me: &AuthUser,
-    facility_id: &str,
-    season_id: &str,
-) -> AppResult<()> {
-    let fact =
-        Fact { kind: FeedItemType::SeasonStarted, actor_id: &me.id, resource_type: "SEASON", resource_id: season_id };
-    db::feed::fan_out(conn, fact, &[Audience::FacilityFollowers(facility_id)]).await?;
-    Ok(())
-}
-
 /// Create a season (facility owner or managers).
 #[utoipa::path(request_body = NewSeason, responses((status = 201, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
 #[post("/facilities/{id}/seasons")]
@@ -265,10 +250,12 @@ async fn create(
     let (fields, active) = body.into_inner().parse()?;
     let mut tx = state.db.begin().await?;
     let id = db::seasons::insert(&mut tx, &facility_id, &fields).await?;
+    let mut told = Vec::new();
     if active && db::seasons::activate(&mut tx, &id).await? {
-        season_started(&mut tx, &me, &facility_id, &id).await?;
+        told.push(crate::feed::season_started(&mut tx, &me.id, &facility_id, &id).await?);
     }
     tx.commit().await?;
+    state.realtime.push_feed(&state.db, told);
     Ok(HttpResponse::Created().json(load(&state, Some(&me.id), &id).await?))
 }
 
@@ -310,12 +297,14 @@ async fn edit(
     let row = db::seasons::get(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("season"))?;
     let fields = patch.merge(&row)?;
     db::seasons::replace(&mut tx, &id, &fields).await?;
+    let mut told = Vec::new();
     if active == Some(true) && db::seasons::activate(&mut tx, &id).await? {
-        season_started(&mut tx, &me, &row.facility_id, &id).await?;
+        told.push(crate::feed::season_started(&mut tx, &me.id, &row.facility_id, &id).await?);
     } else if active == Some(false) {
         db::seasons::deactivate(&mut tx, &id).await?;
     }
     tx.commit().await?;
+    state.realtime.push_feed(&state.db, told);
     Ok(web::Json(load(&state, Some(&me.id), &id).await?))
 }
 

@@ -113,7 +113,30 @@ async fn write(db: &Db, commits: &[EventCommit]) -> Result<(), StoreError> {
     append_history(&mut tx, db.backend, "event_waitlist_history", &waitlist_rows).await?;
     let results: Vec<&CommandResult> = commits.iter().flat_map(|c| &c.results).collect();
     insert_results(&mut tx, db.backend, &results, now).await?;
+    tell_about_changes(&mut tx, commits).await?;
     tx.commit().await.map_err(other)?;
+    Ok(())
+}
+
+/// EVENT_UPDATED for a cancellation or new limits, in the same transaction.
+/// The actor's commands do not say who sent them; the item names the
+/// event's organiser (its creator), who is the one cancelling or changing
+/// limits but for a rink's staff stepping in.
+async fn tell_about_changes(conn: &mut AnyConnection, commits: &[EventCommit]) -> Result<(), StoreError> {
+    for c in commits {
+        let mut changes = Vec::new();
+        if c.cancelled {
+            changes.push(crate::feed::EventChange::Cancelled);
+        }
+        if c.limits.is_some() {
+            changes.push(crate::feed::EventChange::Limits);
+        }
+        if changes.is_empty() {
+            continue;
+        }
+        let Some(event) = super::events::get(&mut *conn, &c.event_id).await.map_err(other)? else { continue };
+        crate::feed::event_updated(&mut *conn, &event.creator_id, &c.event_id, &changes).await.map_err(other)?;
+    }
     Ok(())
 }
 

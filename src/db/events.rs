@@ -309,6 +309,14 @@ pub async fn teams<'e, E: Executor<'e, Database = Any>>(
     .await
 }
 
+/// The ids of the teams linked to an event.
+pub async fn team_ids<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT team_id FROM event_teams WHERE event_id = $1 ORDER BY team_id")
+        .bind(event_id)
+        .fetch_all(ex)
+        .await
+}
+
 /// Links a team as HOME or AWAY, replacing whichever team held that role.
 pub async fn set_team(conn: &mut AnyConnection, event_id: &str, team_id: &str, role: &str) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM event_teams WHERE event_id = $1 AND (role = $2 OR team_id = $3)")

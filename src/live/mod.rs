@@ -8,6 +8,7 @@
 //! docs/architecture.md).
 
 pub mod event;
+pub mod feed;
 pub mod game;
 pub mod roster;
 pub mod season;
@@ -24,4 +25,5 @@ pub fn register_topics(sources: &mut TopicSources, db: &Db, events: &EventRegist
     sources.register(Kind::Event, Arc::new(event::EventTopic { db: db.clone(), events: events.clone() }));
     sources.register(Kind::Game, Arc::new(game::GameTopic { db: db.clone(), games: games.clone() }));
     sources.register(Kind::Season, Arc::new(season::SeasonTopic { db: db.clone() }));
+    sources.register(Kind::Feed, Arc::new(feed::FeedTopic { db: db.clone() }));
 }

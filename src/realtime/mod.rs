@@ -84,4 +84,18 @@ impl Realtime {
     pub async fn push(&self, topics: &[Topic]) {
         self.pusher.push_all(topics).await;
     }
+
+    /// Pushes the feed items that committed fan-outs wrote or grew, in the
+    /// background (a post to 20,000 followers does not hold its answer).
+    pub fn push_feed(&self, db: &Db, written: Vec<crate::db::feed::Written>) {
+        if written.is_empty() {
+            return;
+        }
+        let (db, pusher) = (db.clone(), self.pusher.clone());
+        tokio::spawn(async move {
+            if let Err(e) = crate::live::feed::push(&db, &pusher, &written).await {
+                tracing::warn!(error = %e, "feed items not pushed");
+            }
+        });
+    }
 }

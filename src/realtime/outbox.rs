@@ -49,6 +49,13 @@ pub fn is_state_topic(topic: &str) -> bool {
     ["event:", "game:", "season:", "team:", "roster:"].iter().any(|p| topic.starts_with(p))
 }
 
+/// Topics whose every update is one item (`feed:`): each is delivered, in
+/// whatever order the bus brings them, as long as it is newer than the
+/// snapshot (the client merges items by id).
+pub fn is_item_topic(topic: &str) -> bool {
+    topic.starts_with("feed:")
+}
+
 /// Why the server closes a connection on its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CloseReason {
@@ -116,7 +123,10 @@ impl Outbox {
             if frame.seq <= s.last_seq.get(&topic).copied().unwrap_or(i64::MIN) {
                 return;
             }
-            s.last_seq.insert(topic.clone(), frame.seq);
+            // An item topic's floor is its snapshot: later items all pass.
+            if !(frame.kind == FrameKind::Update && is_item_topic(&topic)) {
+                s.last_seq.insert(topic.clone(), frame.seq);
+            }
             if frame.kind == FrameKind::Update
                 && is_state_topic(&topic)
                 && let Some(queued) =

@@ -71,6 +71,22 @@ impl Pusher {
         tokio::spawn(async move { me.push_all(&topics).await });
     }
 
+    /// The people whose feed is watched on this node, or `None` in a
+    /// cluster (a feed may be watched on any node).
+    pub fn local_feed_watchers(&self) -> Option<Vec<String>> {
+        if self.bus.is_clustered() {
+            return None;
+        }
+        let prefix = format!("{}:", super::topics::Kind::Feed.prefix());
+        Some(self.bus.hub().topics().iter().filter_map(|t| t.strip_prefix(&prefix).map(str::to_string)).collect())
+    }
+
+    /// Publishes one item of an item topic (`feed`): unlike a document, it
+    /// is built by its owner in `crate::live` for this one push.
+    pub fn publish_item(&self, topic: &Topic, seq: i64, data: &serde_json::Value) {
+        self.bus.publish(&topic.bus_name(), seq, data);
+    }
+
     /// After a bus reconnect: a fresh snapshot for every local topic, sent as
     /// a snapshot frame (the client may have missed any number of updates).
     pub fn resync(self: &Arc<Self>, names: Vec<Arc<str>>) {

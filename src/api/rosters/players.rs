@@ -6,9 +6,8 @@
 use super::rules::{check_against_roster, check_player_fields, check_room};
 use super::{lock_writable, nullable};
 use crate::auth::AuthUser;
-use crate::db::feed::{Audience, Fact};
 use crate::db::{self, rosters::players::PlayerFields};
-use crate::domain::{FeedItemType, HockeyPosition, RequestStatus, RosterCommitment};
+use crate::domain::{HockeyPosition, RequestStatus, RosterCommitment};
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterPlayer;
 use crate::permissions::{self, Action};
@@ -16,7 +15,6 @@ use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::Deserialize;
-use sqlx::AnyConnection;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 pub(super) fn config(cfg: &mut ServiceConfig) {
@@ -49,32 +47,6 @@ pub struct PlayerPatch {
     pub commitment_level: Option<RosterCommitment>,
     pub captain: Option<bool>,
     pub alternate_captain: Option<bool>,
-}
-
-/// Records that someone joined a roster: USER_JOINED_TEAM for the player's
-/// and the team's followers, TEAM_ROSTER_UPDATED for the team's followers.
-pub(super) async fn record_join(
-    conn: &mut AnyConnection,
-    player_id: &str,
-    team_id: &str,
-    roster_id: &str,
-) -> AppResult<()> {
-    let joined = Fact {
-        kind: FeedItemType::UserJoinedTeam,
-        actor_id: player_id,
-        resource_type: "ROSTER",
-        resource_id: roster_id,
-    };
-    db::feed::fan_out(&mut *conn, joined, &[Audience::UserFollowers(player_id), Audience::TeamFollowers(team_id)])
-        .await?;
-    let updated = Fact {
-        kind: FeedItemType::TeamRosterUpdated,
-        actor_id: player_id,
-        resource_type: "ROSTER",
-        resource_id: roster_id,
-    };
-    db::feed::fan_out(&mut *conn, updated, &[Audience::TeamFollowers(team_id)]).await?;
-    Ok(())
 }
 
 async fn load_player(state: &AppState, roster_id: &str, user_id: &str) -> AppResult<RosterPlayer> {
@@ -119,9 +91,10 @@ async fn add_player(
     if let Some(request_id) = db::rosters::requests::pending_of(&mut tx, &id, &body.user_id).await? {
         db::rosters::requests::decide(&mut tx, &request_id, RequestStatus::Approved.as_str(), &me.id).await?;
     }
-    record_join(&mut tx, &body.user_id, &locked.team_id, &id).await?;
+    let told = crate::feed::joined_roster(&mut tx, &body.user_id, &locked.team_id, &id).await?;
     tx.commit().await?;
     state.realtime.push(&[Topic::roster(id.as_str())]).await;
+    state.realtime.push_feed(&state.db, vec![told]);
     Ok(HttpResponse::Created().json(load_player(&state, &id, &body.user_id).await?))
 }
 
@@ -173,11 +146,13 @@ async fn remove_player(
     let (id, user_id) = path.into_inner();
     permissions::check(&state.db, Some(&me.id), Action::RemovePlayer { roster_id: &id, user_id: &user_id }).await?;
     let mut tx = state.db.begin().await?;
-    lock_writable(&mut tx, &id).await?;
+    let locked = lock_writable(&mut tx, &id).await?;
     if !db::rosters::players::delete_player(&mut tx, &id, &user_id).await? {
         return Err(AppError::not_found("player"));
     }
+    let told = crate::feed::roster_changed(&mut tx, &me.id, &locked.team_id, &id).await?;
     tx.commit().await?;
     state.realtime.push(&[Topic::roster(id.as_str())]).await;
+    state.realtime.push_feed(&state.db, vec![told]);
     Ok(HttpResponse::NoContent().finish())
 }

@@ -7,7 +7,6 @@
 //! `maxMembers` like an add (409 `roster_full`, `super::rules`).
 
 use super::lock_writable;
-use super::players::record_join;
 use super::rules::check_room;
 use crate::api::{Page, PageQuery, check_len, clean, finish};
 use crate::auth::AuthUser;
@@ -213,6 +212,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
     permissions::check(&state.db, Some(&me.id), Action::DecideJoinRequests { roster_id: &roster_id }).await?;
     let mut tx = state.db.begin().await?;
     let locked = lock_writable(&mut tx, &roster_id).await?;
+    let mut told = Vec::new();
     let request =
         db::rosters::requests::request(&mut *tx, id).await?.ok_or_else(|| AppError::not_found("join request"))?;
     if request.status != RequestStatus::Pending.as_str() {
@@ -235,12 +235,13 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
             alternate_captain: false,
         };
         db::rosters::players::insert_player(&mut tx, &roster_id, &requester_id, &fields).await?;
-        record_join(&mut tx, &requester_id, &locked.team_id, &roster_id).await?;
+        told.push(crate::feed::joined_roster(&mut tx, &requester_id, &locked.team_id, &roster_id).await?);
     } else if !db::rosters::requests::decide(&mut tx, id, RequestStatus::Rejected.as_str(), &me.id).await? {
         return Err(not_pending());
     }
     tx.commit().await?;
     state.realtime.push(&[Topic::roster(roster_id.as_str())]).await;
+    state.realtime.push_feed(&state.db, told);
     load_request(state, id).await
 }
 
