@@ -82,6 +82,19 @@ pub async fn event_created(conn: &mut AnyConnection, by: &str, event_id: &str) -
     fan_out(conn, &fact, &event_audience(&event, &teams)).await
 }
 
+/// EVENT_CREATED for the followers of a team just linked to the event:
+/// they hear of it when their team's name goes on it.
+pub async fn event_reached_team(conn: &mut AnyConnection, by: &str, event_id: &str, team_id: &str) -> Result<Written> {
+    let fact = Fact {
+        kind: FeedItemType::EventCreated,
+        actor_id: Some(by),
+        resource: Resource::Event,
+        resource_id: event_id,
+        extra: None,
+    };
+    fan_out(conn, &fact, &[Audience::TeamFollowers(team_id)]).await
+}
+
 /// What about an event changed that its people care about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventChange {

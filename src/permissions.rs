@@ -154,6 +154,10 @@ pub enum Action<'a> {
     CommitTeam {
         team_id: &'a str,
     },
+    /// Edit or delete a post: its author.
+    EditPost {
+        author_id: &'a str,
+    },
     /// Mark attendees paid: organisers who turned payment collection on
     /// (a precondition checked by [`check_payment_collector`]).
     CollectPayments {
@@ -203,7 +207,7 @@ impl Action<'_> {
             Action::RemovePlayer { .. } => &[TeamOwner, TeamManager, Myself],
             Action::DecideJoinRequests { .. } => &[TeamOwner, TeamManager, RosterCaptain],
             Action::ViewJoinRequest { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
-            Action::EditProfile { .. } | Action::CancelJoinRequest { .. } => &[Myself],
+            Action::EditProfile { .. } | Action::CancelJoinRequest { .. } | Action::EditPost { .. } => &[Myself],
             Action::ScheduleSeasonEvent { .. } | Action::HostEvent { .. } => &[FacilityOwner, FacilityManager],
             Action::CommitTeam { .. } => &[TeamOwner, TeamManager],
             Action::OrganiseEvent { .. } | Action::CollectPayments { .. } => {
@@ -222,7 +226,8 @@ impl Action<'_> {
             Action::RemoveFacilityManager { user_id, .. }
             | Action::RemoveTeamManager { user_id, .. }
             | Action::RemovePlayer { user_id, .. }
-            | Action::EditProfile { user_id } => Some(user_id),
+            | Action::EditProfile { user_id }
+            | Action::EditPost { author_id: user_id } => Some(user_id),
             Action::CancelJoinRequest { requester_id } | Action::ViewJoinRequest { requester_id, .. } => {
                 Some(requester_id)
             }
@@ -263,6 +268,7 @@ impl Action<'_> {
             | Action::CreateTeam
             | Action::Follow
             | Action::EditProfile { .. }
+            | Action::EditPost { .. }
             | Action::CancelJoinRequest { .. } => Object::Nothing,
         }
     }

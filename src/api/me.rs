@@ -126,12 +126,19 @@ async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<Patc
         }
     }
     let mut tx = state.db.begin().await?;
+    let was_onboarded = db::users::get(&mut *tx, &me.id).await?.is_some_and(|u| u.onboarding_complete != 0);
     db::users::update_profile(&mut tx, &me.id, &patch).await.map_err(username_taken)?;
     if let Some(types) = types {
         let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
         db::users::set_profile_types(&mut tx, &me.id, &names).await?;
     }
+    // Just finished onboarding and follows nobody: suggestions in the feed.
+    let mut told = Vec::new();
+    if patch.onboarding_complete == Some(true) && !was_onboarded {
+        told.extend(crate::feed::first_follow(&mut tx, &me.id).await?);
+    }
     tx.commit().await?;
+    state.realtime.push_feed(&state.db, told);
     Ok(web::Json(load_me(&state, &me.id).await?))
 }
 

@@ -6,12 +6,14 @@
 pub mod dev;
 pub mod events;
 pub mod facilities;
+pub mod feed;
 pub mod form;
 pub mod games;
 pub mod health;
 pub mod me;
 pub mod openapi;
 pub mod orgs;
+pub mod posts;
 pub mod rosters;
 pub mod seasons;
 pub mod staff;
@@ -39,6 +41,8 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(rosters::config)
         .configure(events::config)
         .configure(games::config)
+        .configure(feed::config)
+        .configure(posts::config)
         .configure(dev::config)
         .configure(webhooks::config)
         .configure(crate::ws::config);

@@ -72,15 +72,27 @@ pub async fn set_limits(
     max_skaters: Option<i64>,
     max_goalies: Option<i64>,
 ) -> AppResult<()> {
+    let since = crate::db::now_ms();
     send(state, me, event_id, EventCommand::SetLimits { max_skaters, max_goalies }, None).await?;
+    push_event_updated(state, event_id, since);
     Ok(())
 }
 
 /// Cancels the event (organisers); RSVPs are kept.
 pub async fn cancel(state: &AppState, me: &AuthUser, event_id: &str) -> AppResult<()> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
+    let since = crate::db::now_ms();
     send(state, me, event_id, EventCommand::Cancel, None).await?;
+    push_event_updated(state, event_id, since);
     Ok(())
+}
+
+/// The EVENT_UPDATED items the event's commit wrote (the store tells about
+/// cancellations and new limits in the commit's transaction), pushed live.
+fn push_event_updated(state: &AppState, event_id: &str, since: i64) {
+    use crate::db::feed::{Resource, Written, open_key};
+    let key = open_key(crate::domain::FeedItemType::EventUpdated, Resource::Event, event_id);
+    state.realtime.push_feed(&state.db, vec![Written { key, since }]);
 }
 
 async fn send(

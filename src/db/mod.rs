@@ -14,6 +14,7 @@ pub mod feed_summaries;
 pub mod follows;
 pub mod games;
 pub mod orgs;
+pub mod posts;
 pub mod rosters;
 pub mod search;
 pub mod seasons;

@@ -48,8 +48,9 @@ pub fn tombstone(clerk_id: &str) -> String {
     format!("deleted:{hex}")
 }
 
-/// The user with this Clerk id, created (bare) on first sight; `None` when
-/// that account was deleted (it must not come back as a new, empty user).
+/// The user with this Clerk id, created (bare) on first sight — with the
+/// WELCOME_MESSAGE in their feed — or `None` when that account was deleted
+/// (it must not come back as a new, empty user).
 pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Result<Option<String>, sqlx::Error> {
     let find = "SELECT id, deleted_at FROM users WHERE clerk_id IN ($1, $2)";
     let tomb = tombstone(clerk_id);
@@ -59,15 +60,21 @@ pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Res
         return Ok(deleted_at.is_none().then_some(id));
     }
     let now = now_ms();
-    sqlx::query(
+    let new = new_id();
+    let created = sqlx::query(
         "INSERT INTO users (id, clerk_id, onboarding_complete, can_collect_event_payments, created_at, updated_at) \
          VALUES ($1, $2, 0, 0, $3, $3) ON CONFLICT (clerk_id) DO NOTHING",
     )
-    .bind(new_id())
+    .bind(&new)
     .bind(clerk_id)
     .bind(now)
     .execute(&mut *conn)
-    .await?;
+    .await?
+    .rows_affected()
+        == 1;
+    if created {
+        crate::feed::welcome(&mut *conn, &new).await?;
+    }
     let (id, deleted_at): (String, Option<i64>) =
         sqlx::query_as(find).bind(clerk_id).bind(&tomb).fetch_one(&mut *conn).await?;
     Ok(deleted_at.is_none().then_some(id))

@@ -20,6 +20,7 @@ use input::{EventInput, merge};
 use super::Page;
 use crate::auth::AuthUser;
 use crate::commands;
+use crate::feed::EventChange;
 use crate::db::{
     self,
     events::{EventFields, EventFilter, EventRow},
@@ -255,7 +256,11 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventI
     let base = EventFields::default();
     let (fields, (max_skaters, max_goalies)) = merge(&state.db, &me, body.into_inner(), base, (None, None)).await?;
     let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
-    let id = db::events::insert(&state.db.pool, &me.id, &fields, max_skaters, max_goalies, hosted).await?;
+    let mut tx = state.db.begin().await?;
+    let id = db::events::insert(&mut *tx, &me.id, &fields, max_skaters, max_goalies, hosted).await?;
+    let told = crate::feed::event_created(&mut tx, &me.id, &id).await?;
+    tx.commit().await?;
+    state.realtime.push_feed(&state.db, vec![told]);
     Ok(HttpResponse::Created().json(load_event(&state, &id, Some(&me)).await?))
 }
 
@@ -387,7 +392,14 @@ async fn edit(
         let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
         db::events::set_hosted(&mut *tx, &id, hosted).await?;
     }
+    // Time and place are news to its people; new limits are told by the
+    // event's own commit, below.
+    let after = db::events::get(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("event"))?;
+    let changes: Vec<EventChange> =
+        EventChange::between(&row, &after).into_iter().filter(|c| *c != EventChange::Limits).collect();
+    let told = crate::feed::event_updated(&mut tx, &me.id, &id, &changes).await?;
     tx.commit().await?;
+    state.realtime.push_feed(&state.db, told.into_iter().collect());
     if limits_changed {
         commands::event::set_limits(&state, &me, &id, max_skaters, max_goalies).await?;
     }
@@ -408,6 +420,9 @@ async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 #[delete("/events/{id}")]
 async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;
-    db::events::delete(&state.db.pool, &id).await?;
+    let mut tx = state.db.begin().await?;
+    db::feed::forget(&mut *tx, db::feed::Resource::Event, &id).await?;
+    db::events::delete(&mut *tx, &id).await?;
+    tx.commit().await?;
     Ok(HttpResponse::NoContent().finish())
 }

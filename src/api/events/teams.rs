@@ -34,7 +34,9 @@ async fn set_team(
     permissions::check(&state.db, Some(&me.id), Action::CommitTeam { team_id: &team_id }).await?;
     let mut tx = state.db.begin().await?;
     db::events::set_team(&mut tx, &event_id, &team_id, body.role.as_str()).await?;
+    let told = crate::feed::event_reached_team(&mut tx, &me.id, &event_id, &team_id).await?;
     tx.commit().await?;
+    state.realtime.push_feed(&state.db, vec![told]);
     Ok(web::Json(load_event(&state, &event_id, Some(&me)).await?))
 }
 
