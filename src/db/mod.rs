@@ -252,9 +252,15 @@ impl Cursor {
         format!("{}_{}", self.at, self.id)
     }
 
+    /// Only what [`Cursor::encode`] could have made of one of our rows: a
+    /// time and an id of ours (letters, digits, `-` and `.`); anything else
+    /// is a forged cursor.
     pub fn parse(raw: &str) -> Option<Self> {
         let (at, id) = raw.split_once('_')?;
-        Some(Cursor { at: at.parse().ok()?, id: id.to_string() })
+        let id_ok = !id.is_empty()
+            && id.len() <= 80
+            && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+        id_ok.then(|| Some(Cursor { at: at.parse().ok()?, id: id.to_string() })).flatten()
     }
 }
 

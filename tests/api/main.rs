@@ -8,6 +8,7 @@ mod helpers;
 
 mod auth;
 mod events;
+mod feed;
 mod follows;
 mod games;
 mod http_edges;

@@ -262,12 +262,20 @@ async fn user_deleted_anonymises_the_person_but_keeps_what_others_rely_on() {
     app.put(&format!("/api/v1/teams/{team}/follow"), Some(&gone), None).await;
     app.put(&format!("/api/v1/facilities/{rink}/follow"), Some(&carol), None).await;
     app.post("/api/v1/me/positions", Some(&gone), json!({"position": "GOALIE", "skillLevel": "ADVANCED"})).await;
+    let (s, _) = app.post("/api/v1/posts", Some(&gone), json!({"content": "Last skate for me"})).await;
+    assert_eq!(s, 201);
+    let posts_in_feed = |feed: &Value| feed["items"].as_array().unwrap().iter().filter(|i| i["type"] == "POST_CREATED").count();
+    assert_eq!(posts_in_feed(&app.get("/api/v1/feed", Some(&bob)).await.1), 1);
+    let (_, own) = app.get("/api/v1/feed", Some(&gone)).await;
+    assert_eq!(own["items"][0]["type"], "WELCOME_MESSAGE", "a person made by the webhook is welcomed: {own}");
     let users_before = app.count("users").await;
 
     let deleted = json!({"type": "user.deleted", "object": "event", "data": {"id": "user_gone", "object": "user", "deleted": true}});
     let (status, r) = deliver(&app, "msg_d2", &deleted).await;
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["outcome"], "applied");
+    // What they wrote leaves the feeds of those who followed them.
+    assert_eq!(posts_in_feed(&app.get("/api/v1/feed", Some(&bob)).await.1), 0);
 
     // Gone from everything social.
     let (status, body) = app.get(&format!("/api/v1/users/{}", gone.id), Some(&bob)).await;
