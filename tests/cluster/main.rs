@@ -87,3 +87,37 @@ async fn restarting_redis_during_a_stream_still_ends_with_every_client_at_the_la
         assert_eq!(seen, latest, "every client ends at the latest state");
     }
 }
+
+#[tokio::test]
+async fn a_post_on_node_a_reaches_a_followers_open_feed_on_node_b_within_a_second() {
+    let cluster = Cluster::start(&shared_redis()).await;
+    let author = cluster.a.user("author").await;
+    let reader = cluster.b.user("reader").await;
+    let http = reqwest::Client::new();
+    let res = http
+        .put(cluster.b.url(&format!("/api/v1/users/{}/follow", author.id)))
+        .bearer_auth(&reader.token)
+        .send()
+        .await
+        .expect("follow");
+    assert!(res.status().is_success());
+    let mut ws = cluster.b.ws().await;
+    ws.auth(&reader).await;
+    let snap = ws.subscribe("feed").await;
+    assert_eq!(snap["topic"], "feed");
+
+    let posted = std::time::Instant::now();
+    let res = http
+        .post(cluster.a.url("/api/v1/posts"))
+        .bearer_auth(&author.token)
+        .json(&serde_json::json!({"content": "Across the cluster"}))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(res.status(), 201);
+    let update = ws.next_of("update", Duration::from_secs(5)).await.expect("the post reaches node B");
+    assert!(posted.elapsed() < Duration::from_secs(1), "took {:?}", posted.elapsed());
+    assert_eq!(update["topic"], "feed");
+    assert_eq!(update["data"]["type"], "POST_CREATED");
+    assert_eq!(update["data"]["resource"]["content"], "Across the cluster");
+}
