@@ -172,3 +172,60 @@ test('the events list filters by what I am attending', async ({ page }, testInfo
   await expect(page).toHaveURL(/going=1/);
   await page.screenshot({ path: shot(testInfo, 'events-list') });
 });
+
+test('a stranger\'s event at a rink shows as a community event until the rink\'s manager lists it', async ({ page, browser }, testInfo) => {
+  const id = suffix(testInfo);
+  const manager = await createPerson(page, `mgr${id}`, 'Mara', 'Manager');
+  const stranger = await createPerson(page, `str${id}`, 'Sam', 'Stranger');
+  const rinkName = `Maple Arena ${id}`;
+  const facility = await page.request.post('/api/v1/facilities', {
+    headers: { Authorization: `Bearer ${manager.token}` },
+    data: { name: rinkName, timezone: 'America/Toronto' },
+  });
+  expect(facility.status()).toBe(201);
+  const facilityId = ((await facility.json()) as { id: string }).id;
+  const title = `Pickup at the Maple ${id}`;
+  const created = await page.request.post('/api/v1/events', {
+    headers: { Authorization: `Bearer ${stranger.token}` },
+    data: { title, startDate: new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString(), eventType: 'PUBLIC_SKATING', facilityId, location: 'Sheet 2', maxSkaters: 20, maxGoalies: 2 },
+  });
+  expect(created.status()).toBe(201);
+  const eventId = ((await created.json()) as { id: string }).id;
+
+  // Its organiser sees it as a community event at the rink, with no listing control.
+  await signIn(page, stranger);
+  await page.goto(`/events/${eventId}`);
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await expect(page.getByTestId('community-chip')).toHaveText('Community event');
+  await expect(page.getByTestId('community-note')).toHaveText(`Organised by you · not run by ${rinkName}`);
+  await expect(page.getByTestId('rink-listing')).toHaveCount(0);
+  await page.screenshot({ path: shot(testInfo, 'event-page-community'), fullPage: true });
+
+  // The rink's list leaves it out unless community events are asked for.
+  await page.goto(`/events?facility=${facilityId}`);
+  await expect(page.getByText('Nothing matches these filters')).toBeVisible();
+  await page.getByTestId('filter-community').click();
+  await expect(page).toHaveURL(/community=1/);
+  await expect(page.getByTestId(`event-card-${eventId}`)).toContainText('Community');
+  await page.screenshot({ path: shot(testInfo, 'events-list-community') });
+
+  // The rink's manager sees the same page with the listing card, and lists it.
+  const staff = await openAs(browser, testInfo, manager);
+  await staff.goto(`/events/${eventId}`);
+  await expect(staff.getByTestId('community-note')).toHaveText(`Organised by Sam Stranger · not run by ${rinkName}`);
+  const card = staff.getByTestId('rink-listing');
+  await expect(card.getByTestId('listing-status')).toHaveText('Community event');
+  await staff.screenshot({ path: shot(testInfo, 'event-page-rink-staff'), fullPage: true });
+  await card.getByRole('button', { name: `List at ${rinkName}` }).click();
+  await expect(card.getByTestId('listing-status')).toHaveText(`Listed at ${rinkName}`);
+  await expect(staff.getByTestId('community-chip')).toHaveCount(0);
+  await expect(card.getByRole('button', { name: `Remove ${rinkName}'s name` })).toBeVisible();
+  await staff.evaluate(() => window.scrollTo(0, 0));
+  await staff.screenshot({ path: shot(testInfo, 'event-page-rink-staff-listed'), fullPage: true });
+
+  // Now it is in the rink's own list, without the chip.
+  await page.goto(`/events?facility=${facilityId}`);
+  await expect(page.getByTestId(`event-card-${eventId}`)).toBeVisible();
+  await expect(page.getByTestId(`event-card-${eventId}`)).not.toContainText('Community');
+  await staff.context().close();
+});

@@ -140,6 +140,8 @@ export interface EventTeamLink {
 /** The viewer's standing, on single reads (`GET /events/{id}`, create, edit). */
 export interface EventViewer {
   isOrganiser: boolean;
+  /** Staff of the event's facility, who may list it there or take the rink's name off. */
+  canHost: boolean;
   /** Organiser who has payment collection turned on. */
   canCollectPayments: boolean;
   status: RsvpStatus | null;
@@ -160,6 +162,12 @@ export interface RinkEvent {
   imageUrl: string | null;
   creatorId: string;
   facilityId: string | null;
+  /**
+   * Listed at its facility under the rink's name (made, scheduled or listed
+   * by the rink's staff). False for a community event at the rink, and for
+   * an event without a facility.
+   */
+  hostedByFacility: boolean;
   seasonId: string | null;
   externalHomeTeamName: string | null;
   externalAwayTeamName: string | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, fromLocalInput, isEventOver, relativeTime, toLocalInput } from './event-format';
+import { dayLabel, fromLocalInput, isCommunityEvent, isEventOver, relativeTime, toLocalInput } from './event-format';
 
 const at = (y: number, mo: number, d: number, h = 0, mi = 0) => new Date(y, mo - 1, d, h, mi);
 
@@ -29,5 +29,12 @@ describe('event formatting', () => {
     const start = at(2030, 3, 10, 19).toISOString();
     expect(isEventOver({ startDate: start, endDate: null }, at(2030, 3, 10, 20, 59))).toBe(false);
     expect(isEventOver({ startDate: start, endDate: null }, at(2030, 3, 10, 21, 1))).toBe(true);
+  });
+
+  it('calls an event at a rink that the rink does not list a community event, and nothing else', () => {
+    expect(isCommunityEvent({ facilityId: 'f-1', hostedByFacility: false })).toBe(true);
+    expect(isCommunityEvent({ facilityId: 'f-1', hostedByFacility: true })).toBe(false);
+    // No rink: just an event.
+    expect(isCommunityEvent({ facilityId: null, hostedByFacility: false })).toBe(false);
   });
 });

@@ -84,6 +84,16 @@ export function eventWhen(event: Pick<RinkEvent, 'startDate' | 'endDate'>, now: 
   return `${short} · ${timeRange(event.startDate, event.endDate)}`;
 }
 
+/**
+ * Held at a rink that does not list it under its name: somebody who is not
+ * the rink's staff made it there, and the staff have not listed it
+ * (docs/permissions.md, "Who may attach to whom"). An event with no rink is
+ * just an event, not a community one.
+ */
+export function isCommunityEvent(event: Pick<RinkEvent, 'facilityId' | 'hostedByFacility'>): boolean {
+  return Boolean(event.facilityId) && !event.hostedByFacility;
+}
+
 /** Past its end (or two hours after the start when it has no end). */
 export function isEventOver(event: Pick<RinkEvent, 'startDate' | 'endDate'>, now: Date = new Date()): boolean {
   const start = valid(event.startDate);

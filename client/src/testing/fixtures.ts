@@ -82,6 +82,7 @@ export function makeTeam(overrides: Partial<Team> = {}): Team {
 export function makeViewer(overrides: Partial<EventViewer> = {}): EventViewer {
   return {
     isOrganiser: false,
+    canHost: false,
     canCollectPayments: false,
     status: null,
     waitlistRank: null,
@@ -102,6 +103,7 @@ export function makeEvent(overrides: Partial<RinkEvent> = {}): RinkEvent {
     imageUrl: null,
     creatorId: 'u-org',
     facilityId: null,
+    hostedByFacility: false,
     seasonId: null,
     externalHomeTeamName: null,
     externalAwayTeamName: null,

@@ -1,11 +1,11 @@
-// One event in a list: a calendar tile, the title, when and where, its type
-// and (when known) the live counts. Presentational: callers pass the place
-// name and counts they know.
+// One event in a list: a calendar tile, the title, when and where, its type,
+// whether it is a community event at its rink, and (when known) the live
+// counts. Presentational: callers pass the place name and counts they know.
 
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { RinkEvent } from '../../lib/api-types';
-import { dateTile, EVENT_TYPE_LABELS, timeRange } from '../../lib/event-format';
+import { dateTile, EVENT_TYPE_LABELS, isCommunityEvent, timeRange } from '../../lib/event-format';
 import { ChevronRightIcon, ClockIcon, PinIcon } from './icons';
 import './event-card.css';
 
@@ -39,6 +39,11 @@ export function EventCard({ event, place, counts, badge, compact = false, testId
         <span className="event-card__chips">
           <span className="event-chip">{EVENT_TYPE_LABELS[event.eventType]}</span>
           {cancelled && <span className="event-chip event-chip--cancelled">Cancelled</span>}
+          {isCommunityEvent(event) && (
+            <span className="event-chip event-chip--community" title="Held at the rink, but not run or listed by it">
+              Community
+            </span>
+          )}
           {badge}
         </span>
         <span className="event-card__title">{event.title}</span>

@@ -19,6 +19,9 @@ import type { HockeyPosition } from '../../../lib/api-types';
 
 const enc = encodeURIComponent;
 
+/** The server's largest page: more teams than one person runs in practice. */
+const MY_TEAMS_LIMIT = 100;
+
 /** Filters of `GET /events`, as the list page keeps them. */
 export interface EventListFilters {
   eventType?: EventType;
@@ -31,6 +34,8 @@ export interface EventListFilters {
   createdByMe?: boolean;
   attendingMe?: boolean;
   includeCancelled?: boolean;
+  /** With `facilityId`: also the community events there, which the rink does not list. */
+  includeCommunity?: boolean;
 }
 
 export const eventKeys = {
@@ -73,6 +78,7 @@ export function listQuery(f: EventListFilters, limit: number, cursor: string | n
     createdBy: f.createdByMe ? 'me' : undefined,
     attending: f.attendingMe ? 'me' : undefined,
     includeCancelled: f.includeCancelled ? true : undefined,
+    includeCommunity: f.facilityId && f.includeCommunity ? true : undefined,
     limit,
     cursor,
   };
@@ -208,6 +214,24 @@ export function useUnlinkTeam(id: string) {
   });
 }
 
+/**
+ * The rink's staff list the event under the rink's name (`true`) or take the
+ * name off (`false`; a season's event answers 409 `season_event`). The rink's
+ * event list and the home page change with it.
+ */
+export function useSetHosting(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (hosted: boolean) =>
+      hosted ? api.put<RinkEvent>(`/events/${enc(id)}/hosting`) : api.delete<RinkEvent>(`/events/${enc(id)}/hosting`),
+    onSuccess: (event) => {
+      queryClient.setQueryData(eventKeys.detail(id), event);
+      void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
+      void queryClient.invalidateQueries({ queryKey: ['home', 'events'] });
+    },
+  });
+}
+
 // ── Pickers and names (cache keys shared with the facilities/teams/profile features) ──
 
 export function useFacilityOptions(q: string) {
@@ -235,11 +259,16 @@ export function useFacilitySeasons(facilityId: string | null) {
   });
 }
 
-export function useTeamOptions(q: string, enabled: boolean) {
+/**
+ * The teams I own or manage (`GET /me/teams`, by name): the only ones I may
+ * link to an event. One page of the server's largest size; the picker
+ * filters it as I type, so someone running more than 100 teams would see
+ * the first 100 by name.
+ */
+export function useMyTeams(enabled = true) {
   return useQuery({
-    queryKey: ['teams', 'search', q, 'picker'],
-    queryFn: ({ signal }) => api.get<Page<Team>>('/teams', { signal, query: { q, limit: 10 } }),
-    placeholderData: keepPreviousData,
+    queryKey: ['me', 'teams'],
+    queryFn: ({ signal }) => api.get<Page<Team>>('/me/teams', { signal, query: { limit: MY_TEAMS_LIMIT } }),
     enabled,
   });
 }

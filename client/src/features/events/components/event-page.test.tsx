@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
 import { connectionStateAtom, LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
 import type { RinkEvent } from '../../../lib/api-types';
-import { makeEvent, makeViewer } from '../../../testing/fixtures';
+import { makeEvent, makeFacility, makePublicUser, makeTeam, makeViewer } from '../../../testing/fixtures';
 import { fakeLiveSocket } from '../../../testing/fake-live-socket';
-import { mockApi } from '../../../testing/mock-api';
+import { apiError, mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import type { AttendeesDoc, AttendingEntry } from '../model/types';
 import { EventPage } from './event-page';
@@ -43,6 +43,7 @@ function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof moc
     'GET /events/e-1': event,
     'GET /events/e-1/attendees': doc,
     'GET /me/positions': [],
+    'GET /me/teams': { items: [], nextCursor: null },
     ...extra,
   });
   const live = fakeLiveSocket();
@@ -143,6 +144,110 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')[0]?.body).toEqual({ maxSkaters: 4 }));
     expect(await screen.findByText('Saved')).toBeInTheDocument();
     expect(screen.getByText(/turn on/)).toBeInTheDocument();
+  });
+
+  it('says plainly that a stranger\'s event at a rink is a community event, and who organises it', async () => {
+    const event = makeEvent({ facilityId: 'f-1', hostedByFacility: false, creatorId: 'u-bob', location: 'Rink B' });
+    setup(event, fullDoc(1), {
+      'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
+      'GET /users/u-bob': makePublicUser(),
+    });
+    expect(await screen.findByTestId('community-chip')).toHaveTextContent('Community event');
+    await waitFor(() => expect(screen.getByTestId('community-note')).toHaveTextContent('Organised by Bob Burns · not run by Maple Arena'));
+    expect(within(screen.getByTestId('community-note')).getByRole('link', { name: 'Bob Burns' })).toHaveAttribute('href', '/users/u-bob');
+    expect(screen.getByRole('link', { name: 'Maple Arena' })).toHaveAttribute('href', '/facilities/f-1');
+    // Not the rink's staff: no listing control.
+    expect(screen.queryByTestId('rink-listing')).not.toBeInTheDocument();
+  });
+
+  it('shows no community label on an event the rink lists, nor on one at no rink', async () => {
+    setup(makeEvent({ facilityId: 'f-1', hostedByFacility: true }), fullDoc(1), { 'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }) });
+    expect(await screen.findByRole('link', { name: 'Maple Arena' })).toBeInTheDocument();
+    expect(screen.queryByTestId('community-chip')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('community-note')).not.toBeInTheDocument();
+  });
+
+  it('says "organised by you" to the organiser of a community event', async () => {
+    setup(makeEvent({ facilityId: 'f-1', creatorId: 'u-me', viewer: makeViewer({ isOrganiser: true }) }), fullDoc(1), { 'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }) });
+    await waitFor(() => expect(screen.getByTestId('community-note')).toHaveTextContent('Organised by you · not run by Maple Arena'));
+  });
+
+  it('lets the rink\'s staff list a community event under the rink\'s name and take it off again', async () => {
+    const event = makeEvent({ facilityId: 'f-1', hostedByFacility: false, creatorId: 'u-bob', viewer: makeViewer({ canHost: true }) });
+    const { server, user } = setup(event, fullDoc(1), {
+      'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
+      'GET /users/u-bob': makePublicUser(),
+      'PUT /events/e-1/hosting': { ...event, hostedByFacility: true },
+      'DELETE /events/e-1/hosting': { ...event, hostedByFacility: false },
+    });
+    const card = await screen.findByTestId('rink-listing');
+    expect(within(card).getByTestId('listing-status')).toHaveTextContent('Community event');
+
+    await user.click(await within(card).findByRole('button', { name: 'List at Maple Arena' }));
+    await waitFor(() => expect(within(card).getByTestId('listing-status')).toHaveTextContent('Listed at Maple Arena'));
+    expect(server.callsTo('PUT', '/events/e-1/hosting')).toHaveLength(1);
+    // The page reads from the updated cache: the community label is gone.
+    expect(screen.queryByTestId('community-chip')).not.toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: "Remove Maple Arena's name" }));
+    await waitFor(() => expect(within(card).getByTestId('listing-status')).toHaveTextContent('Community event'));
+    expect(server.callsTo('DELETE', '/events/e-1/hosting')).toHaveLength(1);
+    expect(screen.getByTestId('community-chip')).toBeInTheDocument();
+  });
+
+  it('offers no way to take the rink\'s name off a season\'s event', async () => {
+    const event = makeEvent({ facilityId: 'f-1', seasonId: 's-1', hostedByFacility: true, viewer: makeViewer({ canHost: true }) });
+    setup(event, fullDoc(1), {
+      'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
+      'GET /seasons/s-1': { id: 's-1', facilityId: 'f-1', facilityName: 'Maple Arena', name: 'Winter 2030', startDate: '', endDate: '', isActive: true },
+    });
+    const card = await screen.findByTestId('rink-listing');
+    await waitFor(() => expect(within(card).getByText(/Part of a season's schedule/)).toBeInTheDocument());
+    expect(within(card).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('shows why listing failed', async () => {
+    const event = makeEvent({ facilityId: 'f-1', viewer: makeViewer({ canHost: true }) });
+    const { user } = setup(event, fullDoc(1), {
+      'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
+      'PUT /events/e-1/hosting': apiError(403, 'forbidden', "Only the rink's owner and managers may do that."),
+    });
+    await user.click(await screen.findByTestId('host-event'));
+    expect(await screen.findByRole('alert')).toHaveTextContent("Only the rink's owner and managers may do that.");
+    expect(screen.getByTestId('listing-status')).toHaveTextContent('Community event');
+  });
+
+  it('offers only the teams I run to link, filtered as I type', async () => {
+    const event = makeEvent({ eventType: 'GAME', viewer: makeViewer({ isOrganiser: true }) });
+    const { server, user } = setup(event, fullDoc(1), {
+      'GET /me/teams': { items: [makeTeam({ id: 't-1', name: 'Blue Liners' }), makeTeam({ id: 't-2', name: 'Ice Hawks' }), makeTeam({ id: 't-3', name: 'Frozen Assets' })], nextCursor: null },
+      'PUT /events/e-1/teams/:teamId': (call, p) => ({ ...event, teams: [{ teamId: p.teamId, teamName: 'Ice Hawks', role: (call.body as { role: 'HOME' }).role }] }),
+    });
+    const picker = await screen.findByTestId('link-team');
+    await user.click(picker);
+    const names = () => within(screen.getByRole('listbox')).getAllByRole('option').map((o) => o.textContent);
+    await waitFor(() => expect(names()).toEqual(['Blue Liners', 'Ice Hawks', 'Frozen Assets']));
+    await user.type(picker, 'HAW');
+    expect(names()).toEqual(['Ice Hawks']);
+    await user.click(screen.getByRole('option', { name: 'Ice Hawks' }));
+    await user.click(screen.getByTestId('link-team-submit'));
+    await waitFor(() => expect(server.callsTo('PUT', '/events/e-1/teams/t-2')[0]?.body).toEqual({ role: 'HOME' }));
+    expect(await screen.findByRole('button', { name: 'Unlink Ice Hawks' })).toBeInTheDocument();
+    // Nobody else's teams were searched.
+    expect(server.callsTo('GET', '/teams')).toHaveLength(0);
+
+    await user.click(picker);
+    await user.type(picker, 'zamboni');
+    expect(screen.getByText('None of your teams matches')).toBeInTheDocument();
+  });
+
+  it('explains instead of a picker when I run no team, and still lets me unlink', async () => {
+    const event = makeEvent({ eventType: 'GAME', teams: [{ teamId: 't-9', teamName: 'Visitors', role: 'AWAY' }], viewer: makeViewer({ isOrganiser: true }) });
+    const { server, user } = setup(event, fullDoc(1), { 'DELETE /events/e-1/teams/t-9': () => undefined });
+    expect(await screen.findByTestId('no-teams-to-link')).toHaveTextContent('You can link teams you own or manage');
+    expect(screen.queryByTestId('link-team')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Unlink Visitors' }));
+    await waitFor(() => expect(server.callsTo('DELETE', '/events/e-1/teams/t-9')).toHaveLength(1));
   });
 
   it('says so when the event does not exist', async () => {

@@ -20,6 +20,7 @@ import { AttendeesCard, WaitlistCard, type OrganiserRowTools } from './attendees
 import { EventDetails } from './event-details';
 import { EventHero } from './event-hero';
 import { OrganiserTools } from './organiser-tools';
+import { RinkListing } from './rink-listing';
 import { RsvpPanel } from './rsvp-panel';
 import '../events.css';
 import '../event-page.css';
@@ -104,6 +105,7 @@ function EventView({ event }: { event: RinkEvent }) {
         <div className="event-layout__side">
           <RsvpPanel event={event} doc={doc} userId={me.id} cancelled={cancelled} over={over} />
           <EventDetails event={event} />
+          {viewer?.canHost && event.facilityId && <RinkListing event={event} />}
           {isOrganiser && <OrganiserTools event={event} cancelled={cancelled} />}
         </div>
         <div className="event-layout__main">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeEvent } from '../../../testing/fixtures';
+import { makeEvent, makeFacility } from '../../../testing/fixtures';
 import { mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { EventsPage } from './events-page';
@@ -61,5 +61,39 @@ describe('EventsPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(await screen.findByText('Nothing matches these filters')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(server.callsTo('GET', '/events').at(-1)?.query.get('attending')).toBeNull());
+  });
+
+  it('at a rink, adds its community events on request and marks them "Community"', async () => {
+    const server = mockApi({
+      'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
+      'GET /events': (call) => ({
+        items: [
+          makeEvent({ id: 'e-1', title: 'Rink skate', facilityId: 'f-1', hostedByFacility: true }),
+          ...(call.query.get('includeCommunity') === 'true' ? [makeEvent({ id: 'e-2', title: 'Pickup by Bob', facilityId: 'f-1', hostedByFacility: false })] : []),
+        ],
+        nextCursor: null,
+      }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<EventsPage />, { route: '/events?facility=f-1', path: '/events' });
+
+    expect(await screen.findByText('Rink skate')).toBeInTheDocument();
+    expect(server.callsTo('GET', '/events')[0]?.query.get('facilityId')).toBe('f-1');
+    expect(server.callsTo('GET', '/events')[0]?.query.get('includeCommunity')).toBeNull();
+    expect(within(screen.getByTestId('event-card-e-1')).queryByText('Community')).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId('filter-community'));
+    expect(screen.getByTestId('filter-community')).toHaveAttribute('aria-pressed', 'true');
+    expect(await screen.findByText('Pickup by Bob')).toBeInTheDocument();
+    expect(server.callsTo('GET', '/events').at(-1)?.query.get('includeCommunity')).toBe('true');
+    expect(within(screen.getByTestId('event-card-e-2')).getByText('Community')).toBeInTheDocument();
+    expect(within(screen.getByTestId('event-card-e-1')).queryByText('Community')).not.toBeInTheDocument();
+  });
+
+  it('offers "Community events" only once a rink is picked', async () => {
+    mockApi({ 'GET /events': { items: [makeEvent()], nextCursor: null } });
+    renderWithProviders(<EventsPage />, { route: '/events?community=1', path: '/events' });
+    expect(await screen.findByText('Noon skate')).toBeInTheDocument();
+    expect(screen.queryByTestId('filter-community')).not.toBeInTheDocument();
   });
 });

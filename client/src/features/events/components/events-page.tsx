@@ -78,7 +78,16 @@ export function EventsPage() {
           <ToggleChip on={params.cancelled} onClick={() => update({ cancelled: !params.cancelled })} testId="filter-cancelled">
             Include cancelled
           </ToggleChip>
-
+          {params.facilityId && (
+            <ToggleChip
+              on={params.community}
+              onClick={() => update({ community: !params.community })}
+              title="Also events other people hold at this rink, which the rink does not list"
+              testId="filter-community"
+            >
+              Community events
+            </ToggleChip>
+          )}
         </div>
         <div id="event-filter-panel" className={`event-filters__panel${panelOpen ? ' event-filters__panel--open' : ''}`}>
           <SelectField label="When" value={params.when} onChange={(e) => update({ when: e.target.value as When })} data-testid="filter-when">
@@ -127,7 +136,11 @@ export function EventsPage() {
               )
             }
           >
-            {anyFilter ? 'Try a wider date range or fewer filters.' : 'Book the ice and let people grab a spot.'}
+            {params.facilityId && !params.community
+              ? 'Only the events this rink lists show here. Turn on "Community events" for the ones others hold there too, or try a wider date range.'
+              : anyFilter
+                ? 'Try a wider date range or fewer filters.'
+                : 'Book the ice and let people grab a spot.'}
           </EmptyState>
         </Card>
       ) : (
@@ -149,9 +162,9 @@ export function EventsPage() {
   );
 }
 
-function ToggleChip({ on, onClick, children, testId }: { on: boolean; onClick: () => void; children: ReactNode; testId?: string }) {
+function ToggleChip({ on, onClick, children, title, testId }: { on: boolean; onClick: () => void; children: ReactNode; title?: string; testId?: string }) {
   return (
-    <button type="button" className={`toggle-chip${on ? ' toggle-chip--on' : ''}`} aria-pressed={on} onClick={onClick} data-testid={testId}>
+    <button type="button" className={`toggle-chip${on ? ' toggle-chip--on' : ''}`} aria-pressed={on} onClick={onClick} title={title} data-testid={testId}>
       {children}
     </button>
   );

@@ -1,20 +1,19 @@
 // The organiser's panel: limits (a raised limit promotes from the waitlist
 // at once, and everyone's list moves live), HOME/AWAY team links, payment
-// collection, cancel and delete.
+// collection, cancel and delete. A team link needs the team's staff too, so
+// the picker offers only the teams the organiser owns or manages.
 
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
-import type { RinkEvent, TeamRole } from '../../../lib/api-types';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import type { RinkEvent, Team, TeamRole } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { useCancelEvent, useDeleteEvent, useLinkTeam, useTeamOptions, useUnlinkTeam, useUpdateEvent } from '../api/events';
+import { useCancelEvent, useDeleteEvent, useLinkTeam, useMyTeams, useUnlinkTeam, useUpdateEvent } from '../api/events';
 
 /** '' → null (unlimited); otherwise a whole number ≥ 0, or an error message. */
 export function parseLimit(raw: string): { value: number | null } | { error: string } {
@@ -91,16 +90,22 @@ function LimitsForm({ event }: { event: RinkEvent }) {
   );
 }
 
+/** My teams whose name contains the typed text (any case), in the server's order (by name). */
+export function matchTeams(teams: readonly Team[], query: string): Team[] {
+  const q = query.trim().toLocaleLowerCase();
+  return q ? teams.filter((t) => t.name.toLocaleLowerCase().includes(q)) : [...teams];
+}
+
 function TeamLinks({ event }: { event: RinkEvent }) {
   const link = useLinkTeam(event.id);
   const unlink = useUnlinkTeam(event.id);
+  const mine = useMyTeams();
   const [teamId, setTeamId] = useState('');
   const [teamName, setTeamName] = useState('');
   const [role, setRole] = useState<TeamRole>(event.teams.some((t) => t.role === 'HOME') ? 'AWAY' : 'HOME');
   const [query, setQuery] = useState('');
-  const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const options = useTeamOptions(q, true);
   const [error, setError] = useState<string | null>(null);
+  const myTeams = mine.data?.items ?? [];
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -137,30 +142,40 @@ function TeamLinks({ event }: { event: RinkEvent }) {
       )}
       {error && <Alert>{error}</Alert>}
       {unlink.error && <Alert>{errorMessage(unlink.error)}</Alert>}
-      <form className="team-link-form" onSubmit={submit} noValidate>
-        <Combobox
-          label="Team"
-          value={teamId}
-          valueLabel={teamName}
-          onChange={(id) => {
-            setTeamId(id);
-            setTeamName(options.data?.items.find((t) => t.id === id)?.name ?? '');
-          }}
-          options={(options.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
-          onQueryChange={setQuery}
-          loading={options.isFetching && !options.data}
-          emptyText={q ? 'No team matches' : 'No teams yet'}
-          placeholder="Search teams"
-          data-testid="link-team"
-        />
-        <SelectField label="As" value={role} onChange={(e) => setRole(e.target.value as TeamRole)} data-testid="link-role">
-          <option value="HOME">Home</option>
-          <option value="AWAY">Away</option>
-        </SelectField>
-        <Button type="submit" variant="secondary" loading={link.isPending} data-testid="link-team-submit">
-          Link
-        </Button>
-      </form>
+      {mine.isError ? (
+        <Alert action={<Button variant="secondary" size="sm" onClick={() => void mine.refetch()}>Try again</Button>}>{errorMessage(mine.error)}</Alert>
+      ) : mine.isSuccess && myTeams.length === 0 ? (
+        <p className="muted small" data-testid="no-teams-to-link">
+          You can link teams you own or manage, and you don't run one. To name another team, put it in as home or away when you{' '}
+          <Link to={`/events/${event.id}/edit`}>edit the event</Link>.
+        </p>
+      ) : (
+        <form className="team-link-form" onSubmit={submit} noValidate>
+          <Combobox
+            label="Team"
+            value={teamId}
+            valueLabel={teamName}
+            onChange={(id) => {
+              setTeamId(id);
+              setTeamName(myTeams.find((t) => t.id === id)?.name ?? '');
+            }}
+            options={matchTeams(myTeams, query).map((t) => ({ value: t.id, label: t.name }))}
+            onQueryChange={setQuery}
+            loading={mine.isPending}
+            emptyText={query.trim() ? 'None of your teams matches' : 'You can link teams you own or manage'}
+            placeholder="Your teams"
+            data-testid="link-team"
+          />
+          <SelectField label="As" value={role} onChange={(e) => setRole(e.target.value as TeamRole)} data-testid="link-role">
+            <option value="HOME">Home</option>
+            <option value="AWAY">Away</option>
+          </SelectField>
+          <Button type="submit" variant="secondary" loading={link.isPending} data-testid="link-team-submit">
+            Link
+          </Button>
+        </form>
+      )}
+      {mine.isSuccess && myTeams.length > 0 && <p className="field__hint">Only teams you own or manage. Name any other team as home or away when you edit the event.</p>}
     </div>
   );
 }

@@ -14,6 +14,7 @@ function event(over: Partial<RinkEvent> = {}): RinkEvent {
     imageUrl: null,
     creatorId: 'u-me',
     facilityId: 'f-1',
+    hostedByFacility: false,
     seasonId: null,
     externalHomeTeamName: null,
     externalAwayTeamName: null,

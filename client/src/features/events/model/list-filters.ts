@@ -20,6 +20,11 @@ export interface ListParams {
   toDay: string;
   eventType: EventType | '';
   facilityId: string;
+  /**
+   * With a facility: also the community events there (held at the rink by
+   * people it does not list). Meaningless without one, so dropped with it.
+   */
+  community: boolean;
   going: boolean;
   mine: boolean;
   cancelled: boolean;
@@ -28,12 +33,14 @@ export interface ListParams {
 export function readParams(p: URLSearchParams): ListParams {
   const when = WHEN_OPTIONS.some((o) => o.value === p.get('when')) ? (p.get('when') as When) : 'upcoming';
   const type = p.get('type') ?? '';
+  const facilityId = p.get('facility') ?? '';
   return {
     when,
     fromDay: p.get('from') ?? '',
     toDay: p.get('to') ?? '',
     eventType: (EVENT_TYPES as readonly string[]).includes(type) ? (type as EventType) : '',
-    facilityId: p.get('facility') ?? '',
+    facilityId,
+    community: Boolean(facilityId) && p.get('community') === '1',
     going: p.get('going') === '1',
     mine: p.get('mine') === '1',
     cancelled: p.get('cancelled') === '1',
@@ -47,6 +54,7 @@ export function writeParams(v: ListParams): URLSearchParams {
   if (v.when === 'custom' && v.toDay) p.set('to', v.toDay);
   if (v.eventType) p.set('type', v.eventType);
   if (v.facilityId) p.set('facility', v.facilityId);
+  if (v.facilityId && v.community) p.set('community', '1');
   if (v.going) p.set('going', '1');
   if (v.mine) p.set('mine', '1');
   if (v.cancelled) p.set('cancelled', '1');
@@ -94,6 +102,7 @@ export function toFilters(v: ListParams, today: string): EventListFilters {
   }
   if (v.eventType) f.eventType = v.eventType;
   if (v.facilityId) f.facilityId = v.facilityId;
+  if (v.facilityId && v.community) f.includeCommunity = true;
   if (v.going) f.attendingMe = true;
   if (v.mine) f.createdByMe = true;
   if (v.cancelled) f.includeCancelled = true;

@@ -15,8 +15,11 @@ export const teamKeys = {
   detail: (id: string) => orgKeys.detail('teams', id),
 };
 
-/** A team's writes also change what rink pages show (their teams, their counts). */
-const ALSO_REFRESH = [['facilities']] as const;
+/**
+ * A team's writes also change what rink pages show (their teams, their
+ * counts), and the teams I run, which the event page's team picker offers.
+ */
+const ALSO_REFRESH = [['facilities'], ['me', 'teams']] as const;
 
 export interface NewTeam {
   name: string;
@@ -81,6 +84,7 @@ export function useCreateTeam() {
     mutationFn: (input: NewTeam) => api.post<Team>('/teams', input),
     onSuccess: (team) => {
       void queryClient.invalidateQueries({ queryKey: orgKeys.searches('teams') });
+      void queryClient.invalidateQueries({ queryKey: ['me', 'teams'] });
       if (team.facilityId) void queryClient.invalidateQueries({ queryKey: ['facilities', team.facilityId, 'teams'] });
     },
   });
