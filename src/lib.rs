@@ -19,6 +19,8 @@
 //!   subscribe.
 //! - The live aggregates (event RSVPs, game scoring) are actors in the
 //!   `rinkside-actors` crate; `src/` implements their storage and publishing.
+//! - [`feed`] says who hears about what: every feed item type from the
+//!   fact that produces it, written in that fact's transaction.
 //! - [`error`] is the one error type and the contract's envelope.
 
 pub mod api;
