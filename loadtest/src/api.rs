@@ -162,6 +162,27 @@ impl Api {
         }
     }
 
+    /// `PUT /users/{id}/follow`.
+    pub async fn follow_user(&self, token: &str, user_id: &str) -> Result<()> {
+        let url = format!("{}/api/v1/users/{user_id}/follow", self.base);
+        let resp = self.http.put(&url).bearer_auth(token).send().await.with_context(|| format!("PUT {url}"))?;
+        if !resp.status().is_success() {
+            bail!("PUT {url} answered {}", resp.status());
+        }
+        Ok(())
+    }
+
+    /// `POST /posts`; the new post's id.
+    pub async fn create_post(&self, token: &str, content: &str) -> Result<String> {
+        self.create("/api/v1/posts", token, json!({ "content": content })).await
+    }
+
+    /// `GET /feed?limit=N`: the first page's items.
+    pub async fn feed(&self, token: &str, limit: u32) -> Result<Vec<Value>> {
+        let page: Value = self.send(reqwest::Method::GET, &format!("/api/v1/feed?limit={limit}"), Some(token), None).await?;
+        Ok(page["items"].as_array().cloned().unwrap_or_default())
+    }
+
     pub async fn create_event(
         &self,
         token: &str,

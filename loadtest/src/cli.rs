@@ -42,6 +42,33 @@ pub enum Scenario {
     /// N signed-out displays watch a live game while goals are scored at a
     /// steady rate.
     Scoreboard(ScoreboardArgs),
+    /// One author with N followers posts: the post's own latency, time until
+    /// the item is in every follower's feed, and until it is pushed to the
+    /// subscribed ones.
+    Feed(FeedArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FeedArgs {
+    /// The node everything goes through.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+
+    /// Followers of the author.
+    #[arg(long, default_value_t = 10_000)]
+    pub followers: usize,
+
+    /// Of the followers, how many have their feed open on a socket.
+    #[arg(long, default_value_t = 1_000)]
+    pub subscribed: usize,
+
+    /// Posts, one after another.
+    #[arg(long, default_value_t = 5)]
+    pub posts: usize,
+
+    /// Seconds a post may take to reach every subscribed follower.
+    #[arg(long, default_value_t = 30)]
+    pub timeout: u64,
 }
 
 /// Connection options shared by every scenario.

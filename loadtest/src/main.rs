@@ -72,6 +72,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Race(a) => scenario::race::run(a).await,
         Scenario::Steady(a) => scenario::steady::run(a).await,
         Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
+        Scenario::Feed(a) => scenario::feed::run(a).await,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod connect;
 pub mod fanout;
+pub mod feed;
 pub mod race;
 pub mod scoreboard;
 pub mod steady;
