@@ -20,6 +20,10 @@
 //! - The live aggregates (event RSVPs, game scoring) are actors in the
 //!   `rinkside-actors` crate; `src/` implements their storage and publishing.
 //! - [`error`] is the one error type and the contract's envelope.
+//!
+//! Tests: every parser of outside input has a `mod fuzz` beside it (proptest
+//! over arbitrary and hostile input; the shared strategies are in the
+//! test-only `fuzzing` module).
 
 pub mod api;
 pub mod auth;
@@ -38,3 +42,6 @@ pub mod summaries;
 pub mod telemetry;
 pub mod time;
 pub mod ws;
+
+#[cfg(test)]
+pub(crate) mod fuzzing;
