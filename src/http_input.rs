@@ -207,3 +207,37 @@ mod tests {
         assert_eq!(field_of(r#"{"n": 1, "ok": true}"#), None);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, json_text, text};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(fuzzing::config(600))]
+
+        /// Paths: decoding any byte soup never panics (a `%` at the very
+        /// end, split UTF-8), and encoding then decoding gives the bytes.
+        #[test]
+        fn percent_decoding_takes_anything_and_inverts_encoding(raw in text(), bytes in fuzzing::bytes()) {
+            let _ = has_control(&String::from_utf8_lossy(&percent_decode(&raw)));
+            let encoded: String = bytes.iter().map(|b| format!("%{b:02X}")).collect();
+            prop_assert_eq!(percent_decode(&encoded), bytes);
+        }
+
+        /// Query strings of any bytes are scanned without a panic.
+        #[test]
+        fn any_query_is_scanned(query in fuzzing::query_string(&["q", "cursor", "limit"])) {
+            let _ = query_has_control(&query);
+        }
+
+        /// Any body is scanned; a refusal is a 422 naming a field.
+        #[test]
+        fn any_json_body_is_scanned(body in json_text(&["name", "bio", "title", "groupConfig"])) {
+            if let Some(err) = json_body_refusal(&body) {
+                prop_assert_eq!(err.code(), "validation_failed");
+            }
+        }
+    }
+}

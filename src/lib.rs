@@ -22,6 +22,10 @@
 //! - [`feed`] says who hears about what: every feed item type from the
 //!   fact that produces it, written in that fact's transaction.
 //! - [`error`] is the one error type and the contract's envelope.
+//!
+//! Tests: every parser of outside input has a `mod fuzz` beside it (proptest
+//! over arbitrary and hostile input; the shared strategies are in the
+//! test-only `fuzzing` module).
 
 pub mod api;
 pub mod auth;
@@ -41,3 +45,6 @@ pub mod summaries;
 pub mod telemetry;
 pub mod time;
 pub mod ws;
+
+#[cfg(test)]
+pub(crate) mod fuzzing;

@@ -89,3 +89,60 @@ mod tests {
         assert!(OUT_OF_RANGE.contains(&FIRST_YEAR.to_string()) && OUT_OF_RANGE.contains(&LAST_YEAR.to_string()));
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    /// RFC 3339-shaped strings with any field out of range.
+    fn time_like() -> impl Strategy<Value = String> {
+        (
+            "[+-]?[0-9]{1,6}",
+            "[0-9]{1,2}",
+            "[0-9]{1,2}",
+            prop::sample::select(&["T", "t", " ", "_"][..]),
+            "[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(\\.[0-9]{0,12})?",
+            prop::sample::select(&["Z", "z", "+00:00", "-05:00", "+23:59", "+24:00", "-99:99", ""][..]),
+        )
+            .prop_map(|(y, m, d, t, hms, zone)| format!("{y}-{m}-{d}{t}{hms}{zone}"))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// Every time field of every body goes through here: a time within
+        /// 1900–2200 or one of the two messages, never a panic.
+        #[test]
+        fn any_time_parses_within_the_years_or_is_refused(raw in prop_oneof![time_like(), text()]) {
+            match parse_rfc3339_checked(&raw) {
+                Ok(ms) => {
+                    let year = DateTime::<Utc>::from_timestamp_millis(ms).map(|t| t.year());
+                    prop_assert!(year.is_some_and(|y| (FIRST_YEAR..=LAST_YEAR).contains(&y)));
+                }
+                Err(message) => prop_assert!(message == NOT_RFC3339 || message == OUT_OF_RANGE),
+            }
+        }
+
+        /// Every time we write parses back to the same millisecond.
+        #[test]
+        fn times_we_write_parse_back(ms in -2_208_988_800_000i64..7_258_118_400_000) {
+            prop_assert_eq!(parse_rfc3339(&to_rfc3339(ms)), Some(ms));
+        }
+
+        /// Writing any stored number never panics (out-of-range ones come
+        /// out as the epoch).
+        #[test]
+        fn any_stored_time_can_be_written(ms in any::<i64>()) {
+            prop_assert!(!to_rfc3339(ms).is_empty());
+        }
+
+        /// The serde adapters over any JSON value: a time or an error.
+        #[test]
+        fn the_serde_adapters_take_any_value(value in fuzzing::json_with_keys(&[])) {
+            let _ = rfc3339::deserialize(&value);
+            let _ = rfc3339_opt::deserialize(&value);
+        }
+    }
+}

@@ -255,3 +255,12 @@ async fn delete_position(state: web::Data<AppState>, me: AuthUser, id: web::Path
     }
     Ok(HttpResponse::NoContent().finish())
 }
+
+#[cfg(test)]
+mod fuzz {
+    use crate::fuzzing::json_bodies;
+
+    json_bodies! {
+        patch_me: super::PatchMe => |body| body.into_patch().map(drop);
+    }
+}

@@ -21,6 +21,9 @@ pub mod teams;
 pub mod users;
 pub mod webhooks;
 
+#[cfg(test)]
+mod fuzz;
+
 use crate::db::Cursor;
 use crate::domain::text::{self, SearchTerm};
 use crate::error::AppError;
@@ -79,6 +82,14 @@ fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
         _ => AppError::BadRequest("could not read the body".into()),
     };
     app.into()
+}
+
+/// Test-only: the status the JSON extractor answers for a body serde
+/// refused (the fuzz targets of the body types check it is a 400 or 422).
+#[cfg(test)]
+pub(crate) fn json_refusal_status(e: serde_json::Error) -> u16 {
+    let req = actix_web::test::TestRequest::default().to_http_request();
+    json_error(JsonPayloadError::Deserialize(e), &req).as_response_error().status_code().as_u16()
 }
 
 /// serde says "unknown field `x`" or "missing field `x`": pull out the `x`.

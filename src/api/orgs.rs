@@ -441,3 +441,40 @@ impl<R: OrgApi> OpenApiFactory for Routes<R> {
         crate::error::ErrorEnvelope::schemas(schemas);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    /// Name-cursor-shaped strings: base64url-ish, a dot, an id.
+    fn name_cursor_like() -> impl Strategy<Value = String> {
+        (prop_oneof!["[A-Za-z0-9_=+/-]{0,40}", text()], text()).prop_map(|(name, id)| format!("{name}.{id}"))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(2_000))]
+
+        /// A `?cursor=` of the alphabetical lists parses or is the 422
+        /// naming `cursor`; what it parses to never holds a control
+        /// character (the name key goes into a query).
+        #[test]
+        fn any_name_cursor_parses_or_is_refused(raw in prop_oneof![name_cursor_like(), text()]) {
+            match parse_name_cursor(Some(&raw)) {
+                Ok(Some((name, _))) => prop_assert!(!name.chars().any(char::is_control)),
+                Ok(None) => prop_assert!(false, "a cursor given is never no cursor"),
+                Err(e) => prop_assert_eq!(e.code(), "validation_failed"),
+            }
+        }
+
+        /// Every name cursor we give out parses back to its key and id.
+        #[test]
+        fn name_cursors_round_trip(name in text(), id in text()) {
+            // What we encode is a name key, so never a control character.
+            let name_key: String = name.chars().filter(|c| !c.is_control()).collect();
+            let key = db::orgs::NameKey { id: id.clone(), name_key: name_key.clone() };
+            prop_assert_eq!(parse_name_cursor(Some(&name_cursor(&key))).ok(), Some(Some((name_key, id))));
+        }
+    }
+}

@@ -477,3 +477,32 @@ async fn division_scale() -> web::Json<Vec<ScaleLevel>> {
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::json_bodies;
+
+    /// A season as stored, for patches to apply over.
+    fn row() -> SeasonRow {
+        SeasonRow {
+            id: "s1".into(),
+            name: "Winter".into(),
+            start_date: 1_788_000_000_000,
+            end_date: 1_800_000_000_000,
+            is_active: 1,
+            facility_id: "f1".into(),
+            facility_name: "Maple Arena".into(),
+            sync_url: Some("https://rink.example/schedule.ics".into()),
+            sync_enabled: 1,
+            last_sync_at: None,
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    json_bodies! {
+        new_season: NewSeason => |body| body.parse().map(drop);
+        season_patch: SeasonPatch => |body| body.merge(&row()).map(drop);
+    }
+}

@@ -64,3 +64,31 @@ mod tests {
         assert!(a.verify("garbage").is_err());
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    /// JWT-shaped strings: three dot-separated base64url-ish parts.
+    fn jwt_like() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop_oneof!["[A-Za-z0-9_-]{0,80}".prop_map(String::from), text()], 1..5)
+            .prop_map(|parts| parts.join("."))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// Any bearer token or `auth` frame token is refused with a 401
+        /// value unless we signed it.
+        #[test]
+        fn any_foreign_token_is_refused(token in prop_oneof![jwt_like(), text()]) {
+            let auth = DevAuth::new("fuzz");
+            match auth.verify(&token) {
+                Ok(_) => prop_assert!(false, "a token we never issued verified: {}", token),
+                Err(e) => prop_assert_eq!(e.code(), "unauthorized"),
+            }
+        }
+    }
+}

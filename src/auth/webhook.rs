@@ -37,7 +37,9 @@ pub fn verify(
     if svix_id.is_empty() {
         return Err(SignatureError::BadHeaders);
     }
-    if (now_secs - timestamp).abs() > TOLERANCE_SECS {
+    // `abs_diff`: the timestamp is the sender's, any i64, and a plain
+    // subtraction overflows at the edges.
+    if now_secs.abs_diff(timestamp) > TOLERANCE_SECS.unsigned_abs() {
         return Err(SignatureError::Stale);
     }
     for candidate in svix_signature.split_whitespace() {
@@ -92,5 +94,59 @@ mod tests {
     fn a_stale_or_future_timestamp_is_rejected() {
         assert_eq!(verify(SECRET, ID, TS, SIG, BODY, 1614265330 + 301), Err(SignatureError::Stale));
         assert_eq!(verify(SECRET, ID, TS, SIG, BODY, 1614265330 - 301), Err(SignatureError::Stale));
+    }
+
+    /// Found by the fuzz target below: `now - timestamp` overflowed for a
+    /// timestamp near `i64::MIN` (a panic in debug builds; in release the
+    /// difference wrapped to `i64::MIN`, whose `abs()` is negative, so one
+    /// exact timestamp passed the staleness check).
+    #[test]
+    fn a_timestamp_at_the_edge_of_i64_is_stale_not_an_overflow() {
+        let now: i64 = 1614265330;
+        for ts in [i64::MIN, i64::MIN + 1, now.wrapping_add(i64::MIN), i64::MAX] {
+            assert_eq!(verify(SECRET, ID, &ts.to_string(), SIG, BODY, now), Err(SignatureError::Stale), "{ts}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+    /// `svix-timestamp` values: numbers of any size and sign, and not.
+    fn timestamp() -> impl Strategy<Value = String> {
+        prop_oneof![any::<i64>().prop_map(|t| t.to_string()), "[ +-]?[0-9]{1,20}", text()]
+    }
+
+    /// `svix-signature` values: `v1,` and other versions, base64 and not.
+    fn signatures() -> impl Strategy<Value = String> {
+        let one = prop_oneof![
+            "v1,[A-Za-z0-9+/=]{0,60}".prop_map(String::from),
+            "v[0-9],[A-Za-z0-9+/=]{0,60}".prop_map(String::from),
+            text(),
+        ];
+        prop::collection::vec(one, 0..4).prop_map(|s| s.join(" "))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// Whatever headers and body arrive, verification answers an error
+        /// (it cannot match without the secret), never a panic; the clock
+        /// is any time too.
+        #[test]
+        fn any_svix_headers_are_refused_without_a_panic(
+            id in text(),
+            timestamp in timestamp(),
+            signature in signatures(),
+            body in fuzzing::bytes(),
+            now in prop_oneof![Just(1_614_265_330i64), any::<i64>()],
+        ) {
+            prop_assert!(verify(SECRET, &id, &timestamp, &signature, &body, now).is_err());
+        }
     }
 }

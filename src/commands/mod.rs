@@ -60,6 +60,21 @@ fn game_action(mut command: Value) -> Result<(String, game::GameActionInput), Ap
     Ok((game_id, input))
 }
 
+/// A socket command, parsed.
+enum Parsed {
+    GameAction { game_id: String, input: game::GameActionInput },
+    Other(SocketCommand),
+}
+
+/// Parses the `command` of a command frame (pure: the fuzz target).
+fn parse(command: Value) -> Result<Parsed, AppError> {
+    if command.get("kind").and_then(Value::as_str) == Some("gameAction") {
+        let (game_id, input) = game_action(command)?;
+        return Ok(Parsed::GameAction { game_id, input });
+    }
+    serde_json::from_value(command).map(Parsed::Other).map_err(|e| AppError::field("command", e.to_string()))
+}
+
 /// Runs a command that came over the socket; `command_id` is its
 /// idempotency key.
 pub async fn dispatch(
@@ -68,19 +83,14 @@ pub async fn dispatch(
     command_id: &str,
     command: Value,
 ) -> Result<Value, AppError> {
-    if command.get("kind").and_then(Value::as_str) == Some("gameAction") {
-        let (game_id, input) = game_action(command)?;
-        let user = user.ok_or_else(|| AppError::unauthorized("send an auth frame first"))?;
-        return game::action(state, user, &game_id, input, Some(command_id)).await;
-    }
-    let command: SocketCommand =
-        serde_json::from_value(command).map_err(|e| AppError::field("command", e.to_string()))?;
+    let command = parse(command)?;
     let user = user.ok_or_else(|| AppError::unauthorized("send an auth frame first"))?;
     match command {
-        SocketCommand::Rsvp { event_id, action, position } => {
+        Parsed::GameAction { game_id, input } => game::action(state, user, &game_id, input, Some(command_id)).await,
+        Parsed::Other(SocketCommand::Rsvp { event_id, action, position }) => {
             event::rsvp(state, user, &event_id, event::RsvpInput { action, position }, Some(command_id)).await
         }
-        SocketCommand::RemoveAttendee { event_id, user_id } => {
+        Parsed::Other(SocketCommand::RemoveAttendee { event_id, user_id }) => {
             event::remove_attendee(state, user, &event_id, &user_id, Some(command_id)).await
         }
     }
@@ -106,5 +116,65 @@ mod tests {
         assert_eq!(command_key("rsvp", "u1", Some("c1")).as_deref(), Some("rsvp:u1:c1"));
         assert_ne!(command_key("rsvp", "u1", Some("c1")), command_key("rsvp", "u2", Some("c1")));
         assert_eq!(command_key("rsvp", "u1", None), None);
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, object_with};
+    use proptest::prelude::*;
+
+    /// Every field of every socket command, and of the action bodies.
+    const FIELDS: &[&str] = &[
+        "kind",
+        "eventId",
+        "action",
+        "position",
+        "userId",
+        "gameId",
+        "type",
+        "rosterId",
+        "scorerId",
+        "assistIds",
+        "playerId",
+        "minutes",
+    ];
+    const KINDS: &[&str] = &["rsvp", "removeAttendee", "gameAction", "GAMEACTION", "nope"];
+    const ACTIONS: &[&str] = &["START", "GOAL", "PENALTY", "END_PERIOD", "FINAL", "UNDO", "goal", ""];
+
+    /// A command naming a real kind (and, for game actions, a real type),
+    /// with hostile fields.
+    fn command() -> impl Strategy<Value = Value> {
+        (prop::sample::select(KINDS), prop::sample::select(ACTIONS), object_with(FIELDS), any::<bool>()).prop_map(
+            |(kind, action, mut obj, typed)| {
+                obj["kind"] = Value::from(kind);
+                if typed {
+                    obj["type"] = Value::from(action);
+                }
+                obj
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// A command frame's `command` parses or is refused with a 422 value,
+        /// whatever its shape; a parsed game action keeps the game id given.
+        #[test]
+        fn any_socket_command_parses_or_is_refused(
+            command in prop_oneof![command(), fuzzing::json_with_keys(FIELDS)],
+        ) {
+            let given_game = command.get("gameId").cloned();
+            match parse(command) {
+                Ok(Parsed::GameAction { game_id, input }) => {
+                    prop_assert_eq!(given_game, Some(Value::String(game_id)));
+                    let _ = rinkside_actors::game::GameAction::from(input);
+                }
+                Ok(Parsed::Other(_)) => {}
+                Err(e) => prop_assert_eq!(e.code(), "validation_failed"),
+            }
+        }
     }
 }

@@ -341,3 +341,49 @@ mod tests {
         assert!(url.ends_with("?mode=rwc"));
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    /// Cursor-shaped strings: digits (or near-digits), an underscore, an id.
+    fn cursor_like() -> impl Strategy<Value = String> {
+        (prop_oneof!["-?[0-9]{0,21}", "[+ 0-9a-f.e-]{0,8}", text()], text()).prop_map(|(at, id)| format!("{at}_{id}"))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(2_000))]
+
+        /// A `?cursor=` is outside input: it parses or is refused, never a
+        /// panic.
+        #[test]
+        fn any_cursor_parses_or_is_refused(raw in prop_oneof![cursor_like(), text()]) {
+            if let Some(c) = Cursor::parse(&raw) {
+                // The id is everything after the first underscore, and the
+                // position re-encodes to a cursor that parses the same.
+                prop_assert_eq!(Some(c.id.as_str()), raw.split_once('_').map(|(_, id)| id));
+                prop_assert_eq!(Cursor::parse(&c.encode()), Some(c));
+            }
+        }
+
+        /// Every cursor we give out parses back to the same position,
+        /// whatever the id holds (underscores included).
+        #[test]
+        fn cursors_round_trip(at in any::<i64>(), id in text()) {
+            let c = Cursor { at, id };
+            prop_assert_eq!(Cursor::parse(&c.encode()), Some(c));
+        }
+
+        /// Any `?limit=` is a page size within bounds or the 422 message.
+        #[test]
+        fn any_page_limit_is_in_bounds_or_refused(asked in prop::option::of(any::<i64>())) {
+            match checked_page_limit(asked) {
+                Ok(n) => prop_assert!((1..=MAX_PAGE_ROWS).contains(&n)),
+                Err(message) => prop_assert!(asked.is_some() && !message.is_empty()),
+            }
+            prop_assert!((1..=MAX_PAGE_ROWS).contains(&page_limit(asked)));
+        }
+    }
+}

@@ -175,3 +175,28 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// The value sets parse exactly their names, by hand and by serde.
+        #[test]
+        fn any_text_is_a_value_or_refused(raw in prop_oneof![text(), prop::sample::select(vec![
+            "CENTER", "GOALIE", "LEFT_WING", "center", "PLAYER", "ELITE", "DRAFT", "FULL_TIME", "USER", "HOME",
+        ]).prop_map(String::from)]) {
+            if let Some(p) = HockeyPosition::parse(&raw) {
+                prop_assert_eq!(p.as_str(), raw.as_str());
+            }
+            let by_serde = serde_json::from_value::<HockeyPosition>(serde_json::Value::String(raw.clone())).ok();
+            prop_assert_eq!(by_serde, HockeyPosition::parse(&raw));
+            let _ = (ProfileType::parse(&raw), UniversalDivision::parse(&raw), RosterStatus::parse(&raw));
+            let _ = (RosterCommitment::parse(&raw), EntityType::parse(&raw), TeamRole::parse(&raw));
+        }
+    }
+}

@@ -377,3 +377,55 @@ mod tests {
         assert!(SearchTerm::parse(&"x".repeat(101)).is_err());
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text as hostile};
+    use proptest::prelude::*;
+
+    /// What every accepted text shares: trimmed, no control characters
+    /// (but the line breaks and tabs plain text keeps).
+    fn clean(v: &str, multi_line: bool) -> bool {
+        v == v.trim() && !v.chars().any(|c| c.is_control() && !(multi_line && matches!(c, '\t' | '\n' | '\r')))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(2_000))]
+
+        /// Every text type takes any string: accepted values keep the type's
+        /// rules and parse again to themselves; refusals are a message.
+        #[test]
+        fn any_text_is_accepted_by_the_rules_or_refused(raw in hostile()) {
+            if let Ok(v) = Name::<60>::parse(&raw) {
+                prop_assert!(clean(v.as_str(), false) && !v.as_str().chars().any(is_invisible_formatting));
+                prop_assert!((1..=60).contains(&v.as_str().chars().count()));
+                prop_assert_eq!(Name::<60>::parse(v.as_str()), Ok(v.clone()));
+            }
+            if let Ok(v) = PlainText::<1000>::parse(&raw) {
+                prop_assert!(clean(v.as_str(), true) && v.as_str().chars().count() <= 1000);
+                prop_assert_eq!(PlainText::<1000>::parse(v.as_str()), Ok(v.clone()));
+            }
+            if let Ok(v) = Username::parse(&raw) {
+                prop_assert!(v.as_str().is_ascii() && (3..=30).contains(&v.as_str().len()));
+            }
+            if let Ok(v) = Email::parse(&raw) {
+                prop_assert!(clean(v.as_str(), false) && v.as_str().contains('@'));
+            }
+            if let Ok(v) = HttpUrl::parse(&raw) {
+                prop_assert!(clean(v.as_str(), false) && v.as_str().chars().count() <= HttpUrl::MAX);
+                prop_assert_eq!(HttpUrl::parse(v.as_str()), Ok(v.clone()));
+            }
+            if let Ok(v) = PhoneNumber::parse(&raw) {
+                prop_assert!(clean(v.as_str(), false));
+            }
+            if let Ok(v) = TimeZoneName::parse(&raw) {
+                prop_assert!(v.as_str().parse::<chrono_tz::Tz>().is_ok());
+            }
+            if let Ok(v) = SearchTerm::parse(&raw) {
+                prop_assert!(clean(v.as_str(), false) && v.as_str().chars().count() <= SearchTerm::MAX);
+            }
+            let _ = optional(Some(&raw), Email::parse);
+        }
+    }
+}

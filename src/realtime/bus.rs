@@ -223,3 +223,28 @@ mod tests {
         assert_eq!(outbox.len(), 1);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// A Redis message is outside input too (anything may PUBLISH on
+        /// the channel): garbage is skipped, never a panic.
+        #[test]
+        fn any_bus_payload_parses_or_is_skipped(payload in text()) {
+            let _ = parse_message(&payload);
+        }
+
+        /// What a node publishes parses back to its parts.
+        #[test]
+        fn published_messages_parse_back(node in "[a-z0-9-]{1,40}", seq in any::<i64>(), frame in text()) {
+            let payload = format!("{node} {seq}\n{frame}");
+            prop_assert_eq!(parse_message(&payload), Some((node.as_str(), seq, frame.as_str())));
+        }
+    }
+}

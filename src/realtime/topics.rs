@@ -169,3 +169,42 @@ mod tests {
         assert_eq!(Topic::from_bus_name("feed:u1"), Some(f));
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    /// Topic-shaped strings: a known or near-miss prefix, a separator, an id.
+    fn topic_like() -> impl Strategy<Value = String> {
+        let prefix =
+            prop::sample::select(&["event", "game", "season", "team", "roster", "feed", "Game", "", "event:x"][..]);
+        let id = prop_oneof!["[A-Za-z0-9-]{0,70}", text()];
+        (prefix, prop::sample::select(&[":", "", "::", " :"][..]), id).prop_map(|(p, sep, id)| format!("{p}{sep}{id}"))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(2_000))]
+
+        /// Any name a client subscribes to parses or is refused with an
+        /// error value; a parsed topic's names parse back to it, and its id
+        /// is short and plain (it goes into bus channel names and frames).
+        #[test]
+        fn any_topic_name_parses_back_or_is_refused(raw in prop_oneof![topic_like(), text()], signed_in in any::<bool>()) {
+            let viewer = signed_in.then_some("u1");
+            match Topic::parse(&raw, viewer) {
+                Ok(topic) => {
+                    prop_assert_eq!(Topic::from_bus_name(&topic.bus_name()), Some(topic.clone()));
+                    prop_assert_eq!(Topic::parse(&topic.client_name(), viewer).ok(), Some(topic.clone()));
+                    if topic.kind != Kind::Feed {
+                        prop_assert!(topic.id.len() <= MAX_ID_LEN);
+                        prop_assert!(topic.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+                    }
+                }
+                Err(e) => prop_assert!(matches!(e.code(), "validation_failed" | "unauthorized"), "{}", e.code()),
+            }
+            let _ = Topic::from_bus_name(&raw);
+        }
+    }
+}

@@ -120,3 +120,67 @@ mod tests {
         assert!(bounded_message(&long).chars().count() <= MAX_MESSAGE_CHARS + 1);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, json_text, text};
+    use proptest::prelude::*;
+
+    /// The fields of every client frame.
+    const FIELDS: &[&str] = &["type", "token", "topic", "since", "id", "command", "kind"];
+    const TYPES: &[&str] = &["auth", "subscribe", "unsubscribe", "command", "ping", "Ping", "pong", ""];
+
+    /// A frame that names a real type, with hostile fields: it gets past the
+    /// tag and into each variant's fields.
+    fn typed_frame() -> impl Strategy<Value = Vec<u8>> {
+        (prop::sample::select(TYPES), fuzzing::object_with(FIELDS)).prop_map(|(kind, mut obj)| {
+            obj["type"] = serde_json::Value::from(kind);
+            obj.to_string().into_bytes()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// Whatever a client sends as a text frame, parsing it is a frame
+        /// or an error, and the error frame we answer with is valid JSON
+        /// and stays short however long the input was.
+        #[test]
+        fn any_client_frame_parses_or_is_refused_with_a_short_error(
+            raw in prop_oneof![json_text(FIELDS), typed_frame()],
+        ) {
+            match serde_json::from_slice::<ClientFrame>(&raw) {
+                Ok(ClientFrame::Command { id, .. }) => prop_assert!(id.len() <= raw.len()),
+                Ok(_) => {}
+                Err(e) => {
+                    let frame = error_frame("bad_frame", &format!("not a frame we understand: {e}"));
+                    let parsed: serde_json::Value = serde_json::from_str(&frame).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                    let message = parsed["error"]["message"].as_str().unwrap_or_default();
+                    prop_assert!(message.chars().count() <= MAX_MESSAGE_CHARS + 1, "{} characters", message.chars().count());
+                }
+            }
+        }
+
+        /// The message bounding never panics (char boundaries, unclosed
+        /// quotes) and keeps to its limit.
+        #[test]
+        fn bounded_messages_and_clips_keep_their_limits(s in text(), max in 0usize..200) {
+            prop_assert!(bounded_message(&s).chars().count() <= MAX_MESSAGE_CHARS + 1);
+            let clipped = clip(&s, max);
+            prop_assert!(clipped.chars().count() <= max + 1);
+            if s.chars().count() <= max {
+                prop_assert_eq!(clipped, s);
+            }
+        }
+
+        /// Frames we build from client input (a topic, a reply id, a
+        /// message) are always valid JSON with the input bounded.
+        #[test]
+        fn frames_built_from_client_input_are_valid_json(id in text(), topic in text(), message in text()) {
+            for frame in [reply_err(&id, "bad", &message), unsubscribed_frame(&topic, "unauthorized", &message)] {
+                prop_assert!(serde_json::from_str::<serde_json::Value>(&frame).is_ok(), "{}", frame);
+            }
+        }
+    }
+}

@@ -440,3 +440,43 @@ impl Conn {
         self.outbox.finish();
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing;
+    use proptest::prelude::*;
+
+    /// A continuation frame as actix-ws hands it over, in any order a
+    /// client can send them.
+    fn item() -> impl Strategy<Value = Item> {
+        let payload = prop::collection::vec(any::<u8>(), 0..64).prop_map(Bytes::from);
+        (0..4u8, payload).prop_map(|(kind, b)| match kind {
+            0 => Item::FirstText(b),
+            1 => Item::FirstBinary(b),
+            2 => Item::Continue(b),
+            _ => Item::Last(b),
+        })
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(500))]
+
+        /// However fragments arrive (a continuation with no first frame, a
+        /// new first frame mid-message, a hundred empty ones), putting them
+        /// together never holds more than the byte and fragment limits, and
+        /// a finished text message is within the byte limit.
+        #[test]
+        fn fragments_stay_within_their_limits(items in prop::collection::vec(item(), 0..80), max in 1usize..600) {
+            let mut fragments = Fragments::default();
+            for item in items {
+                match fragments.push(item, max) {
+                    Assembled::Text(bytes) => prop_assert!(bytes.len() <= max),
+                    Assembled::Partial | Assembled::Binary | Assembled::TooBig | Assembled::TooManyFragments => {}
+                }
+                prop_assert!(fragments.parts.len() <= max);
+                prop_assert!(fragments.count <= MAX_FRAGMENTS);
+            }
+        }
+    }
+}

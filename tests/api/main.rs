@@ -18,6 +18,7 @@ mod permissions;
 mod realtime;
 mod rosters;
 mod socket_edges;
+mod socket_fuzz;
 mod text_input;
 mod users;
 mod webhooks;

@@ -426,3 +426,45 @@ async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<St
     tx.commit().await?;
     Ok(HttpResponse::NoContent().finish())
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, json_bodies};
+    use proptest::prelude::*;
+
+    json_bodies! {
+        event_input: input::EventInput => |body| {
+            // The parts of `input::merge` that need no database.
+            let mut errors = FieldErrors::new();
+            if let Some(Some(g)) = body.group_config {
+                g.check(&mut errors);
+            }
+            for time in [body.start_date, body.end_date.flatten()].into_iter().flatten() {
+                if crate::time::parse_rfc3339(&time).is_none() {
+                    errors.insert("startDate".into(), "must be an RFC 3339 time".into());
+                }
+            }
+            crate::api::finish(errors)
+        };
+        payment: payments::PaymentInput;
+        event_team: teams::EventTeamInput;
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// Group colours are checked byte-wise after a `#`: any name and
+        /// colour is accepted or a 422 message, never a slice panic.
+        #[test]
+        fn any_group_config_is_checked(groups in prop::collection::vec((fuzzing::text(), fuzzing::text()), 0..6)) {
+            let config = GroupConfig {
+                groups: groups.into_iter().map(|(name, color)| Group { name, color }).collect(),
+                balance_by: GroupBalance::Order,
+            };
+            let mut errors = FieldErrors::new();
+            config.check(&mut errors);
+            prop_assert!(errors.keys().all(|k| k == "groupConfig"));
+        }
+    }
+}

@@ -257,3 +257,31 @@ async fn edit(
     tx.commit().await?;
     Ok(web::Json(push_and_load(&state, &me.id, &id).await?))
 }
+
+#[cfg(test)]
+mod fuzz {
+    use crate::fuzzing::{self, json_bodies, query_string};
+    use actix_web::web;
+    use proptest::prelude::*;
+
+    json_bodies! {
+        new_roster: super::NewRoster;
+        roster_patch: super::RosterPatch;
+        new_player: super::players::NewPlayer;
+        player_patch: super::players::PlayerPatch;
+        new_join_request: super::requests::NewJoinRequest;
+    }
+
+    const QUERY: &[&str] = &["status", "seasonId", "limit", "cursor"];
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// The roster lists' query strings parse or are refused.
+        #[test]
+        fn any_roster_list_query_parses_or_is_refused(query in query_string(QUERY)) {
+            let _ = web::Query::<super::requests::RequestsQuery>::from_query(&query);
+            let _ = web::Query::<super::listing::TeamRostersQuery>::from_query(&query);
+        }
+    }
+}

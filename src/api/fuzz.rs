@@ -1,0 +1,101 @@
+//! Fuzz targets of the request bodies and query strings owned by the
+//! resource modules without private parsing of their own (those that have
+//! it — `me`, `seasons`, `events`, `rosters`, `webhooks` — keep their
+//! targets beside it). See `crate::fuzzing`.
+
+use super::{PageQuery, SearchQuery, field_in_serde_message};
+use crate::commands::{event::RsvpInput, game::GameActionInput};
+use crate::fuzzing::{self, json_bodies, query_string, text};
+use actix_web::web;
+use proptest::prelude::*;
+
+json_bodies! {
+    new_team: super::teams::NewTeam => |body| body.parse().map(drop);
+    team_patch: super::teams::TeamPatch;
+    new_facility: super::facilities::NewFacility => |body| body.parse().map(drop);
+    facility_patch: super::facilities::FacilityPatch;
+    accept_legal: super::me::AcceptLegal;
+    new_position: super::me::NewPosition;
+    patch_position: super::me::PatchPosition;
+    new_game: super::games::NewGame => |body| crate::time::parse_rfc3339_checked(&body.scheduled_at)
+        .map(drop)
+        .map_err(|m| crate::error::AppError::field("scheduledAt", m));
+    game_patch: super::games::GamePatch;
+    lineup: super::games::LineupInput;
+    new_division_mapping: super::seasons::NewDivisionMapping;
+    division_mapping_patch: super::seasons::DivisionMappingPatch;
+    dev_token: super::dev::DevTokenRequest;
+    transfer_ownership: super::staff::TransferOwnership;
+    rsvp: RsvpInput;
+    game_action: GameActionInput => |body| {
+        let _ = rinkside_actors::game::GameAction::from(body);
+        Ok(())
+    };
+}
+
+const PAGE: &[&str] = &["limit", "cursor", "q"];
+const EVENTS: &[&str] = &[
+    "facilityId",
+    "seasonId",
+    "eventType",
+    "from",
+    "to",
+    "createdBy",
+    "attending",
+    "includeCancelled",
+    "limit",
+    "cursor",
+];
+const SCHEDULE: &[&str] = &["seasonId", "limit", "cursor"];
+
+proptest! {
+    #![proptest_config(fuzzing::config(1_000))]
+
+    /// `?limit=&cursor=` and `?q=&limit=&cursor=`: the extractor parses or
+    /// refuses, and what it parsed becomes a page size, a cursor and a
+    /// search term, or a 422 naming the field.
+    #[test]
+    fn any_page_query_becomes_a_page_or_a_422(query in query_string(PAGE)) {
+        if let Ok(page) = web::Query::<PageQuery>::from_query(&query) {
+            for outcome in [page.rows().map(drop), page.cursor().map(drop)] {
+                if let Err(e) = outcome {
+                    prop_assert_eq!(e.code(), "validation_failed");
+                }
+            }
+        }
+        if let Ok(search) = web::Query::<SearchQuery>::from_query(&query)
+            && let Err(e) = search.term()
+        {
+            prop_assert_eq!(e.code(), "validation_failed");
+        }
+    }
+
+    /// The other list queries parse or are refused.
+    #[test]
+    fn any_list_query_parses_or_is_refused(events in query_string(EVENTS), schedule in query_string(SCHEDULE)) {
+        let _ = web::Query::<super::events::EventQuery>::from_query(&events);
+        let _ = web::Query::<super::games::TeamScheduleQuery>::from_query(&schedule);
+        let _ = web::Query::<super::games::LeadersQuery>::from_query(&schedule);
+    }
+
+    /// Naming the field of a refused body reads serde's message, which
+    /// quotes the client's input: any message, no panic.
+    #[test]
+    fn any_serde_message_names_a_field_or_none(message in text()) {
+        if let Some(field) = field_in_serde_message(&message) {
+            prop_assert!(!field.is_empty() && message.contains(&field));
+        }
+    }
+
+    /// `Idempotency-Key` is 1–128 visible characters, or a 422.
+    #[test]
+    fn any_idempotency_key_is_taken_or_refused(raw in prop::collection::vec(any::<u8>(), 0..200)) {
+        let Ok(value) = actix_web::http::header::HeaderValue::from_bytes(&raw) else { return Ok(()) };
+        let req = actix_web::test::TestRequest::default().insert_header(("idempotency-key", value)).to_http_request();
+        match super::idempotency_header(&req) {
+            Ok(Some(key)) => prop_assert!(!key.is_empty() && key.len() <= 128),
+            Ok(None) => prop_assert!(false, "a key was sent"),
+            Err(e) => prop_assert_eq!(e.code(), "validation_failed"),
+        }
+    }
+}
