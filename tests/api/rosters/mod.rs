@@ -118,7 +118,8 @@ pub async fn club(app: &TestApp, rink: &TestUser, coach: &TestUser, roster_extra
 /// `(type, resourceType, resourceId)` of a user's feed items.
 pub async fn feed_of(app: &TestApp, user: &TestUser) -> Vec<(String, Option<String>, Option<String>)> {
     sqlx::query_as(
-        "SELECT type, resource_type, resource_id FROM feed_items WHERE user_id = $1 ORDER BY created_at, type",
+        "SELECT type, resource_type, resource_id FROM feed_items WHERE user_id = $1 AND type <> 'WELCOME_MESSAGE' \
+         ORDER BY created_at, type",
     )
     .bind(&user.id)
     .fetch_all(&app.state.db.pool)
