@@ -353,7 +353,7 @@ pub struct ChaosArgs {
 
     /// Seconds after a disruption during which acknowledged changes count
     /// as disrupted (their lag is the reconvergence time).
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 3.0)]
     pub window: f64,
 
     /// Seconds, after the load, for the last requests to be answered and

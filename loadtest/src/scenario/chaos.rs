@@ -476,6 +476,11 @@ async fn subscriber(spec: SubSpec, held: Arc<Mutex<Held>>, mut stop: watch::Rece
             Err(why) => {
                 let mut h = held.lock().unwrap_or_else(PoisonError::into_inner);
                 h.errors.add(&why);
+                if lost_at.is_none() {
+                    // The connection had its snapshot: start again from the
+                    // home node, so the subscribers stay spread over the nodes.
+                    failures = 0;
+                }
                 lost_at.get_or_insert_with(Instant::now);
             }
         }
@@ -594,8 +599,9 @@ struct Subscribers {
     total: usize,
     converged: usize,
     not_converged: Vec<String>,
-    /// From the end of the load to the moment each had the final state.
-    converge_after_load: Summary,
+    /// From the last acknowledged change of its topic to the moment each
+    /// subscriber held the final state.
+    final_state_after_last_ack: Summary,
     connection_drops: u64,
     /// From losing a connection to the snapshot on the next one.
     resync_after_drop: Summary,
@@ -704,7 +710,7 @@ impl Report {
         }
         out.push_str(&format!(
             "  subscribers   {} of {} converged to the final document and seq ({} not)\n  \
-             {:<13} converged after the load stopped: {}\n  \
+             {:<13} final state, from its topic's last ack: {}\n  \
              {:<13} {} connection drops; resync (drop → snapshot on the next connection): {}\n  \
              {:<13} lag, calm:                  {}\n  \
              {:<13} lag, disrupted (reconverge): {}\n  \
@@ -713,7 +719,7 @@ impl Report {
             s.total,
             s.not_converged.len(),
             "",
-            s.converge_after_load,
+            s.final_state_after_last_ack,
             "",
             s.connection_drops,
             s.resync_after_drop,
@@ -1027,7 +1033,6 @@ async fn run_on(
         }
     }
     let goals = scorer.await.context("the score keeper failed")?;
-    let load_end = Instant::now();
 
     // The final state, from every node.
     let mut finals = Vec::new();
@@ -1099,8 +1104,14 @@ async fn run_on(
     for (i, (topic, _, held)) in subs.iter().enumerate() {
         let h = held.lock().unwrap_or_else(PoisonError::into_inner);
         timelines.push((*topic, h.timeline.clone()));
+        let last_ack = changes.iter().filter(|c| c.topic == *topic).map(|c| c.acked_at).max();
+        let reached = h.timeline.iter().find(|(_, seq)| *seq >= truth[*topic].0).map(|(t, _)| *t);
         match converged_at[i] {
-            Some(at) => converge.record(at.saturating_duration_since(load_end)),
+            Some(_) => {
+                if let (Some(reached), Some(last_ack)) = (reached, last_ack) {
+                    converge.record(reached.saturating_duration_since(last_ack));
+                }
+            }
             None => not_converged.push(format!(
                 "subscriber {i} of {} holds seq {:?}, the final is {}",
                 topics[*topic].0, h.seq, truth[*topic].0
@@ -1157,7 +1168,7 @@ async fn run_on(
             total: subs.len(),
             converged: converged_at.iter().filter(|c| c.is_some()).count(),
             not_converged,
-            converge_after_load: converge.summary(),
+            final_state_after_last_ack: converge.summary(),
             connection_drops,
             resync_after_drop: resync.summary(),
             lag_calm: lags.calm.summary(),
