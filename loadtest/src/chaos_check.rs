@@ -303,6 +303,24 @@ pub fn normalize_game(doc: &Value) -> Value {
     })
 }
 
+/// Request latencies (`(sent, took)`) split by whether the request was
+/// sent inside a disruption window: `(all, calm, disrupted)`.
+pub fn split_latencies(
+    timings: &[(Instant, std::time::Duration)],
+    windows: &[(Instant, Instant)],
+) -> (Recorder, Recorder, Recorder) {
+    let (mut all, mut calm, mut disrupted) = (Recorder::new(), Recorder::new(), Recorder::new());
+    for (sent, took) in timings {
+        all.record(*took);
+        if windows.iter().any(|(from, to)| (*from..=*to).contains(sent)) {
+            disrupted.record(*took);
+        } else {
+            calm.record(*took);
+        }
+    }
+    (all, calm, disrupted)
+}
+
 /// One acknowledged change: its topic (index), the version it produced,
 /// and when the client had the acknowledgement.
 #[derive(Debug, Clone, Copy)]
@@ -499,6 +517,21 @@ mod tests {
         let update =
             json!({"version": 7, "homeScore": 2, "awayScore": 1, "status": "LIVE", "period": "1", "logTail": []});
         assert_eq!(normalize_game(&full), normalize_game(&update));
+    }
+
+    #[test]
+    fn latencies_split_by_the_window_they_were_sent_in() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let timings = [
+            (at(0), Duration::from_millis(5)),
+            (at(100), Duration::from_millis(900)),
+            (at(300), Duration::from_millis(7)),
+        ];
+        let (all, calm, disrupted) = split_latencies(&timings, &[(at(50), at(200))]);
+        assert_eq!((all.count(), calm.count(), disrupted.count()), (3, 2, 1));
+        assert!((disrupted.summary().max_ms - 900.0).abs() < 1.0);
+        assert!(calm.summary().max_ms < 8.0);
     }
 
     #[test]

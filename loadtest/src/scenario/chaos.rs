@@ -40,7 +40,7 @@ use super::Outcome;
 use crate::api::{Api, Attendees, Session, run_tag};
 use crate::chaos_check::{
     Answer, Change, EventFinal, GameFinal, GoalAck, RsvpAck, Side, Unresolved, check_goals, check_rsvps, delivery_lags,
-    normalize_event, normalize_game,
+    normalize_event, normalize_game, split_latencies,
 };
 use crate::cli::ChaosArgs;
 use crate::cluster::{Cluster, NodeConfig, PrivateRedis, Schema, redis_kill_clients};
@@ -246,8 +246,8 @@ struct RsvpResult {
     /// RSVPs answered only after a retry.
     retried: u64,
     errors: ErrorTally,
-    /// From the first attempt to the answer.
-    latency: Recorder,
+    /// `(first attempt, until the answer)` of every answered RSVP.
+    timings: Vec<(Instant, Duration)>,
     statuses: BTreeMap<String, u64>,
 }
 
@@ -285,7 +285,7 @@ async fn rsvp_user(u: RsvpUser, mut stop: watch::Receiver<bool>, deadline: watch
             Ended::Answered(body) => {
                 let status = body["status"].as_str().unwrap_or("?").to_owned();
                 *out.statuses.entry(status).or_default() += 1;
-                out.latency.record(started.elapsed());
+                out.timings.push((started, started.elapsed()));
                 if out.attempts - before > 1 {
                     out.retried += 1;
                 }
@@ -321,7 +321,7 @@ struct GoalResult {
     attempts: u64,
     retried: u64,
     errors: ErrorTally,
-    latency: Recorder,
+    timings: Vec<(Instant, Duration)>,
 }
 
 struct Keeper {
@@ -362,7 +362,7 @@ async fn keep_score(k: Keeper, mut stop: watch::Receiver<bool>, deadline: watch:
         let limit = *deadline.borrow();
         match send_idempotent(request, limit, &mut out.attempts, &mut out.errors).await {
             Ended::Answered(body) => {
-                out.latency.record(started.elapsed());
+                out.timings.push((started, started.elapsed()));
                 if out.attempts - before > 1 {
                     out.retried += 1;
                 }
@@ -587,8 +587,13 @@ struct Requests {
     retried: u64,
     unresolved: usize,
     refused: Vec<String>,
-    /// First attempt to answer, retries included.
+    /// First attempt to answer, retries included: all requests, those sent
+    /// in calm periods, and those sent during a disruption (see `--window`).
     latency: Summary,
+    latency_calm: Summary,
+    latency_disrupted: Summary,
+    /// The slowest answers: when (seconds into the load) and how long.
+    slowest: Vec<String>,
     /// Failed attempts, by cause.
     attempt_errors: ErrorTally,
 }
@@ -644,6 +649,45 @@ struct Report {
     final_versions: BTreeMap<String, u64>,
 }
 
+impl Requests {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        sent: u64,
+        acknowledged: usize,
+        retried: u64,
+        unresolved: usize,
+        refused: Vec<String>,
+        timings: &[(Instant, Duration)],
+        windows: &[(Instant, Instant)],
+        started: Instant,
+        attempt_errors: ErrorTally,
+    ) -> Self {
+        let (all, calm, disrupted) = split_latencies(timings, windows);
+        let mut by_time: Vec<&(Instant, Duration)> = timings.iter().collect();
+        by_time.sort_by_key(|(_, took)| std::cmp::Reverse(*took));
+        let slowest = by_time
+            .iter()
+            .take(5)
+            .map(|(at, took)| {
+                let t = at.saturating_duration_since(started).as_secs_f64();
+                format!("{:.0} ms at {t:.1} s", took.as_secs_f64() * 1000.0)
+            })
+            .collect();
+        Self {
+            sent,
+            acknowledged,
+            retried,
+            unresolved,
+            refused,
+            latency: all.summary(),
+            latency_calm: calm.summary(),
+            latency_disrupted: disrupted.summary(),
+            slowest,
+            attempt_errors,
+        }
+    }
+}
+
 fn list(items: &[String]) -> String {
     let mut s: String = items.iter().take(SHOWN).map(|i| format!("      {i}\n")).collect();
     if items.len() > SHOWN {
@@ -655,7 +699,10 @@ fn list(items: &[String]) -> String {
 fn requests_line(name: &str, r: &Requests) -> String {
     let mut s = format!(
         "  {name:<13} {} acknowledged of {} requests ({} HTTP attempts, {} needed a retry, {} unresolved, {} refused)\n  \
-         {:<13} first attempt to answer {}\n",
+         {:<13} first attempt to answer {}\n  \
+         {:<13}   sent when calm        {}\n  \
+         {:<13}   sent while disrupted  {}\n  \
+         {:<13}   slowest: {}\n",
         r.acknowledged,
         r.acknowledged + r.unresolved + r.refused.len(),
         r.sent,
@@ -663,7 +710,13 @@ fn requests_line(name: &str, r: &Requests) -> String {
         r.unresolved,
         r.refused.len(),
         "",
-        r.latency
+        r.latency,
+        "",
+        r.latency_calm,
+        "",
+        r.latency_disrupted,
+        "",
+        r.slowest.join(", ")
     );
     if !r.attempt_errors.is_empty() {
         s.push_str("    failed attempts (retried):\n");
@@ -1027,7 +1080,7 @@ async fn run_on(
         for (k, n) in r.errors.iter() {
             rsvp.errors.add_n(k, n);
         }
-        rsvp.latency.merge(&r.latency);
+        rsvp.timings.extend(r.timings);
         for (k, n) in r.statuses {
             *rsvp.statuses.entry(k).or_default() += n;
         }
@@ -1142,25 +1195,29 @@ async fn run_on(
         kills,
         redis_drops: drops,
         disruptions,
-        rsvps: Requests {
-            sent: rsvp.attempts,
-            acknowledged: rsvp.acks.len(),
-            retried: rsvp.retried,
-            unresolved: rsvp.unresolved.len(),
-            refused: rsvp.refused,
-            latency: rsvp.latency.summary(),
-            attempt_errors: rsvp.errors,
-        },
+        rsvps: Requests::new(
+            rsvp.attempts,
+            rsvp.acks.len(),
+            rsvp.retried,
+            rsvp.unresolved.len(),
+            rsvp.refused,
+            &rsvp.timings,
+            &windows,
+            started,
+            rsvp.errors,
+        ),
         rsvp_statuses: rsvp.statuses,
-        goals: Requests {
-            sent: goals.attempts,
-            acknowledged: goals.acks.len(),
-            retried: goals.retried,
-            unresolved: goals.unresolved,
-            refused: goals.refused,
-            latency: goals.latency.summary(),
-            attempt_errors: goals.errors,
-        },
+        goals: Requests::new(
+            goals.attempts,
+            goals.acks.len(),
+            goals.retried,
+            goals.unresolved,
+            goals.refused,
+            &goals.timings,
+            &windows,
+            started,
+            goals.errors,
+        ),
         lost_acks,
         broken,
         nodes_disagree,
