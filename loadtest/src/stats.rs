@@ -43,15 +43,6 @@ impl Recorder {
         }
     }
 
-    /// Adds another recorder's samples.
-    pub fn merge(&mut self, other: &Recorder) {
-        if let (Some(h), Some(o)) = (self.histogram.as_mut(), other.histogram.as_ref()) {
-            // Same bounds on both sides, so adding cannot fail; if it ever
-            // did, the other's samples are dropped rather than the run.
-            let _ = h.add(o);
-        }
-    }
-
     pub fn count(&self) -> u64 {
         self.histogram.as_ref().map_or(0, Histogram::len)
     }
@@ -144,17 +135,6 @@ mod tests {
         let s = r.summary();
         assert!(s.min_ms > 0.0);
         assert!(s.max_ms >= 3_600_000.0 * 0.999);
-    }
-
-    #[test]
-    fn merged_recorders_hold_both_sets_of_samples() {
-        let (mut a, mut b) = (Recorder::new(), Recorder::new());
-        a.record(Duration::from_millis(1));
-        b.record(Duration::from_millis(3));
-        b.record(Duration::from_millis(5));
-        a.merge(&b);
-        assert_eq!(a.count(), 3);
-        assert!((a.summary().max_ms - 5.0).abs() < 0.01);
     }
 
     #[test]
