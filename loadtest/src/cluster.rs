@@ -106,6 +106,27 @@ impl Node {
     /// Starts the process and waits until `/healthz` answers 200.
     pub async fn start(&mut self, config: &NodeConfig, http: &reqwest::Client) -> Result<Duration> {
         let started = Instant::now();
+        self.spawn(config)?;
+        let url = format!("{}/healthz", self.base_url());
+        loop {
+            if healthy(http, &url).await {
+                return Ok(started.elapsed());
+            }
+            if let Some(child) = self.child.as_mut()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                self.child = None;
+                bail!("node {} exited while starting ({status}); see {}", self.index, self.log_path(config).display());
+            }
+            if started.elapsed() > START_TIMEOUT {
+                bail!("node {} not healthy after {START_TIMEOUT:?}", self.index);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Starts the process without waiting for it (see [`wait_healthy`]).
+    pub fn spawn(&mut self, config: &NodeConfig) -> Result<()> {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -128,24 +149,7 @@ impl Node {
             .with_context(|| format!("starting {}", config.binary.display()))?;
         self.child = Some(child);
         self.starts += 1;
-        let url = format!("{}/healthz", self.base_url());
-        loop {
-            if let Ok(r) = http.get(&url).timeout(Duration::from_secs(2)).send().await
-                && r.status().is_success()
-            {
-                return Ok(started.elapsed());
-            }
-            if let Some(child) = self.child.as_mut()
-                && let Ok(Some(status)) = child.try_wait()
-            {
-                self.child = None;
-                bail!("node {} exited while starting ({status}); see {}", self.index, self.log_path(config).display());
-            }
-            if started.elapsed() > START_TIMEOUT {
-                bail!("node {} not healthy after {START_TIMEOUT:?}", self.index);
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        Ok(())
     }
 
     /// SIGKILL (std's `Child::kill`), then reap.
@@ -155,6 +159,25 @@ impl Node {
             let _ = child.wait();
         }
     }
+}
+
+async fn healthy(http: &reqwest::Client, url: &str) -> bool {
+    http.get(url).timeout(Duration::from_secs(2)).send().await.is_ok_and(|r| r.status().is_success())
+}
+
+/// Waits until the node at `base_url` answers `/healthz` with 200: how long
+/// that took. Runs beside the scenario, so a node slow to come back under
+/// load does not hold up the disruptions after it.
+pub async fn wait_healthy(http: reqwest::Client, base_url: String) -> Result<Duration> {
+    let started = Instant::now();
+    let url = format!("{base_url}/healthz");
+    while !healthy(&http, &url).await {
+        if started.elapsed() > START_TIMEOUT {
+            bail!("not healthy after {START_TIMEOUT:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(started.elapsed())
 }
 
 impl Drop for Node {
@@ -194,6 +217,12 @@ impl Cluster {
 
     pub async fn restart(&mut self, i: usize) -> Result<Duration> {
         self.nodes[i].start(&self.config, &self.http).await
+    }
+
+    /// Starts node `i` again and hands back the wait for its health.
+    pub fn respawn(&mut self, i: usize) -> Result<impl std::future::Future<Output = Result<Duration>> + use<>> {
+        self.nodes[i].spawn(&self.config)?;
+        Ok(wait_healthy(self.http.clone(), self.nodes[i].base_url()))
     }
 
     /// Lines of the nodes' logs that say something panicked.

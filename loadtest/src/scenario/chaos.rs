@@ -29,11 +29,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use futures_util::{SinkExt, StreamExt, TryStreamExt, stream};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tracing::{info, warn};
 
 use super::Outcome;
@@ -150,7 +150,7 @@ pub fn backoff(attempt: u32, first: Duration, cap: Duration) -> Duration {
 enum Ended {
     /// 2xx with its body.
     Answered(Value),
-    /// A 4xx other than 429: the server refused it for good.
+    /// A 4xx other than 408 and 429: the server refused it for good.
     Refused(String),
     /// Still unanswered at the deadline.
     GaveUp,
@@ -169,9 +169,9 @@ struct Request<'a> {
     body: Value,
 }
 
-/// Sends until answered (2xx), refused (4xx but 429) or `deadline`:
-/// transport errors, 5xx and 429 are retried with the same key on the next
-/// node. Counts attempts and tallies the failures.
+/// Sends until answered (2xx), refused (a 4xx but 408 and 429) or
+/// `deadline`: transport errors, 5xx, 408 (the server's request timeout)
+/// and 429 are retried with the same key on the next node. Counts attempts and tallies the failures.
 async fn send_idempotent(r: Request<'_>, deadline: Instant, attempts: &mut u64, errors: &mut ErrorTally) -> Ended {
     let mut attempt = 0u32;
     loop {
@@ -191,7 +191,7 @@ async fn send_idempotent(r: Request<'_>, deadline: Instant, attempts: &mut u64, 
                 Ok(body) => return Ended::Answered(body),
                 Err(e) => errors.add(&format!("reading an answer: {}", short(&e))),
             },
-            Ok(res) if res.status().is_client_error() && res.status().as_u16() != 429 => {
+            Ok(res) if res.status().is_client_error() && !matches!(res.status().as_u16(), 408 | 429) => {
                 let status = res.status();
                 let body = res.text().await.unwrap_or_default();
                 return Ended::Refused(format!("{status}: {}", body.chars().take(200).collect::<String>()));
@@ -407,8 +407,11 @@ impl TopicKind {
 #[derive(Debug, Default)]
 struct Held {
     seq: Option<u64>,
-    /// The normalized document at `seq`.
-    doc: Option<Value>,
+    /// The frame that brought `seq`, as received: parsed only when the
+    /// convergence check asks (a subscriber reads thousands of documents;
+    /// building each would cost the load generator the CPU the server
+    /// needs).
+    frame: Option<Utf8Bytes>,
     /// `(when, seq)` of every state that raised the seq.
     timeline: Vec<(Instant, u64)>,
     connections: u32,
@@ -424,7 +427,7 @@ struct Held {
 }
 
 impl Held {
-    fn take(&mut self, seq: u64, doc: Value, kind: TopicKind, snapshot: bool) {
+    fn take(&mut self, seq: u64, frame: Utf8Bytes, snapshot: bool) {
         if self.seq.is_some_and(|held| seq <= held) {
             if snapshot && self.seq.is_some_and(|held| seq < held) {
                 self.stale_snapshots += 1;
@@ -435,14 +438,35 @@ impl Held {
             return;
         }
         self.seq = Some(seq);
-        self.doc = Some(kind.normalize(&doc));
+        self.frame = Some(frame);
         self.timeline.push((Instant::now(), seq));
     }
+
+    /// The held document, normalized.
+    fn doc(&self, kind: TopicKind) -> Option<Value> {
+        let frame: Value = serde_json::from_str(self.frame.as_ref()?.as_str()).ok()?;
+        Some(kind.normalize(&frame["data"]))
+    }
+}
+
+/// The head of a server frame; `data` is skipped, not built.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    seq: Option<u64>,
+    #[serde(default)]
+    error: Option<HeadError>,
+}
+
+#[derive(Deserialize)]
+struct HeadError {
+    code: String,
 }
 
 struct SubSpec {
     topic: String,
-    kind: TopicKind,
     token: Option<String>,
     endpoints: Arc<Vec<Arc<Endpoint>>>,
     /// Node connected to first, and again after each drop.
@@ -531,30 +555,26 @@ async fn session(
             Some(Ok(Message::Text(t))) => t,
             Some(Ok(_)) => continue,
         };
-        let Ok(frame) = serde_json::from_str::<Value>(text.as_str()) else { continue };
+        let Ok(head) = serde_json::from_str::<Head>(text.as_str()) else { continue };
         let mut h = held.lock().unwrap_or_else(PoisonError::into_inner);
-        match frame["type"].as_str() {
-            Some("snapshot") => {
-                let seq = frame["seq"].as_u64().unwrap_or(0);
-                h.take(seq, frame["data"].clone(), spec.kind, true);
+        match head.kind.as_str() {
+            "snapshot" => {
+                h.take(head.seq.unwrap_or(0), text, true);
                 subscribed = true;
                 if let Some(at) = lost_at.take() {
                     h.resync.push(at.elapsed());
                 }
             }
-            Some("update") if subscribed => {
-                let seq = frame["seq"].as_u64().unwrap_or(0);
-                h.take(seq, frame["data"].clone(), spec.kind, false);
-            }
-            Some("error") => {
-                let code = frame["error"]["code"].as_str().unwrap_or("?").to_owned();
+            "update" if subscribed => h.take(head.seq.unwrap_or(0), text, false),
+            "error" => {
+                let code = head.error.map_or_else(|| "?".to_owned(), |e| e.code);
                 h.errors.add(&format!("error frame: {code}"));
                 if !subscribed {
                     // The subscribe failed (a node still starting, say): again, later.
                     return Err(format!("subscribe refused: {code}"));
                 }
             }
-            Some("unsubscribed") => return Err("unsubscribed by the server".into()),
+            "unsubscribed" => return Err("unsubscribed by the server".into()),
             _ => {}
         }
     }
@@ -956,7 +976,7 @@ async fn run_on(
         let (name, kind) = topics[topic].clone();
         let token = (kind == TopicKind::Event).then(|| setup.users[i % setup.users.len()].token.clone());
         let held = Arc::new(Mutex::new(Held::default()));
-        let spec = SubSpec { topic: name, kind, token, endpoints: endpoints.clone(), home: i % endpoints.len() };
+        let spec = SubSpec { topic: name, token, endpoints: endpoints.clone(), home: i % endpoints.len() };
         sub_tasks.spawn(subscriber(spec, held.clone(), stop_subs_rx.clone()));
         subs.push((topic, kind, held));
     }
@@ -1009,6 +1029,7 @@ async fn run_on(
     let window = Duration::from_secs_f64(args.window);
     let (mut kills, mut drops) = (0, 0);
     let mut down_since: BTreeMap<usize, Instant> = BTreeMap::new();
+    let mut restarts = JoinSet::new();
     info!(seconds = args.seconds, "load and chaos running");
     for (at, action) in chaos_plan(args.seconds, args.nodes, args.kill_every, args.down, args.redis_drop_every) {
         tokio::time::sleep_until((started + at).into()).await;
@@ -1026,17 +1047,15 @@ async fn run_on(
                 });
             }
             Action::Restart(i) => {
-                let took = cluster.restart(i).await;
-                let detail = match &took {
-                    Ok(d) => format!("back, healthy after {:.2} s", d.as_secs_f64()),
-                    Err(e) => format!("restart FAILED: {e:#}"),
-                };
-                info!(node = i, %detail, "restarted");
-                if let Some(since) = down_since.remove(&i) {
-                    windows.push((since, Instant::now() + window));
-                }
-                disruptions.push(Disruption { at_seconds: t, what: format!("restart node {i}"), detail });
-                took?;
+                let health = cluster.respawn(i)?;
+                let since = down_since.remove(&i).unwrap_or_else(Instant::now);
+                let slot = disruptions.len();
+                disruptions.push(Disruption {
+                    at_seconds: t,
+                    what: format!("restart node {i}"),
+                    detail: String::new(),
+                });
+                restarts.spawn(async move { (i, slot, since, health.await, Instant::now()) });
             }
             Action::DropRedis => {
                 let mut detail = Vec::new();
@@ -1059,9 +1078,20 @@ async fn run_on(
         }
     }
     tokio::time::sleep_until((started + Duration::from_secs_f64(args.seconds)).into()).await;
-
     // Stop the load; bring every node back; let the unanswered finish.
     let _ = stop_load.send(true);
+    while let Some(joined) = restarts.join_next().await {
+        let (i, slot, since, health, at) = joined.context("a restart task failed")?;
+        let detail = match &health {
+            Ok(d) => format!("healthy after {:.2} s", d.as_secs_f64()),
+            Err(e) => format!("restart FAILED: {e:#}"),
+        };
+        info!(node = i, %detail, "restarted");
+        disruptions[slot].detail = detail;
+        windows.push((since, at + window));
+        health.with_context(|| format!("node {i} did not come back"))?;
+    }
+
     for i in 0..cluster.nodes.len() {
         if !cluster.nodes[i].is_up() {
             cluster.restart(i).await?;
@@ -1114,10 +1144,10 @@ async fn run_on(
     let settle_until = Instant::now() + Duration::from_secs_f64(args.settle);
     let mut converged_at: Vec<Option<Instant>> = vec![None; subs.len()];
     loop {
-        for (i, (topic, _, held)) in subs.iter().enumerate() {
+        for (i, (topic, kind, held)) in subs.iter().enumerate() {
             if converged_at[i].is_none() {
                 let h = held.lock().unwrap_or_else(PoisonError::into_inner);
-                if h.seq == Some(truth[*topic].0) && h.doc.as_ref() == Some(&truth[*topic].1) {
+                if h.seq == Some(truth[*topic].0) && h.doc(*kind).as_ref() == Some(&truth[*topic].1) {
                     converged_at[i] = Some(Instant::now());
                 }
             }
@@ -1166,8 +1196,11 @@ async fn run_on(
                 }
             }
             None => not_converged.push(format!(
-                "subscriber {i} of {} holds seq {:?}, the final is {}",
-                topics[*topic].0, h.seq, truth[*topic].0
+                "subscriber {i} of {} holds seq {:?}{}, the final is {}",
+                topics[*topic].0,
+                h.seq,
+                if h.seq == Some(truth[*topic].0) { " with a different document" } else { "" },
+                truth[*topic].0
             )),
         }
         for d in &h.resync {
@@ -1300,15 +1333,27 @@ mod tests {
     #[test]
     fn a_subscriber_keeps_the_newest_state_and_counts_stale_frames() {
         let mut h = Held::default();
-        let doc = |v: u64| json!({"version": v, "homeScore": v});
-        h.take(3, doc(3), TopicKind::Game, true);
-        h.take(5, doc(5), TopicKind::Game, false);
-        h.take(4, doc(4), TopicKind::Game, false);
-        h.take(2, doc(2), TopicKind::Game, true);
-        h.take(5, doc(5), TopicKind::Game, true);
+        let frame = |v: u64| {
+            Utf8Bytes::from(json!({"type": "update", "seq": v, "data": {"version": v, "homeScore": v}}).to_string())
+        };
+        h.take(3, frame(3), true);
+        h.take(5, frame(5), false);
+        h.take(4, frame(4), false);
+        h.take(2, frame(2), true);
+        h.take(5, frame(5), true);
         assert_eq!(h.seq, Some(5));
-        assert_eq!(h.doc.as_ref().map(|d| d["homeScore"].clone()), Some(json!(5)));
+        assert_eq!(h.doc(TopicKind::Game).map(|d| d["homeScore"].clone()), Some(json!(5)));
         assert_eq!(h.timeline.iter().map(|(_, s)| *s).collect::<Vec<_>>(), vec![3, 5]);
         assert_eq!((h.stale_updates, h.stale_snapshots), (1, 1));
+    }
+
+    #[test]
+    fn frame_heads_are_read_without_their_data() {
+        let head: Head =
+            serde_json::from_str(r#"{"type":"update","topic":"game:1","seq":9,"data":{"big":[1,2]}}"#).unwrap();
+        assert_eq!((head.kind.as_str(), head.seq), ("update", Some(9)));
+        let head: Head =
+            serde_json::from_str(r#"{"type":"error","error":{"code":"not_found","message":"x"}}"#).unwrap();
+        assert_eq!(head.error.map(|e| e.code).as_deref(), Some("not_found"));
     }
 }
