@@ -194,7 +194,11 @@ async fn send_idempotent(r: Request<'_>, deadline: Instant, attempts: &mut u64, 
             Ok(res) if res.status().is_client_error() && !matches!(res.status().as_u16(), 408 | 429) => {
                 let status = res.status();
                 let body = res.text().await.unwrap_or_default();
-                return Ended::Refused(format!("{status}: {}", body.chars().take(200).collect::<String>()));
+                if status.as_u16() == 409 && says_try_again(&body) {
+                    errors.add("HTTP 409 \"changing too fast; try again\"");
+                } else {
+                    return Ended::Refused(format!("{status}: {}", body.chars().take(200).collect::<String>()));
+                }
             }
             Ok(res) => errors.add(&format!("HTTP {}", res.status())),
             Err(e) => errors.add(&short(&e)),
@@ -205,6 +209,18 @@ async fn send_idempotent(r: Request<'_>, deadline: Instant, attempts: &mut u64, 
         tokio::time::sleep(backoff(attempt, RETRY_FIRST, RETRY_CAP)).await;
         attempt += 1;
     }
+}
+
+/// Whether a 409 is the actor's "changing too fast; try again": its
+/// optimistic commit lost to other nodes' commits of the same event too
+/// many times in a row. Nothing was applied, so the client tries again with
+/// the same key. (The code is the generic `conflict`, so only the message
+/// tells it from a refusal for good.)
+pub fn says_try_again(body: &str) -> bool {
+    serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|v| v["error"]["message"].as_str().map(|m| m.ends_with("try again")))
+        .unwrap_or(false)
 }
 
 /// A reqwest error without its URL (which differs per node and port).
@@ -1304,6 +1320,14 @@ mod tests {
     fn no_kills_or_drops_when_switched_off() {
         assert!(chaos_plan(60.0, 3, 0.0, 3.0, 0.0).is_empty());
         assert!(chaos_plan(5.0, 3, 15.0, 3.0, 0.0).is_empty(), "too short for a kill and its restart");
+    }
+
+    #[test]
+    fn only_the_try_again_conflict_is_retried() {
+        let busy = r#"{"error":{"code":"conflict","message":"event e1 is changing too fast; try again"}}"#;
+        assert!(says_try_again(busy));
+        assert!(!says_try_again(r#"{"error":{"code":"conflict","message":"the game is over"}}"#));
+        assert!(!says_try_again("not json"));
     }
 
     #[test]
