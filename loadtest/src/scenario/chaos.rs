@@ -936,7 +936,12 @@ pub async fn run(args: ChaosArgs) -> Result<Outcome> {
     };
     let redis_url =
         args.redis_url.clone().or_else(|| private_redis.as_ref().map(|r| r.url.clone())).unwrap_or_default();
-    let outcome = run_on(&args, &tag, &binary, &log_dir, &schema, &redis_url, private_redis.is_some()).await;
+    // Ctrl-C drops the run, and with it the cluster (its nodes are killed),
+    // so no server is left behind; the schema is dropped below.
+    let outcome = tokio::select! {
+        outcome = run_on(&args, &tag, &binary, &log_dir, &schema, &redis_url, private_redis.is_some()) => outcome,
+        _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted")),
+    };
     drop(private_redis);
     if args.keep_schema {
         info!(schema = %schema.name, "kept the schema");
