@@ -11,6 +11,7 @@ mod events;
 mod follows;
 mod games;
 mod http_edges;
+mod http_fuzz;
 mod inputs;
 mod operations;
 mod permissions;
