@@ -42,7 +42,7 @@ npm --prefix client run lint
 step "Rust: build"
 cargo build --workspace --all-targets
 
-step "Rust: unit tests (server, actors, load generator)"
+step "Rust: unit tests (server, actors, load generator), the fuzz targets among them"
 cargo test --workspace --lib --bins
 
 step "Rust: actors integration tests"

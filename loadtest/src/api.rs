@@ -212,6 +212,11 @@ impl Api {
         self.send(reqwest::Method::GET, &format!("/api/v1/events/{event_id}/attendees"), Some(token), None).await
     }
 
+    /// Any GET as JSON, with a token.
+    pub async fn get_value(&self, path: &str, token: &str) -> Result<Value> {
+        self.send(reqwest::Method::GET, path, Some(token), None).await
+    }
+
     pub async fn create_facility(&self, token: &str, name: &str) -> Result<String> {
         let body = json!({ "name": name, "timezone": "America/Toronto" });
         self.create("/api/v1/facilities", token, body).await

@@ -46,6 +46,10 @@ pub enum Scenario {
     /// the item is in every follower's feed, and until it is pushed to the
     /// subscribed ones.
     Feed(FeedArgs),
+    /// Starts its own cluster (PostgreSQL + Redis), runs RSVPs, goals and
+    /// subscribers while killing nodes and dropping Redis connections, and
+    /// checks nothing acknowledged was lost and every subscriber converged.
+    Chaos(ChaosArgs),
 }
 
 #[derive(Debug, Args)]
@@ -292,6 +296,103 @@ pub struct ScoreboardArgs {
     pub net: NetArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct ChaosArgs {
+    /// Server nodes to start (one is down at a time).
+    #[arg(long, default_value_t = 3)]
+    pub nodes: usize,
+
+    /// The `rinkside` binary (default: the one next to this program).
+    #[arg(long)]
+    pub server_bin: Option<std::path::PathBuf>,
+
+    /// PostgreSQL database the run makes a fresh schema in (dropped at the
+    /// end unless --keep-schema).
+    #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/test")]
+    pub database_url: String,
+
+    /// Keep the schema (`chaos_<tag>`) for inspection.
+    #[arg(long)]
+    pub keep_schema: bool,
+
+    /// Pool size of each node (`DATABASE_MAX_CONNECTIONS`): keep it small
+    /// on a shared PostgreSQL.
+    #[arg(long, default_value_t = 5)]
+    pub db_connections: u32,
+
+    /// An existing Redis to use. Default: start a private `redis-server`.
+    /// CAUTION: the drops run `CLIENT KILL TYPE pubsub`, which disconnects
+    /// every subscriber of that Redis, not only this run's nodes.
+    #[arg(long)]
+    pub redis_url: Option<String>,
+
+    /// The `redis-server` binary for the private Redis.
+    #[arg(long, default_value = "redis-server")]
+    pub redis_server: std::path::PathBuf,
+
+    /// Seconds of load (and chaos).
+    #[arg(long, default_value_t = 75.0)]
+    pub seconds: f64,
+
+    /// Users toggling their RSVPs.
+    #[arg(long, default_value_t = 120)]
+    pub users: usize,
+
+    /// Events the users answer.
+    #[arg(long, default_value_t = 4)]
+    pub events: usize,
+
+    /// maxSkaters of every event.
+    #[arg(long, default_value_t = 10)]
+    pub skaters: u32,
+
+    /// maxGoalies of every event.
+    #[arg(long, default_value_t = 1)]
+    pub goalies: u32,
+
+    /// RSVPs per second over all users.
+    #[arg(long, default_value_t = 30.0)]
+    pub rsvp_rate: f64,
+
+    /// Goals per second from the score keeper.
+    #[arg(long, default_value_t = 2.0)]
+    pub goal_rate: f64,
+
+    /// Subscribers per event topic (signed in as the users).
+    #[arg(long, default_value_t = 10)]
+    pub event_subscribers: usize,
+
+    /// Signed-out subscribers of the game topic.
+    #[arg(long, default_value_t = 40)]
+    pub game_subscribers: usize,
+
+    /// Seconds between node kills (0 = none); nodes are killed in turn.
+    #[arg(long, default_value_t = 15.0)]
+    pub kill_every: f64,
+
+    /// Seconds a killed node stays down before it is restarted.
+    #[arg(long, default_value_t = 3.0)]
+    pub down: f64,
+
+    /// Seconds between Redis connection drops (0 = none).
+    #[arg(long, default_value_t = 10.0)]
+    pub redis_drop_every: f64,
+
+    /// Seconds after a disruption during which acknowledged changes count
+    /// as disrupted (their lag is the reconvergence time).
+    #[arg(long, default_value_t = 3.0)]
+    pub window: f64,
+
+    /// Seconds, after the load, for the last requests to be answered and
+    /// then for the subscribers to converge.
+    #[arg(long, default_value_t = 30.0)]
+    pub settle: f64,
+
+    /// Where the nodes' logs go (default: a fresh folder in the temp dir).
+    #[arg(long)]
+    pub log_dir: Option<std::path::PathBuf>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,6 +429,18 @@ mod tests {
         assert_eq!(f.server_pid, Some(42));
         assert_eq!(f.net.source_ips.len(), 1);
         assert_eq!(f.publish_via, PublishVia::Rest);
+    }
+
+    #[test]
+    fn chaos_parses_its_options() {
+        let cli =
+            Cli::try_parse_from(["rinkside-loadtest", "chaos", "--nodes", "2", "--seconds", "10", "--keep-schema"])
+                .unwrap();
+        let Scenario::Chaos(c) = cli.scenario else {
+            panic!("not chaos");
+        };
+        assert_eq!((c.nodes, c.seconds, c.keep_schema, c.db_connections), (2, 10.0, true, 5));
+        assert!(c.redis_url.is_none());
     }
 
     #[test]

@@ -30,11 +30,21 @@ pub struct ErrorTally(BTreeMap<String, u64>);
 
 impl ErrorTally {
     pub fn add(&mut self, message: &str) {
+        self.add_n(message, 1);
+    }
+
+    /// Adds `n` of one message (merging tallies).
+    pub fn add_n(&mut self, message: &str, n: u64) {
         let mut key: String = message.chars().take(300).collect();
         if !self.0.contains_key(&key) && self.0.len() >= MAX_DISTINCT_ERRORS {
             key = "(other errors)".into();
         }
-        *self.0.entry(key).or_default() += 1;
+        *self.0.entry(key).or_default() += n;
+    }
+
+    /// Message and count, in message order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), *v))
     }
 
     pub fn total(&self) -> u64 {

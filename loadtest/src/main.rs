@@ -3,7 +3,11 @@
 //! A tour of the modules:
 //! - [`cli`]: the command line, one subcommand per scenario.
 //! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard` — each sets up
-//!   what it needs through the API, drives load, and returns an `Outcome`.
+//!   what it needs through the API, drives load, and returns an `Outcome`;
+//!   `chaos` also starts its own cluster and breaks it while it runs.
+//! - [`cluster`]: server nodes as child processes, a fresh schema, a
+//!   private Redis, and dropping its clients; [`chaos_check`]: the verdict
+//!   on a chaos run (nothing acknowledged lost, every subscriber converged).
 //! - [`fleet`]: thousands of subscriber sockets on one topic.
 //! - [`ws`]: the WebSocket frames of CONTRACT.md, the subscriber task, and a
 //!   command connection.
@@ -17,7 +21,9 @@
 //! the program's output on stdout.
 
 mod api;
+mod chaos_check;
 mod cli;
+mod cluster;
 mod deliveries;
 mod fleet;
 mod net;
@@ -73,6 +79,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Steady(a) => scenario::steady::run(a).await,
         Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
         Scenario::Feed(a) => scenario::feed::run(a).await,
+        Scenario::Chaos(a) => scenario::chaos::run(a).await,
     }
 }
 

@@ -135,3 +135,58 @@ async fn fetch_jwks(client: &reqwest::Client, url: &str) -> anyhow::Result<HashM
     }
     Ok(keys)
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, json_with_keys, text};
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    /// Some RSA public key (its private half was thrown away): no token
+    /// the fuzzer makes can be signed for it.
+    const PEM: &str = "-----BEGIN PUBLIC KEY-----\n\
+        MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA6TMY5J8T2kPaL3wWb9wS\n\
+        4nT1RWKT7aoIP4rcwiU8rb9Ova1xIOACAXbBfieskB3ay+BiqzZxfy8AmUqY2wHM\n\
+        OPTGrYBUzwuAALGDExrZH+FmY340rcxoUFg2tRjwQl8KHIZ+IC2ZUjDfZpyJMIaZ\n\
+        50V16cO07oORuSXXSIZEP2sDPRkXa6ZZYREaomE4dxEWxEEW5kYCh+L0Jut4QVjV\n\
+        Xt+6dlKrmhVroGHZi1YW2fkG6f1myTW3Zg+Ld1BzaMbqa9L0EAAiDcCqIw6j6Qa+\n\
+        3hPq7fHOOQa+D0qA+YuYGHQ+DyAWLMfzSsZlqWrWvmBnH340l2Qo83tM91fSDqQ7\n\
+        LQIDAQAB\n\
+        -----END PUBLIC KEY-----\n";
+
+    const CLAIMS: &[&str] = &["alg", "kid", "typ", "sub", "exp", "nbf", "iat", "iss", "azp", "RS256", "HS256", "none"];
+
+    /// A JWT whose header and claims are hostile JSON, signature any bytes:
+    /// it gets past the header check to the signature and claims.
+    fn token() -> impl Strategy<Value = String> {
+        let part = |v: Value| URL_SAFE_NO_PAD.encode(v.to_string());
+        let header = (json_with_keys(CLAIMS), any::<bool>()).prop_map(|(mut h, rs256)| {
+            if rs256 && h.is_object() {
+                h["alg"] = Value::from("RS256");
+            }
+            h
+        });
+        (header, json_with_keys(CLAIMS), fuzzing::bytes())
+            .prop_map(move |(h, c, sig)| format!("{}.{}.{}", part(h), part(c), URL_SAFE_NO_PAD.encode(sig)))
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(500))]
+
+        /// Any bearer token is refused with a 401 value.
+        #[test]
+        fn any_token_is_refused_without_a_panic(token in prop_oneof![token(), text()]) {
+            let map: HashMap<&str, &str> = [("CLERK_JWT_KEY", PEM), ("CLERK_ISSUER", "https://clerk.rink.example")].into();
+            let config = Config::from_lookup(|k| map.get(k).map(|v| v.to_string())).map_err(|e| TestCaseError::fail(e.0))?;
+            let verifier = ClerkVerifier::from_config(&config).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let rt = tokio::runtime::Builder::new_current_thread().build().map_err(|e| TestCaseError::fail(e.to_string()))?;
+            match rt.block_on(verifier.verify(&token)) {
+                Ok(identity) => prop_assert!(false, "a forged token verified as {}", identity.clerk_id),
+                Err(e) => prop_assert_eq!(e.code(), "unauthorized"),
+            }
+        }
+    }
+}

@@ -169,3 +169,26 @@ mod tests {
         assert!(p.contains("connect-src 'self';"), "{p}");
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// The `Host` a request names goes into the CSP only when plain:
+        /// any host gives a policy with exactly the directives we wrote.
+        #[test]
+        fn any_host_gives_a_policy_of_our_directives(host in prop_oneof![text(), "[a-z0-9.:\\[\\]-]{0,40}"]) {
+            let config = Config::from_lookup(|_| None).map_err(|e| TestCaseError::fail(e.0))?;
+            let headers = SecurityHeaders::new(&config);
+            let plain = headers.policy("rink.example").to_str().map(|p| p.matches(';').count()).unwrap_or_default();
+            let policy = headers.policy(&host);
+            let policy = policy.to_str().map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(policy.matches(';').count(), plain, "{}", policy);
+        }
+    }
+}

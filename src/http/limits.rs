@@ -305,3 +305,51 @@ mod tests {
         assert_eq!(retry_after_secs(Duration::MAX), 24 * 3600);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::fuzzing::{self, text};
+    use proptest::prelude::*;
+
+    /// `X-Forwarded-For`-shaped values: addresses, junk, commas.
+    fn forwarded_for() -> impl Strategy<Value = Vec<u8>> {
+        let entry = prop_oneof![
+            any::<std::net::Ipv4Addr>().prop_map(|a| a.to_string()),
+            any::<std::net::Ipv6Addr>().prop_map(|a| a.to_string()),
+            text(),
+        ];
+        prop_oneof![
+            3 => prop::collection::vec(entry, 0..4).prop_map(|e| e.join(",").into_bytes()),
+            1 => fuzzing::bytes(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(fuzzing::config(1_000))]
+
+        /// Behind a trusted proxy the bucket key comes from a header: any
+        /// value is an address or falls back to the peer, never a panic.
+        #[test]
+        fn any_forwarded_for_header_gives_a_key_or_the_peer(raw in forwarded_for()) {
+            let config = crate::config::Config::from_lookup(|k| (k == "TRUST_FORWARDED_FOR").then(|| "true".to_string()))
+                .map_err(|e| TestCaseError::fail(e.0))?;
+            let limits = RateLimits::new(&config.http);
+            let Ok(value) = HeaderValue::from_bytes(&raw) else { return Ok(()) };
+            let peer: std::net::SocketAddr = "10.1.2.3:4000".parse().map_err(|e| TestCaseError::fail(format!("{e}")))?;
+            let req = actix_web::test::TestRequest::default()
+                .insert_header(("x-forwarded-for", value))
+                .peer_addr(peer)
+                .to_srv_request();
+            prop_assert!(limits.client_addr(&req).is_some());
+        }
+
+        /// Every address maps to a key; an IPv6 key is its /64.
+        #[test]
+        fn any_address_has_a_key(ip in any::<IpAddr>()) {
+            if let IpAddr::V6(v6) = address_key(ip) {
+                prop_assert_eq!(u128::from(v6) & u128::from(u64::MAX), 0);
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ mod feed;
 mod follows;
 mod games;
 mod http_edges;
+mod http_fuzz;
 mod inputs;
 mod operations;
 mod permissions;

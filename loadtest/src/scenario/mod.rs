@@ -1,6 +1,7 @@
-//! The five scenarios and what they share: the outcome every scenario hands
+//! The scenarios and what they share: the outcome every scenario hands
 //! back to `main`, and the server-memory probe.
 
+pub mod chaos;
 pub mod connect;
 pub mod fanout;
 pub mod feed;
