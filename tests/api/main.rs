@@ -12,6 +12,7 @@ mod follows;
 mod games;
 mod http_edges;
 mod inputs;
+mod openapi;
 mod operations;
 mod permissions;
 mod realtime;
