@@ -17,7 +17,6 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tracing_actix_web::TracingLogger;
-use utoipa_actix_web::AppExt;
 
 /// Epoch milliseconds; injectable so tests can pin time (webhook signatures).
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
@@ -66,7 +65,7 @@ impl Application {
         });
         let listener = TcpListener::bind(&config.bind)?;
         let port = listener.local_addr()?.port();
-        let openapi = web::Data::new(api::openapi::OpenApiDoc(openapi_json()?));
+        let openapi = web::Data::new(api::openapi::OpenApiDoc(api::openapi::json()?));
         let routes = web::Data::new(RouteTable::from_openapi(&openapi.0));
         let dist = config.client_dist.clone();
         let server_state = state.clone();
@@ -161,20 +160,6 @@ async fn wait_for_signal() {
     {
         let _ = tokio::signal::ctrl_c().await;
     }
-}
-
-/// The OpenAPI document of every `/api/v1` route and schema.
-fn openapi_json() -> anyhow::Result<String> {
-    let (_, mut doc) = App::new()
-        .into_utoipa_app()
-        .service(utoipa_actix_web::scope("/api/v1").configure(api::config))
-        .split_for_parts();
-    doc.info.title = "Rinkside API".into();
-    doc.info.contact = None;
-    doc.info.license = None;
-    doc.info.description =
-        Some("Realtime hockey community platform. See CONTRACT.md for the WebSocket protocol.".into());
-    Ok(doc.to_pretty_json()?)
 }
 
 /// Path templates of the API with their methods, to tell "no such route"

@@ -124,7 +124,7 @@ impl NewFacility {
 }
 
 /// Create a facility; the creator is its creator and owner.
-#[utoipa::path(request_body = NewFacility, responses((status = 201, body = Facility), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities")]
+#[utoipa::path(request_body = NewFacility, responses((status = 201, body = Facility), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities", security(("bearerAuth" = [])))]
 #[post("/facilities")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewFacility>) -> AppResult<HttpResponse> {
     let fields = body.into_inner().parse()?;
@@ -159,7 +159,7 @@ pub struct FacilityPatch {
 }
 
 /// Edit a facility (owner or managers); answers the page.
-#[utoipa::path(request_body = FacilityPatch, responses((status = 200, body = FacilityPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities")]
+#[utoipa::path(request_body = FacilityPatch, responses((status = 200, body = FacilityPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities", security(("bearerAuth" = [])))]
 #[patch("/facilities/{id}")]
 async fn edit(
     state: web::Data<AppState>,

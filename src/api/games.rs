@@ -127,7 +127,7 @@ async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResul
 /// season's facility owner and managers and to the owners and managers of
 /// either roster's team.
 #[utoipa::path(request_body = NewGame, responses((status = 201, body = Object, description = "the game (as GET /games/{id})"),
-    (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[post("/games")]
 #[tracing::instrument(skip_all, fields(user = %me.id))]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGame>) -> AppResult<HttpResponse> {
@@ -174,7 +174,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGam
 /// The game state (public): `{id, status, period, homeScore, awayScore,
 /// homeRosterId, awayRosterId, version, log, home, away}` plus `seasonId`,
 /// `scheduledAt` and, signed in, `viewer: {canScore, canManage}`.
-#[utoipa::path(responses((status = 200, body = Object, description = "the game state"), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 200, body = Object, description = "the game state"), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security((), ("bearerAuth" = [])))]
 #[get("/games/{id}")]
 async fn get_one(state: web::Data<AppState>, viewer: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Value>> {
     Ok(web::Json(game_view(&state, &id, viewer.id()).await?))
@@ -183,7 +183,7 @@ async fn get_one(state: web::Data<AppState>, viewer: MaybeUser, id: web::Path<St
 /// Reschedule, postpone, cancel or reinstate a game before it goes LIVE
 /// (staff). A cancelled game stays cancelled.
 #[utoipa::path(request_body = GamePatch, responses((status = 200, body = Object, description = "the game (as GET /games/{id})"),
-    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[patch("/games/{id}")]
 #[tracing::instrument(skip_all, fields(user = %me.id, game = %id))]
 async fn edit(
@@ -204,7 +204,7 @@ async fn edit(
 #[utoipa::path(request_body = GameActionInput, params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
     responses((status = 200, body = Object, description = "the game state"), (status = 401, body = crate::error::ErrorEnvelope),
     (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope),
-    (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+    (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[post("/games/{id}/actions")]
 async fn act(
     state: web::Data<AppState>,
@@ -221,7 +221,7 @@ async fn act(
 /// players may be credited, and FINAL counts a game played for each.
 /// Until set, every player on the roster counts as dressed.
 #[utoipa::path(request_body = LineupInput, responses((status = 200, body = Object, description = "the game state"),
-    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[put("/games/{id}/lineups/{roster_id}")]
 #[tracing::instrument(skip_all, fields(user = %me.id))]
 async fn set_lineup(
@@ -236,7 +236,7 @@ async fn set_lineup(
 }
 
 /// The game's score keepers (signed in).
-#[utoipa::path(responses((status = 200, body = Vec<Scorekeeper>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 200, body = Vec<Scorekeeper>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[get("/games/{id}/scorekeepers")]
 async fn list_scorekeepers(
     state: web::Data<AppState>,
@@ -251,7 +251,7 @@ async fn list_scorekeepers(
 
 /// Assign a score keeper (staff; score keepers cannot assign others).
 /// Idempotent.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[put("/games/{id}/scorekeepers/{user_id}")]
 async fn add_scorekeeper(
     state: web::Data<AppState>,
@@ -268,7 +268,7 @@ async fn add_scorekeeper(
 }
 
 /// Unassign a score keeper (staff). Idempotent.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[delete("/games/{id}/scorekeepers/{user_id}")]
 async fn remove_scorekeeper(
     state: web::Data<AppState>,

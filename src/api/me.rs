@@ -94,14 +94,14 @@ impl PatchMe {
 }
 
 /// The signed-in user.
-#[utoipa::path(responses((status = 200, body = User), (status = 401, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(responses((status = 200, body = User), (status = 401, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[get("/me")]
 async fn get_me(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<User>> {
     Ok(web::Json(load_me(&state, &me.id).await?))
 }
 
 /// Edit the profile and profile types.
-#[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[patch("/me")]
 async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<PatchMe>) -> AppResult<web::Json<User>> {
     // `/me` can only ever name the caller; asked anyway so the rule lives in one place.
@@ -154,7 +154,7 @@ pub struct AcceptLegal {
 }
 
 /// Record acceptance of the legal terms (now, at this version).
-#[utoipa::path(request_body = AcceptLegal, responses((status = 200, body = User)), tag = "me")]
+#[utoipa::path(request_body = AcceptLegal, responses((status = 200, body = User)), tag = "me", security(("bearerAuth" = [])))]
 #[post("/me/legal")]
 async fn accept_legal(
     state: web::Data<AppState>,
@@ -170,7 +170,7 @@ async fn accept_legal(
 }
 
 /// My player positions, preferred first.
-#[utoipa::path(responses((status = 200, body = Vec<PlayerPosition>)), tag = "me")]
+#[utoipa::path(responses((status = 200, body = Vec<PlayerPosition>)), tag = "me", security(("bearerAuth" = [])))]
 #[get("/me/positions")]
 async fn list_positions(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<Vec<PlayerPosition>>> {
     let rows = db::users::positions(&state.db.pool, &me.id).await?;
@@ -187,7 +187,7 @@ pub struct NewPosition {
 }
 
 /// Add a position I play (one row per position).
-#[utoipa::path(request_body = NewPosition, responses((status = 201, body = PlayerPosition), (status = 409, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(request_body = NewPosition, responses((status = 201, body = PlayerPosition), (status = 409, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[post("/me/positions")]
 async fn add_position(
     state: web::Data<AppState>,
@@ -218,7 +218,7 @@ pub struct PatchPosition {
 }
 
 /// Change a position's skill level or make it preferred.
-#[utoipa::path(request_body = PatchPosition, responses((status = 200, body = PlayerPosition), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(request_body = PatchPosition, responses((status = 200, body = PlayerPosition), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[patch("/me/positions/{id}")]
 async fn patch_position(
     state: web::Data<AppState>,
@@ -240,7 +240,7 @@ async fn patch_position(
 }
 
 /// Remove a position.
-#[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[delete("/me/positions/{id}")]
 async fn delete_position(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     if !db::users::delete_position(&state.db.pool, &me.id, &id).await? {

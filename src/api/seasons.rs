@@ -253,7 +253,7 @@ async fn season_started(
 }
 
 /// Create a season (facility owner or managers).
-#[utoipa::path(request_body = NewSeason, responses((status = 201, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = NewSeason, responses((status = 201, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[post("/facilities/{id}/seasons")]
 async fn create(
     state: web::Data<AppState>,
@@ -273,7 +273,7 @@ async fn create(
 }
 
 /// A facility's seasons, latest start first (public).
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Season>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Season>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons", security((), ("bearerAuth" = [])))]
 #[get("/facilities/{id}/seasons")]
 async fn list_for_facility(
     state: web::Data<AppState>,
@@ -285,14 +285,14 @@ async fn list_for_facility(
 }
 
 /// A season with its division mappings (public).
-#[utoipa::path(responses((status = 200, body = Season), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(responses((status = 200, body = Season), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons", security((), ("bearerAuth" = [])))]
 #[get("/seasons/{id}")]
 async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Season>> {
     Ok(web::Json(load(&state, me.id(), &id).await?))
 }
 
 /// Edit a season (facility owner or managers). `lastSyncAt` is read-only.
-#[utoipa::path(request_body = SeasonPatch, responses((status = 200, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = SeasonPatch, responses((status = 200, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[patch("/seasons/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -360,7 +360,7 @@ fn name_taken(err: sqlx::Error) -> AppError {
 
 /// Map one of the facility's division names onto the universal scale
 /// (facility owner or managers).
-#[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[post("/seasons/{id}/division-mappings")]
 async fn create_mapping(
     state: web::Data<AppState>,
@@ -406,7 +406,7 @@ async fn mapping_season(state: &AppState, id: &str) -> AppResult<String> {
 
 /// Edit a division mapping (facility owner or managers). Rosters placed in
 /// it show the change live.
-#[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[patch("/division-mappings/{id}")]
 async fn edit_mapping(
     state: web::Data<AppState>,
@@ -450,7 +450,7 @@ async fn edit_mapping(
 
 /// Delete a division mapping (facility owner or managers); rosters placed
 /// in it are left without a division.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[delete("/division-mappings/{id}")]
 async fn delete_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     let season_id = mapping_season(&state, &id).await?;

@@ -105,7 +105,7 @@ impl NewTeam {
 }
 
 /// Create a team; the creator is its creator and owner.
-#[utoipa::path(request_body = NewTeam, responses((status = 201, body = Team), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[utoipa::path(request_body = NewTeam, responses((status = 201, body = Team), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams", security(("bearerAuth" = [])))]
 #[post("/teams")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewTeam>) -> AppResult<HttpResponse> {
     let fields = body.into_inner().parse()?;
@@ -138,7 +138,7 @@ pub struct TeamPatch {
 }
 
 /// Edit a team (owner or managers); answers the page and pushes `team:ID`.
-#[utoipa::path(request_body = TeamPatch, responses((status = 200, body = TeamPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[utoipa::path(request_body = TeamPatch, responses((status = 200, body = TeamPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams", security(("bearerAuth" = [])))]
 #[patch("/teams/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -170,7 +170,7 @@ async fn edit(
 }
 
 /// Teams based at a facility, by name (public).
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams", security((), ("bearerAuth" = [])))]
 #[get("/facilities/{id}/teams")]
 async fn at_facility(
     state: web::Data<AppState>,

@@ -72,7 +72,9 @@ impl ConnSocket {
 
 /// Upgrade to a WebSocket speaking the JSON frames of CONTRACT.md
 /// (auth, subscribe, unsubscribe, command, ping).
-#[utoipa::path(responses((status = 101, description = "switching to the WebSocket protocol"), (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
+#[utoipa::path(responses((status = 101, description = "switching to the WebSocket protocol"),
+    (status = 400, body = crate::error::ErrorEnvelope, description = "not a WebSocket handshake (`bad_request`)"),
+    (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
 #[get("/ws")]
 async fn upgrade(
     req: HttpRequest,
@@ -83,7 +85,12 @@ async fn upgrade(
         return Ok(AppError::forbidden("this origin may not open a socket").error_response());
     }
     let socket = req.conn_data::<ConnSocket>().cloned();
-    let (response, ws_session, stream) = actix_ws::handle(&req, body)?;
+    // Like every other refusal, in the error envelope (actix-ws answers an
+    // empty 400 by itself).
+    let (response, ws_session, stream) = match actix_ws::handle(&req, body) {
+        Ok(upgraded) => upgraded,
+        Err(err) => return Ok(AppError::BadRequest(format!("not a WebSocket handshake: {err}")).error_response()),
+    };
     session::spawn(state.into_inner(), ws_session, stream, socket);
     Ok(response)
 }

@@ -230,7 +230,7 @@ async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult
 }
 
 /// Create an event; the creator organises it.
-#[utoipa::path(request_body = EventInput, responses((status = 201, body = Event), (status = 422, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(request_body = EventInput, responses((status = 201, body = Event), (status = 422, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
     let base = EventFields::default();
@@ -259,7 +259,7 @@ pub struct EventQuery {
 }
 
 /// Events by start time (soonest first), with filters.
-#[utoipa::path(params(EventQuery), responses((status = 200, body = Page<Event>)), tag = "events")]
+#[utoipa::path(params(EventQuery), responses((status = 200, body = Page<Event>)), tag = "events", security(("bearerAuth" = [])))]
 #[get("/events")]
 async fn list(
     state: web::Data<AppState>,
@@ -308,7 +308,7 @@ async fn list(
 }
 
 /// An event, with the viewer's own standing.
-#[utoipa::path(responses((status = 200, body = Event), (status = 404, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(responses((status = 200, body = Event), (status = 404, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[get("/events/{id}")]
 async fn get_one(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
@@ -323,7 +323,7 @@ async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> A
 /// Edit an event (its creator and its facility's owner and managers).
 /// Changing `maxSkaters` / `maxGoalies` goes through the RSVP actor: a
 /// raised limit promotes from the waitlist at once.
-#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[patch("/events/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -364,7 +364,7 @@ async fn edit(
 }
 
 /// Cancel an event: everyone watching it sees it at once; RSVPs are kept.
-#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events/{id}/cancel")]
 async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
     commands::event::cancel(&state, &me, &id).await?;
@@ -373,7 +373,7 @@ async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 
 /// Delete an event and its RSVPs (organisers). Prefer cancelling an event
 /// people answered: deleting erases the record.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[delete("/events/{id}")]
 async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;

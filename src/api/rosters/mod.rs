@@ -166,7 +166,7 @@ async fn check_mapping(
 }
 
 /// Create a roster of a team for a season (team owner or managers).
-#[utoipa::path(request_body = NewRoster, responses((status = 201, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = NewRoster, responses((status = 201, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/rosters")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRoster>) -> AppResult<HttpResponse> {
     let body = body.into_inner();
@@ -196,7 +196,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRos
 }
 
 /// A roster with its players, stats and request states (public).
-#[utoipa::path(responses((status = 200, body = Roster), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = Roster), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters", security((), ("bearerAuth" = [])))]
 #[get("/rosters/{id}")]
 async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Roster>> {
     let doc = live::roster::document(&state.db, &id).await?;
@@ -205,7 +205,7 @@ async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String
 
 /// Edit a roster (team owner or managers; the season's facility owner or
 /// managers). wins/losses/ties/points are not editable.
-#[utoipa::path(request_body = RosterPatch, responses((status = 200, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = RosterPatch, responses((status = 200, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[patch("/rosters/{id}")]
 async fn edit(
     state: web::Data<AppState>,

@@ -86,7 +86,7 @@ async fn load_player(state: &AppState, roster_id: &str, user_id: &str) -> AppRes
 
 /// Put someone on the roster (team owner or managers). A pending join
 /// request of theirs is approved by it.
-#[utoipa::path(request_body = NewPlayer, responses((status = 201, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = NewPlayer, responses((status = 201, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/rosters/{id}/players")]
 async fn add_player(
     state: web::Data<AppState>,
@@ -127,7 +127,7 @@ async fn add_player(
 
 /// Edit a player's number, position, commitment or letters (team owner or
 /// managers). Stats are not editable here.
-#[utoipa::path(request_body = PlayerPatch, responses((status = 200, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = PlayerPatch, responses((status = 200, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[patch("/rosters/{id}/players/{user_id}")]
 async fn edit_player(
     state: web::Data<AppState>,
@@ -163,7 +163,7 @@ async fn edit_player(
 
 /// Take a player off the roster (team owner or managers), or leave it
 /// yourself.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[delete("/rosters/{id}/players/{user_id}")]
 async fn remove_player(
     state: web::Data<AppState>,

@@ -127,7 +127,7 @@ fn not_pending() -> AppError {
 }
 
 /// Ask to join a roster (any signed-in person not on it).
-#[utoipa::path(request_body = NewJoinRequest, responses((status = 201, body = JoinRequest), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = NewJoinRequest, responses((status = 201, body = JoinRequest), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/rosters/{id}/join-requests")]
 async fn request_to_join(
     state: web::Data<AppState>,
@@ -161,7 +161,7 @@ async fn request_to_join(
 
 /// A roster's join requests with messages, newest first (team owner,
 /// managers, roster captains).
-#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[get("/rosters/{id}/join-requests")]
 async fn roster_requests(
     state: web::Data<AppState>,
@@ -174,7 +174,7 @@ async fn roster_requests(
 }
 
 /// My join requests, newest first.
-#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>)), tag = "rosters")]
+#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>)), tag = "rosters", security(("bearerAuth" = [])))]
 #[get("/me/join-requests")]
 async fn my_requests(
     state: web::Data<AppState>,
@@ -190,7 +190,7 @@ async fn request_owner(state: &AppState, id: &str) -> AppResult<(String, String)
 }
 
 /// One join request (its requester and its deciders).
-#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[get("/join-requests/{id}")]
 async fn get_request(
     state: web::Data<AppState>,
@@ -246,7 +246,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
 
 /// Approve a pending request: the requester joins the roster (team owner,
 /// managers, roster captains). A full roster answers 409 `roster_full`.
-#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/join-requests/{id}/approve")]
 async fn approve_request(
     state: web::Data<AppState>,
@@ -257,7 +257,7 @@ async fn approve_request(
 }
 
 /// Reject a pending request (team owner, managers, roster captains).
-#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/join-requests/{id}/reject")]
 async fn reject_request(
     state: web::Data<AppState>,
@@ -268,7 +268,7 @@ async fn reject_request(
 }
 
 /// Withdraw your own pending request.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[delete("/join-requests/{id}")]
 async fn cancel_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     let (roster_id, requester_id) = request_owner(&state, &id).await?;
