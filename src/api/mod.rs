@@ -187,6 +187,101 @@ pub fn nullable<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> 
     Option::<T>::deserialize(d).map(Some)
 }
 
+/// An integer field of a JSON body as JSON Schema reads `integer`: any
+/// number without a fractional part, so `200`, `200.0` and `2e2` are all 200
+/// (serde alone refuses `200.0` for an `i64`); a string is still refused.
+/// Use with `#[serde(deserialize_with = "whole")]`, or [`optional_whole`] /
+/// [`nullable_whole`] (with `default`) for optional fields, and
+/// [`query_whole`] in query strings.
+pub fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    d.deserialize_any(WholeVisitor { text: false })
+}
+
+/// [`whole`] for an `Option<i64>`: null or absent is `None`.
+pub fn optional_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Option::<Whole>::deserialize(d).map(|w| w.map(|w| w.0))
+}
+
+/// [`whole`] for a PATCH field (see [`nullable`]): absent is `None`, null
+/// `Some(None)`.
+pub fn nullable_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<i64>>, D::Error> {
+    Option::<Whole>::deserialize(d).map(|w| Some(w.map(|w| w.0)))
+}
+
+/// [`whole`] for an optional query parameter, where every value is text:
+/// `limit=20` and `limit=20.0` are both 20.
+pub fn query_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Option::<WholeText>::deserialize(d).map(|w| w.map(|w| w.0))
+}
+
+/// A whole number that fits an `i64`, from a JSON number (see [`whole`]).
+struct Whole(i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(WholeVisitor { text: false }).map(Whole)
+    }
+}
+
+/// A whole number that fits an `i64`, from text (see [`query_whole`]).
+struct WholeText(i64);
+
+impl<'de> Deserialize<'de> for WholeText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(WholeVisitor { text: true }).map(WholeText)
+    }
+}
+
+struct WholeVisitor {
+    /// Whether the number comes as text (a query string).
+    text: bool,
+}
+
+/// 2^63 as a float: the first float past `i64::MAX`.
+const I64_END: f64 = 9_223_372_036_854_775_808.0;
+
+impl serde::de::Visitor<'_> for WholeVisitor {
+    type Value = i64;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a whole number")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<i64, E> {
+        Ok(v)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<i64, E> {
+        i64::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<i64, E> {
+        if v.fract() == 0.0 && (-I64_END..I64_END).contains(&v) {
+            // Exact: a float without a fraction inside the range is an integer.
+            #[allow(clippy::cast_possible_truncation)]
+            Ok(v as i64)
+        } else {
+            Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+        }
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<i64, E> {
+        let refused = || E::invalid_value(serde::de::Unexpected::Str(v), &self);
+        if !self.text {
+            return Err(E::invalid_type(serde::de::Unexpected::Str(v), &self));
+        }
+        if let Ok(n) = v.parse::<i64>() {
+            return Ok(n);
+        }
+        // A number in JSON's syntax only: no `inf`, `NaN` or `+`.
+        let json_number = v.bytes().all(|b| b.is_ascii_digit() || b".eE-".contains(&b));
+        match v.parse::<f64>() {
+            Ok(f) if json_number => WholeVisitor { text: self.text }.visit_f64(f).map_err(|_: E| refused()),
+            _ => Err(refused()),
+        }
+    }
+}
+
 /// A parsed PATCH text field (see [`patch_text`]) applied over the current
 /// value: absent keeps it, null or blank clears it.
 pub fn merged<T: Into<String>>(patch: Option<Option<T>>, current: Option<String>) -> Option<String> {
@@ -241,6 +336,50 @@ pub fn finish(errors: crate::error::FieldErrors) -> Result<(), AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, Deserialize)]
+    struct Numbers {
+        #[serde(deserialize_with = "whole")]
+        n: i64,
+        #[serde(default, deserialize_with = "optional_whole")]
+        opt: Option<i64>,
+        #[serde(default, deserialize_with = "nullable_whole")]
+        patch: Option<Option<i64>>,
+    }
+
+    #[test]
+    fn integers_may_be_written_with_a_zero_fraction_as_json_schema_allows() {
+        let read = |body: &str| serde_json::from_str::<Numbers>(body).map(|n| (n.n, n.opt, n.patch));
+        assert_eq!(read(r#"{"n": 200}"#).unwrap(), (200, None, None));
+        assert_eq!(read(r#"{"n": 200.0, "opt": -3.0, "patch": 2e2}"#).unwrap(), (200, Some(-3), Some(Some(200))));
+        assert_eq!(read(r#"{"n": 1, "opt": null, "patch": null}"#).unwrap(), (1, None, Some(None)));
+        assert_eq!(read(r#"{"n": -9223372036854775808.0}"#).unwrap().0, i64::MIN);
+        for refused in [
+            r#"{"n": 1.5}"#,
+            r#"{"n": 9223372036854775808}"#,
+            r#"{"n": 1e19}"#,
+            r#"{"n": "1"}"#,
+            r#"{"n": 1, "opt": "2"}"#,
+        ] {
+            assert!(read(refused).is_err(), "{refused}");
+        }
+    }
+
+    #[test]
+    fn query_strings_carry_whole_numbers_as_text() {
+        #[derive(Debug, Deserialize)]
+        struct Query {
+            #[serde(default, deserialize_with = "query_whole")]
+            limit: Option<i64>,
+        }
+        let read = |q: &str| web::Query::<Query>::from_query(q).map(|q| q.limit);
+        assert_eq!(read("limit=20").unwrap(), Some(20));
+        assert_eq!(read("limit=20.0").unwrap(), Some(20));
+        assert_eq!(read("").unwrap(), None);
+        for refused in ["limit=2.5", "limit=inf", "limit=NaN", "limit=x", "limit=", "limit=+1.0", "limit=1e19"] {
+            assert!(read(refused).is_err(), "{refused}");
+        }
+    }
 
     #[test]
     fn field_names_come_out_of_serde_messages() {
