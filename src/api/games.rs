@@ -13,7 +13,8 @@
 //! - Everyone, signed out too: every read here, and the `game:` and
 //!   `season:` topics.
 
-use super::{Page, finish, idempotency_header};
+use super::{Page, finish, idempotency_header, query_whole};
+use crate::domain::text::schema;
 use crate::auth::{AuthUser, MaybeUser};
 use crate::commands::{self, game::GameActionInput};
 use crate::db::{
@@ -307,10 +308,13 @@ async fn season_schedule(
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TeamScheduleQuery {
     /// Only this season's games.
+    #[param(schema_with = schema::query_text)]
     pub season_id: Option<String>,
-    /// 1–100, default 20.
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
     pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
     pub cursor: Option<String>,
 }
 
@@ -351,7 +355,8 @@ async fn standings(state: web::Data<AppState>, id: web::Path<String>) -> AppResu
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct LeadersQuery {
-    /// 1–100, default 20.
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
     pub limit: Option<i64>,
 }
 

@@ -20,7 +20,7 @@ pub mod users;
 pub mod webhooks;
 
 use crate::db::Cursor;
-use crate::domain::text::{self, SearchTerm};
+use crate::domain::text::{self, SearchTerm, schema};
 use crate::error::AppError;
 use actix_web::{HttpRequest, HttpResponse, error::JsonPayloadError, web};
 use serde::{Deserialize, Serialize};
@@ -91,14 +91,57 @@ pub async fn not_found() -> HttpResponse {
     AppError::not_found("route").error_response()
 }
 
-/// `?limit=&cursor=` of every list.
+/// `?limit=&cursor=` of a list in time order.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
     pub cursor: Option<String>,
+}
+
+/// `?limit=&cursor=` of a list in time order that clamps `limit` into
+/// 1–100 rather than refusing it (the lists not yet moved to
+/// [`page_rows`]; see `db::page_limit`).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ClampedPageQuery {
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
+    pub cursor: Option<String>,
+}
+
+impl From<ClampedPageQuery> for PageQuery {
+    fn from(q: ClampedPageQuery) -> Self {
+        PageQuery { limit: q.limit, cursor: q.cursor }
+    }
+}
+
+/// `?limit=&cursor=` of a list in name order (`orgs::by_name`).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct NamePageQuery {
+    /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::name_cursor)]
+    pub cursor: Option<String>,
+}
+
+impl NamePageQuery {
+    /// The page size (see [`page_rows`]).
+    pub fn rows(&self) -> Result<i64, AppError> {
+        page_rows(self.limit)
+    }
 }
 
 /// The page size a list was asked for: 1–100, 20 when not given; anything
@@ -123,23 +166,54 @@ impl PageQuery {
     }
 }
 
-/// `?q=&limit=&cursor=` of a search by name.
+/// `?q=&limit=&cursor=` of a search of people by name.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct SearchQuery {
-    /// Part of the name (of a person: or username); empty lists all.
+    /// Part of the name or username; empty lists all.
+    #[param(schema_with = schema::search)]
     pub q: Option<String>,
     /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
     pub cursor: Option<String>,
 }
 
 impl SearchQuery {
     /// What to search for; a 422 naming `q` when it cannot be.
     pub fn term(&self) -> Result<SearchTerm, AppError> {
-        SearchTerm::parse(self.q.as_deref().unwrap_or("")).map_err(|message| AppError::field("q", message))
+        search_term(self.q.as_deref())
     }
+}
+
+/// `?q=&limit=&cursor=` of a search of facilities or teams by name.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct NameSearchQuery {
+    /// Part of the name; empty lists all.
+    #[param(schema_with = schema::search)]
+    pub q: Option<String>,
+    /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::name_cursor)]
+    pub cursor: Option<String>,
+}
+
+impl NameSearchQuery {
+    /// What to search for; a 422 naming `q` when it cannot be.
+    pub fn term(&self) -> Result<SearchTerm, AppError> {
+        search_term(self.q.as_deref())
+    }
+}
+
+fn search_term(q: Option<&str>) -> Result<SearchTerm, AppError> {
+    SearchTerm::parse(q.unwrap_or("")).map_err(|message| AppError::field("q", message))
 }
 
 /// One page of a list.

@@ -13,7 +13,11 @@
 //!   answers (403, 409, …) stays in its annotation;
 //! - a description on every answer, which OpenAPI requires;
 //! - unique operation ids (handlers of different modules share names such
-//!   as `create`), which generated clients need.
+//!   as `create`), which generated clients need;
+//! - parameters (query, path, header) that are never `null`: utoipa
+//!   documents an `Option` field as "value or null", but a parameter is
+//!   either absent or text, and a client that sends `?status=null` is
+//!   refused.
 //!
 //! `scripts/schemathesis.sh` checks the result against the running server.
 
@@ -124,6 +128,11 @@ fn complete(doc: &mut Value) {
             }
             let Some(operation) = operation.as_object_mut() else { continue };
             unique_operation_id(operation, &shared_ids);
+            for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
+                if let Some(schema) = parameter.get_mut("schema") {
+                    never_null(schema);
+                }
+            }
             let facts = Facts::of(operation);
             let responses = operation.entry("responses").or_insert_with(|| json!({}));
             let Some(responses) = responses.as_object_mut() else { continue };
@@ -150,6 +159,29 @@ fn complete(doc: &mut Value) {
                         }})
                     });
                 }
+            }
+        }
+    }
+}
+
+/// `{"type": ["string", "null"]}` → `{"type": "string"}`, and
+/// `{"oneOf": [X, {"type": "null"}]}` → X.
+fn never_null(schema: &mut Value) {
+    if let Some(types) = schema.get("type").and_then(Value::as_array) {
+        let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        schema["type"] = if kept.len() == 1 { kept[0].clone() } else { Value::Array(kept) };
+    }
+    let alternatives = schema.get("oneOf").and_then(Value::as_array).map(|alternatives| {
+        alternatives.iter().filter(|a| a.get("type").is_none_or(|t| t != "null")).cloned().collect::<Vec<_>>()
+    });
+    if let Some(kept) = alternatives
+        && kept.len() == 1
+        && let Some(object) = schema.as_object_mut()
+    {
+        object.remove("oneOf");
+        if let Some(only) = kept[0].as_object() {
+            for (key, value) in only {
+                object.entry(key.clone()).or_insert_with(|| value.clone());
             }
         }
     }
@@ -253,6 +285,17 @@ mod tests {
                         "{method} {path} {status}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn no_parameter_may_be_null() {
+        let doc = document().unwrap();
+        for (method, path, operation) in operations(&doc) {
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                let text = parameter["schema"].to_string();
+                assert!(!text.contains("\"null\""), "{method} {path} {}: {text}", parameter["name"]);
             }
         }
     }

@@ -14,7 +14,7 @@
 //! routing.
 
 use super::users::{PublicUser, people_page};
-use super::{Page, PageQuery, SearchQuery, page_rows, staff};
+use super::{NameSearchQuery, Page, PageQuery, page_rows, staff};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::follows::{Direction, Target};
 use crate::db::orgs::{Listing, Org, OrgColumns};
@@ -152,11 +152,11 @@ pub async fn by_name<R: OrgApi>(
 }
 
 /// Facilities or teams by name.
-#[utoipa::path(get, path = "/ORGS", params(SearchQuery), responses((status = 200)), security((), ("bearerAuth" = [])))]
+#[utoipa::path(get, path = "/ORGS", params(NameSearchQuery), responses((status = 200)), security((), ("bearerAuth" = [])))]
 async fn list<R: OrgApi>(
     state: web::Data<AppState>,
     me: MaybeUser,
-    query: web::Query<SearchQuery>,
+    query: web::Query<NameSearchQuery>,
 ) -> AppResult<web::Json<Page<R::Item>>> {
     let limit = page_rows(query.limit)?;
     let term = query.term()?;

@@ -6,7 +6,7 @@
 use super::form::Form;
 use super::orgs::{self, OrgApi, OrgInfo};
 use super::staff::{self, Staffing};
-use super::{Page, PageQuery, nullable};
+use super::{NamePageQuery, Page, nullable};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db;
 use crate::db::facilities::FacilityColumns;
@@ -170,13 +170,13 @@ async fn edit(
 }
 
 /// Teams based at a facility, by name (public).
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams", security((), ("bearerAuth" = [])))]
+#[utoipa::path(params(NamePageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams", security((), ("bearerAuth" = [])))]
 #[get("/facilities/{id}/teams")]
 async fn at_facility(
     state: web::Data<AppState>,
     me: MaybeUser,
     id: web::Path<String>,
-    query: web::Query<PageQuery>,
+    query: web::Query<NamePageQuery>,
 ) -> AppResult<web::Json<Page<Team>>> {
     if !db::facilities::exists(&state.db.pool, &id).await? {
         return Err(AppError::not_found("facility"));

@@ -242,20 +242,38 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventI
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EventQuery {
+    #[param(schema_with = crate::domain::text::schema::query_text)]
     pub facility_id: Option<String>,
+    #[param(schema_with = crate::domain::text::schema::query_text)]
     pub season_id: Option<String>,
     pub event_type: Option<EventType>,
-    /// RFC 3339: events starting at or after.
+    /// Events starting at or after.
+    #[param(schema_with = crate::time::schema::date_time)]
     pub from: Option<String>,
-    /// RFC 3339: events starting before.
+    /// Events starting before.
+    #[param(schema_with = crate::time::schema::date_time)]
     pub to: Option<String>,
     /// `me`: events I created.
+    #[param(schema_with = only_me)]
     pub created_by: Option<String>,
     /// `me`: events I'm attending or waitlisted for.
+    #[param(schema_with = only_me)]
     pub attending: Option<String>,
     pub include_cancelled: Option<bool>,
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "crate::api::query_whole")]
     pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = crate::domain::text::schema::time_cursor)]
     pub cursor: Option<String>,
+}
+
+/// `createdBy` and `attending` take only `me`.
+fn only_me() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(["me"]))
+        .build()
 }
 
 /// Events by start time (soonest first), with filters.

@@ -99,7 +99,11 @@ pub struct NewJoinRequest {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RequestsQuery {
     pub status: Option<RequestStatus>,
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "crate::api::query_whole")]
     pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = crate::domain::text::schema::time_cursor)]
     pub cursor: Option<String>,
 }
 

@@ -62,9 +62,25 @@ pub fn search_pattern() -> String {
     trimmed(super::SearchTerm::MAX, CONTROL, &format!("{WHITE_SPACE}{CONTROL}"), TRIMMED_IN_QUERY, true)
 }
 
-/// [`super::Username`].
-pub fn username_pattern() -> String {
-    format!("^[{TRIMMED}]*[A-Za-z0-9_.-]{{3,30}}[{TRIMMED}]*$")
+/// [`super::Username`]; or only white space when `blank` (absent).
+pub fn username_pattern(blank: bool) -> String {
+    let optional = if blank { "?" } else { "" };
+    format!("^[{TRIMMED}]*(?:[A-Za-z0-9_.-]{{3,30}}){optional}[{TRIMMED}]*$")
+}
+
+/// Exactly `value`, with white space around it (trimmed).
+pub fn exactly_pattern(value: &str) -> String {
+    let escaped: String = value
+        .chars()
+        .flat_map(|c| if c.is_ascii_alphanumeric() || c == ' ' { vec![c] } else { vec!['\\', c] })
+        .collect();
+    format!("^[{TRIMMED}]*{escaped}[{TRIMMED}]*$")
+}
+
+/// Any text a query string may hold around a whole number of up to 18
+/// digits, then `_`: the time cursor `crate::db::Cursor` gives out.
+pub fn time_cursor_pattern() -> String {
+    format!("^[+-]?[0-9]{{1,18}}_[^{CONTROL}]*$")
 }
 
 /// [`super::Email`], optional (blank is absent): a subset, `local@host` with
@@ -144,13 +160,14 @@ const TEXT_RULES: &str = "tabs and line breaks are the only control characters a
 
 /// A username that may be null (unchanged).
 pub fn nullable_username() -> Object {
-    string(username_pattern(), true, "3–30 ASCII letters, digits, `_`, `.` or `-`; null leaves it unchanged.".into())
+    string(username_pattern(false), true, "3–30 ASCII letters, digits, `_`, `.` or `-`; null leaves it unchanged.".into())
 }
 
-/// A username that may be null (none).
+/// A username that may be null or blank (none).
 pub fn optional_username() -> Object {
-    string(username_pattern(), true, "3–30 ASCII letters, digits, `_`, `.` or `-`.".into())
+    string(username_pattern(true), true, "3–30 ASCII letters, digits, `_`, `.` or `-`; null or blank for none.".into())
 }
+
 
 /// An email address that may be null or blank (none).
 pub fn optional_email() -> Object {
@@ -190,19 +207,40 @@ pub fn id() -> Object {
     string(body_text_pattern(), false, "An id.".into())
 }
 
-/// An id that may be null.
+/// An id that may be null (or, where the handler trims it, blank) for none.
 pub fn optional_id() -> Object {
-    string(body_text_pattern(), true, "An id, or null.".into())
+    string(body_text_pattern(), true, "An id, or null for none.".into())
+}
+
+/// Exactly `value` (trimmed).
+pub fn exactly(value: &str, description: &str) -> Object {
+    string(exactly_pattern(value), false, description.into())
 }
 
 /// `?q=` of a search.
 pub fn search() -> Object {
-    string(search_pattern(), true, "Part of the name: up to 100 characters after trimming; blank lists all.".into())
+    string(search_pattern(), false, "Part of the name: up to 100 characters after trimming; blank lists all.".into())
 }
 
-/// Text in a query string that the handler looks up.
+/// Text in a query string that the handler looks up (an id).
 pub fn query_text() -> Object {
-    string(query_text_pattern(), true, "Any text without control characters.".into())
+    string(query_text_pattern(), false, "An id: any text without control characters.".into())
+}
+
+/// The cursor of a list in time order (`crate::db::Cursor`).
+pub fn time_cursor() -> Object {
+    string(time_cursor_pattern(), false, "`nextCursor` of the previous page.".into())
+}
+
+/// The cursor of a list in name order (`crate::api::orgs`): the name in
+/// unpadded base64url, a dot, an id. Not every string of that shape is one
+/// (the name must decode to text): pass back `nextCursor`.
+pub fn name_cursor() -> Object {
+    string(
+        format!("^[A-Za-z0-9_-]*\\.[^{CONTROL}]*$"),
+        false,
+        "`nextCursor` of the previous page (the name in unpadded base64url, `.`, an id).".into(),
+    )
 }
 
 #[cfg(test)]
@@ -268,7 +306,16 @@ mod tests {
 
         #[test]
         fn a_username_matches_its_pattern_exactly_when_it_parses(value in "[ \t]{0,2}[a-z0-9_.@ -]{0,32}[ \n]{0,2}") {
-            prop_assert_eq!(matches(&username_pattern(), &value), Username::parse(&value).is_ok(), "{:?}", value);
+            prop_assert_eq!(matches(&username_pattern(false), &value), Username::parse(&value).is_ok(), "{:?}", value);
+            let blank_or_username = value.trim().is_empty() || Username::parse(&value).is_ok();
+            prop_assert_eq!(matches(&username_pattern(true), &value), blank_or_username, "{:?}", value);
+        }
+
+        #[test]
+        fn a_time_cursor_matches_its_pattern_only_when_it_parses(value in "[+-]?[0-9a]{0,20}_?[a-z_]{0,3}") {
+            if matches(&time_cursor_pattern(), &value) {
+                prop_assert!(crate::db::Cursor::parse(&value).is_some(), "{:?}", value);
+            }
         }
 
         #[test]
@@ -310,5 +357,8 @@ mod tests {
         assert!(matches(&text, &format!("{}\t", "a\nb".repeat(333))));
         assert!(!matches(&text, &"ab".repeat(501)));
         assert!(matches(&email_pattern(), &format!("{}@{}.org", "a".repeat(64), "b".repeat(90))));
+        let legal = exactly_pattern("2026-11");
+        assert!(matches(&legal, " 2026-11\n") && !matches(&legal, "2026-12") && !matches(&legal, "2026-11x"));
+        assert!(matches(&exactly_pattern("a.b"), "a.b") && !matches(&exactly_pattern("a.b"), "axb"));
     }
 }
