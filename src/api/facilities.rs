@@ -84,12 +84,19 @@ impl OrgApi for Facilities {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewFacility {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub name: String,
+    #[schema(value_type = TimeZoneName)]
     pub timezone: String,
+    #[schema(schema_with = crate::domain::text::schema::optional_phone)]
     pub phone_number: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_email)]
     pub email: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub website: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub image_url: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<String>,
 }
 
@@ -138,23 +145,25 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewFac
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct FacilityPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub name: Option<String>,
-    /// IANA time zone name.
+    /// Null leaves it unchanged.
+    #[schema(value_type = Option<TimeZoneName>)]
     pub timezone: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_phone)]
     pub phone_number: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_email)]
     pub email: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub website: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub image_url: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<Option<String>>,
 }
 

@@ -57,10 +57,12 @@ const LEADERS_MAX: i64 = 100;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewGame {
+    /// A roster of the season.
     pub home_roster_id: String,
+    /// Another roster of the season.
     pub away_roster_id: String,
     pub season_id: String,
-    /// RFC 3339.
+    #[schema(schema_with = crate::time::schema::date_time)]
     pub scheduled_at: String,
 }
 
@@ -87,7 +89,8 @@ impl ScheduleStatus {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GamePatch {
-    /// RFC 3339; only before the game goes LIVE.
+    /// Only before the game goes LIVE; null leaves it unchanged.
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub scheduled_at: Option<String>,
     /// SCHEDULED, POSTPONED or CANCELLED; only before the game goes LIVE.
     /// CANCELLED is final.
@@ -97,7 +100,8 @@ pub struct GamePatch {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LineupInput {
-    /// The roster's players who dressed (at least one).
+    /// The roster's players who dressed.
+    #[schema(min_items = 1, max_items = 60)]
     pub user_ids: Vec<String>,
 }
 

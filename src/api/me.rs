@@ -26,20 +26,22 @@ pub fn config(cfg: &mut ServiceConfig) {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PatchMe {
+    #[schema(schema_with = crate::domain::text::schema::nullable_username)]
     pub username: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_name::<60>)]
     pub first_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_name::<60>)]
     pub last_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<1000>)]
     pub bio: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub profile_image: Option<Option<String>>,
     /// At least one.
+    #[schema(min_items = 1)]
     pub profile_types: Option<Vec<ProfileType>>,
     pub onboarding_complete: Option<bool>,
     pub can_collect_event_payments: Option<bool>,
@@ -146,10 +148,16 @@ fn username_taken(err: sqlx::Error) -> AppError {
 /// The version of the terms of use and privacy policy users accept now.
 pub const LEGAL_VERSION: &str = "2026-11";
 
+/// `legalVersion`: [`LEGAL_VERSION`] and nothing else.
+fn legal_version() -> utoipa::openapi::schema::Object {
+    crate::domain::text::schema::exactly(LEGAL_VERSION, "The version of the terms accepted: the current one.")
+}
+
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AcceptLegal {
-    /// The version of the terms accepted, e.g. "2026-11".
+    /// The version of the terms accepted: the current one.
+    #[schema(schema_with = legal_version)]
     pub legal_version: String,
 }
 

@@ -402,6 +402,16 @@ pub fn idempotency_header(req: &HttpRequest) -> Result<Option<String>, AppError>
     }
 }
 
+/// The `Idempotency-Key` header as [`idempotency_header`] takes it:
+/// visible ASCII, 1–128 characters after trimming.
+pub fn idempotency_key_schema() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(r"^[\t ]*[!-~](?:[\t -~]{0,126}[!-~])?[\t ]*$"))
+        .description(Some("A retry-safe command id: visible ASCII, 1–128 characters."))
+        .build()
+}
+
 /// Turns collected field errors into a 422, or carries on.
 pub fn finish(errors: crate::error::FieldErrors) -> Result<(), AppError> {
     if errors.is_empty() { Ok(()) } else { Err(AppError::validation(errors)) }

@@ -17,10 +17,20 @@
 //! - parameters (query, path, header) that are never `null`: utoipa
 //!   documents an `Option` field as "value or null", but a parameter is
 //!   either absent or text, and a client that sends `?status=null` is
-//!   refused.
+//!   refused;
+//! - what the door (`crate::http_input`) refuses before any handler, on
+//!   every text that does not say more itself: a control character in a
+//!   parameter, and one other than tab and line breaks in a JSON string;
+//! - `additionalProperties: false` on every object a request body holds
+//!   that lists its properties: input types refuse unknown fields
+//!   (`#[serde(deny_unknown_fields)]`, STYLE.md), but utoipa says so only
+//!   for structs, not for the variants of a tagged enum
+//!   (`GameActionInput`);
+//! - the `Idempotency-Key` header's rules (`super::idempotency_header`).
 //!
 //! `scripts/schemathesis.sh` checks the result against the running server.
 
+use crate::domain::text::schema as text;
 use actix_web::{HttpResponse, get, web};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -118,6 +128,7 @@ fn complete(doc: &mut Value) {
         }
     });
     let envelope = json!({"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}});
+    close_request_bodies(doc);
     let shared_ids = shared_operation_ids(doc);
     let Some(paths) = doc["paths"].as_object_mut() else { return };
     for item in paths.values_mut() {
@@ -129,8 +140,14 @@ fn complete(doc: &mut Value) {
             let Some(operation) = operation.as_object_mut() else { continue };
             unique_operation_id(operation, &shared_ids);
             for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
+                if parameter["name"] == "Idempotency-Key" {
+                    parameter["schema"] = serde_json::to_value(super::idempotency_key_schema()).unwrap_or_default();
+                }
                 if let Some(schema) = parameter.get_mut("schema") {
                     never_null(schema);
+                    if plain_text(schema) {
+                        schema["pattern"] = text::query_text_pattern().into();
+                    }
                 }
             }
             let facts = Facts::of(operation);
@@ -164,9 +181,67 @@ fn complete(doc: &mut Value) {
     }
 }
 
+/// Text whose schema says nothing about its characters.
+fn plain_text(schema: &Value) -> bool {
+    let is_string = match &schema["type"] {
+        Value::String(t) => t == "string",
+        Value::Array(types) => types.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    is_string && ["pattern", "enum", "const", "format"].iter().all(|k| schema.get(*k).is_none())
+}
+
+/// The schemas request bodies reach, inline or as components: plain text
+/// gets the door's pattern, objects that list properties refuse others.
+fn close_request_bodies(doc: &mut Value) {
+    let mut pending: Vec<String> = Vec::new();
+    for item in doc["paths"].as_object_mut().into_iter().flat_map(|p| p.values_mut()) {
+        for (method, operation) in item.as_object_mut().into_iter().flatten() {
+            if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            for content in operation["requestBody"]["content"].as_object_mut().into_iter().flat_map(|c| c.values_mut()) {
+                if let Some(schema) = content.get_mut("schema") {
+                    close(schema, &mut pending);
+                }
+            }
+        }
+    }
+    let mut done = std::collections::HashSet::new();
+    while let Some(name) = pending.pop() {
+        if done.insert(name.clone())
+            && let Some(schema) = doc["components"]["schemas"].get_mut(&name)
+        {
+            close(schema, &mut pending);
+        }
+    }
+}
+
+fn close(schema: &mut Value, refs: &mut Vec<String>) {
+    if let Some(name) = schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/components/schemas/"))
+    {
+        refs.push(name.to_string());
+    }
+    if plain_text(schema) {
+        schema["pattern"] = text::body_text_pattern().into();
+    }
+    let Some(object) = schema.as_object_mut() else { return };
+    if object.get("properties").is_some_and(Value::is_object) {
+        object.entry("additionalProperties").or_insert(Value::Bool(false));
+    }
+    for (key, value) in object.iter_mut() {
+        match key.as_str() {
+            "properties" => value.as_object_mut().into_iter().flat_map(|p| p.values_mut()).for_each(|v| close(v, refs)),
+            "items" | "additionalProperties" | "not" => close(value, refs),
+            "oneOf" | "anyOf" | "allOf" => value.as_array_mut().into_iter().flatten().for_each(|v| close(v, refs)),
+            _ => {}
+        }
+    }
+}
+
 /// `{"type": ["string", "null"]}` → `{"type": "string"}`, and
 /// `{"oneOf": [X, {"type": "null"}]}` → X.
-fn never_null(schema: &mut Value) {
+pub fn never_null(schema: &mut Value) {
     if let Some(types) = schema.get("type").and_then(Value::as_array) {
         let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
         schema["type"] = if kept.len() == 1 { kept[0].clone() } else { Value::Array(kept) };

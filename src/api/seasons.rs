@@ -155,14 +155,18 @@ pub async fn facility_seasons(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewSeason {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub name: String,
-    /// RFC 3339, e.g. "2026-09-01T00:00:00-04:00".
+    /// e.g. "2026-09-01T00:00:00-04:00".
+    #[schema(schema_with = crate::time::schema::date_time)]
     pub start_date: String,
-    /// RFC 3339, not before `startDate`.
+    /// Not before `startDate`.
+    #[schema(schema_with = crate::time::schema::date_time)]
     pub end_date: String,
     /// Default false. Creating an active season tells the facility's followers.
     pub is_active: Option<bool>,
     /// Absolute http(s) URL of the schedule (iCalendar or CSV).
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub sync_url: Option<String>,
     /// Default false; needs `syncUrl`.
     pub sync_enabled: Option<bool>,
@@ -171,14 +175,19 @@ pub struct NewSeason {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SeasonPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub name: Option<String>,
+    /// Null leaves it unchanged.
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub start_date: Option<String>,
+    /// Null leaves it unchanged.
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub end_date: Option<String>,
     /// false → true tells the facility's followers (SEASON_STARTED).
     pub is_active: Option<bool>,
     /// null removes it.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub sync_url: Option<Option<String>>,
     pub sync_enabled: Option<bool>,
 }
@@ -324,22 +333,25 @@ async fn edit(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewDivisionMapping {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub facility_division_name: String,
     /// One of the universal scale's values (`GET /divisions/scale`).
     #[serde(deserialize_with = "scale")]
     pub universal_division_scale: UniversalDivision,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<2000>)]
     pub description: Option<String>,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DivisionMappingPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub facility_division_name: Option<String>,
     #[serde(default, deserialize_with = "scale")]
     pub universal_division_scale: Option<UniversalDivision>,
     /// null removes it.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<2000>)]
     pub description: Option<Option<String>>,
 }
 

@@ -82,9 +82,13 @@ impl OrgApi for Teams {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewTeam {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub name: String,
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub facility_id: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub logo_url: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<String>,
 }
 
@@ -125,15 +129,16 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewTea
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TeamPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub name: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub facility_id: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub logo_url: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<Option<String>>,
 }
 

@@ -34,7 +34,13 @@ pub enum GameActionInput {
     },
     /// 1–60 minutes for a dressed player of `rosterId`.
     #[serde(rename_all = "camelCase")]
-    Penalty { roster_id: String, player_id: String, minutes: i64 },
+    Penalty {
+        roster_id: String,
+        player_id: String,
+        #[serde(deserialize_with = "crate::api::whole")]
+        #[schema(minimum = 1, maximum = 60)]
+        minutes: i64,
+    },
     /// 1 → 2 → 3 → OT → SO.
     EndPeriod {},
     /// LIVE → FINAL: games played to every dressed player, the result to

@@ -78,6 +78,7 @@ pub async fn dispatch(
     let user = user.ok_or_else(|| AppError::unauthorized("send an auth frame first"))?;
     match command {
         SocketCommand::Rsvp { event_id, action, position } => {
+            let action = event::RsvpAction::parse(&action)?;
             event::rsvp(state, user, &event_id, event::RsvpInput { action, position }, Some(command_id)).await
         }
         SocketCommand::RemoveAttendee { event_id, user_id } => {

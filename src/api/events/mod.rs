@@ -13,7 +13,7 @@ mod input;
 mod payments;
 mod teams;
 
-use input::{EventInput, merge};
+use input::{EventInput, NewEvent, merge};
 
 use super::Page;
 use crate::auth::AuthUser;
@@ -52,6 +52,7 @@ pub fn config(cfg: &mut ServiceConfig) {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GroupConfig {
     /// 2–4 groups, in display order.
+    #[schema(min_items = 2, max_items = 4)]
     pub groups: Vec<Group>,
     /// `POSITION`: spread goalies, then defence, then forwards evenly;
     /// `ORDER`: alternate in order of acceptance.
@@ -61,8 +62,10 @@ pub struct GroupConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Group {
+    #[schema(schema_with = group_name)]
     pub name: String,
     /// `#rrggbb`.
+    #[schema(pattern = "^#[0-9A-Fa-f]{6}$")]
     pub color: String,
 }
 
@@ -71,6 +74,15 @@ pub struct Group {
 pub enum GroupBalance {
     Position,
     Order,
+}
+
+/// A group's name as [`GroupConfig::check`] takes it: at most 30
+/// characters (counted as given), not blank.
+fn group_name() -> utoipa::openapi::schema::Object {
+    let mut schema = crate::domain::text::schema::not_blank();
+    schema.max_length = Some(30);
+    schema.description = Some("At most 30 characters, not blank.".into());
+    schema
 }
 
 impl GroupConfig {
@@ -230,7 +242,7 @@ async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult
 }
 
 /// Create an event; the creator organises it.
-#[utoipa::path(request_body = EventInput, responses((status = 201, body = Event), (status = 422, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = NewEvent, responses((status = 201, body = Event), (status = 422, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
     let base = EventFields::default();

@@ -26,8 +26,11 @@ pub(super) fn config(cfg: &mut ServiceConfig) {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewPlayer {
+    #[schema(schema_with = crate::domain::text::schema::id)]
     pub user_id: String,
     /// 0–99, unique on the roster.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 0, maximum = 99)]
     pub jersey_number: Option<i64>,
     pub position: Option<HockeyPosition>,
     /// FULL_TIME (default) or SUBSTITUTE.
@@ -39,9 +42,9 @@ pub struct NewPlayer {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PlayerPatch {
-    /// null takes the number off.
-    #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>)]
+    /// 0–99, unique on the roster; null takes the number off.
+    #[serde(default, deserialize_with = "crate::api::nullable_whole")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 99)]
     pub jersey_number: Option<Option<i64>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<HockeyPosition>)]

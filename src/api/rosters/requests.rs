@@ -88,7 +88,8 @@ impl From<RequestRow> for JoinRequest {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewJoinRequest {
-    /// Up to 1000 characters, seen by the deciders only.
+    /// Seen by the deciders only.
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<1000>)]
     pub message: Option<String>,
     pub preferred_position: Option<HockeyPosition>,
     /// FULL_TIME (default) or SUBSTITUTE.

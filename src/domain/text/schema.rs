@@ -14,7 +14,8 @@
 //! is a plain subset of what the server accepts: every value it admits is
 //! accepted, and it says so in the description.
 
-use utoipa::openapi::schema::{Object, ObjectBuilder, SchemaType, Type};
+use utoipa::openapi::schema::{Object, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::RefOr;
 
 /// C0, DEL and C1.
 const CONTROL: &str = r"\u0000-\u001F\u007F-\u009F";
@@ -99,6 +100,11 @@ pub fn url_pattern() -> String {
     let host = format!("(?:{label}\\.){{0,3}}[A-Za-z][A-Za-z0-9]{{0,19}}");
     let rest = r"(?:[/?#][A-Za-z0-9._~!$&'()*+,;=:@/?#-]{0,1900})?";
     format!("^[{TRIMMED}]*(?:https?://{host}(?::[0-9]{{1,4}})?{rest})?[{TRIMMED}]*$")
+}
+
+/// Text with something besides white space in it.
+pub fn not_blank_pattern() -> String {
+    format!("^[{TRIMMED}]*[^{WHITE_SPACE}{REFUSED}][^{REFUSED}]*$")
 }
 
 /// Any text a JSON string may hold (`crate::http_input`): ids and other
@@ -202,6 +208,11 @@ pub fn optional_phone() -> Object {
     )
 }
 
+/// Text with something besides white space in it.
+pub fn not_blank() -> Object {
+    string(not_blank_pattern(), false, "Not blank.".into())
+}
+
 /// An id or other text the handler looks up.
 pub fn id() -> Object {
     string(body_text_pattern(), false, "An id.".into())
@@ -243,9 +254,28 @@ pub fn name_cursor() -> Object {
     )
 }
 
+/// [`super::TimeZoneName`] as the component `TimeZone`: every IANA name
+/// `chrono-tz` knows. The server also trims white space around one.
+impl utoipa::PartialSchema for super::TimeZoneName {
+    fn schema() -> RefOr<Schema> {
+        let names: Vec<&str> = chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name()).collect();
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(names))
+            .description(Some("An IANA time zone name, e.g. `America/Toronto`."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for super::TimeZoneName {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "TimeZone".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{Email, HttpUrl, Name, PlainText, SearchTerm, Username};
+    use super::super::{Email, HttpUrl, Name, PlainText, SearchTerm, TimeZoneName, Username};
     use super::*;
     use proptest::prelude::*;
     use regex::Regex;
@@ -298,6 +328,12 @@ mod tests {
         }
 
         #[test]
+        fn not_blank_is_what_it_says(value in tricky()) {
+            let expected = passes_the_door(&value) && !value.trim().is_empty();
+            prop_assert_eq!(matches(&not_blank_pattern(), &value), expected, "{:?}", value);
+        }
+
+        #[test]
         fn a_search_term_matches_its_pattern_exactly_when_it_parses(value in tricky()) {
             // A query string holds no control character at all.
             let value: String = value.chars().filter(|c| !c.is_control()).collect();
@@ -346,6 +382,16 @@ mod tests {
     fn string_regex(pattern: &str) -> impl Strategy<Value = String> {
         let unanchored = pattern.trim_start_matches('^').trim_end_matches('$');
         proptest::string::string_regex(unanchored).unwrap()
+    }
+
+    #[test]
+    fn every_time_zone_listed_parses() {
+        let schema = serde_json::to_value(<TimeZoneName as utoipa::PartialSchema>::schema()).unwrap();
+        let names = schema["enum"].as_array().unwrap();
+        assert!(names.len() > 300 && names.iter().any(|n| n == "America/Toronto"));
+        for name in names {
+            assert!(TimeZoneName::parse(name.as_str().unwrap()).is_ok(), "{name}");
+        }
     }
 
     #[test]
