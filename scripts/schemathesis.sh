@@ -46,8 +46,10 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 base="http://127.0.0.1:$port"
 
 # Rate limits off: the fuzzer sends thousands of requests from one address
-# and token (the limits have their own tests in tests/api/http_edges.rs).
+# and token (the limits have their own tests in tests/api/http_edges.rs). A
+# webhook secret, so the webhook checks signatures instead of answering 404.
 DATABASE_URL="sqlite://$work/st.db?mode=rwc" BIND="127.0.0.1:$port" AUTH_MODE=dev \
+  CLERK_WEBHOOK_SECRET="whsec_$(head -c 24 /dev/urandom | base64)" \
   HTTP_ADDRESS_RATE_PER_SEC=0 HTTP_USER_RATE_PER_SEC=0 DEV_TOKEN_RATE_PER_MIN=0 \
   CLIENT_DIST="$work/no-client" RUST_LOG="${RUST_LOG:-warn}" \
   target/debug/rinkside serve >"$work/server.log" 2>&1 &

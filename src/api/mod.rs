@@ -311,8 +311,13 @@ struct WholeVisitor {
     text: bool,
 }
 
-/// 2^63 as a float: the first float past `i64::MAX`.
-const I64_END: f64 = 9_223_372_036_854_775_808.0;
+/// The largest magnitude taken from a number JSON wrote with a fraction or
+/// an exponent. serde_json reads such a number (and an integer past the
+/// `i64` range, such as `-9223372036854775809`) as a float, rounding it; far
+/// below 2^52 a float that reads whole was written whole. Every integer the
+/// API takes in a body is far smaller; larger ones are taken written as
+/// integers.
+const WHOLE_FLOAT_MAX: f64 = 2_147_483_648.0;
 
 impl serde::de::Visitor<'_> for WholeVisitor {
     type Value = i64;
@@ -330,8 +335,7 @@ impl serde::de::Visitor<'_> for WholeVisitor {
     }
 
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<i64, E> {
-        if v.fract() == 0.0 && (-I64_END..I64_END).contains(&v) {
-            // Exact: a float without a fraction inside the range is an integer.
+        if v.fract() == 0.0 && v.abs() <= WHOLE_FLOAT_MAX {
             #[allow(clippy::cast_possible_truncation)]
             Ok(v as i64)
         } else {
@@ -344,15 +348,14 @@ impl serde::de::Visitor<'_> for WholeVisitor {
         if !self.text {
             return Err(E::invalid_type(serde::de::Unexpected::Str(v), &self));
         }
-        if let Ok(n) = v.parse::<i64>() {
-            return Ok(n);
-        }
-        // A number in JSON's syntax only: no `inf`, `NaN` or `+`.
-        let json_number = v.bytes().all(|b| b.is_ascii_digit() || b".eE-".contains(&b));
-        match v.parse::<f64>() {
-            Ok(f) if json_number => WholeVisitor { text: self.text }.visit_f64(f).map_err(|_: E| refused()),
-            _ => Err(refused()),
-        }
+        // Read exactly, as decimal text: `20` or `20.0` (any zeros after
+        // the point), as `i64` takes it.
+        let integer = match v.split_once('.') {
+            None => v,
+            Some((integer, zeros)) if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') => integer,
+            Some(_) => return Err(refused()),
+        };
+        integer.parse::<i64>().map_err(|_| refused())
     }
 }
 
@@ -437,10 +440,13 @@ mod tests {
         assert_eq!(read(r#"{"n": 200}"#).unwrap(), (200, None, None));
         assert_eq!(read(r#"{"n": 200.0, "opt": -3.0, "patch": 2e2}"#).unwrap(), (200, Some(-3), Some(Some(200))));
         assert_eq!(read(r#"{"n": 1, "opt": null, "patch": null}"#).unwrap(), (1, None, Some(None)));
-        assert_eq!(read(r#"{"n": -9223372036854775808.0}"#).unwrap().0, i64::MIN);
+        assert_eq!(read(r#"{"n": -9223372036854775808}"#).unwrap().0, i64::MIN);
+        assert_eq!(read(r#"{"n": 2147483648.0}"#).unwrap().0, 2_147_483_648);
         for refused in [
             r#"{"n": 1.5}"#,
             r#"{"n": 9223372036854775808}"#,
+            r#"{"n": -9223372036854775809}"#,
+            r#"{"n": 9007199254740993.0}"#,
             r#"{"n": 1e19}"#,
             r#"{"n": "1"}"#,
             r#"{"n": 1, "opt": "2"}"#,
@@ -460,7 +466,11 @@ mod tests {
         assert_eq!(read("limit=20").unwrap(), Some(20));
         assert_eq!(read("limit=20.0").unwrap(), Some(20));
         assert_eq!(read("").unwrap(), None);
-        for refused in ["limit=2.5", "limit=inf", "limit=NaN", "limit=x", "limit=", "limit=+1.0", "limit=1e19"] {
+        assert_eq!(read("limit=-9223372036854775808").unwrap(), Some(i64::MIN));
+        assert_eq!(read("limit=-9223372036854775808.00").unwrap(), Some(i64::MIN));
+        for refused in
+            ["limit=2.5", "limit=inf", "limit=NaN", "limit=x", "limit=", "limit=+1.0", "limit=1e19", "limit=-9223372036854775809"]
+        {
             assert!(read(refused).is_err(), "{refused}");
         }
     }

@@ -200,7 +200,8 @@ fn close_request_bodies(doc: &mut Value) {
             if !METHODS.contains(&method.as_str()) {
                 continue;
             }
-            for content in operation["requestBody"]["content"].as_object_mut().into_iter().flat_map(|c| c.values_mut()) {
+            let contents = operation.get_mut("requestBody").and_then(|b| b.get_mut("content")).and_then(Value::as_object_mut);
+            for content in contents.into_iter().flat_map(|c| c.values_mut()) {
                 if let Some(schema) = content.get_mut("schema") {
                     close(schema, &mut pending);
                 }
@@ -352,6 +353,9 @@ mod tests {
         for (method, path, operation) in operations(&doc) {
             let id = operation["operationId"].as_str().unwrap().to_string();
             assert!(ids.insert(id.clone()), "{method} {path}: operation id {id} is used twice");
+            if let Some(body) = operation.get("requestBody") {
+                assert!(body["content"]["application/json"]["schema"].is_object(), "{method} {path}: {body}");
+            }
             for (status, response) in operation["responses"].as_object().unwrap() {
                 assert!(response["description"].as_str().is_some_and(|d| !d.is_empty()), "{method} {path} {status}");
                 if status.as_str() >= "400" {

@@ -372,7 +372,7 @@ fn name_taken(err: sqlx::Error) -> AppError {
 
 /// Map one of the facility's division names onto the universal scale
 /// (facility owner or managers).
-#[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[post("/seasons/{id}/division-mappings")]
 async fn create_mapping(
     state: web::Data<AppState>,
@@ -418,7 +418,7 @@ async fn mapping_season(state: &AppState, id: &str) -> AppResult<String> {
 
 /// Edit a division mapping (facility owner or managers). Rosters placed in
 /// it show the change live.
-#[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[patch("/division-mappings/{id}")]
 async fn edit_mapping(
     state: web::Data<AppState>,

@@ -72,7 +72,14 @@ impl ConnSocket {
 
 /// Upgrade to a WebSocket speaking the JSON frames of CONTRACT.md
 /// (auth, subscribe, unsubscribe, command, ping).
-#[utoipa::path(responses((status = 101, description = "switching to the WebSocket protocol"),
+#[utoipa::path(
+    params(
+        ("Upgrade" = String, Header, description = "`websocket` (any case)", pattern = "[Ww][Ee][Bb][Ss][Oo][Cc][Kk][Ee][Tt]"),
+        ("Connection" = String, Header, description = "`Upgrade` (any case)", pattern = "[Uu][Pp][Gg][Rr][Aa][Dd][Ee]"),
+        ("Sec-WebSocket-Version" = String, Header, description = "`13` (RFC 6455)", pattern = "^13$"),
+        ("Sec-WebSocket-Key" = String, Header, description = "16 random bytes in base64 (RFC 6455)", pattern = "^[A-Za-z0-9+/]{21}[AQgw]==$"),
+    ),
+    responses((status = 101, description = "switching to the WebSocket protocol"),
     (status = 400, body = crate::error::ErrorEnvelope, description = "not a WebSocket handshake (`bad_request`)"),
     (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
 #[get("/ws")]

@@ -30,7 +30,8 @@ async fn rsvp(
 /// Remove a person from attending or the waitlist (organisers); the head
 /// of the waitlist is promoted.
 #[utoipa::path(params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
-    responses((status = 200, body = Object), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
+    responses((status = 200, body = Object), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "the event is cancelled")), tag = "events", security(("bearerAuth" = [])))]
 #[delete("/events/{id}/attendees/{user_id}")]
 async fn remove_attendee(
     state: web::Data<AppState>,

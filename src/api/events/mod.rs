@@ -242,7 +242,9 @@ async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult
 }
 
 /// Create an event; the creator organises it.
-#[utoipa::path(request_body = NewEvent, responses((status = 201, body = Event), (status = 422, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = NewEvent, responses((status = 201, body = Event),
+    (status = 403, body = crate::error::ErrorEnvelope, description = "a season's events are its facility's owner's and managers' to schedule"),
+    (status = 422, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
     let base = EventFields::default();
@@ -353,7 +355,8 @@ async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> A
 /// Edit an event (its creator and its facility's owner and managers).
 /// Changing `maxSkaters` / `maxGoalies` goes through the RSVP actor: a
 /// raised limit promotes from the waitlist at once.
-#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "the event is cancelled (`event_cancelled`)")), tag = "events", security(("bearerAuth" = [])))]
 #[patch("/events/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -394,7 +397,8 @@ async fn edit(
 }
 
 /// Cancel an event: everyone watching it sees it at once; RSVPs are kept.
-#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
+#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "already cancelled")), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events/{id}/cancel")]
 async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
     commands::event::cancel(&state, &me, &id).await?;

@@ -17,7 +17,7 @@ pub struct EventTeamInput {
 }
 
 /// Link a team as HOME or AWAY (organisers).
-#[utoipa::path(request_body = EventTeamInput, responses((status = 200, body = Event)), tag = "events", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = EventTeamInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope, description = "not an organiser of the event")), tag = "events", security(("bearerAuth" = [])))]
 #[put("/events/{id}/teams/{team_id}")]
 async fn set_team(
     state: web::Data<AppState>,
@@ -37,7 +37,7 @@ async fn set_team(
 }
 
 /// Unlink a team (organisers).
-#[utoipa::path(responses((status = 204)), tag = "events", security(("bearerAuth" = [])))]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope, description = "not an organiser of the event")), tag = "events", security(("bearerAuth" = [])))]
 #[delete("/events/{id}/teams/{team_id}")]
 async fn unset_team(
     state: web::Data<AppState>,

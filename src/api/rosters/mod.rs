@@ -186,7 +186,8 @@ async fn check_mapping(
 }
 
 /// Create a roster of a team for a season (team owner or managers).
-#[utoipa::path(request_body = NewRoster, responses((status = 201, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = NewRoster, responses((status = 201, body = Roster), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 404, body = crate::error::ErrorEnvelope, description = "no team has `teamId`"), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/rosters")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRoster>) -> AppResult<HttpResponse> {
     let body = body.into_inner();

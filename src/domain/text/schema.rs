@@ -208,6 +208,11 @@ pub fn optional_phone() -> Object {
     )
 }
 
+/// Any text a JSON string may hold.
+pub fn body_text() -> Object {
+    string(body_text_pattern(), false, "Text without control characters but tabs and line breaks.".into())
+}
+
 /// Text with something besides white space in it.
 pub fn not_blank() -> Object {
     string(not_blank_pattern(), false, "Not blank.".into())
