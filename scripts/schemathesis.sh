@@ -67,8 +67,14 @@ token=$(curl -fs -X POST "$base/api/v1/dev/token" -H 'content-type: application/
   | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])') \
   || fail "could not get a dev token"
 
+# Real records for the path ids to name (scripts/schemathesis_fixtures.py),
+# appended to the checked-in settings.
+cp scripts/schemathesis.toml "$work/schemathesis.toml"
+python3 scripts/schemathesis_fixtures.py "$base" "$token" >>"$work/schemathesis.toml" \
+  || fail "could not create the records to fuzz against"
+
 status=0
-timeout 900 "$st" --config-file scripts/schemathesis.toml run "$base/api/openapi.json" --url "$base" \
+timeout 900 "$st" --config-file "$work/schemathesis.toml" run "$base/api/openapi.json" --url "$base" \
   -H "Authorization: Bearer $token" \
   --checks all \
   --phases "${ST_PHASES:-examples,coverage,fuzzing,stateful}" \

@@ -37,7 +37,9 @@ pub struct DevTokenResponse {
 }
 
 /// Sign in as anyone (dev auth only).
-#[utoipa::path(request_body = DevTokenRequest, responses((status = 200, body = DevTokenResponse), (status = 404, body = crate::error::ErrorEnvelope)), tag = "auth")]
+#[utoipa::path(request_body = DevTokenRequest, responses((status = 200, body = DevTokenResponse),
+    (status = 404, body = crate::error::ErrorEnvelope, description = "dev auth is off (Clerk is configured)"),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "the username or email is someone else's (`username_taken`), or the account was deleted (`account_deleted`)")), tag = "auth")]
 #[post("/dev/token")]
 async fn token(state: web::Data<AppState>, body: web::Json<DevTokenRequest>) -> AppResult<web::Json<DevTokenResponse>> {
     let dev = state.auth.dev().ok_or_else(|| AppError::not_found("route"))?;
