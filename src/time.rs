@@ -46,7 +46,8 @@ pub mod schema {
     );
 
     fn time(nullable: bool, description: &str) -> Object {
-        let kind = if nullable { SchemaType::from_iter([Type::String, Type::Null]) } else { SchemaType::new(Type::String) };
+        let kind =
+            if nullable { SchemaType::from_iter([Type::String, Type::Null]) } else { SchemaType::new(Type::String) };
         ObjectBuilder::new()
             .schema_type(kind)
             .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))

@@ -14,7 +14,6 @@
 //!   `season:` topics.
 
 use super::{Page, finish, idempotency_header, query_whole};
-use crate::domain::text::schema;
 use crate::auth::{AuthUser, MaybeUser};
 use crate::commands::{self, game::GameActionInput};
 use crate::db::{
@@ -22,6 +21,7 @@ use crate::db::{
     games::Scorekeeper,
     games::season::{Leader, RosterStats, ScheduleEntry, Standing},
 };
+use crate::domain::text::schema;
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;

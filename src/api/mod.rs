@@ -468,9 +468,16 @@ mod tests {
         assert_eq!(read("").unwrap(), None);
         assert_eq!(read("limit=-9223372036854775808").unwrap(), Some(i64::MIN));
         assert_eq!(read("limit=-9223372036854775808.00").unwrap(), Some(i64::MIN));
-        for refused in
-            ["limit=2.5", "limit=inf", "limit=NaN", "limit=x", "limit=", "limit=+1.0", "limit=1e19", "limit=-9223372036854775809"]
-        {
+        for refused in [
+            "limit=2.5",
+            "limit=inf",
+            "limit=NaN",
+            "limit=x",
+            "limit=",
+            "limit=+1.0",
+            "limit=1e19",
+            "limit=-9223372036854775809",
+        ] {
             assert!(read(refused).is_err(), "{refused}");
         }
     }

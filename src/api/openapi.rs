@@ -200,7 +200,8 @@ fn close_request_bodies(doc: &mut Value) {
             if !METHODS.contains(&method.as_str()) {
                 continue;
             }
-            let contents = operation.get_mut("requestBody").and_then(|b| b.get_mut("content")).and_then(Value::as_object_mut);
+            let contents =
+                operation.get_mut("requestBody").and_then(|b| b.get_mut("content")).and_then(Value::as_object_mut);
             for content in contents.into_iter().flat_map(|c| c.values_mut()) {
                 if let Some(schema) = content.get_mut("schema") {
                     close(schema, &mut pending);

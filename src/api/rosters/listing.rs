@@ -2,8 +2,8 @@
 //! paged by keyset on `(season start, roster id)`, and the team page's list.
 
 use crate::api::{ClampedPageQuery, Page, PageQuery, query_whole};
-use crate::domain::text::schema;
 use crate::db::{self, Cursor, finish_page, page_limit};
+use crate::domain::text::schema;
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterSummary;
 use crate::startup::AppState;

@@ -14,8 +14,8 @@
 //! is a plain subset of what the server accepts: every value it admits is
 //! accepted, and it says so in the description.
 
-use utoipa::openapi::schema::{Object, ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{Object, ObjectBuilder, Schema, SchemaType, Type};
 
 /// C0, DEL and C1.
 const CONTROL: &str = r"\u0000-\u001F\u007F-\u009F";
@@ -166,14 +166,17 @@ const TEXT_RULES: &str = "tabs and line breaks are the only control characters a
 
 /// A username that may be null (unchanged).
 pub fn nullable_username() -> Object {
-    string(username_pattern(false), true, "3–30 ASCII letters, digits, `_`, `.` or `-`; null leaves it unchanged.".into())
+    string(
+        username_pattern(false),
+        true,
+        "3–30 ASCII letters, digits, `_`, `.` or `-`; null leaves it unchanged.".into(),
+    )
 }
 
 /// A username that may be null or blank (none).
 pub fn optional_username() -> Object {
     string(username_pattern(true), true, "3–30 ASCII letters, digits, `_`, `.` or `-`; null or blank for none.".into())
 }
-
 
 /// An email address that may be null or blank (none).
 pub fn optional_email() -> Object {
