@@ -100,9 +100,19 @@ pub struct GamePatch {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LineupInput {
-    /// The roster's players who dressed.
-    #[schema(min_items = 1, max_items = 60)]
+    #[schema(schema_with = lineup_user_ids)]
     pub user_ids: Vec<String>,
+}
+
+/// `userIds`: 1 to [`commands::game::MAX_LINEUP`] different players.
+fn lineup_user_ids() -> utoipa::openapi::schema::Array {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::schema::ObjectBuilder::new().schema_type(utoipa::openapi::schema::Type::String))
+        .min_items(Some(1))
+        .max_items(Some(commands::game::MAX_LINEUP))
+        .unique_items(true)
+        .description(Some("The roster's players who dressed: each once."))
+        .build()
 }
 
 // ---------------------------------------------------------------- reading a game
