@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Fuzzes the API against its own OpenAPI document with Schemathesis
 # (docs/openapi.md): starts the server on a fresh SQLite database with dev
-# auth on a free port, signs a user in, and runs every Schemathesis check
-# over every operation, with a bounded number of examples each. Any finding
-# fails the run.
+# auth on a free port, signs a user in, creates a few records for path ids to
+# name (scripts/schemathesis_fixtures.py), and runs every Schemathesis check
+# over every operation, with a bounded number of examples each
+# (scripts/schemathesis.toml says what is narrowed, and why). Any finding
+# fails the run. About a minute.
 #
 #   ST_SEED          the generation seed (default fixed, so a build is repeatable)
 #   ST_MAX_EXAMPLES  examples per operation and phase (default 30)
 #   ST_PHASES        default examples,coverage,fuzzing,stateful
 #   ST_WORKERS       default 2
+#   ST_EXTRA         more `st run` options, e.g. "--output-sanitize false"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
