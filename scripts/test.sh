@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit + integration tests on SQLite and PostgreSQL,
-# the two-node cluster tests on PostgreSQL + Redis, the client's unit tests
-# (Vitest) and the Playwright end-to-end tests in headless Chromium.
+# the two-node cluster tests on PostgreSQL + Redis, Schemathesis against the
+# OpenAPI document, the client's unit tests (Vitest) and the Playwright
+# end-to-end tests in headless Chromium.
 # Any part that cannot run (a service down, a missing browser that cannot be
 # installed) FAILS the run: nothing is skipped silently.
 set -euo pipefail
@@ -70,6 +71,9 @@ echo "PostgreSQL integration tests: $ran of $total passed"
 
 step "Rust: two-node cluster tests on PostgreSQL + Redis"
 cargo test --test cluster -- --test-threads=1
+
+step "API: Schemathesis against the served OpenAPI document (SQLite, dev auth)"
+./scripts/schemathesis.sh || fail "Schemathesis"
 
 step "Browser: Playwright end-to-end tests (headless Chromium)"
 npm --prefix client run e2e:only

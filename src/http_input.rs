@@ -3,7 +3,10 @@
 //! is answered 404 (no id has one), one whose decoded query string does 422
 //! naming `query`, and one whose JSON body (up to the 64 KiB the JSON
 //! extractor accepts) has a string with a control character other than tab,
-//! line feed or carriage return 422 naming the top-level field.
+//! line feed or carriage return 422 naming the top-level field; a JSON
+//! body that is not an object (an array, a string, …) is a 422 naming
+//! `body`: every body the API takes is an object, and serde would otherwise
+//! read an array as a struct's fields in order (`[null, null]` as `{}`).
 //!
 //! Why here: PostgreSQL refuses a NUL in text outright (a 500 before this)
 //! while SQLite stores anything, so one decision has to hold for both, on
@@ -117,10 +120,15 @@ async fn json_refusal(req: &mut ServiceRequest) -> Option<AppError> {
     refusal
 }
 
-/// What is wrong with a JSON body, if anything: the first string (or key)
-/// holding a control character other than tab and line breaks, named by its
-/// top-level field. Bodies that are not JSON pass: the extractor answers them.
+/// What is wrong with a JSON body, if anything: JSON that is not an object,
+/// or the first string (or key) holding a control character other than tab
+/// and line breaks, named by its top-level field. Bodies that are not JSON
+/// pass: the extractor answers them.
 fn json_body_refusal(body: &[u8]) -> Option<AppError> {
+    let starts_an_object = body.iter().find(|b| !b.is_ascii_whitespace()).is_none_or(|b| *b == b'{');
+    if !starts_an_object && serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+        return Some(AppError::field("body", "must be a JSON object"));
+    }
     // Such a character can only be in valid JSON as a `\u` escape, or raw as
     // DEL or a C1 control (UTF-8 C2 80–9F); most bodies have none of these.
     let maybe =
@@ -196,6 +204,16 @@ mod tests {
         assert_eq!(field_of("{\"name\": \"nel\u{85}\"}").as_deref(), Some("name"));
         assert_eq!(field_of(r#"{"a\u0000": 1}"#).as_deref(), Some("body"));
         assert_eq!(field_of(r#"["\u0000"]"#).as_deref(), Some("body"));
+    }
+
+    #[test]
+    fn a_json_body_is_an_object() {
+        for body in ["[null, null]", " []", "\"text\"", "12", "null", "true"] {
+            assert_eq!(field_of(body).as_deref(), Some("body"), "{body}");
+        }
+        assert_eq!(field_of(" {}"), None);
+        assert_eq!(field_of("[1, "), None, "the extractor answers malformed JSON");
+        assert_eq!(field_of(""), None, "the extractor answers an empty body");
     }
 
     #[test]

@@ -17,7 +17,6 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tracing_actix_web::TracingLogger;
-use utoipa_actix_web::AppExt;
 
 /// Epoch milliseconds; injectable so tests can pin time (webhook signatures).
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
@@ -66,7 +65,7 @@ impl Application {
         });
         let listener = TcpListener::bind(&config.bind)?;
         let port = listener.local_addr()?.port();
-        let openapi = web::Data::new(api::openapi::OpenApiDoc(openapi_json()?));
+        let openapi = web::Data::new(api::openapi::OpenApiDoc(api::openapi::json()?));
         let routes = web::Data::new(RouteTable::from_openapi(&openapi.0));
         let dist = config.client_dist.clone();
         let server_state = state.clone();
@@ -163,45 +162,66 @@ async fn wait_for_signal() {
     }
 }
 
-/// The OpenAPI document of every `/api/v1` route and schema.
-fn openapi_json() -> anyhow::Result<String> {
-    let (_, mut doc) = App::new()
-        .into_utoipa_app()
-        .service(utoipa_actix_web::scope("/api/v1").configure(api::config))
-        .split_for_parts();
-    doc.info.title = "Rinkside API".into();
-    doc.info.contact = None;
-    doc.info.license = None;
-    doc.info.description =
-        Some("Realtime hockey community platform. See CONTRACT.md for the WebSocket protocol.".into());
-    Ok(doc.to_pretty_json()?)
-}
+/// Path templates of the API with their methods, to tell "no such route"
+/// (404) from "no such method on this route" (405, with the `Allow` header
+/// RFC 9110 requires).
+pub struct RouteTable(Vec<(Vec<String>, Vec<String>)>);
 
-/// Path templates of the API, to tell "no such route" (404) from "no such
-/// method on this route" (405).
-pub struct RouteTable(Vec<Vec<String>>);
+/// The keys of an OpenAPI path item that are methods.
+const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 impl RouteTable {
     fn from_openapi(json: &str) -> Self {
         let doc: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-        let paths: Vec<String> = doc["paths"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default();
-        RouteTable(paths.into_iter().map(|p| p.split('/').map(str::to_string).collect()).collect())
+        let paths = doc["paths"].as_object().cloned().unwrap_or_default();
+        RouteTable(
+            paths
+                .into_iter()
+                .map(|(path, item)| {
+                    let methods = item
+                        .as_object()
+                        .map(|ops| {
+                            ops.keys().filter(|m| METHODS.contains(&m.as_str())).map(|m| m.to_uppercase()).collect()
+                        })
+                        .unwrap_or_default();
+                    (path.split('/').map(str::to_string).collect(), methods)
+                })
+                .collect(),
+        )
     }
 
-    fn knows(&self, path: &str) -> bool {
+    /// The methods of every template the path matches (actix tries each
+    /// matching resource in turn), or `None` when none matches.
+    fn allowed(&self, path: &str) -> Option<Vec<&str>> {
         let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-        self.0.iter().any(|template| {
-            template.len() == segments.len()
-                && template.iter().zip(&segments).all(|(t, s)| (t.starts_with('{') && !s.is_empty()) || t == s)
-        })
+        let mut methods: Vec<&str> = self
+            .0
+            .iter()
+            .filter(|(template, _)| {
+                template.len() == segments.len()
+                    && template.iter().zip(&segments).all(|(t, s)| (t.starts_with('{') && !s.is_empty()) || t == s)
+            })
+            .flat_map(|(_, methods)| methods.iter().map(String::as_str))
+            .collect();
+        if methods.is_empty() {
+            return None;
+        }
+        methods.sort_unstable();
+        methods.dedup();
+        Some(methods)
     }
 }
 
 async fn unmatched_api_route(req: HttpRequest, routes: web::Data<RouteTable>) -> HttpResponse {
-    if routes.knows(req.path()) {
-        AppError::MethodNotAllowed.error_response()
-    } else {
-        AppError::not_found("route").error_response()
+    match routes.allowed(req.path()) {
+        Some(methods) => {
+            let mut response = AppError::MethodNotAllowed.error_response();
+            if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&methods.join(", ")) {
+                response.headers_mut().insert(actix_web::http::header::ALLOW, value);
+            }
+            response
+        }
+        None => AppError::not_found("route").error_response(),
     }
 }
 

@@ -31,6 +31,42 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     parse_rfc3339_checked(s).ok()
 }
 
+/// The times the API reads, as OpenAPI schemas: `format: date-time` and a
+/// pattern for the years. The pattern is a subset of what
+/// [`parse_rfc3339_checked`] takes: years 1901–2199 (1900 and 2200 are
+/// accepted too unless an offset carries them past the range in UTC),
+/// upper-case `T` and `Z`, whole seconds 00–59 and up to nine digits of
+/// fraction; white space around the time is trimmed but not described.
+pub mod schema {
+    use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, SchemaFormat, SchemaType, Type};
+
+    pub const PATTERN: &str = concat!(
+        "^(?:190[1-9]|19[1-9][0-9]|2[01][0-9][0-9])-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])",
+        "T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"
+    );
+
+    fn time(nullable: bool, description: &str) -> Object {
+        let kind =
+            if nullable { SchemaType::from_iter([Type::String, Type::Null]) } else { SchemaType::new(Type::String) };
+        ObjectBuilder::new()
+            .schema_type(kind)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+            .pattern(Some(PATTERN))
+            .description(Some(description))
+            .build()
+    }
+
+    /// A required time.
+    pub fn date_time() -> Object {
+        time(false, "RFC 3339 with an offset, between the years 1900 and 2200 (UTC).")
+    }
+
+    /// A time that may be null: unchanged, or none, as the field says.
+    pub fn nullable_date_time() -> Object {
+        time(true, "RFC 3339 with an offset, between the years 1900 and 2200 (UTC); or null.")
+    }
+}
+
 /// `#[serde(with = "crate::time::rfc3339")]` on an `i64` of epoch ms.
 pub mod rfc3339 {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
@@ -67,6 +103,19 @@ pub mod rfc3339_opt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn every_time_the_schema_admits_is_read(value in proptest::string::string_regex(
+            schema::PATTERN.trim_start_matches('^').trim_end_matches('$')).unwrap()
+        ) {
+            // `format: date-time` also holds: a real day of its month.
+            let day = chrono::NaiveDate::parse_from_str(&value[..10], "%Y-%m-%d");
+            prop_assume!(day.is_ok());
+            prop_assert!(parse_rfc3339_checked(&value).is_ok(), "{:?}", value);
+        }
+    }
 
     #[test]
     fn round_trips_through_utc() {

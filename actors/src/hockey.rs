@@ -57,6 +57,8 @@ pub(crate) use text_enum;
 /// The seed's HockeyPosition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = HockeyPosition))]
 pub enum Position {
     Center,
     LeftWing,

@@ -17,10 +17,16 @@ pub fn config(cfg: &mut ServiceConfig) {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DevTokenRequest {
+    /// Not starting with `deleted:` (a deleted account's mark).
+    #[schema(schema_with = crate::domain::text::schema::text::<100>)]
     pub clerk_id: String,
+    #[schema(schema_with = crate::domain::text::schema::optional_username)]
     pub username: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_email)]
     pub email: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<60>)]
     pub first_name: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<60>)]
     pub last_name: Option<String>,
 }
 
@@ -31,14 +37,16 @@ pub struct DevTokenResponse {
 }
 
 /// Sign in as anyone (dev auth only).
-#[utoipa::path(request_body = DevTokenRequest, responses((status = 200, body = DevTokenResponse), (status = 404, body = crate::error::ErrorEnvelope)), tag = "auth")]
+#[utoipa::path(request_body = DevTokenRequest, responses((status = 200, body = DevTokenResponse),
+    (status = 404, body = crate::error::ErrorEnvelope, description = "dev auth is off (Clerk is configured)"),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "the username or email is someone else's (`username_taken`), or the account was deleted (`account_deleted`)")), tag = "auth")]
 #[post("/dev/token")]
 async fn token(state: web::Data<AppState>, body: web::Json<DevTokenRequest>) -> AppResult<web::Json<DevTokenResponse>> {
     let dev = state.auth.dev().ok_or_else(|| AppError::not_found("route"))?;
     let body = body.into_inner();
     let mut errors = FieldErrors::new();
     let clerk_id = body.clerk_id.trim().to_string();
-    if clerk_id.is_empty() || clerk_id.len() > 100 || clerk_id.starts_with("deleted:") {
+    if clerk_id.is_empty() || clerk_id.chars().count() > 100 || clerk_id.starts_with("deleted:") {
         errors.insert("clerkId".into(), "is required (at most 100 characters)".into());
     }
     let username = clean(body.username);

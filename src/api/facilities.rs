@@ -84,12 +84,19 @@ impl OrgApi for Facilities {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewFacility {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub name: String,
+    #[schema(value_type = TimeZoneName)]
     pub timezone: String,
+    #[schema(schema_with = crate::domain::text::schema::optional_phone)]
     pub phone_number: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_email)]
     pub email: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub website: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub image_url: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<String>,
 }
 
@@ -124,7 +131,7 @@ impl NewFacility {
 }
 
 /// Create a facility; the creator is its creator and owner.
-#[utoipa::path(request_body = NewFacility, responses((status = 201, body = Facility), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities")]
+#[utoipa::path(request_body = NewFacility, responses((status = 201, body = Facility), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities", security(("bearerAuth" = [])))]
 #[post("/facilities")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewFacility>) -> AppResult<HttpResponse> {
     let fields = body.into_inner().parse()?;
@@ -138,28 +145,30 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewFac
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct FacilityPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub name: Option<String>,
-    /// IANA time zone name.
+    /// Null leaves it unchanged.
+    #[schema(value_type = Option<TimeZoneName>)]
     pub timezone: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_phone)]
     pub phone_number: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_email)]
     pub email: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub website: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub image_url: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<Option<String>>,
 }
 
 /// Edit a facility (owner or managers); answers the page.
-#[utoipa::path(request_body = FacilityPatch, responses((status = 200, body = FacilityPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities")]
+#[utoipa::path(request_body = FacilityPatch, responses((status = 200, body = FacilityPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "facilities", security(("bearerAuth" = [])))]
 #[patch("/facilities/{id}")]
 async fn edit(
     state: web::Data<AppState>,

@@ -13,7 +13,7 @@
 //! - Everyone, signed out too: every read here, and the `game:` and
 //!   `season:` topics.
 
-use super::{Page, finish, idempotency_header};
+use super::{Page, finish, idempotency_header, query_whole};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::commands::{self, game::GameActionInput};
 use crate::db::{
@@ -21,14 +21,15 @@ use crate::db::{
     games::Scorekeeper,
     games::season::{Leader, RosterStats, ScheduleEntry, Standing},
 };
+use crate::domain::text::schema;
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, put, web};
-use rinkside_actors::game::GameStatus;
+use rinkside_actors::game::{GameDocument, GameStatus};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn config(cfg: &mut ServiceConfig) {
@@ -56,10 +57,12 @@ const LEADERS_MAX: i64 = 100;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewGame {
+    /// A roster of the season.
     pub home_roster_id: String,
+    /// Another roster of the season.
     pub away_roster_id: String,
     pub season_id: String,
-    /// RFC 3339.
+    #[schema(schema_with = crate::time::schema::date_time)]
     pub scheduled_at: String,
 }
 
@@ -86,7 +89,8 @@ impl ScheduleStatus {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GamePatch {
-    /// RFC 3339; only before the game goes LIVE.
+    /// Only before the game goes LIVE; null leaves it unchanged.
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub scheduled_at: Option<String>,
     /// SCHEDULED, POSTPONED or CANCELLED; only before the game goes LIVE.
     /// CANCELLED is final.
@@ -96,8 +100,19 @@ pub struct GamePatch {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LineupInput {
-    /// The roster's players who dressed (at least one).
+    #[schema(schema_with = lineup_user_ids)]
     pub user_ids: Vec<String>,
+}
+
+/// `userIds`: 1 to [`commands::game::MAX_LINEUP`] different players.
+fn lineup_user_ids() -> utoipa::openapi::schema::Array {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::schema::ObjectBuilder::new().schema_type(utoipa::openapi::schema::Type::String))
+        .min_items(Some(1))
+        .max_items(Some(commands::game::MAX_LINEUP))
+        .unique_items(true)
+        .description(Some("The roster's players who dressed: each once."))
+        .build()
 }
 
 // ---------------------------------------------------------------- reading a game
@@ -105,20 +120,47 @@ pub struct LineupInput {
 /// The public game state plus what the schedule knows about the game, and
 /// (signed in) what the viewer may do. Pushes on `game:ID` carry the state
 /// without `seasonId`, `scheduledAt` and `viewer`.
-async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResult<Value> {
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameView {
+    #[serde(flatten)]
+    pub game: GameDocument,
+    pub season_id: String,
+    #[serde(with = "crate::time::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub scheduled_at: i64,
+    /// Only signed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub viewer: Option<GameViewer>,
+}
+
+/// What the signed-in viewer may do with a game.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameViewer {
+    pub can_score: bool,
+    pub can_manage: bool,
+}
+
+async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResult<GameView> {
     let row = db::games::get(&state.db.pool, id).await?.ok_or_else(|| AppError::not_found("game"))?;
-    let (_, mut doc) = crate::live::game::current(&state.db, &state.realtime.games, id).await?;
-    if let Some(obj) = doc.as_object_mut() {
-        obj.insert("seasonId".into(), Value::String(row.season_id));
-        obj.insert("scheduledAt".into(), Value::String(crate::time::to_rfc3339(row.scheduled_at)));
-        if let Some(user) = viewer {
+    let (_, doc) = crate::live::game::current(&state.db, &state.realtime.games, id).await?;
+    let viewer = match viewer {
+        None => None,
+        Some(user) => {
             let rel = permissions::relations(&state.db, Some(user), Object::Game(id)).await?;
-            let can_score = rel.permits(&Action::ScoreGame { game_id: id });
-            let can_manage = rel.permits(&Action::ManageGame { game_id: id });
-            obj.insert("viewer".into(), json!({"canScore": can_score, "canManage": can_manage}));
+            Some(GameViewer {
+                can_score: rel.permits(&Action::ScoreGame { game_id: id }),
+                can_manage: rel.permits(&Action::ManageGame { game_id: id }),
+            })
         }
-    }
-    Ok(doc)
+    };
+    Ok(GameView {
+        game: serde_json::from_value(doc).map_err(AppError::internal)?,
+        season_id: row.season_id,
+        scheduled_at: row.scheduled_at,
+        viewer,
+    })
 }
 
 // ---------------------------------------------------------------- games
@@ -126,8 +168,8 @@ async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResul
 /// Schedule a game between two rosters of a season. Allowed to the
 /// season's facility owner and managers and to the owners and managers of
 /// either roster's team.
-#[utoipa::path(request_body = NewGame, responses((status = 201, body = Object, description = "the game (as GET /games/{id})"),
-    (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(request_body = NewGame, responses((status = 201, body = GameView, description = "the game (as GET /games/{id})"),
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[post("/games")]
 #[tracing::instrument(skip_all, fields(user = %me.id))]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGame>) -> AppResult<HttpResponse> {
@@ -174,16 +216,20 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGam
 /// The game state (public): `{id, status, period, homeScore, awayScore,
 /// homeRosterId, awayRosterId, version, log, home, away}` plus `seasonId`,
 /// `scheduledAt` and, signed in, `viewer: {canScore, canManage}`.
-#[utoipa::path(responses((status = 200, body = Object, description = "the game state"), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 200, body = GameView, description = "the game state"), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security((), ("bearerAuth" = [])))]
 #[get("/games/{id}")]
-async fn get_one(state: web::Data<AppState>, viewer: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Value>> {
+async fn get_one(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<GameView>> {
     Ok(web::Json(game_view(&state, &id, viewer.id()).await?))
 }
 
 /// Reschedule, postpone, cancel or reinstate a game before it goes LIVE
 /// (staff). A cancelled game stays cancelled.
-#[utoipa::path(request_body = GamePatch, responses((status = 200, body = Object, description = "the game (as GET /games/{id})"),
-    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(request_body = GamePatch, responses((status = 200, body = GameView, description = "the game (as GET /games/{id})"),
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[patch("/games/{id}")]
 #[tracing::instrument(skip_all, fields(user = %me.id, game = %id))]
 async fn edit(
@@ -191,7 +237,7 @@ async fn edit(
     me: AuthUser,
     id: web::Path<String>,
     body: web::Json<GamePatch>,
-) -> AppResult<web::Json<Value>> {
+) -> AppResult<web::Json<GameView>> {
     let input = body.into_inner();
     let status = input.status.map(ScheduleStatus::game_status);
     commands::game::reschedule(&state, &me, &id, input.scheduled_at.as_deref(), status).await?;
@@ -202,9 +248,9 @@ async fn edit(
 /// owners and managers). Answers the game state after the commit; every
 /// subscriber of `game:ID` gets the same state pushed.
 #[utoipa::path(request_body = GameActionInput, params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
-    responses((status = 200, body = Object, description = "the game state"), (status = 401, body = crate::error::ErrorEnvelope),
+    responses((status = 200, body = GameDocument, description = "the game state"), (status = 401, body = crate::error::ErrorEnvelope),
     (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope),
-    (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+    (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[post("/games/{id}/actions")]
 async fn act(
     state: web::Data<AppState>,
@@ -220,8 +266,8 @@ async fn act(
 /// Set who dressed for one side (scorers, before FINAL). Only dressed
 /// players may be credited, and FINAL counts a game played for each.
 /// Until set, every player on the roster counts as dressed.
-#[utoipa::path(request_body = LineupInput, responses((status = 200, body = Object, description = "the game state"),
-    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(request_body = LineupInput, responses((status = 200, body = GameDocument, description = "the game state"),
+    (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[put("/games/{id}/lineups/{roster_id}")]
 #[tracing::instrument(skip_all, fields(user = %me.id))]
 async fn set_lineup(
@@ -236,7 +282,7 @@ async fn set_lineup(
 }
 
 /// The game's score keepers (signed in).
-#[utoipa::path(responses((status = 200, body = Vec<Scorekeeper>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 200, body = Vec<Scorekeeper>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[get("/games/{id}/scorekeepers")]
 async fn list_scorekeepers(
     state: web::Data<AppState>,
@@ -251,7 +297,7 @@ async fn list_scorekeepers(
 
 /// Assign a score keeper (staff; score keepers cannot assign others).
 /// Idempotent.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[put("/games/{id}/scorekeepers/{user_id}")]
 async fn add_scorekeeper(
     state: web::Data<AppState>,
@@ -268,7 +314,7 @@ async fn add_scorekeeper(
 }
 
 /// Unassign a score keeper (staff). Idempotent.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games", security(("bearerAuth" = [])))]
 #[delete("/games/{id}/scorekeepers/{user_id}")]
 async fn remove_scorekeeper(
     state: web::Data<AppState>,
@@ -307,10 +353,13 @@ async fn season_schedule(
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TeamScheduleQuery {
     /// Only this season's games.
+    #[param(schema_with = schema::query_text)]
     pub season_id: Option<String>,
-    /// 1–100, default 20.
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
     pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
     pub cursor: Option<String>,
 }
 
@@ -351,7 +400,8 @@ async fn standings(state: web::Data<AppState>, id: web::Path<String>) -> AppResu
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct LeadersQuery {
-    /// 1–100, default 20.
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
     pub limit: Option<i64>,
 }
 

@@ -26,20 +26,22 @@ pub fn config(cfg: &mut ServiceConfig) {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PatchMe {
+    #[schema(schema_with = crate::domain::text::schema::nullable_username)]
     pub username: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_name::<60>)]
     pub first_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_name::<60>)]
     pub last_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<1000>)]
     pub bio: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub profile_image: Option<Option<String>>,
     /// At least one.
+    #[schema(min_items = 1)]
     pub profile_types: Option<Vec<ProfileType>>,
     pub onboarding_complete: Option<bool>,
     pub can_collect_event_payments: Option<bool>,
@@ -94,14 +96,14 @@ impl PatchMe {
 }
 
 /// The signed-in user.
-#[utoipa::path(responses((status = 200, body = User), (status = 401, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(responses((status = 200, body = User), (status = 401, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[get("/me")]
 async fn get_me(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<User>> {
     Ok(web::Json(load_me(&state, &me.id).await?))
 }
 
 /// Edit the profile and profile types.
-#[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[patch("/me")]
 async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<PatchMe>) -> AppResult<web::Json<User>> {
     // `/me` can only ever name the caller; asked anyway so the rule lives in one place.
@@ -153,15 +155,21 @@ fn username_taken(err: sqlx::Error) -> AppError {
 /// The version of the terms of use and privacy policy users accept now.
 pub const LEGAL_VERSION: &str = "2026-11";
 
+/// `legalVersion`: [`LEGAL_VERSION`] and nothing else.
+fn legal_version() -> utoipa::openapi::schema::Object {
+    crate::domain::text::schema::exactly(LEGAL_VERSION, "The version of the terms accepted: the current one.")
+}
+
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AcceptLegal {
-    /// The version of the terms accepted, e.g. "2026-11".
+    /// The version of the terms accepted: the current one.
+    #[schema(schema_with = legal_version)]
     pub legal_version: String,
 }
 
 /// Record acceptance of the legal terms (now, at this version).
-#[utoipa::path(request_body = AcceptLegal, responses((status = 200, body = User)), tag = "me")]
+#[utoipa::path(request_body = AcceptLegal, responses((status = 200, body = User)), tag = "me", security(("bearerAuth" = [])))]
 #[post("/me/legal")]
 async fn accept_legal(
     state: web::Data<AppState>,
@@ -177,7 +185,7 @@ async fn accept_legal(
 }
 
 /// My player positions, preferred first.
-#[utoipa::path(responses((status = 200, body = Vec<PlayerPosition>)), tag = "me")]
+#[utoipa::path(responses((status = 200, body = Vec<PlayerPosition>)), tag = "me", security(("bearerAuth" = [])))]
 #[get("/me/positions")]
 async fn list_positions(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<Vec<PlayerPosition>>> {
     let rows = db::users::positions(&state.db.pool, &me.id).await?;
@@ -194,7 +202,7 @@ pub struct NewPosition {
 }
 
 /// Add a position I play (one row per position).
-#[utoipa::path(request_body = NewPosition, responses((status = 201, body = PlayerPosition), (status = 409, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(request_body = NewPosition, responses((status = 201, body = PlayerPosition), (status = 409, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[post("/me/positions")]
 async fn add_position(
     state: web::Data<AppState>,
@@ -225,7 +233,7 @@ pub struct PatchPosition {
 }
 
 /// Change a position's skill level or make it preferred.
-#[utoipa::path(request_body = PatchPosition, responses((status = 200, body = PlayerPosition), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(request_body = PatchPosition, responses((status = 200, body = PlayerPosition), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[patch("/me/positions/{id}")]
 async fn patch_position(
     state: web::Data<AppState>,
@@ -247,7 +255,7 @@ async fn patch_position(
 }
 
 /// Remove a position.
-#[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me")]
+#[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[delete("/me/positions/{id}")]
 async fn delete_position(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     if !db::users::delete_position(&state.db.pool, &me.id, &id).await? {

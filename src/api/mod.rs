@@ -25,7 +25,7 @@ pub mod webhooks;
 mod fuzz;
 
 use crate::db::Cursor;
-use crate::domain::text::{self, SearchTerm};
+use crate::domain::text::{self, SearchTerm, schema};
 use crate::error::AppError;
 use actix_web::{HttpRequest, HttpResponse, error::JsonPayloadError, web};
 use serde::{Deserialize, Serialize};
@@ -106,14 +106,57 @@ pub async fn not_found() -> HttpResponse {
     AppError::not_found("route").error_response()
 }
 
-/// `?limit=&cursor=` of every list.
+/// `?limit=&cursor=` of a list in time order.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
     pub cursor: Option<String>,
+}
+
+/// `?limit=&cursor=` of a list in time order that clamps `limit` into
+/// 1–100 rather than refusing it (the lists not yet moved to
+/// [`page_rows`]; see `db::page_limit`).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ClampedPageQuery {
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
+    pub cursor: Option<String>,
+}
+
+impl From<ClampedPageQuery> for PageQuery {
+    fn from(q: ClampedPageQuery) -> Self {
+        PageQuery { limit: q.limit, cursor: q.cursor }
+    }
+}
+
+/// `?limit=&cursor=` of a list in name order (`orgs::by_name`).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct NamePageQuery {
+    /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::name_cursor)]
+    pub cursor: Option<String>,
+}
+
+impl NamePageQuery {
+    /// The page size (see [`page_rows`]).
+    pub fn rows(&self) -> Result<i64, AppError> {
+        page_rows(self.limit)
+    }
 }
 
 /// The page size a list was asked for: 1–100, 20 when not given; anything
@@ -138,23 +181,54 @@ impl PageQuery {
     }
 }
 
-/// `?q=&limit=&cursor=` of a search by name.
+/// `?q=&limit=&cursor=` of a search of people by name.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct SearchQuery {
-    /// Part of the name (of a person: or username); empty lists all.
+    /// Part of the name or username; empty lists all.
+    #[param(schema_with = schema::search)]
     pub q: Option<String>,
     /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
     pub cursor: Option<String>,
 }
 
 impl SearchQuery {
     /// What to search for; a 422 naming `q` when it cannot be.
     pub fn term(&self) -> Result<SearchTerm, AppError> {
-        SearchTerm::parse(self.q.as_deref().unwrap_or("")).map_err(|message| AppError::field("q", message))
+        search_term(self.q.as_deref())
     }
+}
+
+/// `?q=&limit=&cursor=` of a search of facilities or teams by name.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct NameSearchQuery {
+    /// Part of the name; empty lists all.
+    #[param(schema_with = schema::search)]
+    pub q: Option<String>,
+    /// 1–100, default 20.
+    #[serde(default, deserialize_with = "query_whole")]
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::name_cursor)]
+    pub cursor: Option<String>,
+}
+
+impl NameSearchQuery {
+    /// What to search for; a 422 naming `q` when it cannot be.
+    pub fn term(&self) -> Result<SearchTerm, AppError> {
+        search_term(self.q.as_deref())
+    }
+}
+
+fn search_term(q: Option<&str>) -> Result<SearchTerm, AppError> {
+    SearchTerm::parse(q.unwrap_or("")).map_err(|message| AppError::field("q", message))
 }
 
 /// One page of a list.
@@ -200,6 +274,104 @@ pub fn check_name(errors: &mut crate::error::FieldErrors, field: &str, value: &s
 /// (`Some(None)`). Use with `#[serde(default, deserialize_with = "nullable")]`.
 pub fn nullable<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
+}
+
+/// An integer field of a JSON body as JSON Schema reads `integer`: any
+/// number without a fractional part, so `200`, `200.0` and `2e2` are all 200
+/// (serde alone refuses `200.0` for an `i64`); a string is still refused.
+/// Use with `#[serde(deserialize_with = "whole")]`, or [`optional_whole`] /
+/// [`nullable_whole`] (with `default`) for optional fields, and
+/// [`query_whole`] in query strings.
+pub fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    d.deserialize_any(WholeVisitor { text: false })
+}
+
+/// [`whole`] for an `Option<i64>`: null or absent is `None`.
+pub fn optional_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Option::<Whole>::deserialize(d).map(|w| w.map(|w| w.0))
+}
+
+/// [`whole`] for a PATCH field (see [`nullable`]): absent is `None`, null
+/// `Some(None)`.
+pub fn nullable_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<i64>>, D::Error> {
+    Option::<Whole>::deserialize(d).map(|w| Some(w.map(|w| w.0)))
+}
+
+/// [`whole`] for an optional query parameter, where every value is text:
+/// `limit=20` and `limit=20.0` are both 20.
+pub fn query_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Option::<WholeText>::deserialize(d).map(|w| w.map(|w| w.0))
+}
+
+/// A whole number that fits an `i64`, from a JSON number (see [`whole`]).
+struct Whole(i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(WholeVisitor { text: false }).map(Whole)
+    }
+}
+
+/// A whole number that fits an `i64`, from text (see [`query_whole`]).
+struct WholeText(i64);
+
+impl<'de> Deserialize<'de> for WholeText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(WholeVisitor { text: true }).map(WholeText)
+    }
+}
+
+struct WholeVisitor {
+    /// Whether the number comes as text (a query string).
+    text: bool,
+}
+
+/// The largest magnitude taken from a number JSON wrote with a fraction or
+/// an exponent. serde_json reads such a number (and an integer past the
+/// `i64` range, such as `-9223372036854775809`) as a float, rounding it; far
+/// below 2^52 a float that reads whole was written whole. Every integer the
+/// API takes in a body is far smaller; larger ones are taken written as
+/// integers.
+const WHOLE_FLOAT_MAX: f64 = 2_147_483_648.0;
+
+impl serde::de::Visitor<'_> for WholeVisitor {
+    type Value = i64;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a whole number")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<i64, E> {
+        Ok(v)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<i64, E> {
+        i64::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<i64, E> {
+        if v.fract() == 0.0 && v.abs() <= WHOLE_FLOAT_MAX {
+            #[allow(clippy::cast_possible_truncation)]
+            Ok(v as i64)
+        } else {
+            Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+        }
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<i64, E> {
+        let refused = || E::invalid_value(serde::de::Unexpected::Str(v), &self);
+        if !self.text {
+            return Err(E::invalid_type(serde::de::Unexpected::Str(v), &self));
+        }
+        // Read exactly, as decimal text: `20` or `20.0` (any zeros after
+        // the point), as `i64` takes it.
+        let integer = match v.split_once('.') {
+            None => v,
+            Some((integer, zeros)) if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') => integer,
+            Some(_) => return Err(refused()),
+        };
+        integer.parse::<i64>().map_err(|_| refused())
+    }
 }
 
 /// A parsed PATCH text field (see [`patch_text`]) applied over the current
@@ -248,6 +420,16 @@ pub fn idempotency_header(req: &HttpRequest) -> Result<Option<String>, AppError>
     }
 }
 
+/// The `Idempotency-Key` header as [`idempotency_header`] takes it:
+/// visible ASCII, 1–128 characters after trimming.
+pub fn idempotency_key_schema() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(r"^[\t ]*[!-~](?:[\t -~]{0,126}[!-~])?[\t ]*$"))
+        .description(Some("A retry-safe command id: visible ASCII, 1–128 characters."))
+        .build()
+}
+
 /// Turns collected field errors into a 422, or carries on.
 pub fn finish(errors: crate::error::FieldErrors) -> Result<(), AppError> {
     if errors.is_empty() { Ok(()) } else { Err(AppError::validation(errors)) }
@@ -256,6 +438,64 @@ pub fn finish(errors: crate::error::FieldErrors) -> Result<(), AppError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, Deserialize)]
+    struct Numbers {
+        #[serde(deserialize_with = "whole")]
+        n: i64,
+        #[serde(default, deserialize_with = "optional_whole")]
+        opt: Option<i64>,
+        #[serde(default, deserialize_with = "nullable_whole")]
+        patch: Option<Option<i64>>,
+    }
+
+    #[test]
+    fn integers_may_be_written_with_a_zero_fraction_as_json_schema_allows() {
+        let read = |body: &str| serde_json::from_str::<Numbers>(body).map(|n| (n.n, n.opt, n.patch));
+        assert_eq!(read(r#"{"n": 200}"#).unwrap(), (200, None, None));
+        assert_eq!(read(r#"{"n": 200.0, "opt": -3.0, "patch": 2e2}"#).unwrap(), (200, Some(-3), Some(Some(200))));
+        assert_eq!(read(r#"{"n": 1, "opt": null, "patch": null}"#).unwrap(), (1, None, Some(None)));
+        assert_eq!(read(r#"{"n": -9223372036854775808}"#).unwrap().0, i64::MIN);
+        assert_eq!(read(r#"{"n": 2147483648.0}"#).unwrap().0, 2_147_483_648);
+        for refused in [
+            r#"{"n": 1.5}"#,
+            r#"{"n": 9223372036854775808}"#,
+            r#"{"n": -9223372036854775809}"#,
+            r#"{"n": 9007199254740993.0}"#,
+            r#"{"n": 1e19}"#,
+            r#"{"n": "1"}"#,
+            r#"{"n": 1, "opt": "2"}"#,
+        ] {
+            assert!(read(refused).is_err(), "{refused}");
+        }
+    }
+
+    #[test]
+    fn query_strings_carry_whole_numbers_as_text() {
+        #[derive(Debug, Deserialize)]
+        struct Query {
+            #[serde(default, deserialize_with = "query_whole")]
+            limit: Option<i64>,
+        }
+        let read = |q: &str| web::Query::<Query>::from_query(q).map(|q| q.limit);
+        assert_eq!(read("limit=20").unwrap(), Some(20));
+        assert_eq!(read("limit=20.0").unwrap(), Some(20));
+        assert_eq!(read("").unwrap(), None);
+        assert_eq!(read("limit=-9223372036854775808").unwrap(), Some(i64::MIN));
+        assert_eq!(read("limit=-9223372036854775808.00").unwrap(), Some(i64::MIN));
+        for refused in [
+            "limit=2.5",
+            "limit=inf",
+            "limit=NaN",
+            "limit=x",
+            "limit=",
+            "limit=+1.0",
+            "limit=1e19",
+            "limit=-9223372036854775809",
+        ] {
+            assert!(read(refused).is_err(), "{refused}");
+        }
+    }
 
     #[test]
     fn field_names_come_out_of_serde_messages() {

@@ -14,7 +14,7 @@
 //! routing.
 
 use super::users::{PublicUser, people_page};
-use super::{Page, PageQuery, SearchQuery, page_rows, staff};
+use super::{NameSearchQuery, Page, PageQuery, page_rows, staff};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::follows::{Direction, Target};
 use crate::db::orgs::{Listing, Org, OrgColumns};
@@ -152,11 +152,11 @@ pub async fn by_name<R: OrgApi>(
 }
 
 /// Facilities or teams by name.
-#[utoipa::path(get, path = "/ORGS", params(SearchQuery), responses((status = 200)))]
+#[utoipa::path(get, path = "/ORGS", params(NameSearchQuery), responses((status = 200)), security((), ("bearerAuth" = [])))]
 async fn list<R: OrgApi>(
     state: web::Data<AppState>,
     me: MaybeUser,
-    query: web::Query<SearchQuery>,
+    query: web::Query<NameSearchQuery>,
 ) -> AppResult<web::Json<Page<R::Item>>> {
     let limit = page_rows(query.limit)?;
     let term = query.term()?;
@@ -168,7 +168,7 @@ async fn list<R: OrgApi>(
 
 /// A facility or team's page: it, its managers, what it runs and the
 /// viewer's role (public).
-#[utoipa::path(get, path = "/ORGS/{id}", responses((status = 200), (status = 404, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(get, path = "/ORGS/{id}", responses((status = 200), (status = 404, body = crate::error::ErrorEnvelope)), security((), ("bearerAuth" = [])))]
 async fn get_one<R: OrgApi>(
     state: web::Data<AppState>,
     me: MaybeUser,
@@ -178,7 +178,7 @@ async fn get_one<R: OrgApi>(
 }
 
 /// Delete a facility or team (owner only).
-#[utoipa::path(delete, path = "/ORGS/{id}", responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(delete, path = "/ORGS/{id}", responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), security(("bearerAuth" = [])))]
 async fn remove<R: OrgApi>(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     let action = match R::ORG {
         Org::Facility => Action::DeleteFacility { facility_id: &id },
@@ -202,7 +202,7 @@ async fn remove<R: OrgApi>(state: web::Data<AppState>, me: AuthUser, id: web::Pa
 // ---------------------------------------------------------------- follows
 
 /// Follow a facility or team (idempotent).
-#[utoipa::path(put, path = "/ORGS/{id}/follow", responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(put, path = "/ORGS/{id}/follow", responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), security(("bearerAuth" = [])))]
 async fn follow<R: OrgApi>(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::Follow).await?;
     if !db::orgs::exists(&state.db.pool, R::ORG, &id).await? {
@@ -213,7 +213,7 @@ async fn follow<R: OrgApi>(state: web::Data<AppState>, me: AuthUser, id: web::Pa
 }
 
 /// Stop following a facility or team (idempotent).
-#[utoipa::path(delete, path = "/ORGS/{id}/follow", responses((status = 204)))]
+#[utoipa::path(delete, path = "/ORGS/{id}/follow", responses((status = 204)), security(("bearerAuth" = [])))]
 async fn unfollow<R: OrgApi>(
     state: web::Data<AppState>,
     me: AuthUser,
@@ -225,7 +225,7 @@ async fn unfollow<R: OrgApi>(
 }
 
 /// People following a facility or team, newest first.
-#[utoipa::path(get, path = "/ORGS/{id}/followers", params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(get, path = "/ORGS/{id}/followers", params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), security((), ("bearerAuth" = [])))]
 async fn followers<R: OrgApi>(
     state: web::Data<AppState>,
     me: MaybeUser,
@@ -237,7 +237,7 @@ async fn followers<R: OrgApi>(
 }
 
 /// Facilities or teams this user follows.
-#[utoipa::path(get, path = "/users/{id}/following/ORGS", params(PageQuery), responses((status = 200), (status = 404, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(get, path = "/users/{id}/following/ORGS", params(PageQuery), responses((status = 200), (status = 404, body = crate::error::ErrorEnvelope)), security((), ("bearerAuth" = [])))]
 async fn following<R: OrgApi>(
     state: web::Data<AppState>,
     me: MaybeUser,
@@ -260,7 +260,7 @@ async fn following<R: OrgApi>(
 // ---------------------------------------------------------------- staff
 
 /// Make someone a manager (owner only; idempotent).
-#[utoipa::path(put, path = "/ORGS/{id}/managers/{user_id}", responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(put, path = "/ORGS/{id}/managers/{user_id}", responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), security(("bearerAuth" = [])))]
 async fn put_manager<R: OrgApi>(
     state: web::Data<AppState>,
     me: AuthUser,
@@ -272,7 +272,7 @@ async fn put_manager<R: OrgApi>(
 }
 
 /// Remove a manager (owner; or a manager stepping down; idempotent).
-#[utoipa::path(delete, path = "/ORGS/{id}/managers/{user_id}", responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(delete, path = "/ORGS/{id}/managers/{user_id}", responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), security(("bearerAuth" = [])))]
 async fn delete_manager<R: OrgApi>(
     state: web::Data<AppState>,
     me: AuthUser,
@@ -285,7 +285,7 @@ async fn delete_manager<R: OrgApi>(
 
 /// Hand the facility or team to someone else (owner only); the old owner stays on
 /// as a manager. Answers the page.
-#[utoipa::path(post, path = "/ORGS/{id}/transfer-ownership", request_body = staff::TransferOwnership, responses((status = 200), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)))]
+#[utoipa::path(post, path = "/ORGS/{id}/transfer-ownership", request_body = staff::TransferOwnership, responses((status = 200), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), security(("bearerAuth" = [])))]
 async fn transfer_ownership<R: OrgApi>(
     state: web::Data<AppState>,
     me: AuthUser,

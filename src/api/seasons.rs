@@ -154,14 +154,18 @@ pub async fn facility_seasons(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewSeason {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub name: String,
-    /// RFC 3339, e.g. "2026-09-01T00:00:00-04:00".
+    /// e.g. "2026-09-01T00:00:00-04:00".
+    #[schema(schema_with = crate::time::schema::date_time)]
     pub start_date: String,
-    /// RFC 3339, not before `startDate`.
+    /// Not before `startDate`.
+    #[schema(schema_with = crate::time::schema::date_time)]
     pub end_date: String,
     /// Default false. Creating an active season tells the facility's followers.
     pub is_active: Option<bool>,
     /// Absolute http(s) URL of the schedule (iCalendar or CSV).
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub sync_url: Option<String>,
     /// Default false; needs `syncUrl`.
     pub sync_enabled: Option<bool>,
@@ -170,14 +174,19 @@ pub struct NewSeason {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SeasonPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub name: Option<String>,
+    /// Null leaves it unchanged.
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub start_date: Option<String>,
+    /// Null leaves it unchanged.
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub end_date: Option<String>,
     /// false → true tells the facility's followers (SEASON_STARTED).
     pub is_active: Option<bool>,
     /// null removes it.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub sync_url: Option<Option<String>>,
     pub sync_enabled: Option<bool>,
 }
@@ -238,7 +247,7 @@ impl SeasonPatch {
 }
 
 /// Create a season (facility owner or managers).
-#[utoipa::path(request_body = NewSeason, responses((status = 201, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = NewSeason, responses((status = 201, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[post("/facilities/{id}/seasons")]
 async fn create(
     state: web::Data<AppState>,
@@ -260,7 +269,7 @@ async fn create(
 }
 
 /// A facility's seasons, latest start first (public).
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Season>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Season>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons", security((), ("bearerAuth" = [])))]
 #[get("/facilities/{id}/seasons")]
 async fn list_for_facility(
     state: web::Data<AppState>,
@@ -272,14 +281,14 @@ async fn list_for_facility(
 }
 
 /// A season with its division mappings (public).
-#[utoipa::path(responses((status = 200, body = Season), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(responses((status = 200, body = Season), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons", security((), ("bearerAuth" = [])))]
 #[get("/seasons/{id}")]
 async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Season>> {
     Ok(web::Json(load(&state, me.id(), &id).await?))
 }
 
 /// Edit a season (facility owner or managers). `lastSyncAt` is read-only.
-#[utoipa::path(request_body = SeasonPatch, responses((status = 200, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = SeasonPatch, responses((status = 200, body = Season), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[patch("/seasons/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -313,22 +322,25 @@ async fn edit(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewDivisionMapping {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub facility_division_name: String,
     /// One of the universal scale's values (`GET /divisions/scale`).
     #[serde(deserialize_with = "scale")]
     pub universal_division_scale: UniversalDivision,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<2000>)]
     pub description: Option<String>,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DivisionMappingPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub facility_division_name: Option<String>,
     #[serde(default, deserialize_with = "scale")]
     pub universal_division_scale: Option<UniversalDivision>,
     /// null removes it.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<2000>)]
     pub description: Option<Option<String>>,
 }
 
@@ -349,7 +361,7 @@ fn name_taken(err: sqlx::Error) -> AppError {
 
 /// Map one of the facility's division names onto the universal scale
 /// (facility owner or managers).
-#[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = NewDivisionMapping, responses((status = 201, body = DivisionMapping), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[post("/seasons/{id}/division-mappings")]
 async fn create_mapping(
     state: web::Data<AppState>,
@@ -395,7 +407,7 @@ async fn mapping_season(state: &AppState, id: &str) -> AppResult<String> {
 
 /// Edit a division mapping (facility owner or managers). Rosters placed in
 /// it show the change live.
-#[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(request_body = DivisionMappingPatch, responses((status = 200, body = DivisionMapping), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[patch("/division-mappings/{id}")]
 async fn edit_mapping(
     state: web::Data<AppState>,
@@ -439,7 +451,7 @@ async fn edit_mapping(
 
 /// Delete a division mapping (facility owner or managers); rosters placed
 /// in it are left without a division.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[delete("/division-mappings/{id}")]
 async fn delete_mapping(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     let season_id = mapping_season(&state, &id).await?;

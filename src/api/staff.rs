@@ -43,6 +43,7 @@ pub enum StaffRole {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TransferOwnership {
     /// The new owner.
+    #[schema(schema_with = crate::domain::text::schema::id)]
     pub user_id: String,
 }
 

@@ -6,7 +6,7 @@
 use super::form::Form;
 use super::orgs::{self, OrgApi, OrgInfo};
 use super::staff::{self, Staffing};
-use super::{Page, PageQuery, nullable};
+use super::{NamePageQuery, Page, nullable};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db;
 use crate::db::facilities::FacilityColumns;
@@ -82,9 +82,13 @@ impl OrgApi for Teams {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewTeam {
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub name: String,
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub facility_id: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub logo_url: Option<String>,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<String>,
 }
 
@@ -105,7 +109,7 @@ impl NewTeam {
 }
 
 /// Create a team; the creator is its creator and owner.
-#[utoipa::path(request_body = NewTeam, responses((status = 201, body = Team), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[utoipa::path(request_body = NewTeam, responses((status = 201, body = Team), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams", security(("bearerAuth" = [])))]
 #[post("/teams")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewTeam>) -> AppResult<HttpResponse> {
     let fields = body.into_inner().parse()?;
@@ -125,20 +129,21 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewTea
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TeamPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub name: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub facility_id: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub logo_url: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<Option<String>>,
 }
 
 /// Edit a team (owner or managers); answers the page and pushes `team:ID`.
-#[utoipa::path(request_body = TeamPatch, responses((status = 200, body = TeamPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[utoipa::path(request_body = TeamPatch, responses((status = 200, body = TeamPage), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "teams", security(("bearerAuth" = [])))]
 #[patch("/teams/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -170,13 +175,13 @@ async fn edit(
 }
 
 /// Teams based at a facility, by name (public).
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[utoipa::path(params(NamePageQuery), responses((status = 200, body = Page<Team>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "teams", security((), ("bearerAuth" = [])))]
 #[get("/facilities/{id}/teams")]
 async fn at_facility(
     state: web::Data<AppState>,
     me: MaybeUser,
     id: web::Path<String>,
-    query: web::Query<PageQuery>,
+    query: web::Query<NamePageQuery>,
 ) -> AppResult<web::Json<Page<Team>>> {
     if !db::facilities::exists(&state.db.pool, &id).await? {
         return Err(AppError::not_found("facility"));
@@ -187,9 +192,9 @@ async fn at_facility(
 
 /// The teams the signed-in person owns or manages, by name: the ones they
 /// may put on an event or a schedule.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Team>), (status = 401, body = crate::error::ErrorEnvelope)), tag = "teams")]
+#[utoipa::path(params(NamePageQuery), responses((status = 200, body = Page<Team>)), tag = "teams", security(("bearerAuth" = [])))]
 #[get("/me/teams")]
-async fn mine(state: web::Data<AppState>, me: AuthUser, query: web::Query<PageQuery>) -> AppResult<web::Json<Page<Team>>> {
+async fn mine(state: web::Data<AppState>, me: AuthUser, query: web::Query<NamePageQuery>) -> AppResult<web::Json<Page<Team>>> {
     let listing = Listing::StaffedBy(Org::Team, &me.id);
     Ok(web::Json(orgs::by_name::<Teams>(&state, Some(&me.id), listing, query.cursor.as_deref(), query.rows()?).await?))
 }

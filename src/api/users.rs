@@ -169,7 +169,7 @@ async fn public_users(
 }
 
 /// Search people by name or username.
-#[utoipa::path(params(SearchQuery), responses((status = 200, body = Page<PublicUser>)), tag = "users")]
+#[utoipa::path(params(SearchQuery), responses((status = 200, body = Page<PublicUser>)), tag = "users", security((), ("bearerAuth" = [])))]
 #[get("/users")]
 async fn search(
     state: web::Data<AppState>,
@@ -187,7 +187,7 @@ async fn search(
 }
 
 /// A person's public profile with follower and following counts.
-#[utoipa::path(responses((status = 200, body = PublicUser), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
+#[utoipa::path(responses((status = 200, body = PublicUser), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users", security((), ("bearerAuth" = [])))]
 #[get("/users/{id}")]
 async fn get_user(
     state: web::Data<AppState>,
@@ -206,7 +206,7 @@ async fn get_user(
 }
 
 /// Follow a person (idempotent; not yourself).
-#[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "users")]
+#[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "users", security(("bearerAuth" = [])))]
 #[put("/users/{id}/follow")]
 async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
@@ -221,7 +221,7 @@ async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 }
 
 /// Stop following a person (idempotent).
-#[utoipa::path(responses((status = 204)), tag = "users")]
+#[utoipa::path(responses((status = 204)), tag = "users", security(("bearerAuth" = [])))]
 #[delete("/users/{id}/follow")]
 async fn unfollow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
@@ -256,7 +256,7 @@ pub async fn people_page(
 }
 
 /// People following this user, newest first.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users", security((), ("bearerAuth" = [])))]
 #[get("/users/{id}/followers")]
 async fn followers(
     state: web::Data<AppState>,
@@ -268,7 +268,7 @@ async fn followers(
 }
 
 /// People this user follows, newest first.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<PublicUser>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "users", security((), ("bearerAuth" = [])))]
 #[get("/users/{id}/following")]
 async fn following(
     state: web::Data<AppState>,

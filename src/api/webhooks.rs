@@ -47,12 +47,69 @@ pub struct WebhookAck {
     pub outcome: &'static str,
 }
 
+/// The body as documented: any JSON object Clerk sends (its fields are
+/// Clerk's, read after the signature is checked), holding no text the door
+/// refuses (`crate::http_input`).
+pub struct ClerkWebhookBody;
+
+impl utoipa::PartialSchema for ClerkWebhookBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property_names(Some(crate::domain::text::schema::body_text()))
+            .additional_properties(Some(utoipa::openapi::Ref::from_schema_name(JsonValue::NAME)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ClerkWebhookBody {
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        schemas.push((JsonValue::NAME.into(), <JsonValue as utoipa::PartialSchema>::schema()));
+    }
+}
+
+/// Any JSON value whose text (strings and keys) the door lets through.
+struct JsonValue;
+
+impl JsonValue {
+    const NAME: &'static str = "JsonValue";
+}
+
+impl utoipa::PartialSchema for JsonValue {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+        let any = || utoipa::openapi::Ref::from_schema_name(JsonValue::NAME);
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .item(ObjectBuilder::new().schema_type(Type::Boolean))
+            .item(ObjectBuilder::new().schema_type(Type::Number))
+            .item(crate::domain::text::schema::body_text())
+            .item(ArrayBuilder::new().items(any()))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .property_names(Some(crate::domain::text::schema::body_text()))
+                    .additional_properties(Some(any())),
+            )
+            .description(Some("Any JSON value; text holds no control characters but tabs and line breaks."))
+            .into()
+    }
+}
+
 fn header<'a>(req: &'a HttpRequest, name: &str) -> &'a str {
     req.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
 
 /// Receive a Clerk user webhook.
-#[utoipa::path(request_body(content = Object, description = "Clerk webhook event"), responses((status = 200, body = WebhookAck), (status = 401, body = crate::error::ErrorEnvelope)), tag = "auth")]
+#[utoipa::path(
+    params(
+        ("svix-id" = String, Header, description = "The message id (Svix)"),
+        ("svix-timestamp" = String, Header, description = "Seconds since the epoch (Svix)"),
+        ("svix-signature" = String, Header, description = "`v1,<base64>` signatures, space-separated (Svix)"),
+    ),
+    request_body(content = ClerkWebhookBody, description = "Clerk webhook event"), responses((status = 200, body = WebhookAck), (status = 401, body = crate::error::ErrorEnvelope, description = "not signed by Clerk (Svix signature)"),
+    (status = 404, body = crate::error::ErrorEnvelope, description = "no webhook secret is configured (`CLERK_WEBHOOK_SECRET`)")), tag = "auth")]
 #[post("/webhooks/clerk")]
 async fn clerk(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -> AppResult<web::Json<WebhookAck>> {
     let secret = state.config.clerk_webhook_secret.as_deref().ok_or_else(|| AppError::not_found("route"))?;

@@ -15,11 +15,39 @@ use serde_json::Value;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RsvpInput {
-    /// ATTENDING or DECLINED.
-    pub action: String,
+    #[serde(deserialize_with = "rsvp_action")]
+    pub action: RsvpAction,
     /// Defaults to the position already on the RSVP, else the user's
     /// preferred position, else CENTER.
     pub position: Option<HockeyPosition>,
+}
+
+/// What a person answers to an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RsvpAction {
+    /// Attending, or on the waitlist when the event is full.
+    Attending,
+    Declined,
+}
+
+impl RsvpAction {
+    /// `ATTENDING` or `DECLINED`; anything else is a 422 naming `action`.
+    pub fn parse(raw: &str) -> AppResult<Self> {
+        match raw {
+            "ATTENDING" => Ok(RsvpAction::Attending),
+            "DECLINED" => Ok(RsvpAction::Declined),
+            _ => Err(AppError::field("action", RSVP_ACTIONS)),
+        }
+    }
+}
+
+const RSVP_ACTIONS: &str = "ATTENDING or DECLINED";
+
+/// `action`, refused with the same message on REST and on the socket.
+fn rsvp_action<'de, D: serde::Deserializer<'de>>(d: D) -> Result<RsvpAction, D::Error> {
+    let raw = String::deserialize(d)?;
+    RsvpAction::parse(&raw).map_err(|_| serde::de::Error::custom(format!("field `action`: {RSVP_ACTIONS}")))
 }
 
 /// Answer for yourself. Anyone signed in may; the actor decides between
@@ -32,10 +60,9 @@ pub async fn rsvp(
     input: RsvpInput,
     client_id: Option<&str>,
 ) -> AppResult<Value> {
-    let answer = match input.action.as_str() {
-        "ATTENDING" => RsvpAnswer::Attending,
-        "DECLINED" => RsvpAnswer::Declined,
-        _ => return Err(AppError::field("action", "ATTENDING or DECLINED")),
+    let answer = match input.action {
+        RsvpAction::Attending => RsvpAnswer::Attending,
+        RsvpAction::Declined => RsvpAnswer::Declined,
     };
     let position = input
         .position

@@ -29,12 +29,20 @@ pub enum GameActionInput {
         roster_id: String,
         #[serde(default)]
         scorer_id: Option<String>,
+        /// At most two different players, not the scorer.
         #[serde(default)]
+        #[schema(schema_with = assist_ids)]
         assist_ids: Vec<String>,
     },
     /// 1–60 minutes for a dressed player of `rosterId`.
     #[serde(rename_all = "camelCase")]
-    Penalty { roster_id: String, player_id: String, minutes: i64 },
+    Penalty {
+        roster_id: String,
+        player_id: String,
+        #[serde(deserialize_with = "crate::api::whole")]
+        #[schema(minimum = 1, maximum = 60)]
+        minutes: i64,
+    },
     /// 1 → 2 → 3 → OT → SO.
     EndPeriod {},
     /// LIVE → FINAL: games played to every dressed player, the result to
@@ -42,6 +50,17 @@ pub enum GameActionInput {
     Final {},
     /// Reverts the last entry that is not an UNDO and not undone.
     Undo {},
+}
+
+/// `assistIds`: at most [`rinkside_actors::game::MAX_ASSISTS`] different
+/// players (the actor also refuses the scorer among them).
+fn assist_ids() -> utoipa::openapi::schema::Array {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::schema::ObjectBuilder::new().schema_type(utoipa::openapi::schema::Type::String))
+        .max_items(Some(rinkside_actors::game::MAX_ASSISTS))
+        .unique_items(true)
+        .description(Some("At most two different players, not the scorer."))
+        .build()
 }
 
 impl From<GameActionInput> for GameAction {

@@ -88,6 +88,7 @@ pub async fn dispatch(
     match command {
         Parsed::GameAction { game_id, input } => game::action(state, user, &game_id, input, Some(command_id)).await,
         Parsed::Other(SocketCommand::Rsvp { event_id, action, position }) => {
+            let action = event::RsvpAction::parse(&action)?;
             event::rsvp(state, user, &event_id, event::RsvpInput { action, position }, Some(command_id)).await
         }
         Parsed::Other(SocketCommand::RemoveAttendee { event_id, user_id }) => {

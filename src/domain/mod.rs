@@ -7,7 +7,11 @@ pub mod text;
 
 /// Declares a string enum with `as_str`, `parse` and `ALL`.
 macro_rules! string_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+    // `$text` is a `tt`, not a `literal`: a `literal` fragment reaches the
+    // derives wrapped in an invisible group, which serde reads but utoipa's
+    // attribute parser skips, so the document listed the variants' Rust
+    // names (`LeftWing`) while the server spoke `LEFT_WING`.
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:tt),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
                  serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
@@ -158,6 +162,33 @@ mod tests {
         }
         assert_eq!(serde_json::to_string(&HockeyPosition::LeftWing).unwrap(), "\"LEFT_WING\"");
         assert_eq!(HockeyPosition::parse("left_wing"), None);
+    }
+
+    /// The `enum` list of a type's OpenAPI schema.
+    fn schema_values<T: utoipa::PartialSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).unwrap();
+        schema["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+    }
+
+    fn texts<T: Copy + std::fmt::Display>(all: &[T]) -> Vec<String> {
+        all.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn the_openapi_schema_of_every_value_set_lists_the_values_the_server_speaks() {
+        assert_eq!(schema_values::<ProfileType>(), texts(ProfileType::ALL));
+        assert_eq!(schema_values::<HockeyPosition>(), texts(HockeyPosition::ALL));
+        assert_eq!(schema_values::<SkillLevel>(), texts(SkillLevel::ALL));
+        assert_eq!(schema_values::<EventType>(), texts(EventType::ALL));
+        assert_eq!(schema_values::<TeamRole>(), texts(TeamRole::ALL));
+        assert_eq!(schema_values::<RosterStatus>(), texts(RosterStatus::ALL));
+        assert_eq!(schema_values::<RosterCommitment>(), texts(RosterCommitment::ALL));
+        assert_eq!(schema_values::<RequestStatus>(), texts(RequestStatus::ALL));
+        assert_eq!(schema_values::<StatusType>(), texts(StatusType::ALL));
+        assert_eq!(schema_values::<EntityType>(), texts(EntityType::ALL));
+        assert_eq!(schema_values::<FeedItemType>(), texts(FeedItemType::ALL));
+        assert_eq!(schema_values::<UniversalDivision>(), texts(UniversalDivision::ALL));
+        assert!(schema_values::<HockeyPosition>().contains(&"LEFT_WING".to_string()));
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //!   Zero-width joiners stay: scripts and emoji need them. Free text keeps
 //!   the bidi marks too: people writing right-to-left need them there.
 
+pub mod schema;
+
 use std::fmt;
 
 /// The characters names refuse besides control characters: they reorder or

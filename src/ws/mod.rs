@@ -72,7 +72,16 @@ impl ConnSocket {
 
 /// Upgrade to a WebSocket speaking the JSON frames of CONTRACT.md
 /// (auth, subscribe, unsubscribe, command, ping).
-#[utoipa::path(responses((status = 101, description = "switching to the WebSocket protocol"), (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
+#[utoipa::path(
+    params(
+        ("Upgrade" = String, Header, description = "`websocket` (any case)", pattern = "[Ww][Ee][Bb][Ss][Oo][Cc][Kk][Ee][Tt]"),
+        ("Connection" = String, Header, description = "`Upgrade` (any case)", pattern = "[Uu][Pp][Gg][Rr][Aa][Dd][Ee]"),
+        ("Sec-WebSocket-Version" = String, Header, description = "`13` (RFC 6455)", pattern = "^13$"),
+        ("Sec-WebSocket-Key" = String, Header, description = "16 random bytes in base64 (RFC 6455)", pattern = "^[A-Za-z0-9+/]{21}[AQgw]==$"),
+    ),
+    responses((status = 101, description = "switching to the WebSocket protocol"),
+    (status = 400, body = crate::error::ErrorEnvelope, description = "not a WebSocket handshake (`bad_request`)"),
+    (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
 #[get("/ws")]
 async fn upgrade(
     req: HttpRequest,
@@ -83,7 +92,12 @@ async fn upgrade(
         return Ok(AppError::forbidden("this origin may not open a socket").error_response());
     }
     let socket = req.conn_data::<ConnSocket>().cloned();
-    let (response, ws_session, stream) = actix_ws::handle(&req, body)?;
+    // Like every other refusal, in the error envelope (actix-ws answers an
+    // empty 400 by itself).
+    let (response, ws_session, stream) = match actix_ws::handle(&req, body) {
+        Ok(upgraded) => upgraded,
+        Err(err) => return Ok(AppError::BadRequest(format!("not a WebSocket handshake: {err}")).error_response()),
+    };
     session::spawn(state.into_inner(), ws_session, stream, socket);
     Ok(response)
 }

@@ -180,6 +180,7 @@ impl Effects {
 /// `{"status","waitlistRank","version"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RsvpReply {
     pub status: RsvpStatus,
     /// 1 = next; per role. `null` unless WAITLISTED.

@@ -12,6 +12,7 @@ use crate::time::rfc3339_from_ms;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AttendeesDocument {
     pub version: i64,
     /// Extension of the contract's document: watchers learn of a
@@ -26,6 +27,7 @@ pub struct AttendeesDocument {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AttendingEntry {
     pub user_id: String,
     pub display_name: String,
@@ -39,6 +41,7 @@ pub struct AttendingEntry {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WaitlistEntry {
     pub user_id: String,
     pub display_name: String,
@@ -50,6 +53,7 @@ pub struct WaitlistEntry {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Counts {
     pub skaters: i64,
     pub goalies: i64,

@@ -16,6 +16,7 @@ use crate::hockey::{Position, Role, text_enum};
 /// Where a person stands for an event. Stored as text in the RSVP row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum RsvpStatus {
     Attending,
     Waitlisted,

@@ -15,6 +15,7 @@ use crate::time::rfc3339_from_ms;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameDocument {
     pub id: String,
     pub status: GameStatus,
@@ -31,6 +32,7 @@ pub struct GameDocument {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LogView {
     pub seq: i64,
     #[serde(rename = "type")]
@@ -49,6 +51,7 @@ pub struct LogView {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TeamView {
     pub roster_id: String,
     pub name: String,
@@ -57,6 +60,7 @@ pub struct TeamView {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayerView {
     pub user_id: String,
     pub display_name: String,

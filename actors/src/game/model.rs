@@ -11,6 +11,7 @@ use crate::hockey::{Position, text_enum};
 /// LIVE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum GameStatus {
     Scheduled,
     Live,
@@ -29,6 +30,7 @@ text_enum!(GameStatus, "GameStatus", {
 
 /// The period of a live game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Period {
     #[serde(rename = "1")]
     First,
@@ -66,6 +68,7 @@ impl Period {
 /// What a log entry records. The action names of CONTRACT.md, plus UNDO.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum EntryKind {
     Start,
     Goal,

@@ -9,12 +9,13 @@ use crate::error::AppResult;
 use crate::permissions::{self, Action, Object};
 use crate::startup::AppState;
 use actix_web::{HttpRequest, delete, get, put, web};
+use rinkside_actors::event::{AttendeesDocument, RsvpReply};
 use serde_json::Value;
 
 /// Answer for yourself: attending (or waitlisted when full) or declined.
 /// Retries with the same `Idempotency-Key` answer the first reply.
 #[utoipa::path(request_body = RsvpInput, params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
-    responses((status = 200, body = Object, description = "{status, waitlistRank, version}"), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "events")]
+    responses((status = 200, body = RsvpReply, description = "where you stand now"), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[put("/events/{id}/rsvp")]
 async fn rsvp(
     state: web::Data<AppState>,
@@ -30,7 +31,8 @@ async fn rsvp(
 /// Remove a person from attending or the waitlist (organisers); the head
 /// of the waitlist is promoted.
 #[utoipa::path(params(("Idempotency-Key" = Option<String>, Header, description = "retry-safe command id")),
-    responses((status = 200, body = Object), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+    responses((status = 200, body = RsvpReply, description = "where the person stands now (REMOVED)"), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "the event is cancelled")), tag = "events", security(("bearerAuth" = [])))]
 #[delete("/events/{id}/attendees/{user_id}")]
 async fn remove_attendee(
     state: web::Data<AppState>,
@@ -45,7 +47,7 @@ async fn remove_attendee(
 
 /// Who is attending and who waits, in order. `isPaid` is filled for the
 /// organisers (everyone) and for yourself (your own entry) only.
-#[utoipa::path(responses((status = 200, body = Object, description = "the attendees document")), tag = "events")]
+#[utoipa::path(responses((status = 200, body = AttendeesDocument, description = "the attendees document")), tag = "events", security(("bearerAuth" = [])))]
 #[get("/events/{id}/attendees")]
 async fn attendees(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Value>> {
     let (_, mut doc) = crate::live::event::current(&state.db, &state.realtime.events, &id).await?;

@@ -2,7 +2,7 @@
 //! event and validated as a whole.
 
 use super::GroupConfig;
-use crate::api::{check_len, check_url, clean, finish, nullable};
+use crate::api::{check_len, check_url, clean, finish, nullable, nullable_whole};
 use crate::auth::AuthUser;
 use crate::db::{self, Db, events::EventFields};
 use crate::domain::EventType;
@@ -13,57 +13,101 @@ use serde::Deserialize;
 /// Most places an event may have; a rink holds no more.
 const MAX_LIMIT: i64 = 500;
 
-/// Body of create and edit. On edit every field is optional; `null` clears.
+/// Body of edit, and of create with `title`, `startDate` and `eventType`
+/// required ([`NewEvent`]). On edit every field is optional: absent leaves
+/// it, `null` clears it (or, for `title`, `startDate` and `eventType`,
+/// leaves it).
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EventInput {
+    #[schema(schema_with = title)]
     pub title: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<200>)]
     pub location: Option<Option<String>>,
-    /// RFC 3339.
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub start_date: Option<String>,
+    /// Not before `startDate`.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::time::schema::nullable_date_time)]
     pub end_date: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub image_url: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub facility_id: Option<Option<String>>,
+    /// A season of the event's facility.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub season_id: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<120>)]
     pub external_home_team_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<120>)]
     pub external_away_team_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<120>)]
     pub external_rink: Option<Option<String>>,
-    #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>)]
+    #[serde(default, deserialize_with = "nullable_whole")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 999)]
     pub home_score: Option<Option<i64>>,
-    #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>)]
+    #[serde(default, deserialize_with = "nullable_whole")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 999)]
     pub away_score: Option<Option<i64>>,
     pub event_type: Option<EventType>,
-    /// Null = unlimited.
-    #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>)]
+    /// 0–500; null = unlimited.
+    #[serde(default, deserialize_with = "nullable_whole")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 500)]
     pub max_skaters: Option<Option<i64>>,
-    #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>)]
+    /// 0–500; null = unlimited.
+    #[serde(default, deserialize_with = "nullable_whole")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 500)]
     pub max_goalies: Option<Option<i64>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<GroupConfig>)]
     pub group_config: Option<Option<GroupConfig>>,
+}
+
+/// `title`: 1–200 characters after trimming (null leaves it on edit).
+fn title() -> utoipa::openapi::schema::Object {
+    let mut schema = crate::domain::text::schema::text::<200>();
+    schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([
+        utoipa::openapi::schema::Type::String,
+        utoipa::openapi::schema::Type::Null,
+    ]);
+    schema
+}
+
+/// The body of creating an event: [`EventInput`]'s schema with `title`,
+/// `startDate` and `eventType` required and not null (`merge` refuses an
+/// event without them). Built from `EventInput`'s, so the two cannot drift.
+pub struct NewEvent;
+
+/// The fields a new event needs.
+const REQUIRED_ON_CREATE: [&str; 3] = ["title", "startDate", "eventType"];
+
+impl utoipa::PartialSchema for NewEvent {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let edit = EventInput::schema();
+        let Ok(mut json) = serde_json::to_value(&edit) else { return edit };
+        json["required"] = serde_json::json!(REQUIRED_ON_CREATE);
+        json["description"] = "Body of create: `title`, `startDate` and `eventType` are required.".into();
+        for field in REQUIRED_ON_CREATE {
+            crate::api::openapi::never_null(&mut json["properties"][field]);
+        }
+        serde_json::from_value(json).unwrap_or(edit)
+    }
+}
+
+impl utoipa::ToSchema for NewEvent {
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        <EventInput as utoipa::ToSchema>::schemas(schemas);
+    }
 }
 
 /// Applies the input over `base` (an existing event, or defaults) and

@@ -15,7 +15,7 @@ mod input;
 mod payments;
 mod teams;
 
-use input::{EventInput, merge};
+use input::{EventInput, NewEvent, merge};
 
 use super::Page;
 use crate::auth::AuthUser;
@@ -57,6 +57,7 @@ pub fn config(cfg: &mut ServiceConfig) {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GroupConfig {
     /// 2–4 groups, in display order.
+    #[schema(min_items = 2, max_items = 4)]
     pub groups: Vec<Group>,
     /// `POSITION`: spread goalies, then defence, then forwards evenly;
     /// `ORDER`: alternate in order of acceptance.
@@ -66,8 +67,10 @@ pub struct GroupConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Group {
+    #[schema(schema_with = group_name)]
     pub name: String,
     /// `#rrggbb`.
+    #[schema(pattern = "^#[0-9A-Fa-f]{6}$")]
     pub color: String,
 }
 
@@ -76,6 +79,15 @@ pub struct Group {
 pub enum GroupBalance {
     Position,
     Order,
+}
+
+/// A group's name as [`GroupConfig::check`] takes it: at most 30
+/// characters (counted as given), not blank.
+fn group_name() -> utoipa::openapi::schema::Object {
+    let mut schema = crate::domain::text::schema::not_blank();
+    schema.max_length = Some(30);
+    schema.description = Some("At most 30 characters, not blank.".into());
+    schema
 }
 
 impl GroupConfig {
@@ -250,7 +262,9 @@ async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult
 }
 
 /// Create an event; the creator organises it.
-#[utoipa::path(request_body = EventInput, responses((status = 201, body = Event), (status = 422, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(request_body = NewEvent, responses((status = 201, body = Event),
+    (status = 403, body = crate::error::ErrorEnvelope, description = "a season's events are its facility's owner's and managers' to schedule"),
+    (status = 422, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
     let base = EventFields::default();
@@ -267,27 +281,45 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventI
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EventQuery {
+    #[param(schema_with = crate::domain::text::schema::query_text)]
     pub facility_id: Option<String>,
+    #[param(schema_with = crate::domain::text::schema::query_text)]
     pub season_id: Option<String>,
     pub event_type: Option<EventType>,
-    /// RFC 3339: events starting at or after.
+    /// Events starting at or after.
+    #[param(schema_with = crate::time::schema::date_time)]
     pub from: Option<String>,
-    /// RFC 3339: events starting before.
+    /// Events starting before.
+    #[param(schema_with = crate::time::schema::date_time)]
     pub to: Option<String>,
     /// `me`: events I created.
+    #[param(schema_with = only_me)]
     pub created_by: Option<String>,
     /// `me`: events I'm attending or waitlisted for.
+    #[param(schema_with = only_me)]
     pub attending: Option<String>,
     pub include_cancelled: Option<bool>,
     /// With `facilityId`: also community events at the facility (made by
     /// people who are not its staff and not listed by it).
     pub include_community: Option<bool>,
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "crate::api::query_whole")]
     pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = crate::domain::text::schema::time_cursor)]
     pub cursor: Option<String>,
 }
 
+/// `createdBy` and `attending` take only `me`.
+fn only_me() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(["me"]))
+        .build()
+}
+
 /// Events by start time (soonest first), with filters.
-#[utoipa::path(params(EventQuery), responses((status = 200, body = Page<Event>)), tag = "events")]
+#[utoipa::path(params(EventQuery), responses((status = 200, body = Page<Event>)), tag = "events", security(("bearerAuth" = [])))]
 #[get("/events")]
 async fn list(
     state: web::Data<AppState>,
@@ -337,7 +369,7 @@ async fn list(
 }
 
 /// An event, with the viewer's own standing.
-#[utoipa::path(responses((status = 200, body = Event), (status = 404, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(responses((status = 200, body = Event), (status = 404, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[get("/events/{id}")]
 async fn get_one(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
@@ -352,7 +384,8 @@ async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> A
 /// Edit an event (its creator and its facility's owner and managers).
 /// Changing `maxSkaters` / `maxGoalies` goes through the RSVP actor: a
 /// raised limit promotes from the waitlist at once.
-#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "the event is cancelled (`event_cancelled`)")), tag = "events", security(("bearerAuth" = [])))]
 #[patch("/events/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -407,7 +440,8 @@ async fn edit(
 }
 
 /// Cancel an event: everyone watching it sees it at once; RSVPs are kept.
-#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "already cancelled")), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events/{id}/cancel")]
 async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
     commands::event::cancel(&state, &me, &id).await?;
@@ -416,7 +450,7 @@ async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 
 /// Delete an event and its RSVPs (organisers). Prefer cancelling an event
 /// people answered: deleting erases the record.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[delete("/events/{id}")]
 async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;

@@ -54,7 +54,7 @@ async fn require_collector(state: &AppState, event_id: &str, me: &AuthUser) -> A
 }
 
 /// Mark an attendee paid or unpaid (organisers who collect payments).
-#[utoipa::path(request_body = PaymentInput, responses((status = 200, body = EventPayment), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(request_body = PaymentInput, responses((status = 200, body = EventPayment), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[put("/events/{id}/payments/{user_id}")]
 async fn mark_payment(
     state: web::Data<AppState>,
@@ -72,7 +72,7 @@ async fn mark_payment(
 }
 
 /// Every attendee's payment (organisers who collect payments).
-#[utoipa::path(responses((status = 200, body = Vec<EventPayment>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events")]
+#[utoipa::path(responses((status = 200, body = Vec<EventPayment>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[get("/events/{id}/payments")]
 async fn list_payments(
     state: web::Data<AppState>,

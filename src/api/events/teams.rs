@@ -21,7 +21,7 @@ pub struct EventTeamInput {
 
 /// Link a team as HOME or AWAY (an organiser who is also the team's owner
 /// or manager).
-#[utoipa::path(request_body = EventTeamInput, responses((status = 200, body = Event)), tag = "events")]
+#[utoipa::path(request_body = EventTeamInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope, description = "not an organiser of the event, or not the team's owner or a manager")), tag = "events", security(("bearerAuth" = [])))]
 #[put("/events/{id}/teams/{team_id}")]
 async fn set_team(
     state: web::Data<AppState>,
@@ -41,7 +41,7 @@ async fn set_team(
 }
 
 /// Unlink a team (the event's organisers, or the team's owner and managers).
-#[utoipa::path(responses((status = 204)), tag = "events")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope, description = "neither an organiser of the event nor the team's owner or a manager")), tag = "events", security(("bearerAuth" = [])))]
 #[delete("/events/{id}/teams/{team_id}")]
 async fn unset_team(
     state: web::Data<AppState>,

@@ -1,8 +1,9 @@
 //! Lists of rosters: a team's (every season, latest first) and a season's,
 //! paged by keyset on `(season start, roster id)`, and the team page's list.
 
-use crate::api::{Page, PageQuery};
+use crate::api::{ClampedPageQuery, Page, PageQuery, query_whole};
 use crate::db::{self, Cursor, finish_page, page_limit};
+use crate::domain::text::schema;
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterSummary;
 use crate::startup::AppState;
@@ -18,8 +19,13 @@ pub(super) fn config(cfg: &mut ServiceConfig) {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TeamRostersQuery {
     /// Only this season's rosters.
+    #[param(schema_with = schema::query_text)]
     pub season_id: Option<String>,
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
     pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
     pub cursor: Option<String>,
 }
 
@@ -59,15 +65,15 @@ pub async fn team_rosters_all(state: &AppState, team_id: &str) -> AppResult<Vec<
 }
 
 /// A season's rosters (public).
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<RosterSummary>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(params(ClampedPageQuery), responses((status = 200, body = Page<RosterSummary>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
 #[get("/seasons/{id}/rosters")]
 async fn season_rosters(
     state: web::Data<AppState>,
     id: web::Path<String>,
-    page: web::Query<PageQuery>,
+    page: web::Query<ClampedPageQuery>,
 ) -> AppResult<web::Json<Page<RosterSummary>>> {
     if db::access::season_facility(&state.db.pool, &id).await?.is_none() {
         return Err(AppError::not_found("season"));
     }
-    Ok(web::Json(roster_page(&state, None, Some(&id), &page).await?))
+    Ok(web::Json(roster_page(&state, None, Some(&id), &page.into_inner().into()).await?))
 }

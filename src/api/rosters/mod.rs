@@ -112,35 +112,55 @@ async fn lock_writable(conn: &mut AnyConnection, id: &str) -> AppResult<db::rost
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewRoster {
+    #[schema(schema_with = crate::domain::text::schema::id)]
     pub team_id: String,
+    #[schema(schema_with = crate::domain::text::schema::id)]
     pub season_id: String,
+    #[schema(schema_with = crate::domain::text::schema::name::<120>)]
     pub name: String,
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<2000>)]
     pub description: Option<String>,
-    /// 1–100; absent = no limit.
+    /// 1–100; absent or null = no limit.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 1, maximum = 100)]
     pub max_members: Option<i64>,
-    /// DRAFT (default) or ACTIVE.
+    #[schema(schema_with = new_roster_status)]
     pub status: Option<RosterStatus>,
     /// A division mapping of the same season.
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub division_mapping_id: Option<String>,
+}
+
+/// A new roster starts DRAFT or ACTIVE (`rules::check_new_status`).
+fn new_roster_status() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            utoipa::openapi::schema::Type::String,
+            utoipa::openapi::schema::Type::Null,
+        ]))
+        .enum_values(Some([Some(RosterStatus::Draft.as_str()), Some(RosterStatus::Active.as_str()), None]))
+        .description(Some("DRAFT (default) or ACTIVE."))
+        .build()
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RosterPatch {
+    #[schema(schema_with = crate::domain::text::schema::nullable_name::<120>)]
     pub name: Option<String>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<2000>)]
     pub description: Option<Option<String>>,
-    /// null = no limit; never below the current number of players.
-    #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>)]
+    /// 1–100; null = no limit; never below the current number of players.
+    #[serde(default, deserialize_with = "crate::api::nullable_whole")]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub max_members: Option<Option<i64>>,
     /// DRAFT → ACTIVE → ARCHIVED, or DRAFT → ARCHIVED. Archiving rejects the
     /// pending join requests.
     pub status: Option<RosterStatus>,
     /// null = no division.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::domain::text::schema::optional_id)]
     pub division_mapping_id: Option<Option<String>>,
 }
 
@@ -166,7 +186,8 @@ async fn check_mapping(
 }
 
 /// Create a roster of a team for a season (team owner or managers).
-#[utoipa::path(request_body = NewRoster, responses((status = 201, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = NewRoster, responses((status = 201, body = Roster), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 404, body = crate::error::ErrorEnvelope, description = "no team has `teamId`"), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/rosters")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRoster>) -> AppResult<HttpResponse> {
     let body = body.into_inner();
@@ -196,7 +217,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRos
 }
 
 /// A roster with its players, stats and request states (public).
-#[utoipa::path(responses((status = 200, body = Roster), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = Roster), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters", security((), ("bearerAuth" = [])))]
 #[get("/rosters/{id}")]
 async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Roster>> {
     let doc = live::roster::document(&state.db, &id).await?;
@@ -205,7 +226,7 @@ async fn get_one(state: web::Data<AppState>, me: MaybeUser, id: web::Path<String
 
 /// Edit a roster (team owner or managers; the season's facility owner or
 /// managers). wins/losses/ties/points are not editable.
-#[utoipa::path(request_body = RosterPatch, responses((status = 200, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = RosterPatch, responses((status = 200, body = Roster), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[patch("/rosters/{id}")]
 async fn edit(
     state: web::Data<AppState>,

@@ -24,8 +24,11 @@ pub(super) fn config(cfg: &mut ServiceConfig) {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewPlayer {
+    #[schema(schema_with = crate::domain::text::schema::id)]
     pub user_id: String,
     /// 0–99, unique on the roster.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 0, maximum = 99)]
     pub jersey_number: Option<i64>,
     pub position: Option<HockeyPosition>,
     /// FULL_TIME (default) or SUBSTITUTE.
@@ -37,9 +40,9 @@ pub struct NewPlayer {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PlayerPatch {
-    /// null takes the number off.
-    #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>)]
+    /// 0–99, unique on the roster; null takes the number off.
+    #[serde(default, deserialize_with = "crate::api::nullable_whole")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 99)]
     pub jersey_number: Option<Option<i64>>,
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<HockeyPosition>)]
@@ -58,7 +61,7 @@ async fn load_player(state: &AppState, roster_id: &str, user_id: &str) -> AppRes
 
 /// Put someone on the roster (team owner or managers). A pending join
 /// request of theirs is approved by it.
-#[utoipa::path(request_body = NewPlayer, responses((status = 201, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = NewPlayer, responses((status = 201, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/rosters/{id}/players")]
 async fn add_player(
     state: web::Data<AppState>,
@@ -100,7 +103,7 @@ async fn add_player(
 
 /// Edit a player's number, position, commitment or letters (team owner or
 /// managers). Stats are not editable here.
-#[utoipa::path(request_body = PlayerPatch, responses((status = 200, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = PlayerPatch, responses((status = 200, body = RosterPlayer), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[patch("/rosters/{id}/players/{user_id}")]
 async fn edit_player(
     state: web::Data<AppState>,
@@ -136,7 +139,7 @@ async fn edit_player(
 
 /// Take a player off the roster (team owner or managers), or leave it
 /// yourself.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[delete("/rosters/{id}/players/{user_id}")]
 async fn remove_player(
     state: web::Data<AppState>,

@@ -87,7 +87,8 @@ impl From<RequestRow> for JoinRequest {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewJoinRequest {
-    /// Up to 1000 characters, seen by the deciders only.
+    /// Seen by the deciders only.
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<1000>)]
     pub message: Option<String>,
     pub preferred_position: Option<HockeyPosition>,
     /// FULL_TIME (default) or SUBSTITUTE.
@@ -98,7 +99,11 @@ pub struct NewJoinRequest {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RequestsQuery {
     pub status: Option<RequestStatus>,
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "crate::api::query_whole")]
     pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = crate::domain::text::schema::time_cursor)]
     pub cursor: Option<String>,
 }
 
@@ -126,7 +131,7 @@ fn not_pending() -> AppError {
 }
 
 /// Ask to join a roster (any signed-in person not on it).
-#[utoipa::path(request_body = NewJoinRequest, responses((status = 201, body = JoinRequest), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(request_body = NewJoinRequest, responses((status = 201, body = JoinRequest), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/rosters/{id}/join-requests")]
 async fn request_to_join(
     state: web::Data<AppState>,
@@ -160,7 +165,7 @@ async fn request_to_join(
 
 /// A roster's join requests with messages, newest first (team owner,
 /// managers, roster captains).
-#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>), (status = 403, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[get("/rosters/{id}/join-requests")]
 async fn roster_requests(
     state: web::Data<AppState>,
@@ -173,7 +178,7 @@ async fn roster_requests(
 }
 
 /// My join requests, newest first.
-#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>)), tag = "rosters")]
+#[utoipa::path(params(RequestsQuery), responses((status = 200, body = Page<JoinRequest>)), tag = "rosters", security(("bearerAuth" = [])))]
 #[get("/me/join-requests")]
 async fn my_requests(
     state: web::Data<AppState>,
@@ -189,7 +194,7 @@ async fn request_owner(state: &AppState, id: &str) -> AppResult<(String, String)
 }
 
 /// One join request (its requester and its deciders).
-#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[get("/join-requests/{id}")]
 async fn get_request(
     state: web::Data<AppState>,
@@ -247,7 +252,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
 
 /// Approve a pending request: the requester joins the roster (team owner,
 /// managers, roster captains). A full roster answers 409 `roster_full`.
-#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/join-requests/{id}/approve")]
 async fn approve_request(
     state: web::Data<AppState>,
@@ -258,7 +263,7 @@ async fn approve_request(
 }
 
 /// Reject a pending request (team owner, managers, roster captains).
-#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 200, body = JoinRequest), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[post("/join-requests/{id}/reject")]
 async fn reject_request(
     state: web::Data<AppState>,
@@ -269,7 +274,7 @@ async fn reject_request(
 }
 
 /// Withdraw your own pending request.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope)), tag = "rosters", security(("bearerAuth" = [])))]
 #[delete("/join-requests/{id}")]
 async fn cancel_request(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     let (roster_id, requester_id) = request_owner(&state, &id).await?;
