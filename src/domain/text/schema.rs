@@ -78,10 +78,10 @@ pub fn exactly_pattern(value: &str) -> String {
     format!("^[{TRIMMED}]*{escaped}[{TRIMMED}]*$")
 }
 
-/// Any text a query string may hold around a whole number of up to 18
-/// digits, then `_`: the time cursor `crate::db::Cursor` gives out.
+/// The time cursor `crate::db::Cursor` gives out: a whole number of up to
+/// 18 digits, `_`, and an id of ours (letters, digits, `-` and `.`).
 pub fn time_cursor_pattern() -> String {
-    format!("^[+-]?[0-9]{{1,18}}_[^{CONTROL}]*$")
+    "^[+-]?[0-9]{1,18}_[0-9A-Za-z.-]{1,80}$".to_string()
 }
 
 /// [`super::Email`], optional (blank is absent): a subset, `local@host` with
