@@ -45,6 +45,7 @@ impl From<PostRow> for Post {
 pub struct PostInput {
     /// 1–5,000 characters after trimming; plain text (links become
     /// clickable in the client, nothing else is markup).
+    #[schema(schema_with = crate::domain::text::schema::text::<MAX_POST_CHARS>)]
     pub content: String,
 }
 

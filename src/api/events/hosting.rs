@@ -25,14 +25,14 @@ pub(super) async fn hosted_by_facility(state: &AppState, me: &AuthUser, fields: 
 }
 
 /// List the event under the rink's name (the facility's owner and managers).
-#[utoipa::path(responses((status = 200, body = Event)), tag = "events")]
+#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope, description = "not the owner or a manager of the event's facility"), (status = 409, body = crate::error::ErrorEnvelope, description = "`no_facility`: the event is not at a facility")), tag = "events", security(("bearerAuth" = [])))]
 #[put("/events/{id}/hosting")]
 async fn host(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
     set_hosting(&state, &me, &id, true).await
 }
 
 /// Take the rink's name off the event: it stays, as a community event.
-#[utoipa::path(responses((status = 200, body = Event)), tag = "events")]
+#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope, description = "not the owner or a manager of the event's facility"), (status = 409, body = crate::error::ErrorEnvelope, description = "`no_facility`: the event is not at a facility; `season_event`: a season's schedule is always listed")), tag = "events", security(("bearerAuth" = [])))]
 #[delete("/events/{id}/hosting")]
 async fn unhost(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
     set_hosting(&state, &me, &id, false).await
