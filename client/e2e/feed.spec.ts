@@ -96,6 +96,7 @@ test('a person posts and joins a team; a follower sees both live on the home fee
   await a.getByLabel('New post').fill(text);
   await a.getByTestId('composer-submit').click();
   await expect(a.getByLabel('New post')).toHaveValue('');
+  await expect(a.getByTestId('posted-note')).toBeVisible();
 
   // Bob, at the top of his page, sees it slide in without reloading.
   const top = feed.getByTestId('feed-item').first();

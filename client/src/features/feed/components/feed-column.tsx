@@ -1,7 +1,8 @@
 // The home page's main column: the composer, the "N new" pill, the items,
 // and more pages as the reader nears the end.
 
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -21,6 +22,8 @@ export function FeedColumn() {
   const create = useCreatePost(me.id);
   const { items, pendingCount, showNew, isFresh, pages } = useFeedView();
   const sentinel = useRef<HTMLDivElement | null>(null);
+  /** Your own posts are not in your feed: say where the new one went. */
+  const [posted, setPosted] = useState(false);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
 
   // Infinite scroll: the next page as the end comes within a screen.
@@ -39,7 +42,12 @@ export function FeedColumn() {
 
   return (
     <section className="feed" aria-label="Your feed" data-testid="feed">
-      <Composer onPost={(content) => create.mutateAsync(content)} />
+      <Composer onPost={(content) => create.mutateAsync(content)} onPosted={() => setPosted(true)} />
+      {posted && (
+        <p className="feed__posted" role="status" data-testid="posted-note">
+          Posted. Your followers see it in their feeds; it is on <Link to={`/users/${me.id}`}>your profile</Link>.
+        </p>
+      )}
 
       {pendingCount > 0 && (
         <div className="feed__pill-bar">
