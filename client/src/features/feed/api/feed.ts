@@ -1,10 +1,9 @@
 // REST for the feed and posts, and the live `feed` topic.
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useAtomValue } from 'jotai';
 import { api } from '../../../lib/api';
 import type { Page } from '../../../lib/api-types';
-import { foldTopicUpdates, topicAtomFamily, useTopic } from '../../../lib/ws';
+import { foldTopicUpdates, useTopic } from '../../../lib/ws';
 import { foldFeedUpdate } from '../model/merge';
 import type { FeedItem, FeedPage, Post } from '../model/types';
 
@@ -36,11 +35,6 @@ export function useFeedPages() {
 export function useLiveFeed(): FeedItem[] | null {
   const live = useTopic<FeedPage>(FEED_TOPIC);
   return live?.data.items ?? null;
-}
-
-/** The topic's items without subscribing (tests, other readers). */
-export function useKnownLiveFeed(): FeedItem[] | null {
-  return (useAtomValue(topicAtomFamily(FEED_TOPIC))?.data as FeedPage | undefined)?.items ?? null;
 }
 
 export function useUserPosts(userId: string) {
