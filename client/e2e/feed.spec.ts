@@ -113,7 +113,7 @@ test('a person posts and joins a team; a follower sees both live on the home fee
   await create(page, alice, `/api/v1/rosters/${roster.id}/players`, { userId: carol.id });
   await expect(feed.getByTestId('feed-item').first()).toContainText(`Carol Cole and Alice Ames joined Ice Owls ${id}`);
   await expect(feed.locator('[data-type="USER_JOINED_TEAM"]')).toHaveCount(1);
-  await b.screenshot({ path: shot(testInfo, 'feed-home'), fullPage: true });
+  await b.screenshot({ path: shot(testInfo, 'feed-home'), fullPage: true, animations: 'disabled' });
 
   // Scrolled down, the next push waits behind the pill.
   await b.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -122,7 +122,7 @@ test('a person posts and joins a team; a follower sees both live on the home fee
   const pill = b.getByTestId('new-items-pill');
   await expect(pill).toHaveText(/1 new/);
   await expect(feed).not.toContainText(`While you were scrolling ${id}`);
-  await b.screenshot({ path: shot(testInfo, 'feed-pill') });
+  await b.screenshot({ path: shot(testInfo, 'feed-pill'), animations: 'disabled' });
   await pill.click();
   await expect(pill).toBeHidden();
   await expect(feed.getByTestId('feed-item').first()).toContainText(`While you were scrolling ${id}`);
