@@ -56,7 +56,7 @@ function FeedMedia({ item }: { item: FeedItem }) {
     return (
       <span className={`feed-card__media${stacked ? ' feed-card__media--stack' : ''}`} aria-hidden="true">
         <Avatar name={displayName(actor)} src={actor.profileImage} size="md" />
-        {stacked && <Avatar name={displayName(stacked)} src={stacked.profileImage} size="sm" />}
+        {stacked && <Avatar name={displayName(stacked)} src={stacked.profileImage} size="xs" />}
       </span>
     );
   }
