@@ -14,6 +14,8 @@ import { FollowListPage } from '../features/users/components/follow-list-page';
 import { FacilitiesPage } from '../features/facilities/components/facilities-page';
 import { TeamsPage } from '../features/teams/components/teams-page';
 import { EventsPage } from '../features/events/components/events-page';
+import { FeedColumn } from '../features/feed/components/feed-column';
+import { UserPosts } from '../features/feed/components/user-posts';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { NotFoundPage } from './not-found-page';
@@ -104,11 +106,11 @@ function GatedRoutes() {
       {/* The score keeper's console takes the whole phone screen: no app navigation to hit by mistake. */}
       <Route path="games/:id/score" element={<ScorekeeperConsolePage />} />
       <Route element={<Shell />}>
-        <Route index element={<HomePage />} />
+        <Route index element={<HomePage feed={<FeedColumn />} />} />
         <Route path="people" element={<PeopleSearchPage />} />
         <Route path="me" element={<Navigate to={`/users/${user.id}`} replace />} />
         <Route path="settings/profile" element={<EditProfilePage />} />
-        <Route path="users/:id" element={<UserProfilePage />} />
+        <Route path="users/:id" element={<UserProfilePage renderPosts={(who) => <UserPosts {...who} />} />} />
         <Route path="users/:id/followers" element={<FollowListPage kind="followers" />} />
         <Route path="users/:id/following" element={<FollowListPage kind="following" />} />
         <Route path="users/:id/following/facilities" element={<FollowListPage kind="facilities" />} />

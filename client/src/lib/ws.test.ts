@@ -5,6 +5,7 @@ import { FakeWebSocket } from '../testing/fake-websocket';
 import {
   CommandRejectedError,
   connectionStateAtom,
+  foldTopicUpdates,
   LiveSocket,
   releaseWithTopic,
   topicAtomFamily,
@@ -216,6 +217,25 @@ describe('LiveSocket subscriptions', () => {
     expect(store.get(atom)).toEqual({ seq: 12, data: { homeScore: 3 } });
     ws.receive({ type: 'update', topic: 'game:5', seq: 11, data: { homeScore: 0 } });
     expect(store.get(atom)).toEqual({ seq: 12, data: { homeScore: 3 } });
+    socket.stop();
+  });
+
+  it('folds every update of a folding topic, also one whose seq comes late, and keeps the highest seq', async () => {
+    // A list topic whose updates are single entries, like `feed`.
+    foldTopicUpdates('pieces', (held, update) => {
+      const list = ((held as { ids: string[] } | undefined)?.ids ?? []).concat((update as { id: string }).id);
+      return { ids: Array.from(new Set(list)).sort() };
+    });
+    const socket = makeSocket();
+    socket.subscribe('pieces');
+    socket.start();
+    const ws = await openLatest();
+    const atom = topicAtomFamily('pieces');
+    ws.receive({ type: 'snapshot', topic: 'pieces', seq: 3, data: { ids: ['a'] } });
+    ws.receive({ type: 'update', topic: 'pieces', seq: 5, data: { id: 'c' } });
+    ws.receive({ type: 'update', topic: 'pieces', seq: 4, data: { id: 'b' } });
+    ws.receive({ type: 'update', topic: 'pieces', seq: 5, data: { id: 'c' } });
+    expect(store.get(atom)).toEqual({ seq: 5, data: { ids: ['a', 'b', 'c'] } });
     socket.stop();
   });
 

@@ -126,6 +126,28 @@ export function releaseWithTopic<A extends Atom<unknown>>(
   releaseHooks.set(prefix, hooks);
 }
 
+/**
+ * How an `update` folds into what a topic holds, for topics whose updates
+ * are pieces rather than the whole document (a `feed` update is one item).
+ * A fold must be idempotent and order-free: such topics take every update,
+ * also one whose `seq` is not above the last (the server may publish two
+ * items' frames out of order; the fold's merge decides which version wins),
+ * and each update is folded in as it arrives, so none is lost to batching.
+ */
+type TopicFold = (held: unknown, update: unknown) => unknown;
+
+const topicFolds = new Map<string, TopicFold>();
+
+/** Fold updates of the topic named PREFIX (or `PREFIX:ID`) into its data with `fold`. */
+export function foldTopicUpdates(prefix: string, fold: TopicFold): void {
+  topicFolds.set(prefix, fold);
+}
+
+function foldOf(topic: string): TopicFold | undefined {
+  const colon = topic.indexOf(':');
+  return topicFolds.get(colon < 0 ? topic : topic.slice(0, colon));
+}
+
 /** Drop what the atom families hold for a released topic. */
 function forgetTopic(topic: string, store: JotaiStore): void {
   topicAtomFamily.remove(topic);
@@ -516,6 +538,13 @@ export class LiveSocket {
       case 'update': {
         const entry = this.topics.get(frame.topic);
         if (!entry) return;
+        const fold = foldOf(frame.topic);
+        if (fold) {
+          const held = this.opts.store.get(topicAtomFamily(frame.topic));
+          entry.seq = Math.max(entry.seq ?? 0, frame.seq);
+          this.opts.store.set(topicAtomFamily(frame.topic), { seq: entry.seq, data: fold(held?.data, frame.data) });
+          return;
+        }
         if (entry.seq !== null && frame.seq <= entry.seq) return; // stale or duplicate
         entry.seq = frame.seq;
         this.opts.store.set(topicAtomFamily(frame.topic), { seq: frame.seq, data: frame.data });

@@ -23,7 +23,8 @@ function greeting(): string {
   return 'Good evening';
 }
 
-export function HomePage() {
+/** `feed`: the main column (the feed feature's, composed in app/). */
+export function HomePage({ feed }: { feed?: ReactNode }) {
   const me = useCurrentUser();
   const people = useFollowingPreview(me.id);
   const facilities = useFacilitiesPreview(me.id);
@@ -66,41 +67,43 @@ export function HomePage() {
 
       <UpcomingStrip />
 
-      <div className="quick-actions">
-        <QuickAction to="/people" icon={<SearchIcon size={22} />} title="Find people" text="Teammates, subs, refs" />
-        <QuickAction to="/facilities" icon={<RinkIcon size={22} />} title="Browse rinks" text="Follow your home ice" />
-        <QuickAction to="/teams/new" icon={<PlusIcon size={22} />} title="Start a team" text="Own it, invite the squad" />
-        <QuickAction to="/facilities/new" icon={<PlusIcon size={22} />} title="Add a facility" text="Run seasons and ice time" />
-      </div>
-
-      <div className="three-col">
-        <Preview
-          title="People you follow"
-          all={`/users/${me.id}/following`}
-          query={people}
-          empty={<EmptyLine icon={<PeopleIcon size={18} />} to="/people" text="Find teammates to follow" />}
-          render={(u) => (
-            <ListRow key={u.id} to={`/users/${u.id}`} media={<Avatar name={displayName(u)} src={u.profileImage} size="sm" />} title={displayName(u)} subtitle={handle(u) ?? undefined} />
-          )}
-        />
-        <Preview
-          title="Your rinks"
-          all={`/users/${me.id}/following/facilities`}
-          query={facilities}
-          empty={<EmptyLine icon={<RinkIcon size={18} />} to="/facilities" text="Follow your home rink" />}
-          render={(f) => (
-            <ListRow key={f.id} to={`/facilities/${f.id}`} media={<Avatar name={f.name} src={f.imageUrl} size="sm" square />} title={f.name} subtitle={f.timezone.replace(/_/g, ' ')} />
-          )}
-        />
-        <Preview
-          title="Your teams"
-          all={`/users/${me.id}/following/teams`}
-          query={teams}
-          empty={<EmptyLine icon={<TeamIcon size={18} />} to="/teams" text="Follow or start a team" />}
-          render={(t) => (
-            <ListRow key={t.id} to={`/teams/${t.id}`} media={<Avatar name={t.name} src={t.logoUrl} size="sm" square />} title={t.name} subtitle={`${formatCount(t.followerCount)} ${plural(t.followerCount, 'follower')}`} />
-          )}
-        />
+      <div className="home-grid">
+        <div className="home-grid__main">{feed}</div>
+        <aside className="home-grid__aside stack">
+          <div className="quick-actions quick-actions--aside">
+            <QuickAction to="/people" icon={<SearchIcon size={20} />} title="Find people" text="Teammates, subs, refs" />
+            <QuickAction to="/facilities" icon={<RinkIcon size={20} />} title="Browse rinks" text="Follow your home ice" />
+            <QuickAction to="/teams/new" icon={<PlusIcon size={20} />} title="Start a team" text="Own it, invite the squad" />
+            <QuickAction to="/facilities/new" icon={<PlusIcon size={20} />} title="Add a facility" text="Run seasons and ice time" />
+          </div>
+          <Preview
+            title="People you follow"
+            all={`/users/${me.id}/following`}
+            query={people}
+            empty={<EmptyLine icon={<PeopleIcon size={18} />} to="/people" text="Find teammates to follow" />}
+            render={(u) => (
+              <ListRow key={u.id} to={`/users/${u.id}`} media={<Avatar name={displayName(u)} src={u.profileImage} size="sm" />} title={displayName(u)} subtitle={handle(u) ?? undefined} />
+            )}
+          />
+          <Preview
+            title="Your rinks"
+            all={`/users/${me.id}/following/facilities`}
+            query={facilities}
+            empty={<EmptyLine icon={<RinkIcon size={18} />} to="/facilities" text="Follow your home rink" />}
+            render={(f) => (
+              <ListRow key={f.id} to={`/facilities/${f.id}`} media={<Avatar name={f.name} src={f.imageUrl} size="sm" square />} title={f.name} subtitle={f.timezone.replace(/_/g, ' ')} />
+            )}
+          />
+          <Preview
+            title="Your teams"
+            all={`/users/${me.id}/following/teams`}
+            query={teams}
+            empty={<EmptyLine icon={<TeamIcon size={18} />} to="/teams" text="Follow or start a team" />}
+            render={(t) => (
+              <ListRow key={t.id} to={`/teams/${t.id}`} media={<Avatar name={t.name} src={t.logoUrl} size="sm" square />} title={t.name} subtitle={`${formatCount(t.followerCount)} ${plural(t.followerCount, 'follower')}`} />
+            )}
+          />
+        </aside>
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useUser } from '../api/users';
 import { useAuth } from '../../../lib/auth/auth-context';
@@ -26,7 +27,10 @@ import { ClockIcon, EditIcon, StarIcon, UserIcon } from '../../../components/ui/
 import { PageSpinner } from '../../../components/ui/spinner';
 import '../users.css';
 
-export function UserProfilePage() {
+/** What a profile shows of a person's posts (the feed feature's list, composed in app/). */
+export type RenderPosts = (who: { userId: string; name: string; isMe: boolean }) => ReactNode;
+
+export function UserProfilePage({ renderPosts }: { renderPosts?: RenderPosts }) {
   const { id = '' } = useParams();
   const query = useUser(id);
 
@@ -53,10 +57,10 @@ export function UserProfilePage() {
       </Card>
     );
   }
-  return <Profile user={query.data} />;
+  return <Profile user={query.data} renderPosts={renderPosts} />;
 }
 
-function Profile({ user }: { user: PublicUser }) {
+function Profile({ user, renderPosts }: { user: PublicUser; renderPosts?: RenderPosts }) {
   const { user: me } = useAuth();
   const isMe = me?.id === user.id;
   const follow = useFollowToggle('users', user);
@@ -122,6 +126,8 @@ function Profile({ user }: { user: PublicUser }) {
       </Card>
 
       <PositionsCard positions={user.positions ?? []} isMe={isMe} name={name} />
+
+      {renderPosts?.({ userId: user.id, name, isMe })}
     </div>
   );
 }
