@@ -17,7 +17,12 @@ use sqlx::AnyConnection;
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
 /// USER_JOINED_TEAM: the player's followers and the team's.
-pub async fn joined_roster(conn: &mut AnyConnection, player_id: &str, team_id: &str, roster_id: &str) -> Result<Written> {
+pub async fn joined_roster(
+    conn: &mut AnyConnection,
+    player_id: &str,
+    team_id: &str,
+    roster_id: &str,
+) -> Result<Written> {
     let fact = Fact {
         kind: FeedItemType::UserJoinedTeam,
         actor_id: Some(player_id),

@@ -179,7 +179,8 @@ impl Api {
 
     /// `GET /feed?limit=N`: the first page's items.
     pub async fn feed(&self, token: &str, limit: u32) -> Result<Vec<Value>> {
-        let page: Value = self.send(reqwest::Method::GET, &format!("/api/v1/feed?limit={limit}"), Some(token), None).await?;
+        let page: Value =
+            self.send(reqwest::Method::GET, &format!("/api/v1/feed?limit={limit}"), Some(token), None).await?;
         Ok(page["items"].as_array().cloned().unwrap_or_default())
     }
 

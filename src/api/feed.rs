@@ -18,7 +18,11 @@ pub fn config(cfg: &mut ServiceConfig) {
 /// My feed, newest first.
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<FeedItem>), (status = 401, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "feed")]
 #[get("/feed")]
-async fn list(state: web::Data<AppState>, me: AuthUser, page: web::Query<PageQuery>) -> AppResult<web::Json<Page<FeedItem>>> {
+async fn list(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    page: web::Query<PageQuery>,
+) -> AppResult<web::Json<Page<FeedItem>>> {
     let limit = page.rows()?;
     let before = page.cursor()?.map(|c| (c.at, c.id));
     let (items, next_cursor) = feed::page(&state.db, &me.id, before, limit).await?;

@@ -36,7 +36,13 @@ pub struct Post {
 
 impl From<PostRow> for Post {
     fn from(r: PostRow) -> Self {
-        Post { id: r.id, content: r.content, author_id: r.author_id, created_at: r.created_at, updated_at: r.updated_at }
+        Post {
+            id: r.id,
+            content: r.content,
+            author_id: r.author_id,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
     }
 }
 

@@ -194,7 +194,11 @@ async fn at_facility(
 /// may put on an event or a schedule.
 #[utoipa::path(params(NamePageQuery), responses((status = 200, body = Page<Team>)), tag = "teams", security(("bearerAuth" = [])))]
 #[get("/me/teams")]
-async fn mine(state: web::Data<AppState>, me: AuthUser, query: web::Query<NamePageQuery>) -> AppResult<web::Json<Page<Team>>> {
+async fn mine(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    query: web::Query<NamePageQuery>,
+) -> AppResult<web::Json<Page<Team>>> {
     let listing = Listing::StaffedBy(Org::Team, &me.id);
     Ok(web::Json(orgs::by_name::<Teams>(&state, Some(&me.id), listing, query.cursor.as_deref(), query.rows()?).await?))
 }

@@ -38,7 +38,9 @@ pub enum Audience<'a> {
 impl Audience<'_> {
     fn select(&self) -> (&'static str, &str) {
         match *self {
-            Audience::FacilityFollowers(id) => ("SELECT user_id AS uid FROM facility_follows WHERE facility_id = {}", id),
+            Audience::FacilityFollowers(id) => {
+                ("SELECT user_id AS uid FROM facility_follows WHERE facility_id = {}", id)
+            }
             Audience::TeamFollowers(id) => ("SELECT user_id AS uid FROM team_follows WHERE team_id = {}", id),
             Audience::UserFollowers(id) => ("SELECT follower_id AS uid FROM follows WHERE following_id = {}", id),
             Audience::EventPeople(id) => (
@@ -113,7 +115,11 @@ pub struct Written {
 /// Writes (or grows) one item per distinct recipient of the audiences,
 /// skipping the actor (nobody is told what they just did). After the
 /// transaction commits, hand the result to `Realtime::push_feed`.
-pub async fn fan_out(conn: &mut AnyConnection, fact: &Fact<'_>, audiences: &[Audience<'_>]) -> Result<Written, sqlx::Error> {
+pub async fn fan_out(
+    conn: &mut AnyConnection,
+    fact: &Fact<'_>,
+    audiences: &[Audience<'_>],
+) -> Result<Written, sqlx::Error> {
     let now = now_ms();
     let key = fact.key();
     let written = Written { key: key.clone(), since: now };
@@ -127,11 +133,8 @@ pub async fn fan_out(conn: &mut AnyConnection, fact: &Fact<'_>, audiences: &[Aud
         .execute(&mut *conn)
         .await?;
     let first = 9; // placeholders $1..$8 are the fact's
-    let union: Vec<String> = audiences
-        .iter()
-        .enumerate()
-        .map(|(i, a)| a.select().0.replace("{}", &format!("${}", first + i)))
-        .collect();
+    let union: Vec<String> =
+        audiences.iter().enumerate().map(|(i, a)| a.select().0.replace("{}", &format!("${}", first + i))).collect();
     let sql = format!(
         "INSERT INTO feed_items (id, type, user_id, actor_id, resource_id, resource_type, aggregated_data, \
            created_at, updated_at, open_key, agg_count, agg_actors) \

@@ -30,7 +30,10 @@ struct EventSummaryRow {
     goalies: i64,
 }
 
-pub async fn events<'e, E: Executor<'e, Database = Any>>(ex: E, ids: &[String]) -> Result<HashMap<String, Value>, sqlx::Error> {
+pub async fn events<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    ids: &[String],
+) -> Result<HashMap<String, Value>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
@@ -83,7 +86,10 @@ struct RosterSummaryRow {
     season_name: String,
 }
 
-pub async fn rosters<'e, E: Executor<'e, Database = Any>>(ex: E, ids: &[String]) -> Result<HashMap<String, Value>, sqlx::Error> {
+pub async fn rosters<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    ids: &[String],
+) -> Result<HashMap<String, Value>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
@@ -117,7 +123,10 @@ struct SeasonSummaryRow {
     facility_name: String,
 }
 
-pub async fn seasons<'e, E: Executor<'e, Database = Any>>(ex: E, ids: &[String]) -> Result<HashMap<String, Value>, sqlx::Error> {
+pub async fn seasons<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    ids: &[String],
+) -> Result<HashMap<String, Value>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
@@ -152,7 +161,10 @@ struct PostSummaryRow {
 }
 
 /// Posts of people whose account still exists.
-pub async fn posts<'e, E: Executor<'e, Database = Any>>(ex: E, ids: &[String]) -> Result<HashMap<String, Value>, sqlx::Error> {
+pub async fn posts<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    ids: &[String],
+) -> Result<HashMap<String, Value>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
@@ -193,9 +205,5 @@ pub async fn people<'e, E: Executor<'e, Database = Any>>(
     for id in ids {
         q = q.bind(id);
     }
-    Ok(q.fetch_all(ex)
-        .await?
-        .into_iter()
-        .map(|r| (r.id.clone(), crate::summaries::UserSummary::from(r)))
-        .collect())
+    Ok(q.fetch_all(ex).await?.into_iter().map(|r| (r.id.clone(), crate::summaries::UserSummary::from(r))).collect())
 }

@@ -18,8 +18,8 @@ pub mod posts;
 pub mod rosters;
 pub mod search;
 pub mod seasons;
-pub mod suggestions;
 pub mod staff;
+pub mod suggestions;
 pub mod teams;
 pub mod users;
 pub mod webhooks;
@@ -257,9 +257,8 @@ impl Cursor {
     /// is a forged cursor.
     pub fn parse(raw: &str) -> Option<Self> {
         let (at, id) = raw.split_once('_')?;
-        let id_ok = !id.is_empty()
-            && id.len() <= 80
-            && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+        let id_ok =
+            !id.is_empty() && id.len() <= 80 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
         id_ok.then(|| Some(Cursor { at: at.parse().ok()?, id: id.to_string() })).flatten()
     }
 }

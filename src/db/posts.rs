@@ -15,7 +15,11 @@ pub struct PostRow {
 
 const COLUMNS: &str = "p.id, p.content, p.author_id, p.created_at, p.updated_at";
 
-pub async fn insert<'e, E: Executor<'e, Database = Any>>(ex: E, author_id: &str, content: &str) -> Result<String, sqlx::Error> {
+pub async fn insert<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    author_id: &str,
+    content: &str,
+) -> Result<String, sqlx::Error> {
     let id = new_id();
     sqlx::query("INSERT INTO posts (id, content, author_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
         .bind(&id)
@@ -29,7 +33,9 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(ex: E, author_id: &str,
 
 /// A post whose author's account still exists.
 pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<PostRow>, sqlx::Error> {
-    let sql = format!("SELECT {COLUMNS} FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = $1 AND u.deleted_at IS NULL");
+    let sql = format!(
+        "SELECT {COLUMNS} FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = $1 AND u.deleted_at IS NULL"
+    );
     sqlx::query_as(dynamic(sql)).bind(id).fetch_optional(ex).await
 }
 

@@ -518,7 +518,8 @@ async fn an_event_at_a_rink_is_listed_under_its_name_only_when_its_staff_made_or
 
     // A season's schedule is always the facility's own.
     let season = crate::rosters::season(&app, &owner, &rink).await;
-    let league = new_event(&app, &owner, json!({"title": "League night", "seasonId": season, "eventType": "GAME"})).await;
+    let league =
+        new_event(&app, &owner, json!({"title": "League night", "seasonId": season, "eventType": "GAME"})).await;
     let (s, b) = app.delete(&format!("/api/v1/events/{league}/hosting"), Some(&owner)).await;
     assert_eq!((s, b["error"]["code"].as_str()), (409, Some("season_event")), "{b}");
 }
@@ -533,8 +534,9 @@ async fn a_team_is_linked_to_an_event_only_with_its_staff_and_either_side_may_un
     let pickup = new_event(&app, &organiser, json!({})).await;
 
     // The organiser alone cannot put a team's name on their event.
-    let (s, b) =
-        app.put(&format!("/api/v1/events/{pickup}/teams/{team}"), Some(&organiser), Some(json!({"role": "HOME"}))).await;
+    let (s, b) = app
+        .put(&format!("/api/v1/events/{pickup}/teams/{team}"), Some(&organiser), Some(json!({"role": "HOME"})))
+        .await;
     assert_eq!((s, b["error"]["code"].as_str()), (403, Some("forbidden")), "{b}");
     // Nor the team's coach on someone else's event.
     let (s, _) =

@@ -271,7 +271,9 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
         "create_event_at_facility" => (
             Method::POST,
             "/events".into(),
-            Some(json!({"title": "Open skate", "startDate": "2026-12-04T18:00:00Z", "eventType": "OTHER", "facilityId": f})),
+            Some(
+                json!({"title": "Open skate", "startDate": "2026-12-04T18:00:00Z", "eventType": "OTHER", "facilityId": f}),
+            ),
         ),
         "host_event" => (Method::PUT, format!("/events/{}/hosting", w.event), None),
         "unhost_event" => (Method::DELETE, format!("/events/{}/hosting", w.event), None),

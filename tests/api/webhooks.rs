@@ -268,7 +268,8 @@ async fn user_deleted_anonymises_the_person_but_keeps_what_others_rely_on() {
     app.post("/api/v1/me/positions", Some(&gone), json!({"position": "GOALIE", "skillLevel": "ADVANCED"})).await;
     let (s, _) = app.post("/api/v1/posts", Some(&gone), json!({"content": "Last skate for me"})).await;
     assert_eq!(s, 201);
-    let posts_in_feed = |feed: &Value| feed["items"].as_array().unwrap().iter().filter(|i| i["type"] == "POST_CREATED").count();
+    let posts_in_feed =
+        |feed: &Value| feed["items"].as_array().unwrap().iter().filter(|i| i["type"] == "POST_CREATED").count();
     assert_eq!(posts_in_feed(&app.get("/api/v1/feed", Some(&bob)).await.1), 1);
     let (_, own) = app.get("/api/v1/feed", Some(&gone)).await;
     assert_eq!(own["items"][0]["type"], "WELCOME_MESSAGE", "a person made by the webhook is welcomed: {own}");

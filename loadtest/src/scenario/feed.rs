@@ -47,7 +47,12 @@ struct Report {
 
 /// A subscriber: signs in on the socket, subscribes to `feed`, then reports
 /// every POST_CREATED item's resource id as it arrives.
-async fn subscriber(ep: Arc<Endpoint>, token: String, ready: mpsc::UnboundedSender<()>, got: mpsc::UnboundedSender<(String, Instant)>) -> Result<()> {
+async fn subscriber(
+    ep: Arc<Endpoint>,
+    token: String,
+    ready: mpsc::UnboundedSender<()>,
+    got: mpsc::UnboundedSender<(String, Instant)>,
+) -> Result<()> {
     let mut ws = connect_ws(&ep, None).await?;
     ws.send(Message::text(json!({"type": "auth", "token": token}).to_string())).await?;
     ws.send(Message::text(json!({"type": "subscribe", "topic": "feed"}).to_string())).await?;

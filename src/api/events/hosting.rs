@@ -40,9 +40,8 @@ async fn unhost(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 
 async fn set_hosting(state: &AppState, me: &AuthUser, event_id: &str, hosted: bool) -> AppResult<web::Json<Event>> {
     let row = db::events::get(&state.db.pool, event_id).await?.ok_or_else(|| AppError::not_found("event"))?;
-    let facility_id = row
-        .facility_id
-        .ok_or_else(|| AppError::conflict_code("no_facility", "the event is not at a facility"))?;
+    let facility_id =
+        row.facility_id.ok_or_else(|| AppError::conflict_code("no_facility", "the event is not at a facility"))?;
     permissions::check(&state.db, Some(&me.id), Action::HostEvent { facility_id: &facility_id }).await?;
     if row.season_id.is_some() && !hosted {
         return Err(AppError::conflict_code("season_event", "a season's schedule is always listed at its facility"));

@@ -20,13 +20,13 @@ use input::{EventInput, NewEvent, merge};
 use super::Page;
 use crate::auth::AuthUser;
 use crate::commands;
-use crate::feed::EventChange;
 use crate::db::{
     self,
     events::{EventFields, EventFilter, EventRow},
 };
 use crate::domain::{EventType, HockeyPosition, TeamRole};
 use crate::error::{AppError, AppResult, FieldErrors};
+use crate::feed::EventChange;
 use crate::permissions::{self, Action, Object};
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, web};

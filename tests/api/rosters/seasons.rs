@@ -95,7 +95,10 @@ async fn activating_a_season_tells_the_facility_followers_once() {
     assert_eq!(feed_of(&app, &fan2).await, want);
     assert_eq!(feed_of(&app, &rink).await, vec![], "the actor is not told what they did");
     let actor: Option<String> =
-        sqlx::query_scalar("SELECT actor_id FROM feed_items WHERE type <> 'WELCOME_MESSAGE' LIMIT 1").fetch_one(&app.state.db.pool).await.unwrap();
+        sqlx::query_scalar("SELECT actor_id FROM feed_items WHERE type <> 'WELCOME_MESSAGE' LIMIT 1")
+            .fetch_one(&app.state.db.pool)
+            .await
+            .unwrap();
     assert_eq!(actor.as_deref(), Some(rink.id.as_str()));
 
     // Already active: nothing new.
