@@ -147,10 +147,11 @@ impl EventChange {
 
 /// EVENT_UPDATED for changes people care about: the event's followers (as
 /// for EVENT_CREATED) and everyone attending or waitlisted. Nothing when
-/// `changes` is empty.
+/// `changes` is empty. `by: None` names the event's creator (for changes
+/// whose sender is not known, see `db::event_commits`).
 pub async fn event_updated(
     conn: &mut AnyConnection,
-    by: &str,
+    by: Option<&str>,
     event_id: &str,
     changes: &[EventChange],
 ) -> Result<Option<Written>> {
@@ -158,6 +159,7 @@ pub async fn event_updated(
         return Ok(None);
     }
     let event = db::events::get(&mut *conn, event_id).await?.ok_or(sqlx::Error::RowNotFound)?;
+    let by = by.unwrap_or(&event.creator_id);
     let teams: Vec<String> = db::events::team_ids(&mut *conn, event_id).await?;
     let mut audience = event_audience(&event, &teams);
     audience.push(Audience::EventPeople(event_id));

@@ -131,11 +131,7 @@ async fn tell_about_changes(conn: &mut AnyConnection, commits: &[EventCommit]) -
         if c.limits.is_some() {
             changes.push(crate::feed::EventChange::Limits);
         }
-        if changes.is_empty() {
-            continue;
-        }
-        let Some(event) = super::events::get(&mut *conn, &c.event_id).await.map_err(other)? else { continue };
-        crate::feed::event_updated(&mut *conn, &event.creator_id, &c.event_id, &changes).await.map_err(other)?;
+        crate::feed::event_updated(&mut *conn, None, &c.event_id, &changes).await.map_err(other)?;
     }
     Ok(())
 }

@@ -7,13 +7,16 @@
 //! This module holds the event resource itself; [`input`] validates create
 //! and edit bodies, [`attendees`] answers and lists, [`payments`] who paid,
 //! [`teams`] the teams linked HOME or AWAY, [`hosting`] whether the rink
-//! lists the event under its name.
+//! lists the event under its name, [`viewer`] the viewer's own standing.
 
 mod attendees;
 mod hosting;
 mod input;
 mod payments;
 mod teams;
+mod viewer;
+
+pub use viewer::Viewer;
 
 use input::{EventInput, NewEvent, merge};
 
@@ -24,10 +27,10 @@ use crate::db::{
     self,
     events::{EventFields, EventFilter, EventRow},
 };
-use crate::domain::{EventType, HockeyPosition, TeamRole};
+use crate::domain::{EventType, TeamRole};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::feed::EventChange;
-use crate::permissions::{self, Action, Object};
+use crate::permissions::{self, Action};
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Serialize};
@@ -109,23 +112,6 @@ pub struct EventTeam {
     pub team_id: String,
     pub team_name: String,
     pub role: TeamRole,
-}
-
-/// The viewer's own standing, so a page renders without another call.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Viewer {
-    pub is_organiser: bool,
-    /// Staff of the event's facility, who may list or unlist it there.
-    pub can_host: bool,
-    /// Organiser who may mark payments.
-    pub can_collect_payments: bool,
-    /// ATTENDING, WAITLISTED, DECLINED, REMOVED or null.
-    pub status: Option<String>,
-    pub waitlist_rank: Option<i64>,
-    pub position: Option<HockeyPosition>,
-    /// Own payment state (null when not attending).
-    pub is_paid: Option<bool>,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -211,7 +197,7 @@ async fn load_event(state: &AppState, id: &str, viewer: Option<&AuthUser>) -> Ap
     let teams = event_teams(state, id).await?;
     let viewer = match viewer {
         None => None,
-        Some(me) => Some(viewer_of(state, id, me).await?),
+        Some(me) => Some(viewer::of(state, id, row.facility_id.as_deref(), me).await?),
     };
     Ok(event_from(row, teams, viewer))
 }
@@ -226,39 +212,6 @@ async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTea
             team_name: t.team_name,
         })
         .collect())
-}
-
-async fn viewer_of(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<Viewer> {
-    let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(event_id)).await?;
-    let is_organiser = rel.permits(&Action::OrganiseEvent { event_id });
-    let facility_id = db::events::get(&state.db.pool, event_id).await?.and_then(|e| e.facility_id);
-    let can_host = match facility_id.as_deref() {
-        None => false,
-        Some(facility_id) => permissions::relations(&state.db, Some(&me.id), Object::Facility(facility_id))
-            .await?
-            .permits(&Action::HostEvent { facility_id }),
-    };
-    let collects = db::users::get(&state.db.pool, &me.id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
-    let (_, doc) = crate::live::event::current(&state.db, &state.realtime.events, event_id).await?;
-    let attending = doc["attending"].as_array().and_then(|a| a.iter().find(|e| e["userId"] == me.id.as_str()));
-    let waiting = doc["waitlist"].as_array().and_then(|a| a.iter().find(|e| e["userId"] == me.id.as_str()));
-    let payments = db::events::payments(&state.db.pool, event_id).await?;
-    let (status, rank, position) = match (attending, waiting) {
-        (Some(a), _) => (Some("ATTENDING".to_string()), None, a["position"].as_str().and_then(HockeyPosition::parse)),
-        (None, Some(w)) => {
-            (Some("WAITLISTED".to_string()), w["rank"].as_i64(), w["position"].as_str().and_then(HockeyPosition::parse))
-        }
-        (None, None) => (db::events::rsvp_status(&state.db.pool, event_id, &me.id).await?, None, None),
-    };
-    Ok(Viewer {
-        is_organiser,
-        can_host,
-        can_collect_payments: is_organiser && collects,
-        is_paid: attending.map(|_| payments.get(&me.id).copied().unwrap_or(false)),
-        status,
-        waitlist_rank: rank,
-        position,
-    })
 }
 
 /// Create an event; the creator organises it.
@@ -430,7 +383,7 @@ async fn edit(
     let after = db::events::get(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("event"))?;
     let changes: Vec<EventChange> =
         EventChange::between(&row, &after).into_iter().filter(|c| *c != EventChange::Limits).collect();
-    let told = crate::feed::event_updated(&mut tx, &me.id, &id, &changes).await?;
+    let told = crate::feed::event_updated(&mut tx, Some(&me.id), &id, &changes).await?;
     tx.commit().await?;
     state.realtime.push_feed(&state.db, told.into_iter().collect());
     if limits_changed {
