@@ -1,41 +1,5 @@
-import path from 'node:path';
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-
-/** A short unique suffix so each project and run gets its own people. */
-function suffix(testInfo: TestInfo): string {
-  return `${testInfo.project.name.slice(0, 1)}${Date.now().toString(36).slice(-6)}`;
-}
-
-interface Person {
-  id: string;
-  token: string;
-}
-
-/** An onboarded dev user, created through the API. */
-async function createPerson(page: Page, username: string, firstName: string, lastName: string): Promise<Person> {
-  const res = await page.request.post('/api/v1/dev/token', { data: { clerkId: `dev_${username}`, username, firstName, lastName } });
-  expect(res.ok()).toBeTruthy();
-  const { token, user } = (await res.json()) as { token: string; user: { id: string } };
-  const headers = { Authorization: `Bearer ${token}` };
-  expect((await page.request.post('/api/v1/me/legal', { headers, data: { legalVersion: '2026-11' } })).ok()).toBeTruthy();
-  expect((await page.request.patch('/api/v1/me', { headers, data: { profileTypes: ['PLAYER'], onboardingComplete: true } })).ok()).toBeTruthy();
-  return { id: user.id, token };
-}
-
-/** A separate browser context (own storage, own socket) signed in as `person`, sized like the project. */
-async function openAs(browser: Browser, testInfo: TestInfo, person: Person): Promise<Page> {
-  const use = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL: use.baseURL,
-    viewport: use.viewport,
-    deviceScaleFactor: use.deviceScaleFactor,
-    isMobile: use.isMobile,
-    hasTouch: use.hasTouch,
-    userAgent: use.userAgent,
-  });
-  await context.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), person.token);
-  return context.newPage();
-}
+import { expect, test, type Page } from '@playwright/test';
+import { createPerson, openAs, shot, suffix, type Person } from './people';
 
 async function signIn(page: Page, person: Person) {
   await page.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), person.token);
@@ -48,8 +12,6 @@ function tomorrowEvening(): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T19:00`;
 }
-
-const shot = (testInfo: TestInfo, name: string) => path.join(testInfo.project.outputDir, `${name}-${testInfo.project.name}.png`);
 
 test('two players race for the last skater slot: exactly one gets it, the other is promoted live', async ({ page, browser }, testInfo) => {
   const id = suffix(testInfo);

@@ -1,60 +1,10 @@
-import path from 'node:path';
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-
-/** A short unique suffix so each project and run gets its own people. */
-function suffix(testInfo: TestInfo): string {
-  return `${testInfo.project.name.slice(0, 1)}${Date.now().toString(36).slice(-6)}`;
-}
-
-interface Person {
-  id: string;
-  token: string;
-  username: string;
-}
-
-/** An onboarded dev user, created through the API. */
-async function createPerson(page: Page, username: string, firstName: string, lastName: string): Promise<Person> {
-  const res = await page.request.post('/api/v1/dev/token', { data: { clerkId: `dev_${username}`, username, firstName, lastName } });
-  expect(res.ok()).toBeTruthy();
-  const { token, user } = (await res.json()) as { token: string; user: { id: string } };
-  const headers = { Authorization: `Bearer ${token}` };
-  expect((await page.request.post('/api/v1/me/legal', { headers, data: { legalVersion: '2026-11' } })).ok()).toBeTruthy();
-  expect((await page.request.patch('/api/v1/me', { headers, data: { profileTypes: ['PLAYER'], onboardingComplete: true } })).ok()).toBeTruthy();
-  return { id: user.id, token, username };
-}
-
-const auth = (p: Person) => ({ Authorization: `Bearer ${p.token}` });
-
-/** POST through the API as `person`, expecting 201; answers the body. */
-async function create<T>(page: Page, person: Person, url: string, data: unknown): Promise<T> {
-  const res = await page.request.post(url, { headers: auth(person), data });
-  expect(res.status(), `${url}: ${await res.text()}`).toBe(201);
-  return (await res.json()) as T;
-}
+import { expect, test, type Page } from '@playwright/test';
+import { auth, create, createPerson, openAs, shot, suffix, type Person } from './people';
 
 async function follow(page: Page, who: Person, url: string) {
   const res = await page.request.put(url, { headers: auth(who) });
   expect(res.status(), `${url}: ${await res.text()}`).toBe(204);
 }
-
-/** A separate browser context (own storage, own socket) signed in as `person`, sized like the project. */
-async function openAs(browser: Browser, testInfo: TestInfo, person: Person): Promise<Page> {
-  const use = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL: use.baseURL,
-    viewport: use.viewport,
-    deviceScaleFactor: use.deviceScaleFactor,
-    isMobile: use.isMobile,
-    hasTouch: use.hasTouch,
-    userAgent: use.userAgent,
-  });
-  await context.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), person.token);
-  return context.newPage();
-}
-
-/** Where the screenshots go: FEED_SHOTS when set (to keep them past the next run), else the test's output. */
-const shot = (testInfo: TestInfo, name: string) =>
-  process.env.FEED_SHOTS ? path.join(process.env.FEED_SHOTS, `${name}-${testInfo.project.name}.png`) : testInfo.outputPath(`${name}.png`);
 
 test('a person posts and joins a team; a follower sees both live on the home feed, joins aggregated', async ({ page, browser }, testInfo) => {
   const id = suffix(testInfo);

@@ -1,51 +1,5 @@
-import path from 'node:path';
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-
-/** A short unique suffix so each project and run gets its own people. */
-function suffix(testInfo: TestInfo): string {
-  return `${testInfo.project.name.slice(0, 1)}${Date.now().toString(36).slice(-6)}`;
-}
-
-interface Person {
-  id: string;
-  token: string;
-  username: string;
-}
-
-/** An onboarded dev user, created through the API. */
-async function createPerson(page: Page, username: string, firstName: string, lastName: string): Promise<Person> {
-  const res = await page.request.post('/api/v1/dev/token', { data: { clerkId: `dev_${username}`, username, firstName, lastName } });
-  expect(res.ok()).toBeTruthy();
-  const { token, user } = (await res.json()) as { token: string; user: { id: string } };
-  const headers = { Authorization: `Bearer ${token}` };
-  expect((await page.request.post('/api/v1/me/legal', { headers, data: { legalVersion: '2026-11' } })).ok()).toBeTruthy();
-  expect((await page.request.patch('/api/v1/me', { headers, data: { profileTypes: ['PLAYER'], onboardingComplete: true } })).ok()).toBeTruthy();
-  return { id: user.id, token, username };
-}
-
-/** POST through the API as `person`, expecting 201; answers the body. */
-async function create<T>(page: Page, person: Person, url: string, data: unknown): Promise<T> {
-  const res = await page.request.post(url, { headers: { Authorization: `Bearer ${person.token}` }, data });
-  expect(res.status(), `${url}: ${await res.text()}`).toBe(201);
-  return (await res.json()) as T;
-}
-
-/** A separate browser context (own storage, own socket) signed in as `person`, sized like the project. */
-async function openAs(browser: Browser, testInfo: TestInfo, person: Person): Promise<Page> {
-  const use = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL: use.baseURL,
-    viewport: use.viewport,
-    deviceScaleFactor: use.deviceScaleFactor,
-    isMobile: use.isMobile,
-    hasTouch: use.hasTouch,
-    userAgent: use.userAgent,
-  });
-  await context.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), person.token);
-  return context.newPage();
-}
-
-const shot = (testInfo: TestInfo, name: string) => path.join(testInfo.project.outputDir, `${name}-${testInfo.project.name}.png`);
+import { expect, test } from '@playwright/test';
+import { create, createPerson, openAs, shot, suffix } from './people';
 
 test('a player asks to join a roster, a manager approves in another browser, and the player sees it live', async ({ page, browser }, testInfo) => {
   const id = suffix(testInfo);
