@@ -16,13 +16,14 @@ use sqlx::AnyConnection;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
-/// USER_JOINED_TEAM: the player's followers and the team's.
+/// A player joined a roster: USER_JOINED_TEAM for the player's followers
+/// and the team's, and TEAM_ROSTER_UPDATED for the team's.
 pub async fn joined_roster(
     conn: &mut AnyConnection,
     player_id: &str,
     team_id: &str,
     roster_id: &str,
-) -> Result<Written> {
+) -> Result<[Written; 2]> {
     let fact = Fact {
         kind: FeedItemType::UserJoinedTeam,
         actor_id: Some(player_id),
@@ -30,11 +31,12 @@ pub async fn joined_roster(
         resource_id: roster_id,
         extra: None,
     };
-    fan_out(conn, &fact, &[Audience::UserFollowers(player_id), Audience::TeamFollowers(team_id)]).await
+    let joined = fan_out(conn, &fact, &[Audience::UserFollowers(player_id), Audience::TeamFollowers(team_id)]).await?;
+    Ok([joined, roster_changed(conn, player_id, team_id, roster_id).await?])
 }
 
-/// TEAM_ROSTER_UPDATED: a player left or was taken off; the team's
-/// followers. (A join is USER_JOINED_TEAM, not both.)
+/// TEAM_ROSTER_UPDATED: the roster changed (a player joined, left or was
+/// taken off); the team's followers.
 pub async fn roster_changed(conn: &mut AnyConnection, by: &str, team_id: &str, roster_id: &str) -> Result<Written> {
     let fact = Fact {
         kind: FeedItemType::TeamRosterUpdated,

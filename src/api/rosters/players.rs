@@ -97,7 +97,7 @@ async fn add_player(
     let told = crate::feed::joined_roster(&mut tx, &body.user_id, &locked.team_id, &id).await?;
     tx.commit().await?;
     state.realtime.push(&[Topic::roster(id.as_str())]).await;
-    state.realtime.push_feed(&state.db, vec![told]);
+    state.realtime.push_feed(&state.db, told.to_vec());
     Ok(HttpResponse::Created().json(load_player(&state, &id, &body.user_id).await?))
 }
 

@@ -240,7 +240,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
             alternate_captain: false,
         };
         db::rosters::players::insert_player(&mut tx, &roster_id, &requester_id, &fields).await?;
-        told.push(crate::feed::joined_roster(&mut tx, &requester_id, &locked.team_id, &roster_id).await?);
+        told.extend(crate::feed::joined_roster(&mut tx, &requester_id, &locked.team_id, &roster_id).await?);
     } else if !db::rosters::requests::decide(&mut tx, id, RequestStatus::Rejected.as_str(), &me.id).await? {
         return Err(not_pending());
     }

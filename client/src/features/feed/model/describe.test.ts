@@ -47,7 +47,7 @@ describe('describeFeedItem', () => {
     [{ type: 'EVENT_CREATED' as const, actors: [alice], resource: event }, 'Alice created Friday pickup'],
     [{ type: 'EVENT_UPDATED' as const, resource: event, aggregatedData: { actorIds: [], count: 1, changes: ['TIME' as const, 'PLACE' as const] } }, 'Friday pickup changed the time and place'],
     [{ type: 'EVENT_UPDATED' as const, resource: { ...event, cancelled: true }, aggregatedData: { actorIds: [], count: 1, changes: ['CANCELLED' as const] } }, 'Friday pickup was cancelled'],
-    [{ type: 'TEAM_ROSTER_UPDATED' as const, actors: [bob], resource: roster }, 'Bob is no longer on Ice Owls'],
+    [{ type: 'TEAM_ROSTER_UPDATED' as const, actors: [bob], resource: roster }, 'Roster change on Ice Owls: Bob'],
     [{ type: 'SEASON_STARTED' as const, resource: { id: 's1', name: 'Winter 2026', startDate: '2026-01-05', endDate: null, facilityId: 'f1', facilityName: 'Polar Arena' } }, 'Winter 2026 started at Polar Arena'],
     [{ type: 'EXTERNAL_GAME_IMPORTED' as const, resource: event }, 'New league game on the schedule: Friday pickup'],
     [{ type: 'FIRST_FOLLOW_ENCOURAGEMENT' as const }, 'Follow a few people, rinks and teams to fill your feed'],

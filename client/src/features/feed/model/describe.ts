@@ -62,7 +62,6 @@ function teamLink(r: FeedRosterResource | null): Segment {
 /** What an item says, per type. `viewerFirstName` greets in the welcome. */
 export function describeFeedItem(item: FeedItem, viewerFirstName?: string | null): Segment[] {
   const who = actorSegments(item);
-  const many = item.aggregatedData.count > 1;
   switch (item.type) {
     case 'EVENT_CREATED': {
       const e = item.resource as FeedEventResource | null;
@@ -83,7 +82,8 @@ export function describeFeedItem(item: FeedItem, viewerFirstName?: string | null
       return [...(who ?? [t('Someone')]), t(' joined '), teamLink(item.resource as FeedRosterResource | null)];
     case 'TEAM_ROSTER_UPDATED': {
       const r = item.resource as FeedRosterResource | null;
-      return [...(who ?? [t('A player')]), t(many ? ' are no longer on ' : ' is no longer on '), teamLink(r)];
+      // A join or a departure (the server says which only through USER_JOINED_TEAM).
+      return [t('Roster change on '), teamLink(r), ...(who ? [t(': '), ...who] : [])];
     }
     case 'SEASON_STARTED': {
       const s = item.resource as FeedSeasonResource | null;
