@@ -21,6 +21,8 @@
 //!   `rinkside-actors` crate; `src/` implements their storage and publishing.
 //! - [`feed`] says who hears about what: every feed item type from the
 //!   fact that produces it, written in that fact's transaction.
+//! - [`market`] is the sub market: statuses, their matches and open spots,
+//!   pushed live on each person's `matches` topic.
 //! - [`error`] is the one error type and the contract's envelope.
 //!
 //! Tests: every parser of outside input has a `mod fuzz` beside it (proptest
@@ -38,6 +40,7 @@ pub mod feed;
 pub mod http;
 pub mod http_input;
 pub mod live;
+pub mod market;
 pub mod permissions;
 pub mod realtime;
 pub mod startup;

@@ -158,6 +158,14 @@ pub enum Action<'a> {
     EditPost {
         author_id: &'a str,
     },
+    /// Post, edit or take down a team's status (RECRUITING, LOOKING_FOR_SUBS).
+    ManageTeamStatus {
+        team_id: &'a str,
+    },
+    /// Edit or take down a person's own status: that person.
+    EditOwnStatus {
+        user_id: &'a str,
+    },
     /// Mark attendees paid: organisers who turned payment collection on
     /// (a precondition checked by [`check_payment_collector`]).
     CollectPayments {
@@ -207,7 +215,11 @@ impl Action<'_> {
             Action::RemovePlayer { .. } => &[TeamOwner, TeamManager, Myself],
             Action::DecideJoinRequests { .. } => &[TeamOwner, TeamManager, RosterCaptain],
             Action::ViewJoinRequest { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
-            Action::EditProfile { .. } | Action::CancelJoinRequest { .. } | Action::EditPost { .. } => &[Myself],
+            Action::EditProfile { .. }
+            | Action::CancelJoinRequest { .. }
+            | Action::EditPost { .. }
+            | Action::EditOwnStatus { .. } => &[Myself],
+            Action::ManageTeamStatus { .. } => &[TeamOwner, TeamManager],
             Action::ScheduleSeasonEvent { .. } | Action::HostEvent { .. } => &[FacilityOwner, FacilityManager],
             Action::CommitTeam { .. } => &[TeamOwner, TeamManager],
             Action::OrganiseEvent { .. } | Action::CollectPayments { .. } => {
@@ -227,7 +239,8 @@ impl Action<'_> {
             | Action::RemoveTeamManager { user_id, .. }
             | Action::RemovePlayer { user_id, .. }
             | Action::EditProfile { user_id }
-            | Action::EditPost { author_id: user_id } => Some(user_id),
+            | Action::EditPost { author_id: user_id }
+            | Action::EditOwnStatus { user_id } => Some(user_id),
             Action::CancelJoinRequest { requester_id } | Action::ViewJoinRequest { requester_id, .. } => {
                 Some(requester_id)
             }
@@ -251,7 +264,8 @@ impl Action<'_> {
             | Action::RemoveTeamManager { team_id, .. }
             | Action::TransferTeam { team_id }
             | Action::CreateRoster { team_id }
-            | Action::CommitTeam { team_id } => Object::Team(team_id),
+            | Action::CommitTeam { team_id }
+            | Action::ManageTeamStatus { team_id } => Object::Team(team_id),
             Action::EditSeason { season_id }
             | Action::ManageDivisionMappings { season_id }
             | Action::ScheduleSeasonEvent { season_id } => Object::Season(season_id),
@@ -269,6 +283,7 @@ impl Action<'_> {
             | Action::Follow
             | Action::EditProfile { .. }
             | Action::EditPost { .. }
+            | Action::EditOwnStatus { .. }
             | Action::CancelJoinRequest { .. } => Object::Nothing,
         }
     }

@@ -54,7 +54,7 @@ impl Application {
                  Configure Clerk (CLERK_JWKS_URL or CLERK_JWT_KEY) for real use."
             );
         }
-        let realtime = Realtime::start(&config, db.clone()).await?;
+        let realtime = Realtime::start(&config, db.clone(), clock.clone()).await?;
         let state = web::Data::new(AppState {
             db,
             auth,

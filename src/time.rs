@@ -195,3 +195,32 @@ mod fuzz {
         }
     }
 }
+
+/// The last millisecond of the day `ms` falls in, in the zone named (UTC
+/// when the name is unknown or absent).
+pub fn end_of_day(ms: i64, zone: Option<&str>) -> i64 {
+    use chrono::{Days, TimeZone};
+    let tz: chrono_tz::Tz = zone.and_then(|z| z.parse().ok()).unwrap_or(chrono_tz::UTC);
+    let Some(now) = DateTime::<Utc>::from_timestamp_millis(ms) else { return ms };
+    let local = now.with_timezone(&tz).date_naive();
+    let next = local.checked_add_days(Days::new(1)).and_then(|d| d.and_hms_opt(0, 0, 0));
+    match next.map(|n| tz.from_local_datetime(&n).earliest()) {
+        Some(Some(midnight)) => midnight.timestamp_millis() - 1,
+        // A zone that skips midnight: an hour later is still that night.
+        _ => ms + 24 * 60 * 60 * 1000,
+    }
+}
+
+#[cfg(test)]
+mod end_of_day_tests {
+    use super::*;
+
+    #[test]
+    fn the_day_ends_at_local_midnight() {
+        // 2026-11-24 18:00 in Toronto is 23:00 UTC; the day ends at 05:00 UTC.
+        let six_pm = DateTime::parse_from_rfc3339("2026-11-24T23:00:00Z").unwrap().timestamp_millis();
+        let end = end_of_day(six_pm, Some("America/Toronto"));
+        assert_eq!(to_rfc3339(end), "2026-11-25T04:59:59.999Z");
+        assert_eq!(to_rfc3339(end_of_day(six_pm, None)), "2026-11-24T23:59:59.999Z");
+    }
+}

@@ -41,6 +41,6 @@ pub use error::ActorError;
 pub use hockey::{Position, Role, UnknownValue};
 pub use registry::{Arbiters, EventRegistry, GameRegistry, Registry};
 pub use store::{
-    BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Limits, Publisher,
-    ReplyStore, StoreError, StoredReply,
+    BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Limits, OpenPlaces,
+    Publisher, ReplyStore, StoreError, StoredReply,
 };

@@ -150,8 +150,19 @@ pub struct EventCommit {
     pub limits: Option<Limits>,
     /// The event became cancelled in this batch.
     pub cancelled: bool,
+    /// `Some` when the places left per role changed in this batch (an
+    /// answer, a removal, new limits, a cancellation): the sub market's
+    /// open spots follow it.
+    pub open_places: Option<OpenPlaces>,
     /// Command-id results to insert.
     pub results: Vec<CommandResult>,
+}
+
+/// Places left per role: `None` = unlimited; a cancelled event has none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenPlaces {
+    pub skaters: Option<i64>,
+    pub goalies: Option<i64>,
 }
 
 pub trait EventStore: ReplyStore {

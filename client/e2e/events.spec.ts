@@ -127,6 +127,8 @@ test('the events list filters by what I am attending', async ({ page }, testInfo
   await signIn(page, me);
   await page.goto('/events');
   await expect(page.getByText(`Other skate ${id}`)).toBeVisible();
+  // A card follows its counts only while on screen; other stories' events may list above it.
+  await page.getByTestId(`event-card-${going}`).scrollIntoViewIfNeeded();
   await expect(page.getByTestId(`event-card-${going}`)).toContainText('1/12 skaters');
   await page.getByTestId('filter-going').click();
   await expect(page.getByText(`Other skate ${id}`)).toHaveCount(0);

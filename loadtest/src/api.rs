@@ -213,6 +213,11 @@ impl Api {
         self.send(reqwest::Method::GET, &format!("/api/v1/events/{event_id}/attendees"), Some(token), None).await
     }
 
+    /// Any POST as JSON, with a token: the answer's body.
+    pub async fn post_value(&self, path: &str, token: &str, body: Value) -> Result<Value> {
+        self.post(path, token, body).await
+    }
+
     /// Any GET as JSON, with a token.
     pub async fn get_value(&self, path: &str, token: &str) -> Result<Value> {
         self.send(reqwest::Method::GET, path, Some(token), None).await

@@ -46,6 +46,10 @@ pub enum Scenario {
     /// the item is in every follower's feed, and until it is pushed to the
     /// subscribed ones.
     Feed(FeedArgs),
+    /// The sub market: starts its own node, seeds thousands of events and
+    /// statuses, times board and matches reads, then times how fast an
+    /// event going short of a goalie reaches every matched sub's socket.
+    Market(MarketArgs),
     /// Starts its own cluster (PostgreSQL + Redis), runs RSVPs, goals and
     /// subscribers while killing nodes and dropping Redis connections, and
     /// checks nothing acknowledged was lost and every subscriber converged.
@@ -73,6 +77,98 @@ pub struct FeedArgs {
     /// Seconds a post may take to reach every subscribed follower.
     #[arg(long, default_value_t = 30)]
     pub timeout: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Database {
+    /// A fresh SQLite file in the run's folder.
+    Sqlite,
+    /// A fresh schema `market_<tag>` of --database-url.
+    Postgres,
+}
+
+#[derive(Debug, Args)]
+pub struct MarketArgs {
+    /// The backend of the node the scenario starts.
+    #[arg(long, value_enum, default_value_t = Database::Sqlite)]
+    pub database: Database,
+
+    /// PostgreSQL database the run makes a fresh schema in (with
+    /// `--database postgres`; dropped at the end unless --keep).
+    #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/test")]
+    pub database_url: String,
+
+    /// Pool size of the node (`DATABASE_MAX_CONNECTIONS`; default: the
+    /// server's own).
+    #[arg(long)]
+    pub db_connections: Option<u32>,
+
+    /// Keep the SQLite file or the PostgreSQL schema for inspection.
+    #[arg(long)]
+    pub keep: bool,
+
+    /// The `rinkside` binary (default: the one next to this program).
+    #[arg(long)]
+    pub server_bin: Option<std::path::PathBuf>,
+
+    /// Use a running server (dev auth, rate limits off) instead of starting
+    /// one; the server's CPU is then not watched.
+    #[arg(long)]
+    pub url: Option<String>,
+
+    /// Where the node's log and SQLite file go (default: a fresh folder in
+    /// the temp dir).
+    #[arg(long)]
+    pub log_dir: Option<std::path::PathBuf>,
+
+    /// Upcoming events to seed, spread over the next five weeks.
+    #[arg(long, default_value_t = 5_000)]
+    pub events: usize,
+
+    /// Active statuses to seed: the teams' (two per team), the rest two per
+    /// person (AVAILABLE_TO_SUB and LOOKING_FOR_TEAM).
+    #[arg(long, default_value_t = 10_000)]
+    pub statuses: usize,
+
+    /// Teams (each posts RECRUITING and LOOKING_FOR_SUBS).
+    #[arg(long, default_value_t = 200)]
+    pub teams: usize,
+
+    /// Facilities the events, teams and some persons are at.
+    #[arg(long, default_value_t = 5)]
+    pub facilities: usize,
+
+    /// Setup requests in flight at once.
+    #[arg(long, default_value_t = 32)]
+    pub setup_concurrency: usize,
+
+    /// Seconds to wait, after seeding, for the server's CPU to go quiet
+    /// (the background pushes of the posts) before measuring.
+    #[arg(long, default_value_t = 600)]
+    pub quiet_timeout: u64,
+
+    /// Board reads to time (one at a time, filters in rotation).
+    #[arg(long, default_value_t = 500)]
+    pub board_reads: usize,
+
+    /// `GET /me/matches` reads to time (one at a time, subs in rotation).
+    #[arg(long, default_value_t = 100)]
+    pub matches_reads: usize,
+
+    /// Subs (AVAILABLE_TO_SUB, GOALIE) with `matches` open on a socket.
+    #[arg(long, default_value_t = 1_000)]
+    pub subs: usize,
+
+    /// Empty-and-refill rounds of the goalie spot.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: usize,
+
+    /// Seconds a push may take to reach every sub.
+    #[arg(long, default_value_t = 60)]
+    pub push_timeout: u64,
+
+    #[command(flatten)]
+    pub net: NetArgs,
 }
 
 /// Connection options shared by every scenario.
@@ -441,6 +537,17 @@ mod tests {
         };
         assert_eq!((c.nodes, c.seconds, c.keep_schema, c.db_connections), (2, 10.0, true, 5));
         assert!(c.redis_url.is_none());
+    }
+
+    #[test]
+    fn market_parses_its_options() {
+        let cli =
+            Cli::try_parse_from(["rinkside-loadtest", "market", "--database", "postgres", "--subs", "50"]).unwrap();
+        let Scenario::Market(m) = cli.scenario else {
+            panic!("not market");
+        };
+        assert_eq!((m.database, m.subs, m.events, m.statuses), (Database::Postgres, 50, 5_000, 10_000));
+        assert!(m.url.is_none());
     }
 
     #[test]

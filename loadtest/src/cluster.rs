@@ -1,6 +1,6 @@
-//! A cluster the load generator runs itself, for the `chaos` scenario:
-//! `rinkside serve` nodes as child processes on one PostgreSQL schema and
-//! one Redis, each on a fixed port so a node killed with SIGKILL comes back
+//! A cluster the load generator runs itself, for the `chaos` scenario (and
+//! the single node `market` runs): `rinkside serve` nodes as child
+//! processes on one PostgreSQL schema (or SQLite file) and one Redis, each on a fixed port so a node killed with SIGKILL comes back
 //! at the same address; a fresh schema made (and dropped) with `psql`; a
 //! private `redis-server` unless one is given; and the Redis admin command
 //! that drops the nodes' connections, spoken in RESP over a plain socket so
@@ -56,10 +56,11 @@ pub struct Schema {
 }
 
 impl Schema {
-    /// `chaos_<tag>`: not the `t_`/`c_` prefixes `make test` sweeps away at
-    /// its start, so a test run elsewhere cannot drop it mid-scenario.
-    pub fn create(base: &str, tag: &str) -> Result<Self> {
-        let name = format!("chaos_{tag}");
+    /// `<prefix>_<tag>` (`chaos_…`, `market_…`): not the `t_`/`c_` prefixes
+    /// `make test` sweeps away at its start, so a test run elsewhere cannot
+    /// drop it mid-scenario.
+    pub fn create(base: &str, prefix: &str, tag: &str) -> Result<Self> {
+        let name = format!("{prefix}_{tag}");
         psql(base, &format!("CREATE SCHEMA {name}"))?;
         Ok(Self { base: base.to_owned(), url: schema_url(base, &name), name })
     }
@@ -74,9 +75,11 @@ impl Schema {
 pub struct NodeConfig {
     pub binary: PathBuf,
     pub database_url: String,
-    pub redis_url: String,
+    /// `REDIS_URL` (cluster mode); `None` runs a node on its own.
+    pub redis_url: Option<String>,
     /// `DATABASE_MAX_CONNECTIONS`: the PostgreSQL server is shared, so small.
-    pub db_connections: u32,
+    /// `None` leaves the server's default.
+    pub db_connections: Option<u32>,
     /// Where each node's stderr goes (`node-<i>.log`, appended across restarts).
     pub log_dir: PathBuf,
 }
@@ -97,6 +100,11 @@ impl Node {
 
     pub fn is_up(&self) -> bool {
         self.child.is_some()
+    }
+
+    /// The running process's id.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
     }
 
     fn log_path(&self, config: &NodeConfig) -> PathBuf {
@@ -132,12 +140,17 @@ impl Node {
             .append(true)
             .open(self.log_path(config))
             .with_context(|| format!("opening the log of node {}", self.index))?;
-        let child = Command::new(&config.binary)
-            .arg("serve")
-            .env("BIND", format!("127.0.0.1:{}", self.port))
-            .env("DATABASE_URL", &config.database_url)
-            .env("DATABASE_MAX_CONNECTIONS", config.db_connections.to_string())
-            .env("REDIS_URL", &config.redis_url)
+        let mut command = Command::new(&config.binary);
+        command.arg("serve").env("BIND", format!("127.0.0.1:{}", self.port)).env("DATABASE_URL", &config.database_url);
+        match config.db_connections {
+            Some(n) => command.env("DATABASE_MAX_CONNECTIONS", n.to_string()),
+            None => command.env_remove("DATABASE_MAX_CONNECTIONS"),
+        };
+        match &config.redis_url {
+            Some(url) => command.env("REDIS_URL", url),
+            None => command.env_remove("REDIS_URL"),
+        };
+        let child = command
             .env("AUTH_MODE", "dev")
             .env("CLIENT_DIST", "/nonexistent")
             .env("HTTP_ADDRESS_RATE_PER_SEC", "0")

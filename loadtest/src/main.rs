@@ -2,9 +2,10 @@
 //!
 //! A tour of the modules:
 //! - [`cli`]: the command line, one subcommand per scenario.
-//! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard` — each sets up
-//!   what it needs through the API, drives load, and returns an `Outcome`;
-//!   `chaos` also starts its own cluster and breaks it while it runs.
+//! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard`, `feed` —
+//!   each sets up what it needs through the API, drives load, and returns an
+//!   `Outcome`; `chaos` also starts its own cluster and breaks it while it
+//!   runs; `market` starts its own node and seeds the sub market.
 //! - [`cluster`]: server nodes as child processes, a fresh schema, a
 //!   private Redis, and dropping its clients; [`chaos_check`]: the verdict
 //!   on a chaos run (nothing acknowledged lost, every subscriber converged).
@@ -79,6 +80,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Steady(a) => scenario::steady::run(a).await,
         Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
         Scenario::Feed(a) => scenario::feed::run(a).await,
+        Scenario::Market(a) => scenario::market::run(a).await,
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
     }
 }

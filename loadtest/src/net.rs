@@ -166,6 +166,28 @@ pub fn rss_bytes(pid: u32) -> Result<u64> {
     parse_vm_rss(&status).ok_or_else(|| anyhow!("no VmRSS in {path}"))
 }
 
+/// CPU time (user + system) the process has used so far, from
+/// `/proc/PID/stat`, in seconds (at the kernel's USER_HZ of 100).
+pub fn cpu_seconds(pid: u32) -> Result<f64> {
+    let path = format!("/proc/{pid}/stat");
+    let stat = std::fs::read_to_string(&path).with_context(|| format!("reading {path}"))?;
+    parse_cpu_ticks(&stat).map(|t| t as f64 / CLOCK_TICKS_PER_SEC).ok_or_else(|| anyhow!("bad {path}"))
+}
+
+/// USER_HZ: 100 on every Linux the generator runs on.
+const CLOCK_TICKS_PER_SEC: f64 = 100.0;
+
+/// utime + stime: fields 14 and 15, counted after the `(comm)` field, which
+/// may itself hold spaces.
+fn parse_cpu_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (state); utime is field 14.
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
 fn parse_vm_rss(status: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let mut parts = line.trim_start_matches("VmRSS:").split_whitespace();
@@ -191,6 +213,13 @@ mod tests {
         let status = "Name:\trinkside\nVmPeak:\t  900 kB\nVmRSS:\t   12345 kB\nThreads:\t4\n";
         assert_eq!(parse_vm_rss(status), Some(12345 * 1024));
         assert_eq!(parse_vm_rss("Name:\tx\n"), None);
+    }
+
+    #[test]
+    fn cpu_ticks_are_user_plus_system() {
+        let stat = "4242 (rink side) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 25 0 0 20 0 9 0 100 1000 200";
+        assert_eq!(parse_cpu_ticks(stat), Some(175));
+        assert_eq!(parse_cpu_ticks("garbage"), None);
     }
 
     #[test]

@@ -114,6 +114,7 @@ async fn write(db: &Db, commits: &[EventCommit]) -> Result<(), StoreError> {
     let results: Vec<&CommandResult> = commits.iter().flat_map(|c| &c.results).collect();
     insert_results(&mut tx, db.backend, &results, now).await?;
     tell_about_changes(&mut tx, commits).await?;
+    settle_calls_for_subs(&mut tx, commits, now).await?;
     tx.commit().await.map_err(other)?;
     Ok(())
 }
@@ -133,6 +134,36 @@ async fn tell_about_changes(conn: &mut AnyConnection, commits: &[EventCommit]) -
         }
         crate::feed::event_updated(&mut *conn, None, &c.event_id, &changes).await.map_err(other)?;
     }
+    Ok(())
+}
+
+/// Ends every call for subs the batches answered (the event is full for
+/// the positions it asked for), in the same transaction as the places left
+/// (written with the version): the board never lists a call for a full
+/// event. One read for all the batches whose places moved.
+async fn settle_calls_for_subs(conn: &mut AnyConnection, commits: &[EventCommit], now: i64) -> Result<(), StoreError> {
+    use crate::db::statuses;
+    let moved: Vec<&EventCommit> = commits.iter().filter(|c| c.open_places.is_some()).collect();
+    if moved.is_empty() {
+        return Ok(());
+    }
+    let event_ids: Vec<&str> = moved.iter().map(|c| c.event_id.as_str()).collect();
+    let calls = statuses::active_calls(&mut *conn, &event_ids, now).await.map_err(other)?;
+    if calls.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<String> = calls.iter().map(|(id, _)| id.clone()).collect();
+    let asked = statuses::positions(&mut *conn, &ids).await.map_err(other)?;
+    let answered: Vec<String> = calls
+        .into_iter()
+        .filter(|(id, event_id)| {
+            let open = moved.iter().find(|c| &c.event_id == event_id).and_then(|c| c.open_places);
+            let asked = asked.get(id).map(Vec::as_slice).unwrap_or(&[]);
+            open.is_some_and(|open| crate::market::rules::call_answered(asked, open))
+        })
+        .map(|(id, _)| id)
+        .collect();
+    statuses::end(&mut *conn, &answered, now).await.map_err(other)?;
     Ok(())
 }
 
@@ -162,15 +193,17 @@ async fn check_versions(
     commits: &[EventCommit],
     now: i64,
 ) -> Result<(), StoreError> {
-    const COLUMNS: usize = 7;
+    const COLUMNS: usize = 10;
     for chunk in commits.chunks(backend.rows_per_statement(COLUMNS)) {
-        // VALUES columns are column1…column7 on both backends.
+        // VALUES columns are column1…column10 on both backends.
         let sql = format!(
             "UPDATE events SET version = v.column3, updated_at = ${now_at}, \
                max_skaters = CASE WHEN v.column4 = 1 THEN v.column5 ELSE events.max_skaters END, \
                max_goalies = CASE WHEN v.column4 = 1 THEN v.column6 ELSE events.max_goalies END, \
                cancelled_at = CASE WHEN v.column7 = 1 AND events.cancelled_at IS NULL THEN ${now_at} \
-                 ELSE events.cancelled_at END \
+                 ELSE events.cancelled_at END, \
+               open_skaters = CASE WHEN v.column8 = 1 THEN v.column9 ELSE events.open_skaters END, \
+               open_goalies = CASE WHEN v.column8 = 1 THEN v.column10 ELSE events.open_goalies END \
              FROM (VALUES {}) AS v \
              WHERE events.id = v.column1 AND events.version = v.column2 \
              RETURNING events.id",
@@ -187,7 +220,10 @@ async fn check_versions(
                 .bind(flag(limits.is_some()))
                 .bind(limits.and_then(|l| l.0))
                 .bind(limits.and_then(|l| l.1))
-                .bind(flag(c.cancelled));
+                .bind(flag(c.cancelled))
+                .bind(flag(c.open_places.is_some()))
+                .bind(c.open_places.and_then(|o| o.skaters))
+                .bind(c.open_places.and_then(|o| o.goalies));
         }
         let moved = q.bind(now).fetch_all(&mut *conn).await.map_err(other)?;
         if moved.len() == chunk.len() {
@@ -368,6 +404,7 @@ mod tests {
             waitlist_history: Vec::new(),
             limits: None,
             cancelled: false,
+            open_places: None,
             results: Vec::new(),
         }
     }

@@ -12,6 +12,7 @@ use rinkside_actors::{
 };
 use sqlx::FromRow;
 use std::collections::HashMap;
+use tokio::sync::mpsc::UnboundedSender;
 
 /// The people answering a batch of RSVPs, in one read per chunk: the name
 /// the attendee list shows (the same expression the actor's state is loaded
@@ -41,11 +42,18 @@ async fn people(db: &Db, user_ids: Vec<String>) -> Result<HashMap<String, Person
 pub struct SqlEventStore {
     pub db: Db,
     writer: EventWriter,
+    /// Told the id of every event whose open places a commit changed (the
+    /// sub market's open spots), after the commit.
+    open_places: Option<UnboundedSender<String>>,
 }
 
 impl SqlEventStore {
     pub fn new(db: Db) -> Self {
-        SqlEventStore { db, writer: EventWriter::default() }
+        SqlEventStore { db, writer: EventWriter::default(), open_places: None }
+    }
+
+    pub fn reporting_open_places(self, to: UnboundedSender<String>) -> Self {
+        SqlEventStore { open_places: Some(to), ..self }
     }
 }
 
@@ -104,7 +112,14 @@ impl EventStore for SqlEventStore {
     }
 
     fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
-        Box::pin(self.writer.commit(&self.db, commit))
+        Box::pin(async move {
+            let moved = commit.open_places.is_some().then(|| commit.event_id.clone());
+            let result = self.writer.commit(&self.db, commit).await?;
+            if let (Some(event_id), Some(to)) = (moved, &self.open_places) {
+                let _ = to.send(event_id);
+            }
+            Ok(result)
+        })
     }
 
     fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>> {

@@ -79,8 +79,9 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
         "INSERT INTO events (id, title, description, location, start_date, end_date, image_url, creator_id, \
            facility_id, season_id, external_home_team_name, external_away_team_name, external_rink, home_score, \
            away_score, event_type, max_skaters, max_goalies, group_config, version, created_at, updated_at, \
-           hosted_by_facility) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 0, $20, $20, $21)",
+           hosted_by_facility, open_skaters, open_goalies) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 0, $20, $20, $21, \
+           $17, $18)",
     )
     .bind(&id)
     .bind(&f.title)

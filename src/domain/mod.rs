@@ -90,6 +90,19 @@ string_enum!(
     }
 );
 
+impl SkillLevel {
+    /// Where a self-rated skill level sits on the universal scale, for a
+    /// person without a division (docs/statuses.md › Levels).
+    pub fn on_scale(self) -> UniversalDivision {
+        match self {
+            SkillLevel::Beginner => UniversalDivision::Beginner,
+            SkillLevel::Intermediate => UniversalDivision::Intermediate,
+            SkillLevel::Advanced => UniversalDivision::Advanced,
+            SkillLevel::Professional => UniversalDivision::Elite,
+        }
+    }
+}
+
 impl UniversalDivision {
     /// 1 (LEARN_TO_PLAY) to 8 (ELITE): the position on the scale.
     pub fn level(self) -> i64 {

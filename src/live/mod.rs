@@ -10,20 +10,31 @@
 pub mod event;
 pub mod feed;
 pub mod game;
+pub mod matches;
 pub mod roster;
 pub mod season;
+pub mod spots;
 pub mod team;
 
 use crate::db::Db;
 use crate::realtime::topics::{Kind, TopicSources};
+use crate::startup::Clock;
 use rinkside_actors::{EventRegistry, GameRegistry};
 use std::sync::Arc;
 
-pub fn register_topics(sources: &mut TopicSources, db: &Db, events: &EventRegistry, games: &GameRegistry) {
+pub fn register_topics(
+    sources: &mut TopicSources,
+    db: &Db,
+    clock: &Clock,
+    events: &EventRegistry,
+    games: &GameRegistry,
+) {
     sources.register(Kind::Team, Arc::new(team::TeamTopic { db: db.clone() }));
     sources.register(Kind::Roster, Arc::new(roster::RosterTopic { db: db.clone() }));
     sources.register(Kind::Event, Arc::new(event::EventTopic { db: db.clone(), events: events.clone() }));
     sources.register(Kind::Game, Arc::new(game::GameTopic { db: db.clone(), games: games.clone() }));
     sources.register(Kind::Season, Arc::new(season::SeasonTopic { db: db.clone() }));
     sources.register(Kind::Feed, Arc::new(feed::FeedTopic { db: db.clone() }));
+    sources.register(Kind::Matches, Arc::new(matches::MatchesTopic { db: db.clone(), clock: clock.clone() }));
+    sources.register(Kind::Spots, Arc::new(spots::SpotsTopic { db: db.clone(), clock: clock.clone() }));
 }

@@ -41,7 +41,7 @@ pub fn snapshot_frame(client_topic: &str, seq: i64, data: &serde_json::Value) ->
 }
 
 impl Realtime {
-    pub async fn start(config: &Config, db: Db) -> anyhow::Result<Self> {
+    pub async fn start(config: &Config, db: Db, clock: crate::startup::Clock) -> anyhow::Result<Self> {
         let hub = Arc::new(Hub::default());
         let node_id = uuid::Uuid::new_v4().simple().to_string();
         // The bus resyncs through the pusher after a Redis reconnect, and the
@@ -65,15 +65,19 @@ impl Realtime {
         let arbiters = Arbiters::spawn(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2))?;
         let actor_config = ActorConfig { idle_timeout: config.actor_idle, ..ActorConfig::default() };
         let publisher: Arc<dyn rinkside_actors::Publisher> = pusher.clone();
+        // Commits that move an event's open places report it here; the sub
+        // market tells the people it concerns (`market::push`).
+        let (open_places, changed) = tokio::sync::mpsc::unbounded_channel();
+        crate::market::push::watch(db.clone(), pusher.clone(), clock.clone(), changed);
         let events = EventRegistry::new(
-            Arc::new(SqlEventStore::new(db.clone())),
+            Arc::new(SqlEventStore::new(db.clone()).reporting_open_places(open_places)),
             publisher.clone(),
             arbiters.clone(),
             actor_config.clone(),
         );
         let games = GameRegistry::new(Arc::new(SqlGameStore { db: db.clone() }), publisher, arbiters, actor_config);
         let mut sources = TopicSources::default();
-        crate::live::register_topics(&mut sources, &db, &events, &games);
+        crate::live::register_topics(&mut sources, &db, &clock, &events, &games);
         let sources = Arc::new(sources);
         pusher.set_sources(sources.clone());
         Ok(Realtime { hub, bus, topics: sources, pusher, node_id, events, games })

@@ -43,17 +43,17 @@ impl Frame {
 }
 
 /// Topics whose every message is the whole state: safe to coalesce. The
-/// contract names `event:`, `game:` and `season:`; `team:` and `roster:`
-/// documents are whole states too.
+/// contract names `event:`, `game:` and `season:`; `team:`, `roster:` and
+/// `spots:` documents are whole states too.
 pub fn is_state_topic(topic: &str) -> bool {
-    ["event:", "game:", "season:", "team:", "roster:"].iter().any(|p| topic.starts_with(p))
+    ["event:", "game:", "season:", "team:", "roster:", "spots:"].iter().any(|p| topic.starts_with(p))
 }
 
-/// Topics whose every update is one item (`feed:`): each is delivered, in
-/// whatever order the bus brings them, as long as it is newer than the
-/// snapshot (the client merges items by id).
+/// Topics whose every update is one item or change (`feed:`, `matches:`):
+/// each is delivered, in whatever order the bus brings them, as long as it
+/// is newer than the snapshot (the client merges them by id).
 pub fn is_item_topic(topic: &str) -> bool {
-    topic.starts_with("feed:")
+    topic.starts_with("feed:") || topic.starts_with("matches:")
 }
 
 /// Why the server closes a connection on its own.

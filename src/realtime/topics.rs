@@ -16,9 +16,16 @@ pub enum Kind {
     Team,
     Roster,
     Feed,
+    /// A person's own sub-market matches (docs/statuses.md).
+    Matches,
+    /// A rink's open spots tonight (the lobby display).
+    Spots,
 }
 
 impl Kind {
+    pub const ALL: [Kind; 8] =
+        [Kind::Event, Kind::Game, Kind::Season, Kind::Team, Kind::Roster, Kind::Feed, Kind::Matches, Kind::Spots];
+
     pub fn prefix(self) -> &'static str {
         match self {
             Kind::Event => "event",
@@ -27,7 +34,15 @@ impl Kind {
             Kind::Team => "team",
             Kind::Roster => "roster",
             Kind::Feed => "feed",
+            Kind::Matches => "matches",
+            Kind::Spots => "spots",
         }
+    }
+
+    /// A person's own topic, named without an id by its owner (`feed`,
+    /// `matches`) and `kind:<userId>` on the bus.
+    pub fn is_own(self) -> bool {
+        matches!(self, Kind::Feed | Kind::Matches)
     }
 }
 
@@ -68,13 +83,28 @@ impl Topic {
         Topic { kind: Kind::Feed, id: user_id.into() }
     }
 
-    /// Parses a client's topic; `feed` needs the signed-in viewer.
+    /// A person's own matches (`matches` to its owner).
+    pub fn matches(user_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Matches, id: user_id.into() }
+    }
+
+    /// A rink's open spots tonight.
+    pub fn spots(facility_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Spots, id: facility_id.into() }
+    }
+
+    /// Parses a client's topic; `feed` and `matches` need the signed-in
+    /// viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
-        let bad =
-            || AppError::field("topic", "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID or feed");
-        if raw == "feed" {
-            let id = viewer.ok_or_else(|| AppError::unauthorized("sign in to follow your feed"))?;
-            return Ok(Topic { kind: Kind::Feed, id: id.to_string() });
+        let bad = || {
+            AppError::field(
+                "topic",
+                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, feed or matches",
+            )
+        };
+        if let Some(kind) = [Kind::Feed, Kind::Matches].into_iter().find(|k| k.prefix() == raw) {
+            let id = viewer.ok_or_else(|| AppError::unauthorized(format!("sign in to follow your {raw}")))?;
+            return Ok(Topic { kind, id: id.to_string() });
         }
         let (prefix, id) = raw.split_once(':').ok_or_else(bad)?;
         let kind = match prefix {
@@ -83,6 +113,7 @@ impl Topic {
             "season" => Kind::Season,
             "team" => Kind::Team,
             "roster" => Kind::Roster,
+            "spots" => Kind::Spots,
             _ => return Err(bad()),
         };
         let id_ok =
@@ -100,18 +131,13 @@ impl Topic {
 
     /// The name the client used (what frames carry back to it).
     pub fn client_name(&self) -> String {
-        match self.kind {
-            Kind::Feed => "feed".into(),
-            _ => self.bus_name(),
-        }
+        if self.kind.is_own() { self.kind.prefix().into() } else { self.bus_name() }
     }
 
     /// Parses a bus name back (for resync after a reconnect).
     pub fn from_bus_name(name: &str) -> Option<Topic> {
         let (prefix, id) = name.split_once(':')?;
-        let kind = [Kind::Event, Kind::Game, Kind::Season, Kind::Team, Kind::Roster, Kind::Feed]
-            .into_iter()
-            .find(|k| k.prefix() == prefix)?;
+        let kind = Kind::ALL.into_iter().find(|k| k.prefix() == prefix)?;
         Some(Topic { kind, id: id.to_string() })
     }
 }
@@ -178,8 +204,9 @@ mod fuzz {
 
     /// Topic-shaped strings: a known or near-miss prefix, a separator, an id.
     fn topic_like() -> impl Strategy<Value = String> {
-        let prefix =
-            prop::sample::select(&["event", "game", "season", "team", "roster", "feed", "Game", "", "event:x"][..]);
+        let prefix = prop::sample::select(
+            &["event", "game", "season", "team", "roster", "feed", "matches", "spots", "Game", "", "event:x"][..],
+        );
         let id = prop_oneof!["[A-Za-z0-9-]{0,70}", text()];
         (prefix, prop::sample::select(&[":", "", "::", " :"][..]), id).prop_map(|(p, sep, id)| format!("{p}{sep}{id}"))
     }
@@ -197,7 +224,7 @@ mod fuzz {
                 Ok(topic) => {
                     prop_assert_eq!(Topic::from_bus_name(&topic.bus_name()), Some(topic.clone()));
                     prop_assert_eq!(Topic::parse(&topic.client_name(), viewer).ok(), Some(topic.clone()));
-                    if topic.kind != Kind::Feed {
+                    if !topic.kind.is_own() {
                         prop_assert!(topic.id.len() <= MAX_ID_LEN);
                         prop_assert!(topic.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
                     }

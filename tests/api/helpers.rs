@@ -89,6 +89,18 @@ pub async fn spawn_app_with_clock(extra: &[(&str, &str)], now_ms: i64) -> TestAp
     start(config, Some(Arc::new(move || now_ms)), url, dir).await
 }
 
+/// With a clock that runs `offset` ahead of real time; tests move it on
+/// (expiry) by adding to the returned cell.
+pub async fn spawn_app_with_offset_clock() -> (TestApp, Arc<std::sync::atomic::AtomicI64>) {
+    let (url, dir) = fresh_database().await;
+    let config = test_config(&url, &[]);
+    let offset = Arc::new(std::sync::atomic::AtomicI64::new(0));
+    let ahead = offset.clone();
+    let clock: Clock =
+        Arc::new(move || chrono::Utc::now().timestamp_millis() + ahead.load(std::sync::atomic::Ordering::SeqCst));
+    (start(config, Some(clock), url, dir).await, offset)
+}
+
 async fn start(config: Config, clock: Option<Clock>, database_url: String, dir: Option<tempfile::TempDir>) -> TestApp {
     let app = match clock {
         Some(c) => Application::build_with_clock(config, c).await,

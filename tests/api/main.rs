@@ -21,6 +21,7 @@ mod realtime;
 mod rosters;
 mod socket_edges;
 mod socket_fuzz;
+mod statuses;
 mod text_input;
 mod users;
 mod webhooks;

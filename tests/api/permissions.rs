@@ -51,6 +51,8 @@ const TABLES: &[&str] = &[
     "games",
     "game_scorekeepers",
     "game_log",
+    "statuses",
+    "status_positions",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +163,10 @@ struct World {
     rival_roster: String,
     /// A game between the roster and the rival roster.
     game: String,
+    /// The team's RECRUITING status (posted by its owner).
+    team_status: String,
+    /// The member's own AVAILABLE_TO_SUB.
+    own_status: String,
 }
 
 async fn world(app: &TestApp, c: &Cast) -> World {
@@ -201,7 +207,20 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         .await;
     assert_eq!(s, 201, "{b}");
     let game = crate::rosters::id(&b);
-    World { facility, team, season, mapping, roster, request, event, rival_roster, game }
+    let (s, b) = app
+        .post(
+            "/api/v1/statuses",
+            Some(&c.team_owner),
+            json!({"type": "RECRUITING", "entityType": "TEAM", "teamId": team}),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    let team_status = crate::rosters::id(&b);
+    let (s, b) =
+        app.post("/api/v1/statuses", Some(&c.member), json!({"type": "AVAILABLE_TO_SUB", "entityType": "USER"})).await;
+    assert_eq!(s, 201, "{b}");
+    let own_status = crate::rosters::id(&b);
+    World { facility, team, season, mapping, roster, request, event, rival_roster, game, team_status, own_status }
 }
 
 /// The HTTP request of an action, against a world.
@@ -289,6 +308,27 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
         "edit_game" => (Method::PATCH, format!("/games/{}", w.game), Some(json!({"status": "POSTPONED"}))),
         "add_scorekeeper" => (Method::PUT, format!("/games/{}/scorekeepers/{newbie}", w.game), None),
         "score_game" => (Method::POST, format!("/games/{}/actions", w.game), Some(json!({"type": "START"}))),
+        "post_own_status" => {
+            (Method::POST, "/statuses".into(), Some(json!({"type": "LOOKING_FOR_TEAM", "entityType": "USER"})))
+        }
+        "post_team_status" => (
+            Method::POST,
+            "/statuses".into(),
+            Some(json!({"type": "LOOKING_FOR_SUBS", "entityType": "TEAM", "teamId": t})),
+        ),
+        "post_event_call" => (
+            Method::POST,
+            "/statuses".into(),
+            Some(json!({"type": "LOOKING_FOR_SUBS", "entityType": "USER", "eventId": w.event})),
+        ),
+        "edit_team_status" => {
+            (Method::PATCH, format!("/statuses/{}", w.team_status), Some(json!({"message": "Two D-men wanted"})))
+        }
+        "take_down_team_status" => (Method::DELETE, format!("/statuses/{}", w.team_status), None),
+        "edit_own_status" => {
+            (Method::PATCH, format!("/statuses/{}", w.own_status), Some(json!({"positions": ["GOALIE"]})))
+        }
+        "take_down_own_status" => (Method::DELETE, format!("/statuses/{}", w.own_status), None),
         other => panic!("docs/permissions.md names an action the test does not know: {other}"),
     }
 }
@@ -416,6 +456,13 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "edit_game",
         "add_scorekeeper",
         "score_game",
+        "post_own_status",
+        "post_team_status",
+        "post_event_call",
+        "edit_team_status",
+        "take_down_team_status",
+        "edit_own_status",
+        "take_down_own_status",
     ];
     assert_eq!(rows, known);
 }

@@ -121,3 +121,56 @@ async fn a_post_on_node_a_reaches_a_followers_open_feed_on_node_b_within_a_secon
     assert_eq!(update["data"]["type"], "POST_CREATED");
     assert_eq!(update["data"]["resource"]["content"], "Across the cluster");
 }
+
+#[tokio::test]
+async fn an_event_becoming_short_on_node_a_reaches_a_matched_sub_on_node_b_within_a_second() {
+    let cluster = Cluster::start(&shared_redis()).await;
+    let (org, keeper) = (cluster.a.user("org").await, cluster.a.user("keeper").await);
+    let sub = cluster.b.user("sub").await;
+    let http = reqwest::Client::new();
+    let soon = |hours: i64| rinkside::time::to_rfc3339(chrono::Utc::now().timestamp_millis() + hours * 3_600_000);
+    let res = http
+        .post(cluster.b.url("/api/v1/statuses"))
+        .bearer_auth(&sub.token)
+        .json(&serde_json::json!({"type": "AVAILABLE_TO_SUB", "entityType": "USER", "positions": ["GOALIE"], "expiresAt": soon(6)}))
+        .send()
+        .await
+        .expect("status");
+    assert_eq!(res.status(), 201);
+    let event: serde_json::Value = http
+        .post(cluster.a.url("/api/v1/events"))
+        .bearer_auth(&org.token)
+        .json(&serde_json::json!({"title": "Late skate", "startDate": soon(3), "eventType": "OTHER", "maxSkaters": 0, "maxGoalies": 1}))
+        .send()
+        .await
+        .expect("event")
+        .json()
+        .await
+        .expect("json");
+    let event = event["id"].as_str().expect("an event id").to_string();
+    let answer = |action: &'static str| {
+        http.put(cluster.a.url(&format!("/api/v1/events/{event}/rsvp")))
+            .bearer_auth(&keeper.token)
+            .json(&serde_json::json!({"action": action, "position": "GOALIE"}))
+            .send()
+    };
+    assert_eq!(answer("ATTENDING").await.expect("rsvp").status(), 200);
+    let mut ws = cluster.b.ws().await;
+    ws.auth(&sub).await;
+    ws.subscribe("matches").await;
+
+    let declined = std::time::Instant::now();
+    assert_eq!(answer("DECLINED").await.expect("rsvp").status(), 200);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let update = loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let up = ws.next_of("update", left).await.expect("the open spot reaches node B");
+        // A drop from the first answer's fan-out may still come first.
+        if up["data"]["op"] == "upsert" {
+            break up;
+        }
+    };
+    assert!(declined.elapsed() < Duration::from_secs(1), "took {:?}", declined.elapsed());
+    assert_eq!(update["topic"], "matches");
+    assert_eq!(update["data"]["match"]["event"]["id"], event.as_str());
+}

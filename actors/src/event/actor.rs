@@ -106,6 +106,7 @@ impl Aggregate for EventAggregate {
                 .limits_changed
                 .then(|| Limits { max_skaters: state.max_skaters(), max_goalies: state.max_goalies() }),
             cancelled: effects.cancelled,
+            open_places: state.open_places_changed(),
             results,
         };
         store.commit(commit)

@@ -12,6 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::hockey::{Position, Role, text_enum};
+use crate::store::OpenPlaces;
 
 /// Where a person stands for an event. Stored as text in the RSVP row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -108,6 +109,11 @@ pub struct EventState {
     ///
     /// [`seal`]: EventState::seal
     pub(crate) batch_open: bool,
+    /// The open places as of the last [`seal`] (or load), so a commit can
+    /// say whether its batch changed them.
+    ///
+    /// [`seal`]: EventState::seal
+    pub(crate) sealed_open: OpenPlaces,
 }
 
 impl EventState {
@@ -125,6 +131,7 @@ impl EventState {
             skaters: Lines::default(),
             goalies: Lines::default(),
             batch_open: false,
+            sealed_open: OpenPlaces::default(),
         };
         for rsvp in stored.rsvps {
             state.next_seq = state.next_seq.max(rsvp.accepted_seq + 1);
@@ -133,6 +140,7 @@ impl EventState {
             }
             state.insert(rsvp);
         }
+        state.sealed_open = state.open_places();
         state
     }
 
@@ -214,6 +222,25 @@ impl EventState {
     /// successful store commit; tests call it to separate batches.
     pub fn seal(&mut self) {
         self.batch_open = false;
+        self.sealed_open = self.open_places();
+    }
+
+    /// Places left per role now (`None` = unlimited; none once cancelled;
+    /// never below zero when a limit was lowered under the count).
+    pub fn open_places(&self) -> OpenPlaces {
+        let left = |role: Role| {
+            if self.cancelled {
+                return Some(0);
+            }
+            self.limit(role).map(|limit| (limit - self.attending_count(role)).max(0))
+        };
+        OpenPlaces { skaters: left(Role::Skater), goalies: left(Role::Goalie) }
+    }
+
+    /// The open places if they changed since the last seal.
+    pub fn open_places_changed(&self) -> Option<OpenPlaces> {
+        let now = self.open_places();
+        (now != self.sealed_open).then_some(now)
     }
 
     /// Whether a role can admit one more person now. A lowered limit below

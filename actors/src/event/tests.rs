@@ -402,3 +402,27 @@ fn the_reply_has_exactly_the_contract_shape() {
     let back: EventReply = serde_json::from_value(json!({"version": 7})).unwrap();
     assert_eq!(back, EventReply::Event { version: 7 });
 }
+
+#[test]
+fn a_batch_reports_the_open_places_only_when_they_change() {
+    use crate::store::OpenPlaces;
+    // Decided but not yet sealed, as the actor holds a batch at commit.
+    let decide_only = |state: &mut EventState, command: EventCommand| decide(state, &command, NOW).unwrap();
+    let mut state = event(Some(2), Some(1));
+    assert_eq!(state.open_places(), OpenPlaces { skaters: Some(2), goalies: Some(1) });
+    assert_eq!(state.open_places_changed(), None);
+    decide_only(&mut state, rsvp("g", RsvpAnswer::Attending, Some(Position::Goalie)));
+    assert_eq!(state.open_places_changed(), Some(OpenPlaces { skaters: Some(2), goalies: Some(0) }));
+    state.seal();
+    assert_eq!(state.open_places_changed(), None);
+    // A second goalie is waitlisted: nothing opens or closes.
+    decide_only(&mut state, rsvp("g2", RsvpAnswer::Attending, Some(Position::Goalie)));
+    assert_eq!(state.open_places_changed(), None);
+    state.seal();
+    // The first leaves, the second is promoted: still full.
+    decide_only(&mut state, rsvp("g", RsvpAnswer::Declined, None));
+    assert_eq!(state.open_places_changed(), None);
+    state.seal();
+    decide_only(&mut state, EventCommand::Cancel);
+    assert_eq!(state.open_places_changed(), Some(OpenPlaces { skaters: Some(0), goalies: Some(0) }));
+}

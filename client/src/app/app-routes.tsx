@@ -15,6 +15,8 @@ import { FacilitiesPage } from '../features/facilities/components/facilities-pag
 import { TeamsPage } from '../features/teams/components/teams-page';
 import { EventsPage } from '../features/events/components/events-page';
 import { FeedColumn } from '../features/feed/components/feed-column';
+import { SubsPage } from '../features/subs/components/subs-page';
+import { EventSubsCall } from '../features/subs/components/event-subs-call';
 import { UserPosts } from '../features/feed/components/user-posts';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
@@ -38,6 +40,7 @@ function lazyPage<P>(load: () => Promise<ComponentType<P>>): LazyExoticComponent
 // Full-screen pages away from the app's daily paths: arena displays and the score keeper's console.
 const GameDisplayPage = lazyPage(() => import('../features/display/components/game-display-page').then((m) => m.GameDisplayPage));
 const SeasonDisplayPage = lazyPage(() => import('../features/display/components/season-display-page').then((m) => m.SeasonDisplayPage));
+const LobbyDisplayPage = lazyPage(() => import('../features/display/components/lobby-display-page').then((m) => m.LobbyDisplayPage));
 const ScorekeeperConsolePage = lazyPage(() => import('../features/games/components/console-page').then((m) => m.ScorekeeperConsolePage));
 
 // Detail and editor pages: each loads when first visited; the main navigation's pages stay in the entry chunk.
@@ -72,6 +75,7 @@ export function AppRoutes() {
           {/* Arena displays run signed out on a rink's screen: before the auth gate. */}
           <Route path="display/game/:id" element={<GameDisplayPage />} />
           <Route path="display/season/:id" element={<SeasonDisplayPage />} />
+          <Route path="display/facility/:id/subs" element={<LobbyDisplayPage />} />
           <Route path="*" element={<GatedRoutes />} />
         </Routes>
       </Suspense>
@@ -131,8 +135,9 @@ function GatedRoutes() {
         <Route path="seasons/:id/edit" element={<SeasonEditPage />} />
         <Route path="events" element={<EventsPage />} />
         <Route path="events/new" element={<CreateEventPage />} />
-        <Route path="events/:id" element={<EventPage />} />
+        <Route path="events/:id" element={<EventPage renderSubsCall={(p) => <EventSubsCall {...p} />} />} />
         <Route path="events/:id/edit" element={<EditEventPage />} />
+        <Route path="subs" element={<SubsPage />} />
         <Route path="games/:id" element={<GamePage />} />
         <Route path="seasons/:id/games" element={<SeasonGamesPage />} />
         <Route path="teams/:id/schedule" element={<TeamSchedulePage />} />

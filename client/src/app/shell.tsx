@@ -3,7 +3,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../lib/auth/auth-context';
 import { Logo } from '../components/ui/logo';
 import { PageSpinner } from '../components/ui/spinner';
-import { CalendarIcon, HomeIcon, PeopleIcon, RinkIcon, TeamIcon, UserIcon } from '../components/ui/icons';
+import { CalendarIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
 import { ConnectionIndicator } from './connection-indicator';
 import { PageLoadBoundary } from './page-load-boundary';
 import { UserMenu } from './user-menu';
@@ -11,6 +11,8 @@ import { UserMenu } from './user-menu';
 interface NavItem {
   to: string;
   label: string;
+  /** The bottom bar's narrower label, when the full one does not fit. */
+  short?: string;
   icon: ReactNode;
   end?: boolean;
 }
@@ -21,6 +23,7 @@ const NAV: NavItem[] = [
   { to: '/people', label: 'People', icon: <PeopleIcon size={22} /> },
   { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} /> },
   { to: '/teams', label: 'Teams', icon: <TeamIcon size={22} /> },
+  { to: '/subs', label: 'Subs & teams', short: 'Subs', icon: <StickIcon size={22} /> },
 ];
 
 export function Shell() {
@@ -66,7 +69,7 @@ export function Shell() {
         {NAV.map((item) => (
           <NavLink key={item.to} to={item.to} end={item.end} className="bottomnav__link">
             {item.icon}
-            <span>{item.label}</span>
+            <span>{item.short ?? item.label}</span>
           </NavLink>
         ))}
         <NavLink to={`/users/${me.id}`} className="bottomnav__link">

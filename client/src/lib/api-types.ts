@@ -538,3 +538,110 @@ export interface PlayerStats {
   rosters: RosterStatLine[];
   totals: { goals: number; assists: number; points: number; penaltyMinutes: number; gamesPlayed: number };
 }
+
+// ── Statuses and the sub market (docs/statuses.md) ────────────────────────
+
+export const STATUS_TYPES = ['AVAILABLE_TO_SUB', 'LOOKING_FOR_SUBS', 'LOOKING_FOR_TEAM', 'RECRUITING'] as const;
+export type StatusType = (typeof STATUS_TYPES)[number];
+/** USER: a person's own status (or an organiser's call for an event); TEAM: a team's. */
+export type StatusEntityType = 'USER' | 'TEAM';
+
+export interface StatusTeam {
+  id: string;
+  name: string;
+  logoUrl: string | null;
+  facilityId: string | null;
+  facilityName: string | null;
+}
+
+/** Places left per role; null = unlimited. */
+export interface OpenPlaces {
+  skaters: number | null;
+  goalies: number | null;
+}
+
+/** An event as statuses, matches and the lobby display show it. */
+export interface StatusEvent {
+  id: string;
+  title: string;
+  startDate: string;
+  facilityId: string | null;
+  facilityName: string | null;
+  /** The rink's IANA zone; null without a rink. */
+  timezone: string | null;
+  open: OpenPlaces;
+  /** Null = unlimited. */
+  maxSkaters: number | null;
+  maxGoalies: number | null;
+  cancelled: boolean;
+  /** The highest level of its teams; null when unknown. */
+  level: UniversalDivision | null;
+}
+
+export interface Status {
+  id: string;
+  type: StatusType;
+  entityType: StatusEntityType;
+  /** The person for USER statuses, the poster for TEAM ones. */
+  userId: string | null;
+  teamId: string | null;
+  /** Set on a call for subs for one event. */
+  eventId: string | null;
+  message: string | null;
+  /** Empty = any position. */
+  positions: HockeyPosition[];
+  expiresAt: string;
+  /** Where the person or team sits on the universal scale; null when unknown. */
+  level: UniversalDivision | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The person of a USER status, or who posted a TEAM one. */
+  user: UserSummary | null;
+  team: StatusTeam | null;
+  event: StatusEvent | null;
+}
+
+export interface MatchEvent extends StatusEvent {
+  /** The event's calls for subs that match mine. */
+  asks: Status[];
+}
+
+/**
+ * One of my statuses paired with what it matches: another status
+ * (`theirs`), or an event with open places (`theirs` null, `event` set).
+ * `id` is `<mine.id>:status:<theirs.id>` or `<mine.id>:event:<eventId>`.
+ */
+export interface Match {
+  id: string;
+  mine: Status;
+  theirs: Status | null;
+  event: MatchEvent | null;
+}
+
+/** The `data` of the `matches` topic's snapshot, and `GET /me/matches`. */
+export interface MatchesDocument {
+  items: Match[];
+}
+
+/** One `update` of the `matches` topic. */
+export type MatchesUpdate =
+  | { op: 'upsert'; match: Match }
+  | { op: 'drop'; statusId: string }
+  | { op: 'drop'; eventId: string };
+
+/** The `data` of every `spots:<facilityId>` frame: tonight's open places at a rink, soonest first. */
+export interface SpotsDocument {
+  facilityId: string;
+  facilityName: string;
+  timezone: string;
+  events: StatusEvent[];
+}
+
+/** `POST /events/{id}/take-spot`. */
+export interface TakeSpotReply {
+  status: RsvpStatus;
+  waitlistRank: number | null;
+  version: number;
+  /** My statuses that taking the spot ended (AVAILABLE_TO_SUB, unless kept). */
+  endedStatusIds: string[];
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, fromLocalInput, isCommunityEvent, isEventOver, relativeTime, toLocalInput } from './event-format';
+import { dayLabel, fromLocalInput, isCommunityEvent, isEventOver, openSpotsText, relativeTime, timeInZone, toLocalInput } from './event-format';
 
 const at = (y: number, mo: number, d: number, h = 0, mi = 0) => new Date(y, mo - 1, d, h, mi);
 
@@ -36,5 +36,18 @@ describe('event formatting', () => {
     expect(isCommunityEvent({ facilityId: 'f-1', hostedByFacility: true })).toBe(false);
     // No rink: just an event.
     expect(isCommunityEvent({ facilityId: null, hostedByFacility: false })).toBe(false);
+  });
+
+  it('says which places are open, and none when unlimited or full', () => {
+    expect(openSpotsText({ goalies: 1, skaters: 0 })).toBe('1 goalie spot open');
+    expect(openSpotsText({ goalies: 0, skaters: 2 })).toBe('2 skater spots open');
+    expect(openSpotsText({ goalies: 2, skaters: 1 })).toBe('2 goalie spots open · 1 skater spot open');
+    expect(openSpotsText({ goalies: null, skaters: null })).toBeNull();
+    expect(openSpotsText({ goalies: 0, skaters: null })).toBeNull();
+  });
+
+  it("reads a time on the rink's clock", () => {
+    expect(timeInZone('2030-03-10T02:30:00Z', 'America/Toronto')).toMatch(/9:30/);
+    expect(timeInZone('2030-03-10T02:30:00Z', 'Not/AZone')).not.toBe('');
   });
 });

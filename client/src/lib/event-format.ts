@@ -1,7 +1,7 @@
 // How events read on screen: type names and dates/times in the viewer's own
 // locale and time zone. Shared by the events pages and the home dashboard.
 
-import type { EventType, RinkEvent } from './api-types';
+import type { EventType, OpenPlaces, RinkEvent } from './api-types';
 
 export const EVENT_TYPE_LABELS: Record<EventType, string> = {
   GAME: 'Game',
@@ -136,4 +136,26 @@ export function fromLocalInput(value: string): string | null {
   if (!value) return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/**
+ * "1 goalie spot open", "2 skater spots open", or both joined with " · ";
+ * null when no role is short (null places mean unlimited: never "open").
+ */
+export function openSpotsText(open: OpenPlaces): string | null {
+  const parts: string[] = [];
+  if (open.goalies !== null && open.goalies > 0) parts.push(`${open.goalies} goalie ${open.goalies === 1 ? 'spot' : 'spots'} open`);
+  if (open.skaters !== null && open.skaters > 0) parts.push(`${open.skaters} skater ${open.skaters === 1 ? 'spot' : 'spots'} open`);
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** "9:30 PM" as the clock reads in `tz` (the viewer's zone when null or unknown). */
+export function timeInZone(iso: string, tz: string | null): string {
+  const d = valid(iso);
+  if (!d) return '';
+  try {
+    return d.toLocaleTimeString(undefined, { ...TIME, ...(tz ? { timeZone: tz } : {}) });
+  } catch {
+    return d.toLocaleTimeString(undefined, TIME);
+  }
 }

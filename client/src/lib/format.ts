@@ -1,6 +1,6 @@
 // Display helpers shared by every screen.
 
-import type { HockeyPosition, ProfileType, SkillLevel } from './api-types';
+import type { HockeyPosition, ProfileType, SkillLevel, UniversalDivision } from './api-types';
 
 interface Named {
   username: string | null;
@@ -80,3 +80,15 @@ export function formatCount(n: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }
+
+/** The universal scale's names (docs/divisions.md), for screens that run without `GET /divisions/scale`. */
+export const DIVISION_LABELS: Record<UniversalDivision, string> = {
+  LEARN_TO_PLAY: 'Learn to Play',
+  BEGINNER: 'Beginner',
+  NOVICE: 'Novice',
+  RECREATIONAL: 'Recreational',
+  INTERMEDIATE: 'Intermediate',
+  ADVANCED: 'Advanced',
+  COMPETITIVE: 'Competitive',
+  ELITE: 'Elite',
+};

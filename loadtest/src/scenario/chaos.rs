@@ -928,7 +928,7 @@ pub async fn run(args: ChaosArgs) -> Result<Outcome> {
     let log_dir = args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-chaos-{tag}")));
 
     // The database and Redis of the run.
-    let schema = Schema::create(&args.database_url, &tag)?;
+    let schema = Schema::create(&args.database_url, "chaos", &tag)?;
     info!(schema = %schema.name, "created a fresh schema");
     let private_redis = match &args.redis_url {
         Some(_) => None,
@@ -964,8 +964,8 @@ async fn run_on(
     let config = NodeConfig {
         binary: binary.to_path_buf(),
         database_url: schema.url.clone(),
-        redis_url: redis_url.to_owned(),
-        db_connections: args.db_connections,
+        redis_url: Some(redis_url.to_owned()),
+        db_connections: Some(args.db_connections),
         log_dir: log_dir.to_path_buf(),
     };
     let mut cluster = Cluster::start(config, args.nodes).await?;

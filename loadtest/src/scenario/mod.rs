@@ -5,6 +5,7 @@ pub mod chaos;
 pub mod connect;
 pub mod fanout;
 pub mod feed;
+pub mod market;
 pub mod race;
 pub mod scoreboard;
 pub mod steady;

@@ -384,8 +384,16 @@ async fn edit(
     let changes: Vec<EventChange> =
         EventChange::between(&row, &after).into_iter().filter(|c| *c != EventChange::Limits).collect();
     let told = crate::feed::event_updated(&mut tx, Some(&me.id), &id, &changes).await?;
+    let moved = after.start_date != row.start_date || after.facility_id != row.facility_id;
+    if after.start_date != row.start_date {
+        // A call for subs lasts until puck drop, wherever it moved.
+        db::spots::follow_event_start(&mut *tx, &id, after.start_date, (state.clock)()).await?;
+    }
     tx.commit().await?;
     state.realtime.push_feed(&state.db, told.into_iter().collect());
+    if moved {
+        crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, &id, (state.clock)());
+    }
     if limits_changed {
         commands::event::set_limits(&state, &me, &id, max_skaters, max_goalies).await?;
     }

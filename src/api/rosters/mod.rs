@@ -275,7 +275,10 @@ async fn edit(
         // Nobody can join an archived roster: close what is still open.
         db::rosters::requests::reject_pending(&mut tx, &id, &me.id).await?;
     }
+    // Its players found a team once it is active: LOOKING_FOR_TEAM ends.
+    let found_a_team = db::statuses::end_looking_for_team_of_roster(&mut *tx, &id, (state.clock)()).await?;
     tx.commit().await?;
+    crate::api::statuses::push_ended(&state, found_a_team).await;
     Ok(web::Json(push_and_load(&state, &me.id, &id).await?))
 }
 

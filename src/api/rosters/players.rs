@@ -95,9 +95,11 @@ async fn add_player(
         db::rosters::requests::decide(&mut tx, &request_id, RequestStatus::Approved.as_str(), &me.id).await?;
     }
     let told = crate::feed::joined_roster(&mut tx, &body.user_id, &locked.team_id, &id).await?;
+    let found_a_team = db::statuses::end_looking_for_team(&mut *tx, &body.user_id, &id, (state.clock)()).await?;
     tx.commit().await?;
     state.realtime.push(&[Topic::roster(id.as_str())]).await;
     state.realtime.push_feed(&state.db, told.to_vec());
+    crate::api::statuses::push_ended(&state, found_a_team).await;
     Ok(HttpResponse::Created().json(load_player(&state, &id, &body.user_id).await?))
 }
 

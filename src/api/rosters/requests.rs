@@ -218,6 +218,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
     let mut tx = state.db.begin().await?;
     let locked = lock_writable(&mut tx, &roster_id).await?;
     let mut told = Vec::new();
+    let mut found_a_team = Vec::new();
     let request =
         db::rosters::requests::request(&mut *tx, id).await?.ok_or_else(|| AppError::not_found("join request"))?;
     if request.status != RequestStatus::Pending.as_str() {
@@ -241,12 +242,14 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
         };
         db::rosters::players::insert_player(&mut tx, &roster_id, &requester_id, &fields).await?;
         told.extend(crate::feed::joined_roster(&mut tx, &requester_id, &locked.team_id, &roster_id).await?);
+        found_a_team = db::statuses::end_looking_for_team(&mut *tx, &requester_id, &roster_id, (state.clock)()).await?;
     } else if !db::rosters::requests::decide(&mut tx, id, RequestStatus::Rejected.as_str(), &me.id).await? {
         return Err(not_pending());
     }
     tx.commit().await?;
     state.realtime.push(&[Topic::roster(roster_id.as_str())]).await;
     state.realtime.push_feed(&state.db, told);
+    crate::api::statuses::push_ended(state, found_a_team).await;
     load_request(state, id).await
 }
 

@@ -75,7 +75,20 @@ function clock(d: Date): string {
   return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 }
 
-export function ConnectionMark({ fresh, reconnecting, lostAt, hasData }: { fresh: boolean; reconnecting: boolean; lostAt: number | null; hasData: boolean }) {
+export function ConnectionMark({
+  fresh,
+  reconnecting,
+  lostAt,
+  hasData,
+  what = 'Scores',
+}: {
+  fresh: boolean;
+  reconnecting: boolean;
+  lostAt: number | null;
+  hasData: boolean;
+  /** What the screen shows, for "Scores as of 8:02:10 PM". */
+  what?: string;
+}) {
   if (fresh) {
     return (
       <span className="dmark dmark--live" data-testid="display-connection" data-state="live">
@@ -90,7 +103,7 @@ export function ConnectionMark({ fresh, reconnecting, lostAt, hasData }: { fresh
       <span className="dmark__dot" aria-hidden="true" />
       <span className="dmark__text">
         {reconnecting ? 'Reconnecting…' : 'Connecting…'}
-        {reconnecting && hasData && <span className="dmark__since">{since ? `Scores as of ${since}` : 'Scores may be out of date'}</span>}
+        {reconnecting && hasData && <span className="dmark__since">{since ? `${what} as of ${since}` : `${what} may be out of date`}</span>}
       </span>
     </span>
   );

@@ -23,6 +23,14 @@ describe('display routes', () => {
     expect(screen.queryByTestId('dev-sign-in')).not.toBeInTheDocument();
   });
 
+  it("render the rink lobby's open spots for a signed-out visitor", async () => {
+    mockApi({ 'GET /facilities/f-1': { __reply: true, status: 404, body: { error: { code: 'not_found', message: 'facility not found' } } } });
+    renderWithProviders(<AppRoutes />, { user: null, route: '/display/facility/f-1/subs' });
+    expect(await screen.findByTestId('lobby-display')).toBeInTheDocument();
+    expect(screen.queryByTestId('dev-sign-in')).not.toBeInTheDocument();
+    expect(await screen.findByText('No such rink')).toBeInTheDocument();
+  });
+
   it('keep every other page behind sign-in', () => {
     mockApi({});
     renderWithProviders(<AppRoutes />, { user: null, route: '/games/g-1' });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
@@ -9,7 +9,7 @@ import { fakeLiveSocket } from '../../../testing/fake-live-socket';
 import { apiError, mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import type { AttendeesDoc, AttendingEntry } from '../model/types';
-import { EventPage } from './event-page';
+import { EventPage, type RenderSubsCall } from './event-page';
 
 // These tests type and click through whole screens; under a busy CI box that
 // can pass the 5 s default without anything being wrong.
@@ -38,7 +38,7 @@ function fullDoc(version: number, over: Partial<AttendeesDoc> = {}): AttendeesDo
   };
 }
 
-function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof mockApi>[0] = {}) {
+function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof mockApi>[0] = {}, renderSubsCall?: RenderSubsCall) {
   const server = mockApi({
     'GET /events/e-1': event,
     'GET /events/e-1/attendees': doc,
@@ -51,7 +51,7 @@ function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof moc
   store.set(connectionStateAtom, 'live');
   renderWithProviders(
     <LiveSocketContext.Provider value={live.socket}>
-      <EventPage />
+      <EventPage renderSubsCall={renderSubsCall} />
     </LiveSocketContext.Provider>,
     { store, route: '/events/e-1', path: '/events/:id' },
   );
@@ -254,5 +254,38 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     mockApi({ 'GET /events/nope': { __reply: true, status: 404, body: { error: { code: 'not_found', message: 'no such event' } } } });
     renderWithProviders(<EventPage />, { route: '/events/nope', path: '/events/:id' });
     expect(await screen.findByText('This event is not on Rinkside')).toBeInTheDocument();
+  });
+
+  it('says which places are open, live, and gives organisers the call for subs', async () => {
+    const short = (goalies: number, skaters: number, version: number) => fullDoc(version, {
+      attending: [],
+      waitlist: [],
+      counts: { skaters, goalies, maxSkaters: 10, maxGoalies: 1, waitlistSkaters: 0, waitlistGoalies: 0 },
+    });
+    const renderSubsCall = vi.fn<RenderSubsCall>(({ open }) => <button type="button">Find {open.goalies} goalie</button>);
+    const { store } = setup(makeEvent({ version: 1, maxSkaters: 10, maxGoalies: 1, viewer: makeViewer({ isOrganiser: true }) }), short(0, 8, 1), {}, renderSubsCall);
+    expect(await screen.findByTestId('spots-open-text')).toHaveTextContent('1 goalie spot open · 2 skater spots open');
+    expect(screen.getByRole('button', { name: 'Find 1 goalie' })).toBeInTheDocument();
+    expect(renderSubsCall).toHaveBeenLastCalledWith({ eventId: 'e-1', open: { goalies: 1, skaters: 2 } });
+
+    act(() => store.set(topicAtomFamily('event:e-1'), { seq: 2, data: short(0, 10, 2) }));
+    expect(screen.getByTestId('spots-open-text')).toHaveTextContent('1 goalie spot open');
+    act(() => store.set(topicAtomFamily('event:e-1'), { seq: 3, data: short(1, 10, 3) }));
+    expect(screen.queryByTestId('spots-open')).not.toBeInTheDocument();
+  });
+
+  it('shows the open places to everyone but the call only to organisers', async () => {
+    const doc = fullDoc(1, { attending: [], waitlist: [], counts: { skaters: 3, goalies: 1, maxSkaters: 4, maxGoalies: 1, waitlistSkaters: 0, waitlistGoalies: 0 } });
+    const renderSubsCall = vi.fn<RenderSubsCall>(() => <span>call</span>);
+    setup(makeEvent({ version: 1, maxSkaters: 4, maxGoalies: 1 }), doc, {}, renderSubsCall);
+    expect(await screen.findByTestId('spots-open-text')).toHaveTextContent('1 skater spot open');
+    expect(renderSubsCall).not.toHaveBeenCalled();
+  });
+
+  it('shows no open places on a cancelled event', async () => {
+    const doc = fullDoc(1, { attending: [], waitlist: [], counts: { skaters: 0, goalies: 0, maxSkaters: 4, maxGoalies: 1, waitlistSkaters: 0, waitlistGoalies: 0 } });
+    setup(makeEvent({ version: 1, cancelledAt: '2026-11-01T00:00:00Z' }), doc);
+    expect(await screen.findByTestId('cancelled-banner')).toBeInTheDocument();
+    expect(screen.queryByTestId('spots-open')).not.toBeInTheDocument();
   });
 });

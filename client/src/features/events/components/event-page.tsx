@@ -2,22 +2,23 @@
 // `event:ID` subscription; counts, lists, the viewer's standing and the
 // waitlist ranks all derive from the newest attendees document.
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
-import type { RinkEvent } from '../../../lib/api-types';
+import type { OpenPlaces, RinkEvent } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
-import { isEventOver } from '../../../lib/event-format';
+import { isEventOver, isEventUnderway, openSpotsText } from '../../../lib/event-format';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { CalendarIcon } from '../../../components/ui/icons';
+import { CalendarIcon, StickIcon } from '../../../components/ui/icons';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { eventKeys, useEvent, useEventPayments, useMarkPaid } from '../api/events';
 import { useLiveAttendees, useRefreshEventOnPush, useRemoveAttendee } from '../api/live';
 import { AttendeesCard, WaitlistCard, type OrganiserRowTools } from './attendees';
 import { EventDetails } from './event-details';
+import { openPlaces } from '../model/standing';
 import { EventHero } from './event-hero';
 import { OrganiserTools } from './organiser-tools';
 import { RinkListing } from './rink-listing';
@@ -25,7 +26,14 @@ import { RsvpPanel } from './rsvp-panel';
 import '../events.css';
 import '../event-page.css';
 
-export function EventPage() {
+/** What an organiser's call for subs needs (the subs feature's control, composed in app/). */
+export interface SubsCallProps {
+  eventId: string;
+  open: OpenPlaces;
+}
+export type RenderSubsCall = (props: SubsCallProps) => ReactNode;
+
+export function EventPage({ renderSubsCall }: { renderSubsCall?: RenderSubsCall }) {
   const { id = '' } = useParams();
   const query = useEvent(id);
   if (query.isPending) return <PageSpinner label="Loading event" />;
@@ -43,10 +51,10 @@ export function EventPage() {
       </Card>
     );
   }
-  return <EventView key={query.data.id} event={query.data} />;
+  return <EventView key={query.data.id} event={query.data} renderSubsCall={renderSubsCall} />;
 }
 
-function EventView({ event }: { event: RinkEvent }) {
+function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall?: RenderSubsCall }) {
   const me = useCurrentUser();
   const { doc, isLive } = useLiveAttendees(event.id);
   const viewer = event.viewer;
@@ -87,6 +95,10 @@ function EventView({ event }: { event: RinkEvent }) {
       }
     : undefined;
 
+  // A role short of players before puck drop: everyone sees it, organisers can call for subs.
+  const open = doc ? openPlaces(doc.counts) : null;
+  const openText = open && !cancelled && !over && !isEventUnderway(event) ? openSpotsText(open) : null;
+
   const myIsPaid = doc?.attending.some((a) => a.userId === me.id) ? (viewer?.isPaid ?? null) : null;
 
   return (
@@ -99,6 +111,18 @@ function EventView({ event }: { event: RinkEvent }) {
               ? `The organiser called it off on ${new Date(event.cancelledAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}. Nobody needs to show up.`
               : 'The organiser called it off. Nobody needs to show up.'}
           </Alert>
+        </div>
+      )}
+      {openText && open && (
+        <div className="spots-open" data-testid="spots-open">
+          <span className="spots-open__icon" aria-hidden="true">
+            <StickIcon size={20} />
+          </span>
+          <p className="spots-open__text" aria-live="polite">
+            <strong data-testid="spots-open-text">{openText}</strong>
+            <span className="spots-open__sub">{isOrganiser ? 'Players free to sub at the right level see it in their matches and can take it in one tap.' : "Play? Say you're in and it's yours."}</span>
+          </p>
+          {isOrganiser && renderSubsCall && <div className="spots-open__action">{renderSubsCall({ eventId: event.id, open })}</div>}
         </div>
       )}
       <div className="event-layout">

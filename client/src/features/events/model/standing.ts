@@ -142,3 +142,8 @@ export function ordinal(n: number): string {
       return `${n}th`;
   }
 }
+
+/** Places left per role, as status summaries carry them (null = unlimited). */
+export function openPlaces(c: AttendeeCounts): { skaters: number | null; goalies: number | null } {
+  return { skaters: spotsLeft(c, 'SKATER'), goalies: spotsLeft(c, 'GOALIE') };
+}
