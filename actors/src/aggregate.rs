@@ -114,7 +114,8 @@ pub struct ActorConfig {
     /// the transaction size and the wait of the last command in a burst.
     pub max_batch: usize,
     /// Decide-and-commit attempts per batch when other nodes keep moving the
-    /// version (default 8); then the batch answers `conflict`.
+    /// version (default 10, with a short jittered pause between them); then
+    /// the batch answers `conflict`.
     pub max_attempts: u32,
     /// Commands waiting for a batch (default 8192); beyond it new commands
     /// answer `rate_limited` instead of growing memory without bound.
@@ -135,7 +136,7 @@ impl Default for ActorConfig {
         ActorConfig {
             idle_timeout: Duration::from_secs(5 * 60),
             max_batch: 256,
-            max_attempts: 8,
+            max_attempts: 10,
             max_queue: 8192,
             remembered_replies: 4096,
             publish_interval: Duration::from_millis(50),

@@ -60,6 +60,20 @@ struct Decided<A: Aggregate> {
     any_decided: bool,
 }
 
+/// How long to wait before deciding again after the `attempt`-th conflict:
+/// a random share of 2, 4, 8 … 64 ms. Without it the node that keeps its
+/// state in memory (the winner) commits its next batch while the loser is
+/// still reloading, and the loser can lose every attempt in lockstep; a
+/// jittered, growing pause lets the other node's queue drain.
+fn conflict_pause(attempt: u32) -> std::time::Duration {
+    let ceiling_ms = 1u64 << attempt.clamp(1, 6);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    // The clock's low bits are the jitter source: cheap and good enough to
+    // desynchronise two processes.
+    let jitter_us = u64::from(nanos / 1_000) % (ceiling_ms * 1_000);
+    std::time::Duration::from_micros(ceiling_ms * 500 + jitter_us / 2)
+}
+
 /// One batch's work, run off the actor (it owns everything it needs).
 pub(super) struct Job<A: Aggregate> {
     pub(super) id: String,
@@ -119,6 +133,7 @@ impl<A: Aggregate> Job<A> {
                 }
                 Err(StoreError::Conflict) => {
                     tracing::debug!(attempt, "version moved underneath; reloading and deciding again");
+                    tokio::time::sleep(conflict_pause(attempt)).await;
                 }
                 Err(StoreError::NotFound) => {
                     let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
