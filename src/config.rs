@@ -52,6 +52,20 @@ pub struct Config {
     /// Replaces the computed `Content-Security-Policy` when set (e.g. a
     /// custom Clerk domain or a CDN); see docs/limits.md.
     pub content_security_policy: Option<String>,
+    /// Season sync (docs/sync.md).
+    pub sync: SyncSettings,
+}
+
+/// Season sync settings (docs/sync.md › Schedule).
+#[derive(Debug, Clone)]
+pub struct SyncSettings {
+    /// Lifts the fetcher's address rule: tests serve schedules from
+    /// 127.0.0.1. Never in production; the server warns at start.
+    pub allow_private_networks: bool,
+    /// How often a season with `syncEnabled` syncs (jittered by a tenth).
+    pub interval: Duration,
+    /// How often each node looks for due seasons; 0 turns the scheduler off.
+    pub tick: Duration,
 }
 
 /// Token buckets on `/api/v1` (docs/limits.md). A rate of 0 turns that
@@ -199,6 +213,11 @@ impl Config {
                     / 60.0,
                 dev_token_burst: num("DEV_TOKEN_RATE_BURST", 10)? as u32,
                 trust_forwarded_for: flag("TRUST_FORWARDED_FOR"),
+            },
+            sync: SyncSettings {
+                allow_private_networks: flag("SYNC_ALLOW_PRIVATE_NETWORKS"),
+                interval: Duration::from_secs(60 * num("SYNC_INTERVAL_MINUTES", 60)?.max(1)),
+                tick: secs("SYNC_TICK_SECONDS", 30)?,
             },
             content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {
                 Some(p) if !p.bytes().all(|b| (0x20..0x7f).contains(&b)) => {

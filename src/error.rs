@@ -22,6 +22,10 @@ pub enum AppError {
     /// A state conflict with a specific code (e.g. `roster_full`, `conflict`).
     #[error("conflict")]
     Conflict { code: &'static str, message: String },
+    /// Well-formed input the server cannot act on, with a specific code
+    /// (e.g. a schedule URL that is `not_a_schedule`).
+    #[error("unprocessable")]
+    Unprocessable { code: &'static str, message: String },
     #[error("validation failed")]
     Validation { message: String, fields: FieldErrors },
     #[error("bad request")]
@@ -75,6 +79,9 @@ impl AppError {
         Self::Conflict { code, message: msg.into() }
     }
     /// One field is wrong.
+    pub fn unprocessable(code: &'static str, msg: impl Into<String>) -> Self {
+        Self::Unprocessable { code, message: msg.into() }
+    }
     pub fn field(field: &str, msg: impl Into<String>) -> Self {
         let mut fields = FieldErrors::new();
         fields.insert(field.to_string(), msg.into());
@@ -93,7 +100,7 @@ impl AppError {
             Self::Unauthorized(_) => "unauthorized",
             Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) => "not_found",
-            Self::Conflict { code, .. } => code,
+            Self::Conflict { code, .. } | Self::Unprocessable { code, .. } => code,
             Self::Validation { .. } => "validation_failed",
             Self::BadRequest(_) => "bad_request",
             Self::PayloadTooLarge(_) => "payload_too_large",
@@ -115,7 +122,9 @@ impl AppError {
             | Self::KeyReused(m)
             | Self::Unavailable(m) => m.clone(),
             Self::NotFound(what) => format!("{what} not found"),
-            Self::Conflict { message, .. } | Self::Validation { message, .. } => message.clone(),
+            Self::Conflict { message, .. } | Self::Unprocessable { message, .. } | Self::Validation { message, .. } => {
+                message.clone()
+            }
             Self::MethodNotAllowed => "method not allowed on this route".into(),
             Self::Internal(_) => "internal error".into(),
         }
@@ -137,7 +146,7 @@ impl ResponseError for AppError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
-            Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Validation { .. } | Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,

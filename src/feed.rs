@@ -217,25 +217,24 @@ pub async fn post_created(conn: &mut AnyConnection, author_id: &str, post_id: &s
     fan_out(conn, &fact, &[Audience::UserFollowers(author_id)]).await
 }
 
-/// EXTERNAL_GAME_IMPORTED: a game imported from a league's published
-/// schedule (season sync), as its EXTERNAL_GAME event: the followers of the
-/// teams it was matched to and of the season's rink. `by` is the person who
-/// set up the sync (the import acts for them).
+/// EXTERNAL_GAME_IMPORTED: one item per sync that created events for
+/// imported league games (docs/sync.md), to the followers of the matched
+/// teams that got new games; about the season, with `aggregatedData.games`
+/// the number of new games. `by` is who the sync acts for.
 pub async fn external_game_imported(
     conn: &mut AnyConnection,
     by: &str,
-    event_id: &str,
-    facility_id: &str,
+    season_id: &str,
+    games: u32,
     team_ids: &[String],
 ) -> Result<Written> {
     let fact = Fact {
         kind: FeedItemType::ExternalGameImported,
         actor_id: Some(by),
-        resource: Resource::Event,
-        resource_id: event_id,
-        extra: None,
+        resource: Resource::Season,
+        resource_id: season_id,
+        extra: Some(serde_json::json!({ "games": games })),
     };
-    let mut audience = vec![Audience::FacilityFollowers(facility_id)];
-    audience.extend(team_ids.iter().map(|t| Audience::TeamFollowers(t)));
+    let audience: Vec<Audience<'_>> = team_ids.iter().map(|t| Audience::TeamFollowers(t)).collect();
     fan_out(conn, &fact, &audience).await
 }

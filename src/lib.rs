@@ -45,6 +45,7 @@ pub mod permissions;
 pub mod realtime;
 pub mod startup;
 pub mod summaries;
+pub mod sync;
 pub mod telemetry;
 pub mod time;
 pub mod ws;

@@ -31,6 +31,8 @@ pub struct AppState {
     pub clock: Clock,
     /// Topic hub, bus and live aggregates.
     pub realtime: Realtime,
+    /// Season sync's fetcher (docs/sync.md › The fetcher).
+    pub fetcher: crate::sync::fetch::Fetcher,
 }
 
 pub struct Application {
@@ -55,6 +57,13 @@ impl Application {
             );
         }
         let realtime = Realtime::start(&config, db.clone(), clock.clone()).await?;
+        if config.sync.allow_private_networks {
+            tracing::warn!(
+                "SYNC_ALLOW_PRIVATE_NETWORKS IS ON: season sync will fetch from loopback and private addresses. \
+                 For tests only: anyone who can save a season's syncUrl can make this server call inside your network."
+            );
+        }
+        let fetcher = crate::sync::fetch::Fetcher::new(config.sync.allow_private_networks)?;
         let state = web::Data::new(AppState {
             db,
             auth,
@@ -62,7 +71,9 @@ impl Application {
             draining: Arc::new(AtomicBool::new(false)),
             clock,
             realtime,
+            fetcher,
         });
+        crate::sync::scheduler::spawn(state.clone());
         let listener = TcpListener::bind(&config.bind)?;
         let port = listener.local_addr()?.port();
         let openapi = web::Data::new(api::openapi::OpenApiDoc(api::openapi::json()?));

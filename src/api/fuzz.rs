@@ -22,8 +22,8 @@ json_bodies! {
         .map_err(|m| crate::error::AppError::field("scheduledAt", m));
     game_patch: super::games::GamePatch;
     lineup: super::games::LineupInput;
-    new_division_mapping: super::seasons::NewDivisionMapping;
-    division_mapping_patch: super::seasons::DivisionMappingPatch;
+    new_division_mapping: super::divisions::NewDivisionMapping;
+    division_mapping_patch: super::divisions::DivisionMappingPatch;
     dev_token: super::dev::DevTokenRequest;
     transfer_ownership: super::staff::TransferOwnership;
     rsvp: RsvpInput;

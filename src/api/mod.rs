@@ -4,6 +4,7 @@
 //! malformed input, unknown routes and wrong methods.
 
 pub mod dev;
+pub mod divisions;
 pub mod events;
 pub mod facilities;
 pub mod feed;
@@ -18,6 +19,7 @@ pub mod rosters;
 pub mod seasons;
 pub mod staff;
 pub mod statuses;
+pub mod sync;
 pub mod teams;
 pub mod users;
 pub mod webhooks;
@@ -45,6 +47,8 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(facilities::config)
         .configure(teams::config)
         .configure(seasons::config)
+        .configure(divisions::config)
+        .configure(sync::config)
         .configure(rosters::config)
         .configure(events::config)
         .configure(games::config)

@@ -114,6 +114,20 @@ pub async fn cancel(state: &AppState, me: &AuthUser, event_id: &str) -> AppResul
     Ok(())
 }
 
+/// Cancels an imported game's event because the game left the league's
+/// schedule (season sync decided; no permission check). `by` is who the
+/// sync acts for. An event already cancelled stays so.
+pub async fn cancel_for_sync(state: &AppState, by: &str, event_id: &str) -> AppResult<()> {
+    let since = crate::db::now_ms();
+    match send_as(state, by, event_id, EventCommand::Cancel, None).await {
+        Ok(_) => {}
+        Err(AppError::Conflict { .. }) => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    push_event_updated(state, event_id, since);
+    Ok(())
+}
+
 /// The EVENT_UPDATED items the event's commit wrote (the store tells about
 /// cancellations and new limits in the commit's transaction), pushed live.
 fn push_event_updated(state: &AppState, event_id: &str, since: i64) {
@@ -129,9 +143,19 @@ async fn send(
     command: EventCommand,
     key: Option<String>,
 ) -> AppResult<Value> {
+    send_as(state, &me.id, event_id, command, key).await
+}
+
+async fn send_as(
+    state: &AppState,
+    actor_id: &str,
+    event_id: &str,
+    command: EventCommand,
+    key: Option<String>,
+) -> AppResult<Value> {
     // Only a command with a key is ever replayed, so only it needs a digest.
     let fingerprint = key.as_ref().map(|_| super::fingerprint(&(event_id, &command)));
-    let mut envelope = Envelope::new(me.id.clone(), command);
+    let mut envelope = Envelope::new(actor_id.to_string(), command);
     if let (Some(key), Some(fingerprint)) = (key, fingerprint) {
         envelope = envelope.with_command_id(key).with_fingerprint(fingerprint);
     }

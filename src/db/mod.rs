@@ -23,6 +23,7 @@ pub mod spots;
 pub mod staff;
 pub mod statuses;
 pub mod suggestions;
+pub mod sync;
 pub mod teams;
 pub mod users;
 pub mod webhooks;

@@ -20,12 +20,21 @@ pub struct SeasonRow {
     pub sync_url: Option<String>,
     pub sync_enabled: i64,
     pub last_sync_at: Option<i64>,
+    pub sync_next_at: Option<i64>,
+    /// The newest sync run's report (JSON), if any.
+    pub last_run: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
 
 const COLUMNS: &str = "s.id, s.name, s.start_date, s.end_date, s.is_active, s.facility_id, f.name AS facility_name, \
-    s.sync_url, s.sync_enabled, s.last_sync_at, s.created_at, s.updated_at";
+    s.sync_url, s.sync_enabled, s.last_sync_at, s.sync_next_at, \
+    (SELECT r.report FROM sync_runs r WHERE r.season_id = s.id ORDER BY r.started_at DESC, r.id DESC LIMIT 1) \
+      AS last_run, s.created_at, s.updated_at";
+
+/// Turning sync on (or pointing it elsewhere) schedules the first sync a
+/// minute later; the scheduler takes it from there (docs/sync.md).
+pub const FIRST_SYNC_AFTER_MS: i64 = 60_000;
 
 /// What a season is created with or replaced by (`is_active` has its own
 /// guarded statements, because turning it on is a feed fact).
@@ -42,8 +51,9 @@ pub async fn insert(conn: &mut AnyConnection, facility_id: &str, f: &SeasonField
     let id = new_id();
     let now = now_ms();
     sqlx::query(
-        "INSERT INTO seasons (id, name, start_date, end_date, is_active, facility_id, sync_url, sync_enabled, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $8)",
+        "INSERT INTO seasons (id, name, start_date, end_date, is_active, facility_id, sync_url, sync_enabled, \
+           sync_next_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, CASE WHEN $7 = 1 AND $6 IS NOT NULL THEN $8 + $9 END, $8, $8)",
     )
     .bind(&id)
     .bind(&f.name)
@@ -53,6 +63,7 @@ pub async fn insert(conn: &mut AnyConnection, facility_id: &str, f: &SeasonField
     .bind(&f.sync_url)
     .bind(flag(f.sync_enabled))
     .bind(now)
+    .bind(FIRST_SYNC_AFTER_MS)
     .execute(&mut *conn)
     .await?;
     Ok(id)
@@ -75,7 +86,11 @@ pub async fn touch(conn: &mut AnyConnection, id: &str) -> Result<bool, sqlx::Err
 
 pub async fn replace(conn: &mut AnyConnection, id: &str, f: &SeasonFields) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE seasons SET name = $2, start_date = $3, end_date = $4, sync_url = $5, sync_enabled = $6, updated_at = $7 WHERE id = $1",
+        "UPDATE seasons SET name = $2, start_date = $3, end_date = $4, sync_url = $5, sync_enabled = $6, updated_at = $7, \
+           sync_next_at = CASE WHEN $6 = 0 OR $5 IS NULL THEN NULL \
+             WHEN sync_enabled = 1 AND sync_url = $5 AND sync_next_at IS NOT NULL THEN sync_next_at \
+             ELSE $7 + $8 END \
+         WHERE id = $1",
     )
     .bind(id)
     .bind(&f.name)
@@ -84,6 +99,7 @@ pub async fn replace(conn: &mut AnyConnection, id: &str, f: &SeasonFields) -> Re
     .bind(&f.sync_url)
     .bind(flag(f.sync_enabled))
     .bind(now_ms())
+    .bind(FIRST_SYNC_AFTER_MS)
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -63,6 +63,10 @@ pub fn test_config(database_url: &str, extra: &[(&str, &str)]) -> Config {
     vars.insert("CLIENT_DIST".into(), "/nonexistent".into());
     // Tests run in parallel against one PostgreSQL: keep each app's pool small.
     vars.insert("DATABASE_MAX_CONNECTIONS".into(), "5".into());
+    // Schedules come from the test's own loopback server; scheduled syncs
+    // only where a test turns them on (they would race its "sync now").
+    vars.insert("SYNC_ALLOW_PRIVATE_NETWORKS".into(), "true".into());
+    vars.insert("SYNC_TICK_SECONDS".into(), "0".into());
     for (k, v) in extra {
         vars.insert(k.to_string(), v.to_string());
     }

@@ -22,6 +22,7 @@ mod rosters;
 mod socket_edges;
 mod socket_fuzz;
 mod statuses;
+mod sync;
 mod text_input;
 mod users;
 mod webhooks;

@@ -10,6 +10,7 @@ mod durability;
 mod games;
 mod nodes;
 mod race;
+mod sync;
 
 use nodes::*;
 

@@ -41,8 +41,14 @@ pub struct Node {
 
 impl Node {
     pub async fn start(database_url: &str, redis_url: &str) -> Node {
+        Self::start_with(database_url, redis_url, &[]).await
+    }
+
+    /// With more environment (e.g. the sync scheduler's tick).
+    pub async fn start_with(database_url: &str, redis_url: &str, env: &[(&str, &str)]) -> Node {
         let port = free_port();
         let child = Command::new(env!("CARGO_BIN_EXE_rinkside"))
+            .envs(env.iter().copied())
             .env("DATABASE_URL", database_url)
             .env("REDIS_URL", redis_url)
             .env("DATABASE_MAX_CONNECTIONS", "8")

@@ -1,0 +1,22 @@
+//! Season sync: the league schedules rinks publish, imported into a season
+//! and kept in step (docs/sync.md).
+//!
+//! - `address`, `fetch`: the fetcher that cannot be turned against us (SSRF).
+//! - `schedule`: the one shape every adapter returns; `detect` picks the
+//!   adapter; `daysmart`, `ical`, `csv` read each format.
+//! - `matching`: which of our teams an external team is (pure).
+//! - `plan`: what a sync changes, rows and events (pure).
+//! - `run`: one sync, from the lease to the report; `scheduler`: the hourly
+//!   syncs, one node at a time.
+
+pub mod address;
+pub mod csv;
+pub mod daysmart;
+pub mod detect;
+pub mod fetch;
+pub mod ical;
+pub mod matching;
+pub mod plan;
+pub mod run;
+pub mod schedule;
+pub mod scheduler;
