@@ -128,7 +128,7 @@ describe('LeagueTeamsPage', { timeout: TIMEOUT_MS }, () => {
     expect(within(queue).getByRole('heading', { name: 'Claims to review (2)' })).toBeInTheDocument();
     const owls = within(queue).getByTestId('claim-x-2');
     expect(owls).toHaveTextContent('Polar Bears');
-    expect(owls).toHaveTextContent('Ice Owls’s staff say this is their team');
+    expect(owls).toHaveTextContent('Ice Owls’ staff say this is their team');
 
     await user.click(within(owls).getByTestId('confirm-claim'));
     await waitFor(() => expect(within(screen.getByTestId('matched-teams')).getByTestId('external-roster-x-2')).toHaveTextContent('Ice Owls'));

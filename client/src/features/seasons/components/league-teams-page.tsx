@@ -23,7 +23,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { useSeason, useSeasonRosters } from '../api/seasons';
 import { useClaimRoster, useDropClaim, useExternalRosters, useMatchRoster, useMyTeams } from '../api/sync';
-import { groupRosters, openClaim, type ExternalRoster } from '../model/sync';
+import { groupRosters, openClaim, possessive, type ExternalRoster } from '../model/sync';
 import { TeamPicker, type PickedTeam } from './team-picker';
 import '../seasons.css';
 
@@ -213,7 +213,7 @@ function ClaimRow({ roster, ctx }: { roster: ExternalRoster; ctx: RowContext }) 
       <div className="xteam__main">
         <RosterName roster={roster} />
         <p className="xteam__claim">
-          <Link to={`/teams/${c.teamId}`}>{c.teamName}</Link>’s staff say this is their team
+          <Link to={`/teams/${c.teamId}`}>{possessive(c.teamName)}</Link> staff say this is their team
           <span className="muted"> · {relativeTime(c.claimedAt)}</span>
           {roster.isMatched && roster.teamName && <span className="muted"> · now matched to {roster.teamName}</span>}
         </p>
@@ -258,7 +258,7 @@ function StaffMatchTools({ roster, ctx }: { roster: ExternalRoster; ctx: RowCont
     <>
       {claim && (
         <p className="xteam__claim muted">
-          {claim.teamName}’s staff claimed it — see the claims above.
+          {possessive(claim.teamName)} staff claimed it — see the claims above.
         </p>
       )}
       {roster.suggestions.length > 0 && (

@@ -147,14 +147,25 @@ describe('SyncCard', { timeout: TIMEOUT_MS }, () => {
     expect(server.callsTo('POST', '/seasons/s-1/sync')).toHaveLength(1);
 
     // The season is read again: what the card says is the server's word now.
-    await waitFor(() => expect(status()).toHaveTextContent('Synced from the league’s schedule · last synced now'));
+    await waitFor(() => expect(status()).toHaveTextContent('Synced from the league’s schedule · last synced just now'));
     expect(await screen.findByTestId('league-teams-link')).toHaveTextContent('2 of 3 matched');
     expect(await screen.findByTestId('league-games')).toBeInTheDocument();
   });
 
-  it('says why a sync failed, in words and in the server’s', async () => {
-    const { user } = setup(makeSeasonDetail({ viewerCanEdit: true, syncUrl: 'https://slow.example.com/s.ics' }), {
-      'POST /seasons/s-1/sync': apiError(422, 'too_slow', 'the schedule did not arrive within 10 s'),
+  it('says why a sync failed, in words and in the server’s, once', async () => {
+    let failed = false;
+    const season = () =>
+      makeSeasonDetail({
+        viewerCanEdit: true,
+        syncUrl: 'https://slow.example.com/s.ics',
+        lastSync: failed ? { ok: false, finishedAt: NOW.toISOString(), games: { created: 0, updated: 0, unchanged: 0, removed: 0 }, error: { code: 'too_slow', message: 'the schedule did not arrive within 10 s' } } : null,
+      });
+    const { server, user } = setup(season(), {
+      'GET /seasons/s-1': () => season(),
+      'POST /seasons/s-1/sync': () => {
+        failed = true;
+        return apiError(422, 'too_slow', 'the schedule did not arrive within 10 s');
+      },
     });
     await user.click(await screen.findByTestId('sync-now'));
     const error = await screen.findByTestId('sync-error');
@@ -162,6 +173,11 @@ describe('SyncCard', { timeout: TIMEOUT_MS }, () => {
     expect(error).toHaveTextContent('the schedule did not arrive within 10 s');
     expect(screen.queryByTestId('sync-report')).not.toBeInTheDocument();
     expect(screen.getByTestId('sync-now')).toBeEnabled();
+    // The season is read again (the failure is its newest run), but the card says it once.
+    await waitFor(() => expect(server.callsTo('GET', '/seasons/s-1').length).toBeGreaterThanOrEqual(2));
+    expect(screen.queryByTestId('sync-failure')).not.toBeInTheDocument();
+    await user.click(within(error).getByRole('button', { name: 'Dismiss' }));
+    expect(await screen.findByTestId('sync-failure')).toHaveTextContent('The last sync failed just now');
   });
 
   it('says so when another sync is running', async () => {

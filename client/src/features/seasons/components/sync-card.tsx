@@ -22,6 +22,11 @@ import { failureTitle, groupRosters, lastFailure, syncState, type SyncState } fr
 import { SyncHistory } from './sync-history';
 import { SyncReportView } from './sync-report';
 
+/** "just now", "12 minutes ago", "yesterday". */
+export function ago(iso: string, now: Date = new Date()): string {
+  return Math.abs(now.getTime() - Date.parse(iso)) < 60_000 ? 'just now' : relativeTime(iso, now);
+}
+
 /** "2:00 PM" today at the rink, "Wed 2:00 PM" another day, "any moment now" when due. */
 export function nextSyncText(iso: string, tz: string, now: Date = new Date()): string {
   const at = Date.parse(iso);
@@ -42,7 +47,7 @@ export function nextSyncText(iso: string, tz: string, now: Date = new Date()): s
 export function syncHeadline(state: SyncState, tz: string, now: Date = new Date()): string {
   switch (state.kind) {
     case 'synced': {
-      const parts = ['Synced from the league’s schedule', `last synced ${relativeTime(state.lastAt, now)}`];
+      const parts = ['Synced from the league’s schedule', `last synced ${ago(state.lastAt, now)}`];
       parts.push(state.next ? `next sync ${nextSyncText(state.next, tz, now)}` : 'automatic sync is off');
       return parts.join(' · ');
     }
@@ -60,7 +65,6 @@ export function SyncCard({ season, timezone }: { season: SeasonDetail; timezone:
   const rosters = useExternalRosters(season.id, hasSource);
   useRefreshAfterScheduledSync(season.id, season.nextSyncAt);
   const groups = rosters.data ? groupRosters(rosters.data) : null;
-  const failure = staff ? lastFailure(season.lastSync) : null;
 
   return (
     <Card data-testid="sync-card" className="season-sync">
@@ -86,14 +90,6 @@ export function SyncCard({ season, timezone }: { season: SeasonDetail; timezone:
         </Link>
       )}
 
-      {failure && (
-        <div data-testid="sync-failure">
-          <Alert tone="warning" title={`The last sync failed ${relativeTime(failure.at)}`}>
-            {failureTitle(failure.code)}: {failure.message}
-          </Alert>
-        </div>
-      )}
-
       {staff && <StaffSync season={season} />}
     </Card>
   );
@@ -104,9 +100,18 @@ function StaffSync({ season }: { season: SeasonDetail }) {
   const editLink = `/seasons/${season.id}/edit`;
   const [historyOpen, setHistoryOpen] = useState(false);
   const error = sync.error;
+  // The newest run failed; unless this page just ran it and says so below.
+  const failure = sync.isIdle ? lastFailure(season.lastSync) : null;
 
   return (
     <div className="season-sync__staff stack">
+      {failure && (
+        <div data-testid="sync-failure">
+          <Alert tone="warning" title={`The last sync failed ${ago(failure.at)}`}>
+            {failureTitle(failure.code)}: {failure.message}
+          </Alert>
+        </div>
+      )}
       <div className="season-sync__source" data-testid="sync-source">
         <span className="field__label">Schedule URL</span>
         {season.syncUrl ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeExternalRoster, makeSeasonDetail } from '../testing';
-import { gameCountsText, groupRosters, lastFailure, openClaim, syncState } from './sync';
+import { gameCountsText, groupRosters, lastFailure, openClaim, possessive, syncState } from './sync';
 
 const ok = { ok: true, finishedAt: '2026-11-24T14:00:00Z', games: { created: 1, updated: 0, unchanged: 0, removed: 0 }, error: null };
 const failed = { ok: false, finishedAt: '2026-11-24T15:00:00Z', games: { created: 0, updated: 0, unchanged: 0, removed: 0 }, error: { code: 'too_large', message: 'over 5 MB' } };
@@ -52,5 +52,12 @@ describe('gameCountsText', () => {
     expect(gameCountsText({ created: 40, updated: 0, unchanged: 0, removed: 0 })).toBe('40 new');
     expect(gameCountsText({ created: 0, updated: 2, unchanged: 38, removed: 1 })).toBe('2 updated · 1 removed');
     expect(gameCountsText({ created: 0, updated: 0, unchanged: 40, removed: 0 })).toBe('nothing changed');
+  });
+});
+
+describe('possessive', () => {
+  it('adds an apostrophe after a plural-looking name, ’s otherwise', () => {
+    expect(possessive('Ice Owls')).toBe('Ice Owls’');
+    expect(possessive('Top Shelf')).toBe('Top Shelf’s');
   });
 });

@@ -101,6 +101,11 @@ export function failureTitle(code: string): string {
   return FAILURE_TITLES[code] ?? 'The sync failed';
 }
 
+/** "Ice Owls’ staff", "Top Shelf’s staff". */
+export function possessive(name: string): string {
+  return /s$/i.test(name.trim()) ? `${name}’` : `${name}’s`;
+}
+
 /** When the last successful sync finished, from what the season says. */
 export function lastSuccessAt(season: Pick<SeasonDetail, 'lastSyncAt' | 'lastSync'>): string | null {
   if (season.lastSyncAt) return season.lastSyncAt;
