@@ -39,7 +39,8 @@ describe('SeasonPage', { timeout: TIMEOUT_MS }, () => {
     expect(row).toHaveTextContent('12/20 players');
     expect(row).toHaveTextContent('5–2–1 · 11 pts');
     expect(screen.queryByTestId('add-mapping')).not.toBeInTheDocument();
-    expect(screen.queryByTestId('sync-form')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('sync-now')).not.toBeInTheDocument();
+    expect(screen.getByTestId('sync-status')).toHaveTextContent('Schedule sync is off');
   });
 
   it('lets staff add a division and shows a taken name beside the field', async () => {
