@@ -56,6 +56,7 @@ const NewRosterPage = lazyPage(() => import('../features/teams/components/new-ro
 const RosterPage = lazyPage(() => import('../features/rosters/components/roster-page').then((m) => m.RosterPage));
 const RosterEditPage = lazyPage(() => import('../features/rosters/components/roster-edit-page').then((m) => m.RosterEditPage));
 const SeasonPage = lazyPage(() => import('../features/seasons/components/season-page').then((m) => m.SeasonPage));
+const LeagueTeamsPage = lazyPage(() => import('../features/seasons/components/league-teams-page').then((m) => m.LeagueTeamsPage));
 const SeasonEditPage = lazyPage(() => import('../features/seasons/components/season-edit-page').then((m) => m.SeasonEditPage));
 const EventPage = lazyPage(() => import('../features/events/components/event-page').then((m) => m.EventPage));
 const CreateEventPage = lazyPage(() => import('../features/events/components/event-form-page').then((m) => m.CreateEventPage));
@@ -133,6 +134,7 @@ function GatedRoutes() {
         <Route path="rosters/:id/edit" element={<RosterEditPage />} />
         <Route path="seasons/:id" element={<SeasonPage />} />
         <Route path="seasons/:id/edit" element={<SeasonEditPage />} />
+        <Route path="seasons/:id/teams" element={<LeagueTeamsPage />} />
         <Route path="events" element={<EventsPage />} />
         <Route path="events/new" element={<CreateEventPage />} />
         <Route path="events/:id" element={<EventPage renderSubsCall={(p) => <EventSubsCall {...p} />} />} />

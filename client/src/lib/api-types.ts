@@ -264,12 +264,34 @@ export interface DivisionMapping {
   updatedAt: string;
 }
 
+/** Game counts of one sync (docs/sync.md). */
+export interface SyncGameCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+}
+
+/** The season's newest sync run, as `Season.lastSync` summarises it (docs/sync.md › API). */
+export interface LastSync {
+  ok: boolean;
+  finishedAt: string;
+  games: SyncGameCounts;
+  /** Why it failed; null when `ok`. */
+  error: { code: string; message: string } | null;
+}
+
 /** A season as `GET /seasons/{id}` and the facility's season list send it. */
 export interface SeasonDetail extends Season {
   /** Only for the facility's owner and managers; null for everyone else. */
   syncUrl: string | null;
   syncEnabled: boolean;
+  /** The last sync that succeeded. */
   lastSyncAt: string | null;
+  /** When the scheduler will sync next; null when sync is off. */
+  nextSyncAt: string | null;
+  /** The newest run, ok or failed; null before the first. */
+  lastSync: LastSync | null;
   createdAt: string;
   updatedAt: string;
   viewerCanEdit: boolean;

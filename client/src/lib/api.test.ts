@@ -37,6 +37,15 @@ describe('api', () => {
     expect(e.fieldErrors).toEqual({ username: '3–30 letters' });
   });
 
+  it('reads per-field messages sent as `fields` too', async () => {
+    mockApi({
+      'PATCH /seasons/s-1': reply(422, { error: { code: 'validation', message: 'invalid fields: syncUrl', fields: { syncUrl: '`127.0.0.1` is a loopback address' } } }),
+    });
+    const err = (await api.patch('/seasons/s-1', { syncUrl: 'http://127.0.0.1/x.csv' }).catch((e: unknown) => e)) as ApiError;
+    expect(err.code).toBe('validation');
+    expect(err.fieldErrors).toEqual({ syncUrl: '`127.0.0.1` is a loopback address' });
+  });
+
   it('turns a non-envelope failure into a generic ApiError', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })));
     const err = (await api.get('/me').catch((e: unknown) => e)) as ApiError;

@@ -78,10 +78,12 @@ async function parseError(res: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy page, an empty body): fall through to a generic error.
   }
-  const env = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  const env = (body as { error?: { code?: unknown; message?: unknown; details?: unknown; fields?: unknown } } | null)?.error;
   if (env && typeof env.code === 'string') {
-    const details =
-      env.details && typeof env.details === 'object' ? (env.details as Record<string, unknown>) : {};
+    // CONTRACT.md puts field messages in `details`; docs/sync.md speaks of
+    // `fields` for the same thing (a refused `syncUrl`): either is read.
+    const raw = env.details && typeof env.details === 'object' ? env.details : env.fields && typeof env.fields === 'object' ? env.fields : {};
+    const details = raw as Record<string, unknown>;
     const message = typeof env.message === 'string' && env.message ? env.message : res.statusText;
     return new ApiError(res.status, env.code, message, details);
   }

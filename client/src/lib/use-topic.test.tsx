@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { createStore, Provider as JotaiProvider } from 'jotai';
 import { FakeWebSocket } from '../testing/fake-websocket';
-import { LiveSocket, LiveSocketContext, topicAtomFamily, useTopic } from './ws';
+import { LiveSocket, LiveSocketContext, topicAtomFamily, useTopic, useTopicUpdates } from './ws';
 
 function Score({ topic }: { topic: string }) {
   const state = useTopic<{ homeScore: number; awayScore: number }>(topic);
@@ -113,5 +113,43 @@ describe('useTopic', () => {
     expect(screen.getByText('waiting')).toBeInTheDocument();
     act(() => store.set(topicAtomFamily('game:44'), { seq: 2, data: { homeScore: 1, awayScore: 0 } }));
     expect(screen.getByText('1–0 (seq 2)')).toBeInTheDocument();
+  });
+
+  it('useTopicUpdates subscribes while mounted and hands over each update, with the newest callback', async () => {
+    const store = createStore();
+    const socket = new LiveSocket({ url: 'ws://x/api/v1/ws', getToken: async () => 'tok', createSocket: (u) => new FakeWebSocket(u), store, unsubscribeLingerMs: 0 });
+    socket.start();
+    const ws = FakeWebSocket.latest();
+    await act(async () => {
+      ws.open();
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    const heard: string[] = [];
+    function Listener({ tag }: { tag: string }) {
+      useTopicUpdates<{ id: string }>('feed', (item) => heard.push(`${tag}:${item.id}`));
+      return null;
+    }
+    const tree = (tag: string) => (
+      <JotaiProvider store={store}>
+        <LiveSocketContext.Provider value={socket}>
+          <Listener tag={tag} />
+        </LiveSocketContext.Provider>
+      </JotaiProvider>
+    );
+    const view = render(tree('a'));
+    expect(ws.framesOfType('subscribe')).toEqual([{ type: 'subscribe', topic: 'feed' }]);
+    act(() => ws.receive({ type: 'snapshot', topic: 'feed', seq: 1, data: { items: [] } }));
+    act(() => ws.receive({ type: 'update', topic: 'feed', seq: 2, data: { id: 'i1' } }));
+    view.rerender(tree('b'));
+    act(() => ws.receive({ type: 'update', topic: 'feed', seq: 3, data: { id: 'i2' } }));
+    expect(heard).toEqual(['a:i1', 'b:i2']);
+    // Re-rendering with a new callback neither re-subscribes nor listens twice.
+    expect(ws.framesOfType('subscribe')).toHaveLength(1);
+
+    view.unmount();
+    expect(ws.framesOfType('unsubscribe')).toEqual([{ type: 'unsubscribe', topic: 'feed' }]);
+    act(() => ws.receive({ type: 'update', topic: 'feed', seq: 4, data: { id: 'i3' } }));
+    expect(heard).toEqual(['a:i1', 'b:i2']);
+    socket.stop();
   });
 });

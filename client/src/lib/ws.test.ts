@@ -239,6 +239,35 @@ describe('LiveSocket subscriptions', () => {
     socket.stop();
   });
 
+  it('hands every taken update (not snapshots, not stale ones) to its listeners until they stop', async () => {
+    foldTopicUpdates('inbox', (held, update) => ({ items: [...((held as { items: unknown[] } | undefined)?.items ?? []), update] }));
+    const socket = makeSocket();
+    socket.subscribe('game:8');
+    socket.subscribe('inbox');
+    socket.start();
+    const ws = await openLatest();
+    const game: unknown[] = [];
+    const inbox: unknown[] = [];
+    const stopGame = socket.onUpdate('game:8', (d) => game.push(d));
+    socket.onUpdate('inbox', (d) => inbox.push(d));
+
+    ws.receive({ type: 'snapshot', topic: 'game:8', seq: 4, data: { homeScore: 0 } });
+    ws.receive({ type: 'update', topic: 'game:8', seq: 5, data: { homeScore: 1 } });
+    ws.receive({ type: 'update', topic: 'game:8', seq: 5, data: { homeScore: 9 } });
+    ws.receive({ type: 'snapshot', topic: 'inbox', seq: 1, data: { items: [] } });
+    ws.receive({ type: 'update', topic: 'inbox', seq: 3, data: { id: 'b' } });
+    // A folding topic takes a late seq too, so its listeners hear it.
+    ws.receive({ type: 'update', topic: 'inbox', seq: 2, data: { id: 'a' } });
+    expect(game).toEqual([{ homeScore: 1 }]);
+    expect(inbox).toEqual([{ id: 'b' }, { id: 'a' }]);
+
+    stopGame();
+    ws.receive({ type: 'update', topic: 'game:8', seq: 6, data: { homeScore: 2 } });
+    expect(game).toEqual([{ homeScore: 1 }]);
+    expect(store.get(topicAtomFamily('game:8'))?.data).toEqual({ homeScore: 2 });
+    socket.stop();
+  });
+
   it('treats a snapshot as replacing the state', async () => {
     const socket = makeSocket();
     socket.subscribe('event:3');

@@ -9,7 +9,7 @@
 // its topic's subscription, and so do the entries of the features' families
 // registered with `releaseWithTopic`.
 
-import { createContext, useContext, useEffect, useReducer } from 'react';
+import { createContext, useContext, useEffect, useEffectEvent, useReducer } from 'react';
 import { atom, getDefaultStore, useAtomValue, type Atom, type ExtractAtomValue, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import { randomId } from './random-id';
@@ -218,6 +218,8 @@ export class LiveSocket {
   private lastFrameAt = 0;
   private readonly topics = new Map<string, TopicEntry>();
   private readonly pending = new Map<string, PendingCommand>();
+  /** topic → who wants each of its updates as it arrives (`onUpdate`). */
+  private readonly updateListeners = new Map<string, Set<(data: unknown) => void>>();
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private stableTimer: ReturnType<typeof setTimeout> | null = null;
   private reauthTimer: ReturnType<typeof setInterval> | null = null;
@@ -317,6 +319,40 @@ export class LiveSocket {
       released = true;
       this.release(topic);
     };
+  }
+
+  /**
+   * Hand the data of every `update` of `topic` that is taken (not a stale
+   * one, not a snapshot) to `listener`, until the returned function is
+   * called. For screens that react to a kind of push rather than show the
+   * topic's state (the event page re-reads its event when my feed says it
+   * changed). It does not subscribe: pair it with `subscribe`.
+   */
+  onUpdate(topic: string, listener: (data: unknown) => void): () => void {
+    let set = this.updateListeners.get(topic);
+    if (!set) {
+      set = new Set();
+      this.updateListeners.set(topic, set);
+    }
+    set.add(listener);
+    return () => {
+      const held = this.updateListeners.get(topic);
+      if (!held) return;
+      held.delete(listener);
+      if (held.size === 0) this.updateListeners.delete(topic);
+    };
+  }
+
+  private notifyUpdate(topic: string, data: unknown): void {
+    const set = this.updateListeners.get(topic);
+    if (!set) return;
+    for (const listener of Array.from(set)) {
+      try {
+        listener(data);
+      } catch (err) {
+        console.warn('[ws] update listener failed', err);
+      }
+    }
   }
 
   /** Current ref-count of a topic (0 when not subscribed). */
@@ -543,11 +579,13 @@ export class LiveSocket {
           const held = this.opts.store.get(topicAtomFamily(frame.topic));
           entry.seq = Math.max(entry.seq ?? 0, frame.seq);
           this.opts.store.set(topicAtomFamily(frame.topic), { seq: entry.seq, data: fold(held?.data, frame.data) });
+          this.notifyUpdate(frame.topic, frame.data);
           return;
         }
         if (entry.seq !== null && frame.seq <= entry.seq) return; // stale or duplicate
         entry.seq = frame.seq;
         this.opts.store.set(topicAtomFamily(frame.topic), { seq: frame.seq, data: frame.data });
+        this.notifyUpdate(frame.topic, frame.data);
         return;
       }
       case 'reply': {
@@ -592,6 +630,25 @@ export function useLiveSocket(): LiveSocket | null {
 
 export function useConnectionState(): ConnectionState {
   return useAtomValue(connectionStateAtom);
+}
+
+/**
+ * Subscribe to `topic` while mounted and hand each of its updates' data to
+ * `onUpdate` (the newest callback; snapshots are not updates). For a screen
+ * that reacts to a kind of push rather than shows the topic.
+ */
+export function useTopicUpdates<T = unknown>(topic: string | null, onUpdate: (data: T) => void): void {
+  const socket = useLiveSocket();
+  const handle = useEffectEvent((data: unknown) => onUpdate(data as T));
+  useEffect(() => {
+    if (!socket || !topic) return undefined;
+    const stopListening = socket.onUpdate(topic, (data) => handle(data));
+    const release = socket.subscribe(topic);
+    return () => {
+      stopListening();
+      release();
+    };
+  }, [socket, topic]);
 }
 
 /** Subscribe while mounted; returns the topic's newest `{seq, data}` or null. */

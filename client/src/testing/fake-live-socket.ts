@@ -1,5 +1,6 @@
 // A stand-in for the tab's LiveSocket in component tests: records
-// subscriptions and commands, and lets the test settle each command.
+// subscriptions and commands, lets the test settle each command and
+// deliver updates to `onUpdate` listeners.
 
 import { vi } from 'vitest';
 import type { CommandBody, LiveSocket } from '../lib/ws';
@@ -19,12 +20,23 @@ export function fakeLiveSocket() {
         commands.push({ command: cmd, resolve, reject });
       }),
   );
-  const socket = { subscribe, command } as unknown as LiveSocket;
+  const listeners = new Map<string, Set<(data: unknown) => void>>();
+  const onUpdate = vi.fn((topic: string, listener: (data: unknown) => void) => {
+    const set = listeners.get(topic) ?? new Set();
+    set.add(listener);
+    listeners.set(topic, set);
+    return () => void set.delete(listener);
+  });
+  const socket = { subscribe, command, onUpdate } as unknown as LiveSocket;
   return {
     socket,
     subscribe,
     command,
     commands,
+    /** Deliver an `update` of `topic` to whoever listens (`useTopicUpdates`). */
+    emitUpdate(topic: string, data: unknown): void {
+      for (const l of Array.from(listeners.get(topic) ?? [])) l(data);
+    },
     /** The newest command not yet settled by the test. */
     last(): PendingTestCommand {
       const c = commands[commands.length - 1];

@@ -21,6 +21,8 @@ export function makeSeason(over: Partial<SeasonDetail> = {}): SeasonDetail {
     syncUrl: null,
     syncEnabled: false,
     lastSyncAt: null,
+    nextSyncAt: null,
+    lastSync: null,
     createdAt: NOW,
     updatedAt: NOW,
     viewerCanEdit: false,

@@ -49,6 +49,8 @@ export function makeSeasonOption(over: Partial<SeasonDetail> = {}): SeasonDetail
     syncUrl: null,
     syncEnabled: false,
     lastSyncAt: null,
+    nextSyncAt: null,
+    lastSync: null,
     createdAt: NOW,
     updatedAt: NOW,
     viewerCanEdit: false,

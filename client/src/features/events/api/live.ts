@@ -14,7 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../../lib/api';
 import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
 import { isUnknownOutcome, useSendCommand } from '../../../lib/command';
-import { useTopic } from '../../../lib/ws';
+import { useTopic, useTopicUpdates } from '../../../lib/ws';
 import { eventDocAtomFamily, eventTopic, rsvpFlightAtomFamily } from '../atoms';
 import { newestDoc } from '../model/standing';
 import type { AttendeesDoc, RemoveAttendeeCommand, RsvpAction, RsvpCommand, RsvpReply } from '../model/types';
@@ -62,6 +62,30 @@ export function useRefreshEventOnPush(event: RinkEvent, docVersion: number | nul
     }, EVENT_REFRESH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [docVersion, event.version, event.id, queryClient]);
+}
+
+/** The signed-in user's own feed (CONTRACT.md › WebSocket); the feed feature owns its items. */
+const FEED_TOPIC = 'feed';
+
+/** What this page reads of a `feed` update: one feed item. */
+interface FeedPush {
+  type?: string;
+  resourceType?: string;
+  resourceId?: string;
+}
+
+/**
+ * My feed says this event changed (EVENT_UPDATED about it: an organiser
+ * moved it, or a league sync moved an imported game's time or rink): re-read
+ * the event, which the `event:ID` topic would not push (its attendees did
+ * not change). A read in flight is not cancelled.
+ */
+export function useRefetchOnFeedPush(eventId: string) {
+  const queryClient = useQueryClient();
+  useTopicUpdates<FeedPush | null>(FEED_TOPIC, (item) => {
+    if (item?.type !== 'EVENT_UPDATED' || item.resourceId !== eventId) return;
+    void queryClient.refetchQueries({ queryKey: eventKeys.detail(eventId), exact: true }, { cancelRefetch: false });
+  });
 }
 
 /** The viewer's RSVP for one event. */

@@ -109,6 +109,26 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.queryByTestId('rsvp-in')).not.toBeInTheDocument();
   });
 
+  it('re-reads the event when my feed says it was updated: a league game moved to another sheet shows without a reload', async () => {
+    let rink = 'Rink A';
+    const game = () => makeEvent({ eventType: 'EXTERNAL_GAME', title: 'Blue Liners vs Top Shelf', externalRink: rink, externalHomeTeamName: 'Blue Liners', externalAwayTeamName: 'Top Shelf' });
+    const { server, live } = setup(game(), fullDoc(1), { 'GET /events/e-1': () => game() });
+    expect(await screen.findByText('Rink A')).toBeInTheDocument();
+    expect(live.subscribe).toHaveBeenCalledWith('feed');
+    const reads = () => server.callsTo('GET', '/events/e-1').length;
+    const before = reads();
+
+    rink = 'Rink B';
+    // Another event's change, or another kind of item about this one, is not a reason to read it again.
+    act(() => live.emitUpdate('feed', { id: 'i1', type: 'EVENT_UPDATED', resourceType: 'EVENT', resourceId: 'e-2' }));
+    act(() => live.emitUpdate('feed', { id: 'i2', type: 'EVENT_CREATED', resourceType: 'EVENT', resourceId: 'e-1' }));
+    expect(reads()).toBe(before);
+
+    act(() => live.emitUpdate('feed', { id: 'i3', type: 'EVENT_UPDATED', resourceType: 'EVENT', resourceId: 'e-1', aggregatedData: { actorIds: [], count: 1, changes: ['PLACE'] } }));
+    expect(await screen.findByText('Rink B')).toBeInTheDocument();
+    expect(reads()).toBe(before + 1);
+  });
+
   it('lets an organiser remove people over the socket and mark payments', async () => {
     const event = makeEvent({ version: 2, viewer: makeViewer({ isOrganiser: true, canCollectPayments: true }) });
     const doc = fullDoc(2, { attending: [att('u-a', 'CENTER', true), att('u-g', 'GOALIE', false)] });

@@ -1,6 +1,8 @@
 // /events/:id — the event with its live attendees. The page holds one
 // `event:ID` subscription; counts, lists, the viewer's standing and the
-// waitlist ranks all derive from the newest attendees document.
+// waitlist ranks all derive from the newest attendees document. A change of
+// the event itself that reaches my feed (EVENT_UPDATED: a moved league game)
+// re-reads it.
 
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
@@ -15,7 +17,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { CalendarIcon, StickIcon } from '../../../components/ui/icons';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { eventKeys, useEvent, useEventPayments, useMarkPaid } from '../api/events';
-import { useLiveAttendees, useRefreshEventOnPush, useRemoveAttendee } from '../api/live';
+import { useLiveAttendees, useRefetchOnFeedPush, useRefreshEventOnPush, useRemoveAttendee } from '../api/live';
 import { AttendeesCard, WaitlistCard, type OrganiserRowTools } from './attendees';
 import { EventDetails } from './event-details';
 import { openPlaces } from '../model/standing';
@@ -62,6 +64,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
   const collects = Boolean(viewer?.canCollectPayments);
   const payments = useEventPayments(event.id, collects);
   useRefreshEventOnPush(event, doc?.version ?? null, collects ? [eventKeys.payments(event.id)] : []);
+  useRefetchOnFeedPush(event.id);
   const removal = useRemoveAttendee(event.id);
   const markPaid = useMarkPaid(event.id);
   const [paidError, setPaidError] = useState<string | null>(null);

@@ -1,5 +1,6 @@
 // One feed item: who did what in plain words, when, and what it is about
 // (the event's time and spots left, the team, the season, the post text).
+// A sync's new league games are about their season (older items: one event).
 
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/ui/avatar';
@@ -74,8 +75,10 @@ function FeedBody({ item }: { item: FeedItem }) {
   switch (item.type) {
     case 'EVENT_CREATED':
     case 'EVENT_UPDATED':
-    case 'EXTERNAL_GAME_IMPORTED':
       return r ? <EventBlock event={r as FeedEventResource} /> : null;
+    case 'EXTERNAL_GAME_IMPORTED':
+      if (!r) return null;
+      return item.resourceType === 'SEASON' ? <SeasonBlock season={r as FeedSeasonResource} /> : <EventBlock event={r as FeedEventResource} />;
     case 'USER_JOINED_TEAM':
     case 'TEAM_ROSTER_UPDATED': {
       const roster = r as FeedRosterResource | null;
@@ -87,17 +90,8 @@ function FeedBody({ item }: { item: FeedItem }) {
         </Link>
       );
     }
-    case 'SEASON_STARTED': {
-      const s = r as FeedSeasonResource | null;
-      if (!s) return null;
-      const range = [s.startDate, s.endDate].filter((d): d is string => !!d).map((d) => new Date(d).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
-      return (
-        <Link to={`/seasons/${s.id}`} className="feed-block">
-          <span className="feed-block__title">{s.name}</span>
-          <span className="feed-block__meta">{[range.join(' – '), s.facilityName].filter(Boolean).join(' · ')}</span>
-        </Link>
-      );
-    }
+    case 'SEASON_STARTED':
+      return r ? <SeasonBlock season={r as FeedSeasonResource} /> : null;
     case 'POST_CREATED': {
       const p = r as FeedPostResource | null;
       return p ? <PostText content={p.content} className="feed-card__post" /> : <p className="muted">This post was removed.</p>;
@@ -111,6 +105,16 @@ function FeedBody({ item }: { item: FeedItem }) {
     default:
       return null;
   }
+}
+
+function SeasonBlock({ season: s }: { season: FeedSeasonResource }) {
+  const range = [s.startDate, s.endDate].filter((d): d is string => !!d).map((d) => new Date(d).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
+  return (
+    <Link to={`/seasons/${s.id}`} className="feed-block">
+      <span className="feed-block__title">{s.name}</span>
+      <span className="feed-block__meta">{[range.join(' – '), s.facilityName].filter(Boolean).join(' · ')}</span>
+    </Link>
+  );
 }
 
 function EventBlock({ event }: { event: FeedEventResource }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeFeedItem, sentence, spotsLeft } from './describe';
 import { feedItem, person } from './test-fixtures';
-import type { FeedEventResource, FeedRosterResource } from './types';
+import type { FeedEventResource, FeedRosterResource, FeedSeasonResource } from './types';
 
 const alice = person('u-alice', 'Alice');
 const bob = person('u-bob', 'Bob');
@@ -23,6 +23,8 @@ const event: FeedEventResource = {
   skaterSpotsLeft: 3,
   goalieSpotsLeft: 0,
 };
+
+const season: FeedSeasonResource = { id: 's9', name: 'Fall 2026 Adult League', startDate: '2026-09-01T04:00:00Z', endDate: null, facilityId: 'f1', facilityName: 'Polar Arena' };
 
 const say = (...args: Parameters<typeof describeFeedItem>) => sentence(describeFeedItem(...args));
 
@@ -49,10 +51,20 @@ describe('describeFeedItem', () => {
     [{ type: 'EVENT_UPDATED' as const, resource: { ...event, cancelled: true }, aggregatedData: { actorIds: [], count: 1, changes: ['CANCELLED' as const] } }, 'Friday pickup was cancelled'],
     [{ type: 'TEAM_ROSTER_UPDATED' as const, actors: [bob], resource: roster }, 'Roster change on Ice Owls: Bob'],
     [{ type: 'SEASON_STARTED' as const, resource: { id: 's1', name: 'Winter 2026', startDate: '2026-01-05', endDate: null, facilityId: 'f1', facilityName: 'Polar Arena' } }, 'Winter 2026 started at Polar Arena'],
-    [{ type: 'EXTERNAL_GAME_IMPORTED' as const, resource: event }, 'New league game on the schedule: Friday pickup'],
+    [{ type: 'EXTERNAL_GAME_IMPORTED' as const, resourceType: 'EVENT' as const, resource: event }, 'New league game on the schedule: Friday pickup'],
+    [{ type: 'EXTERNAL_GAME_IMPORTED' as const, resourceType: 'SEASON' as const, resource: season, aggregatedData: { actorIds: [], count: 1, games: 12 } }, '12 league games added to Fall 2026 Adult League'],
+    [{ type: 'EXTERNAL_GAME_IMPORTED' as const, resourceType: 'SEASON' as const, resource: season, aggregatedData: { actorIds: [], count: 1, games: 1 } }, '1 league game added to Fall 2026 Adult League'],
+    [{ type: 'EXTERNAL_GAME_IMPORTED' as const, resourceType: 'SEASON' as const, resource: season }, 'New league games added to Fall 2026 Adult League'],
     [{ type: 'FIRST_FOLLOW_ENCOURAGEMENT' as const }, 'Follow a few people, rinks and teams to fill your feed'],
   ])('says %o in plain words', (over, words) => {
     expect(say(feedItem({ id: 'i', ...over }))).toBe(words);
+  });
+
+  it('links a sync’s new games to their season, and an older item to its event', () => {
+    const bySeason = describeFeedItem(feedItem({ id: 'g', type: 'EXTERNAL_GAME_IMPORTED', resourceType: 'SEASON', resourceId: 's9', resource: season, aggregatedData: { actorIds: [], count: 1, games: 12 } }));
+    expect(bySeason.filter((s) => s.to).map((s) => s.to)).toEqual(['/seasons/s9']);
+    const byEvent = describeFeedItem(feedItem({ id: 'g', type: 'EXTERNAL_GAME_IMPORTED', resourceType: 'EVENT', resource: event }));
+    expect(byEvent.filter((s) => s.to).map((s) => s.to)).toEqual(['/events/e1']);
   });
 
   it('greets by first name', () => {

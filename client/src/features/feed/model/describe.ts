@@ -91,8 +91,16 @@ export function describeFeedItem(item: FeedItem, viewerFirstName?: string | null
       if (s?.facilityName && s.facilityId) return [season, t(' started at '), { text: s.facilityName, to: `/facilities/${s.facilityId}` }];
       return [season, t(' started')];
     }
-    case 'EXTERNAL_GAME_IMPORTED':
-      return [t('New league game on the schedule: '), eventLink(item.resource as FeedEventResource | null, 'a game')];
+    case 'EXTERNAL_GAME_IMPORTED': {
+      // A sync's new games, about the season (docs/sync.md); items written
+      // before that were about one event, and may still be in a feed.
+      if (item.resourceType === 'EVENT') return [t('New league game on the schedule: '), eventLink(item.resource as FeedEventResource | null, 'a game')];
+      const s = item.resource as FeedSeasonResource | null;
+      const season: Segment = s ? { text: s.name, to: `/seasons/${s.id}` } : t('the league’s schedule');
+      const games = item.aggregatedData.games;
+      if (typeof games === 'number' && games > 0) return [t(`${games} league ${plural(games, 'game')} added to `), season];
+      return [t('New league games added to '), season];
+    }
     case 'POST_CREATED': {
       const p = item.resource as FeedPostResource | null;
       if (who) return [...who, t(' posted')];

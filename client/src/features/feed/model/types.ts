@@ -36,6 +36,8 @@ export interface AggregatedData {
   count: number;
   changes?: EventChange[];
   suggestions?: FollowSuggestions;
+  /** EXTERNAL_GAME_IMPORTED about a season: how many games the sync added. */
+  games?: number;
 }
 
 export interface FeedEventResource {

@@ -21,6 +21,8 @@ export const SEASON: SeasonDetail = {
   syncUrl: null,
   syncEnabled: false,
   lastSyncAt: null,
+  nextSyncAt: null,
+  lastSync: null,
   createdAt: '',
   updatedAt: '',
   viewerCanEdit: false,

@@ -23,6 +23,8 @@ const season = (viewerCanEdit: boolean): SeasonDetail => ({
   syncUrl: null,
   syncEnabled: false,
   lastSyncAt: null,
+  nextSyncAt: null,
+  lastSync: null,
   createdAt: '',
   updatedAt: '',
   viewerCanEdit,

@@ -39,7 +39,8 @@ describe('SeasonPage', { timeout: TIMEOUT_MS }, () => {
     expect(row).toHaveTextContent('12/20 players');
     expect(row).toHaveTextContent('5–2–1 · 11 pts');
     expect(screen.queryByTestId('add-mapping')).not.toBeInTheDocument();
-    expect(screen.queryByTestId('sync-form')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('sync-now')).not.toBeInTheDocument();
+    expect(screen.getByTestId('sync-status')).toHaveTextContent('Schedule sync is off');
   });
 
   it('lets staff add a division and shows a taken name beside the field', async () => {
@@ -90,24 +91,6 @@ describe('SeasonPage', { timeout: TIMEOUT_MS }, () => {
     await user.click(del);
     await waitFor(() => expect(server.callsTo('DELETE', '/division-mappings/m-1')).toHaveLength(1));
   });
-
-  it('saves sync settings and shows the server’s message beside the URL', async () => {
-    const { server, user } = setup({
-      'GET /seasons/s-1': makeSeasonDetail({ viewerCanEdit: true }),
-      'PATCH /seasons/s-1': apiError(422, 'validation_failed', 'invalid fields: syncUrl', { syncUrl: 'must be an http(s) URL' }),
-    });
-    const enabled = await screen.findByTestId('sync-enabled');
-    await user.click(enabled);
-    await user.click(screen.getByTestId('save-sync'));
-    expect(screen.getByText('Add the schedule URL first.')).toBeInTheDocument();
-    expect(server.calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
-
-    await user.type(screen.getByTestId('sync-url'), 'https://x');
-    await user.click(screen.getByTestId('save-sync'));
-    expect(await screen.findByText('must be an http(s) URL')).toBeInTheDocument();
-    expect(screen.getByTestId('sync-url')).toHaveAttribute('aria-invalid', 'true');
-    expect(server.callsTo('PATCH', '/seasons/s-1')[0]?.body).toEqual({ syncUrl: 'https://x', syncEnabled: true });
-  });
 });
 
 describe('SeasonEditPage', { timeout: TIMEOUT_MS }, () => {
@@ -130,6 +113,27 @@ describe('SeasonEditPage', { timeout: TIMEOUT_MS }, () => {
     await user.click(screen.getByTestId('save-season'));
     await waitFor(() => expect(server.callsTo('PATCH', '/seasons/s-1')).toHaveLength(1));
     expect(server.callsTo('PATCH', '/seasons/s-1')[0]?.body).toEqual({ startDate: '2026-09-15T04:00:00Z', isActive: false });
+  });
+
+  it('shows why the server refused the schedule URL beside the field', async () => {
+    const { server, user } = setup(
+      {
+        'GET /seasons/s-1': makeSeasonDetail({ viewerCanEdit: true }),
+        'PATCH /seasons/s-1': apiError(422, 'validation_failed', 'invalid fields: syncUrl', { syncUrl: '`127.0.0.1` is a loopback address' }),
+      },
+      '/seasons/s-1/edit',
+      '/seasons/:id/edit',
+      <SeasonEditPage />,
+    );
+    const url = await screen.findByTestId('season-sync-url');
+    await user.type(url, 'http://127.0.0.1:8000/league.csv');
+    await user.click(screen.getByTestId('season-sync-enabled'));
+    await user.click(screen.getByTestId('save-season'));
+    expect(await screen.findByText('`127.0.0.1` is a loopback address')).toBeInTheDocument();
+    expect(url).toHaveAttribute('aria-invalid', 'true');
+    expect(server.callsTo('PATCH', '/seasons/s-1')[0]?.body).toEqual({ syncUrl: 'http://127.0.0.1:8000/league.csv', syncEnabled: true });
+    // Still on the form, to fix it.
+    expect(screen.getByTestId('season-form')).toBeInTheDocument();
   });
 
   it('checks the days before sending', async () => {

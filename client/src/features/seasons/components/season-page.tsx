@@ -1,7 +1,8 @@
 // /seasons/:id — a season at a rink: its dates (the rink's days), whether it
 // is the active one, the rosters playing in it, its divisions on the
-// universal scale and its schedule sync. Links to the standings & schedule
-// and to the arena display.
+// universal scale, its schedule sync and the league's games that sync
+// imports. Links to the standings & schedule, the league's teams and the
+// arena display.
 
 import { Link, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
@@ -20,6 +21,7 @@ import { PageSpinner } from '../../../components/ui/spinner';
 import { formatDayRange, formatZonedDay } from '../../../components/ui/zoned-date';
 import { useDivisionScale, useSeason, useSeasonFacility, useSeasonRosters } from '../api/seasons';
 import { DivisionMappingsCard } from './division-mappings-card';
+import { LeagueGamesCard } from './league-games-card';
 import { SyncCard } from './sync-card';
 import '../seasons.css';
 
@@ -84,6 +86,8 @@ function SeasonView({ season }: { season: SeasonDetail }) {
   const tz = facility.data?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const tzKnown = Boolean(facility.data) || facility.isError;
   const day = (iso: string) => (tzKnown ? formatZonedDay(iso, tz) : '…');
+  // The league's games exist once a sync has read the schedule (even one that failed later).
+  const hasLeagueSchedule = Boolean(season.lastSyncAt || season.lastSync) && tzKnown;
 
   return (
     <div className="stack-lg" data-testid="season-page">
@@ -120,6 +124,7 @@ function SeasonView({ season }: { season: SeasonDetail }) {
         main={
           <>
             <RostersCard seasonId={season.id} />
+            {hasLeagueSchedule && <LeagueGamesCard seasonId={season.id} timezone={tz} />}
             {scale.isError ? (
               <Alert>The division scale could not be loaded: {errorMessage(scale.error)}</Alert>
             ) : (
@@ -152,7 +157,7 @@ function SeasonView({ season }: { season: SeasonDetail }) {
                 </div>
               </dl>
             </Card>
-            <SyncCard season={season} />
+            <SyncCard season={season} timezone={tz} />
           </>
         }
       />

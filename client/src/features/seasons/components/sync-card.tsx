@@ -1,111 +1,171 @@
-// Schedule sync of a season: where the schedule comes from (staff only —
-// such URLs often carry a private token) and whether it is imported on a
-// timer. Staff edit both here; errors land beside the fields.
+// Schedule sync of a season, as it is: for everyone, whether the games come
+// from the league's schedule, when it was last read and when it will be
+// next, and how many of the league's teams are matched to ours. For the
+// facility's staff also the source (the URL is theirs alone — such URLs
+// often carry a private token; it is edited in the season form), the last
+// failure, "Sync now" with its report, and the history of runs.
 
-import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError, errorMessage } from '../../../lib/api';
 import type { SeasonDetail } from '../../../lib/api-types';
-import { relativeTime } from '../../../lib/event-format';
+import { relativeTime, timeInZone } from '../../../lib/event-format';
+import { plural } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
-import { TextField } from '../../../components/ui/field';
-import { ToggleField } from '../../../components/ui/toggle-field';
-import { useUpdateSeason } from '../api/seasons';
+import { ChevronRightIcon, ClockIcon, EditIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import { isoToZonedDay } from '../../../components/ui/zoned-date';
+import { useExternalRosters, useRefreshAfterScheduledSync, useSyncNow } from '../api/sync';
+import { failureTitle, groupRosters, lastFailure, syncState, type SyncState } from '../model/sync';
+import { SyncHistory } from './sync-history';
+import { SyncReportView } from './sync-report';
 
-export function SyncCard({ season }: { season: SeasonDetail }) {
-  const update = useUpdateSeason(season.id);
-  const [url, setUrl] = useState(season.syncUrl ?? '');
-  const [enabled, setEnabled] = useState(season.syncEnabled);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+/** "just now", "12 minutes ago", "yesterday". */
+export function ago(iso: string, now: Date = new Date()): string {
+  return Math.abs(now.getTime() - Date.parse(iso)) < 60_000 ? 'just now' : relativeTime(iso, now);
+}
 
-  // Someone else saved: follow theirs.
-  const [shown, setShown] = useState({ syncUrl: season.syncUrl, syncEnabled: season.syncEnabled });
-  if (shown.syncUrl !== season.syncUrl || shown.syncEnabled !== season.syncEnabled) {
-    setShown({ syncUrl: season.syncUrl, syncEnabled: season.syncEnabled });
-    setUrl(season.syncUrl ?? '');
-    setEnabled(season.syncEnabled);
+/** "2:00 PM" today at the rink, "Wed 2:00 PM" another day, "any moment now" when due. */
+export function nextSyncText(iso: string, tz: string, now: Date = new Date()): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return '';
+  if (at <= now.getTime()) return 'any moment now';
+  const time = timeInZone(iso, tz);
+  if (isoToZonedDay(iso, tz) === isoToZonedDay(now.toISOString(), tz)) return `at ${time}`;
+  let day: string;
+  try {
+    day = new Intl.DateTimeFormat(undefined, { timeZone: tz, weekday: 'short' }).format(new Date(at));
+  } catch {
+    day = new Date(at).toLocaleDateString(undefined, { weekday: 'short' });
   }
+  return `${day} at ${time}`;
+}
 
-  const dirty = (url.trim() || null) !== (season.syncUrl ?? null) || enabled !== season.syncEnabled;
-  const last = season.lastSyncAt ? `Last synced ${relativeTime(season.lastSyncAt)}` : 'Never synced yet';
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const local: FieldErrors = {};
-    const u = url.trim();
-    if (u && !/^https?:\/\/[^\s/]+/i.test(u)) local.syncUrl = 'Start with http:// or https://';
-    if (enabled && !u) local.syncEnabled = 'Add the schedule URL first.';
-    setErrors(local);
-    setFormError(null);
-    setSaved(false);
-    if (Object.keys(local).length) return;
-    const patch: { syncUrl?: string | null; syncEnabled?: boolean } = {};
-    if ((u || null) !== (season.syncUrl ?? null)) patch.syncUrl = u || null;
-    if (enabled !== season.syncEnabled) patch.syncEnabled = enabled;
-    try {
-      await update.mutateAsync(patch);
-      setSaved(true);
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
+/** The headline for everyone, in plain words. */
+export function syncHeadline(state: SyncState, tz: string, now: Date = new Date()): string {
+  switch (state.kind) {
+    case 'synced': {
+      const parts = ['Synced from the league’s schedule', `last synced ${ago(state.lastAt, now)}`];
+      parts.push(state.next ? `next sync ${nextSyncText(state.next, tz, now)}` : 'automatic sync is off');
+      return parts.join(' · ');
     }
+    case 'pending':
+      return state.next ? `Not synced yet · first sync ${nextSyncText(state.next, tz, now)}` : 'Not synced yet';
+    case 'off':
+      return 'Schedule sync is off';
   }
+}
 
-  if (!season.viewerCanEdit) {
-    return (
-      <Card data-testid="sync-card">
-        <CardHeader title="Schedule sync" />
-        <p className="muted">{season.syncEnabled ? `Games are imported from the league’s schedule. ${last}.` : 'Games are entered by the rink’s staff.'}</p>
-      </Card>
-    );
-  }
+export function SyncCard({ season, timezone }: { season: SeasonDetail; timezone: string }) {
+  const staff = season.viewerCanEdit;
+  const state = syncState(season);
+  const hasSource = state.kind === 'synced' || season.lastSync !== null;
+  const rosters = useExternalRosters(season.id, hasSource);
+  useRefreshAfterScheduledSync(season.id, season.nextSyncAt);
+  const groups = rosters.data ? groupRosters(rosters.data) : null;
 
   return (
-    <Card data-testid="sync-card">
-      <CardHeader title="Schedule sync" subtitle={last} />
-      <form className="stack" onSubmit={submit} noValidate data-testid="sync-form">
-        {formError && <Alert>{formError}</Alert>}
-        <TextField
-          label="Schedule URL"
-          optional
-          type="url"
-          inputMode="url"
-          placeholder="https://league.example.com/schedule.ics"
-          value={url}
-          onChange={(e) => {
-            setUrl(e.target.value);
-            setSaved(false);
-          }}
-          error={errors.syncUrl}
-          hint="iCalendar (.ics) or CSV. Only the facility’s staff see it."
-          data-testid="sync-url"
-        />
-        <ToggleField
-          label="Sync automatically"
-          hint="Import games and match rosters on a timer."
-          checked={enabled}
-          onChange={(v) => {
-            setEnabled(v);
-            setSaved(false);
-          }}
-          error={errors.syncEnabled}
-          data-testid="sync-enabled"
-        />
-        <div className="season-sync__actions">
-          {saved && !dirty ? (
-            <span className="saved-note" role="status">
-              Saved
-            </span>
-          ) : (
-            <Button type="submit" size="sm" loading={update.isPending} disabled={!dirty} data-testid="save-sync">
-              Save sync settings
-            </Button>
-          )}
-        </div>
-      </form>
+    <Card data-testid="sync-card" className="season-sync">
+      <CardHeader title="Schedule sync" />
+      <p className={`season-sync__status season-sync__status--${state.kind}`} data-testid="sync-status">
+        <span className="season-sync__dot" aria-hidden="true" />
+        <span>{syncHeadline(state, timezone)}</span>
+      </p>
+      {state.kind === 'off' && !staff && <p className="muted small">Games of this season are entered by the rink’s staff.</p>}
+
+      {groups && rosters.data && rosters.data.length > 0 && (
+        <Link to={`/seasons/${season.id}/teams`} className="season-sync__teams" data-testid="league-teams-link">
+          <span>
+            <strong>League teams</strong> · {groups.matched.length} of {rosters.data.length} matched
+            {staff && groups.claims.length > 0 && (
+              <span className="season-sync__claims" data-testid="claims-count">
+                {' '}
+                · {groups.claims.length} {plural(groups.claims.length, 'claim')} to review
+              </span>
+            )}
+          </span>
+          <ChevronRightIcon size={16} />
+        </Link>
+      )}
+
+      {staff && <StaffSync season={season} />}
     </Card>
+  );
+}
+
+function StaffSync({ season }: { season: SeasonDetail }) {
+  const sync = useSyncNow(season.id);
+  const editLink = `/seasons/${season.id}/edit`;
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const error = sync.error;
+  // The newest run failed; unless this page just ran it and says so below.
+  const failure = sync.isIdle ? lastFailure(season.lastSync) : null;
+
+  return (
+    <div className="season-sync__staff stack">
+      {failure && (
+        <div data-testid="sync-failure">
+          <Alert tone="warning" title={`The last sync failed ${ago(failure.at)}`}>
+            {failureTitle(failure.code)}: {failure.message}
+          </Alert>
+        </div>
+      )}
+      <div className="season-sync__source" data-testid="sync-source">
+        <span className="field__label">Schedule URL</span>
+        {season.syncUrl ? (
+          <p className="season-sync__url">
+            <span className="season-sync__url-text" title={season.syncUrl} data-testid="sync-url-shown">
+              {season.syncUrl}
+            </span>
+            <Link to={editLink} className="season-sync__edit" data-testid="edit-sync-url" aria-label="Edit the schedule URL">
+              <EditIcon size={14} />
+              <span>Edit</span>
+            </Link>
+          </p>
+        ) : (
+          <p className="muted small">
+            None yet. <Link to={editLink} data-testid="add-sync-url">Add the league’s schedule</Link> (iCalendar, CSV or DaySmart) in the season’s settings.
+          </p>
+        )}
+        <p className="muted small">
+          <ClockIcon size={13} /> Automatic sync is {season.syncEnabled ? 'on' : 'off'}.
+        </p>
+      </div>
+
+      <div className="season-sync__run">
+        <Button size="sm" onClick={() => sync.mutate()} loading={sync.isPending} disabled={!season.syncUrl} data-testid="sync-now">
+          Sync now
+        </Button>
+        {sync.isPending && (
+          <span className="season-sync__progress" role="status" data-testid="sync-progress">
+            <Spinner size="sm" />
+            Fetching the schedule…
+          </span>
+        )}
+      </div>
+
+      {error && !sync.isPending && (
+        <div data-testid="sync-error">
+          <Alert
+            title={failureTitle(error instanceof ApiError ? error.code : 'fetch_failed')}
+            action={
+              <button type="button" className="link-btn" onClick={() => sync.reset()}>
+                Dismiss
+              </button>
+            }
+          >
+            {errorMessage(error)}
+          </Alert>
+        </div>
+      )}
+      {sync.data && !sync.isPending && <SyncReportView report={sync.data} seasonId={season.id} onDismiss={() => sync.reset()} />}
+
+      <details className="season-sync__history" onToggle={(e) => setHistoryOpen(e.currentTarget.open)} data-testid="sync-history">
+        <summary>Sync history</summary>
+        {historyOpen && <SyncHistory seasonId={season.id} />}
+      </details>
+    </div>
   );
 }
