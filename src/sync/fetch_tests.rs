@@ -134,11 +134,11 @@ async fn the_corpus_reaches_the_listener_when_private_networks_are_allowed() {
 #[tokio::test]
 async fn the_system_resolver_path_refuses_a_name_that_resolves_to_loopback() {
     // `check_url` refuses `localhost` by name; this exercises the lookup that other names take.
-    let rules = AddressRules::default();
+    let rules = AddressRules::new(false);
     let refused = rules.resolve("localhost", 80).await.unwrap_err();
     let ResolveError::Refused(UrlRefusal::Address { host, reason }) = refused else { panic!("{refused:?}") };
     assert_eq!((host.as_str(), reason), ("localhost", "loopback"));
-    let allowed = AddressRules { allow_private: true, ..AddressRules::default() };
+    let allowed = AddressRules::new(true);
     assert!(allowed.resolve("localhost", 80).await.unwrap().iter().all(|a| a.ip().is_loopback() && a.port() == 80));
 }
 

@@ -49,17 +49,16 @@ pub enum Reply {
 
 impl Reply {
     pub fn ok(content_type: &str, body: impl Into<Vec<u8>>) -> Self {
+        Reply::framed(content_type, body, Framing::ContentLength)
+    }
+
+    pub fn framed(content_type: &str, body: impl Into<Vec<u8>>, framing: Framing) -> Self {
         Reply::Full {
             status: "200 OK",
             headers: vec![("Content-Type", content_type.to_owned())],
             body: body.into(),
-            framing: Framing::ContentLength,
+            framing,
         }
-    }
-
-    pub fn framed(content_type: &str, body: impl Into<Vec<u8>>, framing: Framing) -> Self {
-        let Reply::Full { status, headers, body, .. } = Reply::ok(content_type, body) else { unreachable!() };
-        Reply::Full { status, headers, body, framing }
     }
 
     pub fn status(status: &'static str) -> Self {
