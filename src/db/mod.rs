@@ -13,6 +13,7 @@ pub mod feed;
 pub mod feed_summaries;
 pub mod follows;
 pub mod games;
+pub mod imported_events;
 pub mod levels;
 pub mod orgs;
 pub mod posts;

@@ -276,7 +276,7 @@ async fn attempt(state: &AppState, season_id: &str, trigger: &Trigger, started_a
     let now = (state.clock)();
     let scope = plan::Season { id: season_id, facility_id: &season.facility_id, mappings: &mappings };
     let mut planned = plan::plan(&scope, &stored_rosters, &stored_games, &schedule, &candidates, now, &mut new_id);
-    let current = store::events_of_games(&mut *tx, season_id).await?;
+    let current = db::imported_events::events_of_games(&mut *tx, season_id).await?;
     let steps = plan::event_steps(&planned.games, &planned.rosters, &current);
     let written = write_events(&mut tx, state, &season, &by, &steps, &current, &mut planned).await?;
     statements += written.statements;
@@ -363,7 +363,7 @@ async fn write_events(
             }
             EventStep::Update { event_id, wanted } => {
                 let Some(before) = current.get(event_id) else { continue };
-                out.statements += store::update_event(&mut *tx, event_id, wanted, before).await?;
+                out.statements += db::imported_events::update_event(&mut *tx, event_id, wanted, before).await?;
                 let mut changes = Vec::new();
                 if before.start_date != wanted.start_date || before.end_date != wanted.end_date {
                     changes.push(EventChange::Time);
@@ -388,7 +388,8 @@ async fn write_events(
     let owner = db::sync::facility(&mut **tx, &season.facility_id).await?.map(|f| f.owner_id);
     let creator = owner.as_deref().unwrap_or(by);
     out.statements +=
-        store::insert_events(&mut *tx, state.db.backend, season, creator, &new_events, (state.clock)()).await?;
+        db::imported_events::insert_events(&mut *tx, state.db.backend, season, creator, &new_events, (state.clock)())
+            .await?;
     Ok(out)
 }
 
@@ -411,11 +412,9 @@ pub async fn rematch(state: &AppState, season_id: &str, by: &str) -> AppResult<(
     let before = planned.rosters.clone();
     plan::rematch(&mut planned.rosters, &candidates);
     planned.rosters_to_write = planned.rosters.iter().filter(|r| !before.contains(r)).cloned().collect();
-    let current = store::events_of_games(&mut *tx, season_id).await?;
+    let current = db::imported_events::events_of_games(&mut *tx, season_id).await?;
     let steps = plan::event_steps(&planned.games, &planned.rosters, &current);
-    let written = write_events(&mut tx, state, &season, by, &steps, &current, &mut planned)
-        .await
-        .map_err(|e| AppError::internal(e))?;
+    let written = write_events(&mut tx, state, &season, by, &steps, &current, &mut planned).await?;
     let now = (state.clock)();
     store::upsert_rosters(&mut tx, state.db.backend, &planned.rosters_to_write, now).await?;
     store::upsert_games(&mut tx, state.db.backend, season_id, &planned.games_to_write, now).await?;
