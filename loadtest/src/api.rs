@@ -218,6 +218,11 @@ impl Api {
         self.post(path, token, body).await
     }
 
+    /// Any PATCH as JSON, with a token.
+    pub async fn patch_value(&self, path: &str, token: &str, body: Value) -> Result<Value> {
+        self.send(reqwest::Method::PATCH, path, Some(token), Some(&body)).await
+    }
+
     /// Any GET as JSON, with a token.
     pub async fn get_value(&self, path: &str, token: &str) -> Result<Value> {
         self.send(reqwest::Method::GET, path, Some(token), None).await

@@ -50,6 +50,10 @@ pub enum Scenario {
     /// statuses, times board and matches reads, then times how fast an
     /// event going short of a goalie reaches every matched sub's socket.
     Market(MarketArgs),
+    /// Season sync of a generated league (default 2,000 games): starts its
+    /// own node, times the first import, re-syncs of an unchanged source
+    /// and a sync with moved games, with each one's SQL statements.
+    Sync(SyncArgs),
     /// Starts its own cluster (PostgreSQL + Redis), runs RSVPs, goals and
     /// subscribers while killing nodes and dropping Redis connections, and
     /// checks nothing acknowledged was lost and every subscriber converged.
@@ -85,6 +89,47 @@ pub enum Database {
     Sqlite,
     /// A fresh schema `market_<tag>` of --database-url.
     Postgres,
+}
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// The backend of the node the scenario starts.
+    #[arg(long, value_enum, default_value_t = Database::Sqlite)]
+    pub database: Database,
+
+    /// PostgreSQL database the run makes a fresh schema in (with
+    /// `--database postgres`; dropped at the end unless --keep).
+    #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/test")]
+    pub database_url: String,
+
+    /// Keep the PostgreSQL schema for inspection.
+    #[arg(long)]
+    pub keep: bool,
+
+    /// The `rinkside` binary (default: the one next to this program).
+    #[arg(long)]
+    pub server_bin: Option<std::path::PathBuf>,
+
+    /// Where the node's log and SQLite file go (default: a fresh folder in
+    /// the temp dir).
+    #[arg(long)]
+    pub log_dir: Option<std::path::PathBuf>,
+
+    /// Games in the generated season (six an evening from tomorrow).
+    #[arg(long, default_value_t = 2_000)]
+    pub games: usize,
+
+    /// Teams in the league; half of them are matched to teams of ours.
+    #[arg(long, default_value_t = 40)]
+    pub teams: usize,
+
+    /// Syncs of the unchanged source after the first import.
+    #[arg(long, default_value_t = 5)]
+    pub resyncs: usize,
+
+    /// Games moved an hour before the last sync.
+    #[arg(long, default_value_t = 100)]
+    pub moved: usize,
 }
 
 #[derive(Debug, Args)]

@@ -82,6 +82,8 @@ pub struct NodeConfig {
     pub db_connections: Option<u32>,
     /// Where each node's stderr goes (`node-<i>.log`, appended across restarts).
     pub log_dir: PathBuf,
+    /// More environment for every node (e.g. season sync's settings).
+    pub env: Vec<(String, String)>,
 }
 
 /// One server node: its port stays the same across restarts.
@@ -151,6 +153,7 @@ impl Node {
             None => command.env_remove("REDIS_URL"),
         };
         let child = command
+            .envs(config.env.iter().map(|(k, v)| (k, v)))
             .env("AUTH_MODE", "dev")
             .env("CLIENT_DIST", "/nonexistent")
             .env("HTTP_ADDRESS_RATE_PER_SEC", "0")

@@ -81,6 +81,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
         Scenario::Feed(a) => scenario::feed::run(a).await,
         Scenario::Market(a) => scenario::market::run(a).await,
+        Scenario::Sync(a) => scenario::sync::run(a).await,
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
     }
 }

@@ -230,7 +230,8 @@ async fn external(state: &AppState, id: &str) -> AppResult<ExternalRosterRow> {
 /// owner or managers). A sync never overrides it. The team's games get
 /// their events at once.
 #[utoipa::path(request_body = MatchInput, responses((status = 200, body = ExternalRoster), (status = 403, body = crate::error::ErrorEnvelope),
-    (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
+    (status = 404, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "a sync of the season is running (`sync_running`)"), (status = 422, body = crate::error::ErrorEnvelope)), tag = "seasons", security(("bearerAuth" = [])))]
 #[patch("/external-rosters/{id}")]
 async fn match_by_hand(
     state: web::Data<AppState>,
@@ -248,10 +249,7 @@ async fn match_by_hand(
     {
         return Err(AppError::field("teamId", "no such team"));
     }
-    let mut tx = state.db.begin().await?;
-    db::sync::set_match_by_hand(&mut tx, &id, team_id.as_deref(), (state.clock)()).await?;
-    tx.commit().await?;
-    run::rematch(&state, &row.season_id, &me.id).await?;
+    run::match_by_hand(&state, &row.season_id, &id, team_id.as_deref(), &me.id).await?;
     Ok(web::Json(ExternalRoster::from_row(external(&state, &id).await?, Vec::new())))
 }
 

@@ -331,6 +331,20 @@ pub async fn take_lease<'e, E: Executor<'e, Database = Any>>(
     Ok(done.rows_affected() == 1)
 }
 
+/// Gives the lease back without touching the schedule (a rematch by hand).
+pub async fn release_lease<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    season_id: &str,
+    owner: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE seasons SET sync_lease_until = NULL, sync_lease_owner = NULL WHERE id = $1 AND sync_lease_owner = $2")
+        .bind(season_id)
+        .bind(owner)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
 /// Seasons whose scheduled sync is due (the scheduler then races for each
 /// one's lease).
 pub async fn due<'e, E: Executor<'e, Database = Any>>(ex: E, now: i64, limit: i64) -> Result<Vec<String>, sqlx::Error> {

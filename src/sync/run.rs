@@ -398,11 +398,38 @@ async fn candidates(tx: &mut db::Tx, season_id: &str, facility_id: &str) -> Resu
     Ok(plan::candidates_from(store::candidates(&mut **tx, season_id, facility_id).await?))
 }
 
-/// Matching again without fetching, after staff matched or unmatched a team
-/// by hand: the season's games get (or keep) their events at once.
-pub async fn rematch(state: &AppState, season_id: &str, by: &str) -> AppResult<()> {
+/// Staff match (`Some(team)`) or unmatch (`None`) an external roster by
+/// hand; matching runs again without fetching, so the season's games get
+/// (or keep) their events at once.
+pub async fn match_by_hand(
+    state: &AppState,
+    season_id: &str,
+    roster_id: &str,
+    team_id: Option<&str>,
+    by: &str,
+) -> AppResult<()> {
     let season = db::seasons::get(&state.db.pool, season_id).await?.ok_or_else(|| AppError::not_found("season"))?;
+    // Under the season's lease, like a sync: two writers of one season's
+    // games could both create an event for the same game.
+    let owner = new_id();
+    let now = (state.clock)();
+    if !store::take_lease(&state.db.pool, season_id, &owner, now, now + LEASE_MS, false).await? {
+        return Err(SyncError::Running.into());
+    }
+    let result = rematch_leased(state, &season, (roster_id, team_id), by).await;
+    store::release_lease(&state.db.pool, season_id, &owner).await?;
+    result
+}
+
+async fn rematch_leased(
+    state: &AppState,
+    season: &db::seasons::SeasonRow,
+    (roster_id, team_id): (&str, Option<&str>),
+    by: &str,
+) -> AppResult<()> {
+    let season_id = season.id.as_str();
     let mut tx = state.db.begin().await?;
+    store::set_match_by_hand(&mut tx, roster_id, team_id, (state.clock)()).await?;
     let mut planned = plan::Plan {
         rosters: store::rosters(&mut *tx, season_id).await?,
         games: store::games(&mut *tx, season_id).await?,
@@ -414,7 +441,7 @@ pub async fn rematch(state: &AppState, season_id: &str, by: &str) -> AppResult<(
     planned.rosters_to_write = planned.rosters.iter().filter(|r| !before.contains(r)).cloned().collect();
     let current = db::imported_events::events_of_games(&mut *tx, season_id).await?;
     let steps = plan::event_steps(&planned.games, &planned.rosters, &current);
-    let written = write_events(&mut tx, state, &season, by, &steps, &current, &mut planned).await?;
+    let written = write_events(&mut tx, state, season, by, &steps, &current, &mut planned).await?;
     let now = (state.clock)();
     store::upsert_rosters(&mut tx, state.db.backend, &planned.rosters_to_write, now).await?;
     store::upsert_games(&mut tx, state.db.backend, season_id, &planned.games_to_write, now).await?;

@@ -967,6 +967,7 @@ async fn run_on(
         redis_url: Some(redis_url.to_owned()),
         db_connections: Some(args.db_connections),
         log_dir: log_dir.to_path_buf(),
+        env: Vec::new(),
     };
     let mut cluster = Cluster::start(config, args.nodes).await?;
     let urls = Arc::new(cluster.urls());

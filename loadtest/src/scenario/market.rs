@@ -231,7 +231,7 @@ struct Report {
 // ---------------------------------------------------------------- the run
 
 /// The server binary next to this one (`target/release/rinkside`).
-fn default_server_binary() -> Result<PathBuf> {
+pub(crate) fn default_server_binary() -> Result<PathBuf> {
     let me = std::env::current_exe().context("locating the load generator")?;
     Ok(me.with_file_name("rinkside"))
 }
@@ -273,6 +273,7 @@ pub async fn run(args: MarketArgs) -> Result<Outcome> {
         redis_url: None,
         db_connections: args.db_connections,
         log_dir: log_dir.clone(),
+        env: Vec::new(),
     };
     // Ctrl-C drops the run and with it the node (killed on drop).
     let result = tokio::select! {

@@ -9,6 +9,7 @@ pub mod market;
 pub mod race;
 pub mod scoreboard;
 pub mod steady;
+pub mod sync;
 
 use std::sync::Arc;
 
