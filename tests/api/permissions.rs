@@ -253,6 +253,7 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
         "edit_profile" => (Method::PATCH, "/me".into(), Some(json!({"bio": "Plays every Tuesday"}))),
         "create_season" => (Method::POST, format!("/facilities/{f}/seasons"), Some(season_body)),
         "edit_season" => (Method::PATCH, format!("/seasons/{s}"), Some(json!({"name": "Winter Renamed"}))),
+        "sync_history" => (Method::GET, format!("/seasons/{s}/sync-runs"), None),
         "create_division_mapping" => (
             Method::POST,
             format!("/seasons/{s}/division-mappings"),
@@ -429,6 +430,7 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "edit_profile",
         "create_season",
         "edit_season",
+        "sync_history",
         "create_division_mapping",
         "edit_division_mapping",
         "delete_division_mapping",
