@@ -337,11 +337,13 @@ pub async fn release_lease<'e, E: Executor<'e, Database = Any>>(
     season_id: &str,
     owner: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE seasons SET sync_lease_until = NULL, sync_lease_owner = NULL WHERE id = $1 AND sync_lease_owner = $2")
-        .bind(season_id)
-        .bind(owner)
-        .execute(ex)
-        .await?;
+    sqlx::query(
+        "UPDATE seasons SET sync_lease_until = NULL, sync_lease_owner = NULL WHERE id = $1 AND sync_lease_owner = $2",
+    )
+    .bind(season_id)
+    .bind(owner)
+    .execute(ex)
+    .await?;
     Ok(())
 }
 

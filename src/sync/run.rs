@@ -288,7 +288,7 @@ async fn attempt(state: &AppState, season_id: &str, trigger: &Trigger, started_a
             crate::feed::external_game_imported(&mut tx, &by, season_id, written.created, &written.created_for_teams)
                 .await?;
         told.push(imported);
-        statements += 1;
+        statements += 2; // the fan-out closes old items, then writes
     }
     let report = Report {
         id: new_id(),
@@ -310,10 +310,19 @@ async fn attempt(state: &AppState, season_id: &str, trigger: &Trigger, started_a
     for event_id in &written.moved {
         crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, event_id, now);
     }
-    for event_id in &written.to_cancel {
-        crate::commands::event::cancel_for_sync(state, &by, event_id).await?;
-    }
+    cancel_removed(state, &by, &written.to_cancel).await;
     Ok(report)
+}
+
+/// Cancels removed games' events through their actors, after the commit
+/// that marked the games removed. A failure is logged, not the sync's: the
+/// game stays removed with a live event, which the next sync cancels.
+async fn cancel_removed(state: &AppState, by: &str, event_ids: &[String]) {
+    for event_id in event_ids {
+        if let Err(e) = crate::commands::event::cancel_for_sync(state, by, event_id).await {
+            tracing::warn!(event_id, error = %e.message(), "cancelling a removed game's event failed; the next sync retries");
+        }
+    }
 }
 
 /// What the event writes did.
@@ -374,9 +383,11 @@ async fn write_events(
                 if !changes.is_empty() {
                     if before.start_date != wanted.start_date {
                         db::spots::follow_event_start(&mut **tx, event_id, wanted.start_date, (state.clock)()).await?;
+                        out.statements += 1;
                     }
                     if let Some(told) = crate::feed::event_updated(&mut *tx, Some(by), event_id, &changes).await? {
                         out.told.push(told);
+                        out.statements += 2; // the fan-out closes old items, then writes
                     }
                     out.moved.push(event_id.clone());
                 }
@@ -454,8 +465,6 @@ async fn rematch_leased(
     }
     tx.commit().await?;
     state.realtime.push_feed(&state.db, told);
-    for event_id in &written.to_cancel {
-        crate::commands::event::cancel_for_sync(state, by, event_id).await?;
-    }
+    cancel_removed(state, by, &written.to_cancel).await;
     Ok(())
 }

@@ -56,9 +56,13 @@ fn season_csv(games: usize, teams: usize, moved: usize, shift: bool) -> String {
         let day: NaiveDate = first + Days::days((g / SLOTS.len()) as i64);
         let (rink, start, end) = SLOTS[g % SLOTS.len()];
         let (start, end) = if shift && g < moved { ("19:30", "20:40") } else { (start, end) };
-        let home = (g * 7 + day.ordinal() as usize) % teams;
-        let away = (home + 1 + g % (teams - 1)) % teams;
-        let division = DIVISIONS[home % DIVISIONS.len()];
+        // Team i plays in division i % 4, against teams of its division.
+        let d = g % DIVISIONS.len();
+        let per = teams / DIVISIONS.len();
+        let k = (g / DIVISIONS.len() + day.ordinal() as usize) % per;
+        let j = (k + 1 + (g / 7) % (per - 1)) % per;
+        let (home, away) = (k * DIVISIONS.len() + d, j * DIVISIONS.len() + d);
+        let division = DIVISIONS[d];
         out.push_str(&format!(
             "{},{},{start},{end},{rink},{division},{},{},,,Regular Season\n",
             900_000 + g,
@@ -114,8 +118,8 @@ struct Report {
 }
 
 pub async fn run(args: SyncArgs) -> Result<Outcome> {
-    if args.teams < 4 || args.games == 0 || args.moved > args.games {
-        bail!("--teams must be at least 4, --games positive, --moved at most --games");
+    if args.teams < 8 || args.teams % DIVISIONS.len() != 0 || args.games == 0 || args.moved > args.games {
+        bail!("--teams must be a multiple of 4 and at least 8, --games positive, --moved at most --games");
     }
     let tag = run_tag();
     let binary = match &args.server_bin {
