@@ -13,7 +13,7 @@ use bytestring::ByteString;
 use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 /// Called with the local topics after the Redis listener (re)connects, so
 /// they can be re-snapshotted.
@@ -28,7 +28,8 @@ const BACKOFF_MAX: Duration = Duration::from_secs(5);
 const PUBLISH_RETRY_FOR: Duration = Duration::from_secs(30);
 
 enum Listen {
-    Add(Arc<str>),
+    /// With whom to tell once Redis confirmed the subscription.
+    Add(Arc<str>, oneshot::Sender<()>),
     Remove(Arc<str>),
 }
 
@@ -90,11 +91,17 @@ impl Bus {
         self.hub.deliver(topic, seq, ByteString::from(frame));
     }
 
-    /// The first local subscriber of `topic` arrived.
-    pub fn listen(&self, topic: &Arc<str>) {
-        if let Some(redis) = &self.redis {
-            let _ = redis.listen_tx.send(Listen::Add(topic.clone()));
-        }
+    /// The first local subscriber of `topic` arrived. In a cluster the
+    /// answer resolves once Redis has confirmed the subscription: a snapshot
+    /// taken after it cannot miss an update another node publishes between
+    /// the snapshot and the subscription (it would leave the subscriber on a
+    /// stale state until the next change). It resolves (with an error) too
+    /// when the listener reconnects meanwhile: the reconnect resyncs.
+    pub fn listen(&self, topic: &Arc<str>) -> Option<oneshot::Receiver<()>> {
+        let redis = self.redis.as_ref()?;
+        let (done, confirmed) = oneshot::channel();
+        let _ = redis.listen_tx.send(Listen::Add(topic.clone(), done));
+        Some(confirmed)
     }
 
     /// The last local subscriber of `topic` left.
@@ -175,7 +182,13 @@ async fn run_listener(
             tokio::select! {
                 change = listen_rx.recv() => {
                     let result = match change {
-                        Some(Listen::Add(t)) => sink.subscribe(format!("{CHANNEL_PREFIX}{t}")).await,
+                        Some(Listen::Add(t, done)) => {
+                            let subscribed = sink.subscribe(format!("{CHANNEL_PREFIX}{t}")).await;
+                            if subscribed.is_ok() {
+                                let _ = done.send(());
+                            }
+                            subscribed
+                        }
                         Some(Listen::Remove(t)) => sink.unsubscribe(format!("{CHANNEL_PREFIX}{t}")).await,
                         None => return,
                     };

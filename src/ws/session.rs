@@ -30,6 +30,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// Longest a subscribe waits for Redis to confirm a new topic's
+/// subscription before it takes the snapshot anyway (a reconnect resyncs).
+const LISTEN_CONFIRM_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 static NEXT_CONN_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Close codes we use.
@@ -385,8 +389,12 @@ impl Conn {
         let source = self.state.realtime.topics.get(topic.kind)?.clone();
         source.authorize(viewer.as_deref(), &topic.id).await?;
         self.outbox.begin_subscribe(name.clone(), since);
-        if self.state.realtime.hub.subscribe(&name, self.id, self.outbox.clone()) {
-            self.state.realtime.bus.listen(&name);
+        if self.state.realtime.hub.subscribe(&name, self.id, self.outbox.clone())
+            && let Some(confirmed) = self.state.realtime.bus.listen(&name)
+        {
+            // Snapshot only once other nodes' updates reach this node; a
+            // Redis that does not answer must not hold the subscribe.
+            let _ = tokio::time::timeout(LISTEN_CONFIRM_WAIT, confirmed).await;
         }
         self.subs.insert(name.clone(), Subscription { client_name: topic.client_name(), private: source.is_private() });
         match source.snapshot(&topic.id).await {
