@@ -447,7 +447,7 @@ export interface GameTeam {
   players: GamePlayer[];
 }
 
-/** The public game state: `GET /games/{id}` without its extras, every action reply, every `game:ID` push. */
+/** The public game state: `GET /games/{id}` without its extras, every action reply, every `game:ID` snapshot. */
 export interface GameDocument {
   id: string;
   status: GameStatus;
@@ -461,6 +461,25 @@ export interface GameDocument {
   log: GameLogEntry[];
   home: GameTeam;
   away: GameTeam;
+}
+
+/** A side of a game as an update names it: no players (they come with snapshots). */
+export interface GameTeamRef {
+  rosterId: string;
+  name: string;
+}
+
+/**
+ * The `data` of a `game:ID` update (CONTRACT.md › Update frames stay small):
+ * every scoreboard field, the two team names, and `logTail`, the last
+ * `LOG_TAIL_SIZE` entries of the log that stands in `seq` order (fewer only
+ * when the log is shorter), instead of the whole log and the player lists.
+ * `mergeGameUpdate` (lib/merge-game-update.ts) folds it into a held state.
+ */
+export interface GameUpdate extends Omit<GameDocument, 'log' | 'home' | 'away'> {
+  logTail: GameLogEntry[];
+  home: GameTeamRef;
+  away: GameTeamRef;
 }
 
 export interface GameViewer {

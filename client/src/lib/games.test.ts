@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createStore } from 'jotai';
 import type { Game, GameDocument, GameLogEntry } from './api-types';
-import { describeLog, gameStateLine, goalDiff, lastGoal, newestGameDoc, scheduleStateLine } from './games';
+import { describeLog, gameStateLine, gameTopic, goalDiff, lastGoal, newestGameDoc, scheduleStateLine } from './games';
+import { topicAtomFamily } from './ws';
+import { gameSnapshotFrame, gameUpdateFrame } from '../testing/game-frames';
+import { openLiveSocket } from '../testing/open-live-socket';
 
 const entry = (seq: number, over: Partial<GameLogEntry>): GameLogEntry => ({
   seq,
@@ -82,5 +86,43 @@ describe('goalDiff', () => {
     expect(goalDiff({ goalsFor: 5, goalsAgainst: 2 })).toBe('+3');
     expect(goalDiff({ goalsFor: 2, goalsAgainst: 2 })).toBe('0');
     expect(goalDiff({ goalsFor: 1, goalsAgainst: 4 })).toBe('-3');
+  });
+});
+
+describe('the game topic on the socket', () => {
+  const goals = (n: number) => Array.from({ length: n }, (_, i) => entry(i + 2, { rosterId: 'H', playerId: 'h1', playerName: 'Alice Ames' }));
+  const at = (n: number) => game({ version: n + 1, homeScore: n, log: [entry(1, { type: 'START' }), ...goals(n)] });
+
+  it('merges small updates into the snapshot, players and all', async () => {
+    const store = createStore();
+    const { socket, server } = await openLiveSocket(store);
+    socket.subscribe(gameTopic('g'));
+    server.receive(gameSnapshotFrame(at(11)));
+    server.receive(gameUpdateFrame(at(12)));
+    // Ten new goals at once, none missed: the tail starts right after the held log.
+    server.receive(gameUpdateFrame(at(22)));
+    const held = store.get(topicAtomFamily(gameTopic('g')));
+    expect(held?.seq).toBe(23);
+    expect(held?.data).toEqual(at(22));
+    expect(server.framesOfType('subscribe')).toHaveLength(1);
+    socket.stop();
+  });
+
+  it('re-subscribes with since when a tail does not reach the log it holds', async () => {
+    const store = createStore();
+    const { socket, server } = await openLiveSocket(store);
+    socket.subscribe(gameTopic('g'));
+    server.receive(gameSnapshotFrame(at(11)));
+    // Frames for goals 12–24 never came (coalesced); goal 25's tail starts at seq 17.
+    server.receive(gameUpdateFrame(at(25)));
+    expect(server.framesOfType('subscribe')).toEqual([
+      { type: 'subscribe', topic: 'game:g' },
+      { type: 'subscribe', topic: 'game:g', since: 12 },
+    ]);
+    // The screen keeps a whole, older game until the snapshot comes.
+    expect(store.get(topicAtomFamily(gameTopic('g')))?.data).toEqual(at(11));
+    server.receive(gameSnapshotFrame(at(25)));
+    expect(store.get(topicAtomFamily(gameTopic('g')))?.data).toEqual(at(25));
+    socket.stop();
   });
 });

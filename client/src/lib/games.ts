@@ -1,8 +1,9 @@
 // Games as every screen reads them: the public REST reads of a game and a
-// season, their live topics (`game:ID`, `season:ID`), "newest wins" merging
-// of what the REST read, the topic and a command's reply say, and how
-// periods, statuses and players read on screen. Shared by the games pages
-// and the arena displays (features may not import each other).
+// season, their live topics (`game:ID`, whose small updates are merged into
+// the last snapshot by lib/merge-game-update.ts, and `season:ID`), "newest
+// wins" merging of what the REST read, the topic and a command's reply say,
+// and how periods, statuses and players read on screen. Shared by the games
+// pages and the arena displays (features may not import each other).
 
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -19,13 +20,20 @@ import type {
   SeasonDocument,
   Standing,
 } from './api-types';
-import { useTopic } from './ws';
+import { mergeGameUpdate } from './merge-game-update';
+import { mergeTopicUpdates, useTopic } from './ws';
 
 const enc = encodeURIComponent;
 
 export const GAME_TOPIC = 'game';
 export const gameTopic = (id: string) => `${GAME_TOPIC}:${id}`;
 export const seasonTopic = (id: string) => `season:${id}`;
+
+// A `game:` update carries the scoreboard and the log's tail, not the whole
+// state: the socket merges it into what the topic holds (and re-subscribes
+// for a snapshot when it cannot), so every reader of the topic sees a whole
+// game. Registered here, where the game topic is read.
+mergeTopicUpdates(GAME_TOPIC, mergeGameUpdate);
 
 export const gameKeys = {
   detail: (id: string) => ['games', id] as const,
@@ -60,7 +68,8 @@ const PRE_GAME: ReadonlySet<GameStatus> = new Set(['SCHEDULED', 'POSTPONED', 'CA
 
 /**
  * One game, live: the REST read paints first (and adds `seasonId`,
- * `scheduledAt` and the viewer's rights); pushes on `game:ID` and, when
+ * `scheduledAt` and the viewer's rights); the `game:ID` topic's state (its
+ * snapshot with the updates merged in, see above) and, when
  * given, the reply to the viewer's own last action replace the state
  * whenever they are newer. `isLive` says a topic snapshot has arrived.
  */

@@ -7,6 +7,8 @@ import {
   connectionStateAtom,
   foldTopicUpdates,
   LiveSocket,
+  mergeTopicUpdates,
+  type MergeOutcome,
   releaseWithTopic,
   topicAtomFamily,
   UnknownOutcomeError,
@@ -201,22 +203,22 @@ describe('LiveSocket subscriptions', () => {
 
   it('drops updates whose seq is not newer than the last seen', async () => {
     const socket = makeSocket();
-    socket.subscribe('game:5');
+    socket.subscribe('event:5');
     socket.start();
     const ws = await openLatest();
-    const atom = topicAtomFamily('game:5');
+    const atom = topicAtomFamily('event:5');
 
-    ws.receive({ type: 'snapshot', topic: 'game:5', seq: 10, data: { homeScore: 2 } });
-    expect(store.get(atom)).toEqual({ seq: 10, data: { homeScore: 2 } });
+    ws.receive({ type: 'snapshot', topic: 'event:5', seq: 10, data: { count: 2 } });
+    expect(store.get(atom)).toEqual({ seq: 10, data: { count: 2 } });
 
-    ws.receive({ type: 'update', topic: 'game:5', seq: 9, data: { homeScore: 1 } });
-    ws.receive({ type: 'update', topic: 'game:5', seq: 10, data: { homeScore: 99 } });
-    expect(store.get(atom)).toEqual({ seq: 10, data: { homeScore: 2 } });
+    ws.receive({ type: 'update', topic: 'event:5', seq: 9, data: { count: 1 } });
+    ws.receive({ type: 'update', topic: 'event:5', seq: 10, data: { count: 99 } });
+    expect(store.get(atom)).toEqual({ seq: 10, data: { count: 2 } });
 
-    ws.receive({ type: 'update', topic: 'game:5', seq: 12, data: { homeScore: 3 } });
-    expect(store.get(atom)).toEqual({ seq: 12, data: { homeScore: 3 } });
-    ws.receive({ type: 'update', topic: 'game:5', seq: 11, data: { homeScore: 0 } });
-    expect(store.get(atom)).toEqual({ seq: 12, data: { homeScore: 3 } });
+    ws.receive({ type: 'update', topic: 'event:5', seq: 12, data: { count: 3 } });
+    expect(store.get(atom)).toEqual({ seq: 12, data: { count: 3 } });
+    ws.receive({ type: 'update', topic: 'event:5', seq: 11, data: { count: 0 } });
+    expect(store.get(atom)).toEqual({ seq: 12, data: { count: 3 } });
     socket.stop();
   });
 
@@ -242,29 +244,29 @@ describe('LiveSocket subscriptions', () => {
   it('hands every taken update (not snapshots, not stale ones) to its listeners until they stop', async () => {
     foldTopicUpdates('inbox', (held, update) => ({ items: [...((held as { items: unknown[] } | undefined)?.items ?? []), update] }));
     const socket = makeSocket();
-    socket.subscribe('game:8');
+    socket.subscribe('event:8');
     socket.subscribe('inbox');
     socket.start();
     const ws = await openLatest();
-    const game: unknown[] = [];
+    const event: unknown[] = [];
     const inbox: unknown[] = [];
-    const stopGame = socket.onUpdate('game:8', (d) => game.push(d));
+    const stopEvent = socket.onUpdate('event:8', (d) => event.push(d));
     socket.onUpdate('inbox', (d) => inbox.push(d));
 
-    ws.receive({ type: 'snapshot', topic: 'game:8', seq: 4, data: { homeScore: 0 } });
-    ws.receive({ type: 'update', topic: 'game:8', seq: 5, data: { homeScore: 1 } });
-    ws.receive({ type: 'update', topic: 'game:8', seq: 5, data: { homeScore: 9 } });
+    ws.receive({ type: 'snapshot', topic: 'event:8', seq: 4, data: { count: 0 } });
+    ws.receive({ type: 'update', topic: 'event:8', seq: 5, data: { count: 1 } });
+    ws.receive({ type: 'update', topic: 'event:8', seq: 5, data: { count: 9 } });
     ws.receive({ type: 'snapshot', topic: 'inbox', seq: 1, data: { items: [] } });
     ws.receive({ type: 'update', topic: 'inbox', seq: 3, data: { id: 'b' } });
     // A folding topic takes a late seq too, so its listeners hear it.
     ws.receive({ type: 'update', topic: 'inbox', seq: 2, data: { id: 'a' } });
-    expect(game).toEqual([{ homeScore: 1 }]);
+    expect(event).toEqual([{ count: 1 }]);
     expect(inbox).toEqual([{ id: 'b' }, { id: 'a' }]);
 
-    stopGame();
-    ws.receive({ type: 'update', topic: 'game:8', seq: 6, data: { homeScore: 2 } });
-    expect(game).toEqual([{ homeScore: 1 }]);
-    expect(store.get(topicAtomFamily('game:8'))?.data).toEqual({ homeScore: 2 });
+    stopEvent();
+    ws.receive({ type: 'update', topic: 'event:8', seq: 6, data: { count: 2 } });
+    expect(event).toEqual([{ count: 1 }]);
+    expect(store.get(topicAtomFamily('event:8'))?.data).toEqual({ count: 2 });
     socket.stop();
   });
 
@@ -290,6 +292,124 @@ describe('LiveSocket subscriptions', () => {
     const ws = await openLatest();
     ws.receive({ type: 'update', topic: 'game:404', seq: 1, data: {} });
     expect(store.get(topicAtomFamily('game:404'))).toBeNull();
+    socket.stop();
+  });
+});
+
+describe('LiveSocket merged topics', () => {
+  // A topic whose updates carry only what changed lately, like `game:`: the
+  // update's `from` says which part it starts at; it merges when the held
+  // parts reach up to it, else there is a gap.
+  interface Parts {
+    parts: number[];
+  }
+  const mergeParts = (held: Parts, update: { from: number; parts: number[] }): MergeOutcome<Parts> => {
+    const kept = held.parts.filter((p) => p < update.from);
+    if ((held.parts.at(-1) ?? 0) < update.from - 1) return { kind: 'gap' };
+    return { kind: 'merged', data: { parts: [...kept, ...update.parts] } };
+  };
+  mergeTopicUpdates('parts', mergeParts);
+
+  async function followed(overrides: Partial<LiveSocketOptions> = {}) {
+    const socket = makeSocket({ heartbeatIntervalMs: 10 * 60_000, reauthIntervalMs: 10 * 60_000, ...overrides });
+    socket.subscribe('parts:1');
+    socket.start();
+    const ws = await openLatest();
+    return { socket, ws, atom: topicAtomFamily('parts:1') };
+  }
+
+  it('merges each update into what the topic holds and still drops stale ones', async () => {
+    const { socket, ws, atom } = await followed();
+    const heard: unknown[] = [];
+    socket.onUpdate('parts:1', (d) => heard.push(d));
+    ws.receive({ type: 'snapshot', topic: 'parts:1', seq: 3, data: { parts: [1, 2, 3] } });
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 4, data: { from: 3, parts: [3, 4] } });
+    expect(store.get(atom)).toEqual({ seq: 4, data: { parts: [1, 2, 3, 4] } });
+    // Late and repeated frames never reach the merge.
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 4, data: { from: 1, parts: [9] } });
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 2, data: { from: 1, parts: [9] } });
+    expect(store.get(atom)).toEqual({ seq: 4, data: { parts: [1, 2, 3, 4] } });
+    // Listeners hear the update as it came.
+    expect(heard).toEqual([{ from: 3, parts: [3, 4] }]);
+    expect(ws.framesOfType('subscribe')).toHaveLength(1);
+    socket.stop();
+  });
+
+  it('re-subscribes with since = the last seq taken on a gap, keeps what it shows meanwhile, and takes the snapshot', async () => {
+    const { socket, ws, atom } = await followed();
+    const heard: unknown[] = [];
+    socket.onUpdate('parts:1', (d) => heard.push(d));
+    ws.receive({ type: 'snapshot', topic: 'parts:1', seq: 3, data: { parts: [1, 2, 3] } });
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 4, data: { from: 4, parts: [4] } });
+
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 9, data: { from: 8, parts: [8, 9] } });
+    expect(ws.framesOfType('subscribe')).toEqual([
+      { type: 'subscribe', topic: 'parts:1' },
+      { type: 'subscribe', topic: 'parts:1', since: 4 },
+    ]);
+    expect(store.get(atom)).toEqual({ seq: 4, data: { parts: [1, 2, 3, 4] } });
+    expect(heard).toEqual([{ from: 4, parts: [4] }]);
+
+    // More frames the held state cannot take, while the snapshot is on its way: no second ask.
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 10, data: { from: 9, parts: [9, 10] } });
+    expect(ws.framesOfType('subscribe')).toHaveLength(2);
+
+    ws.receive({ type: 'snapshot', topic: 'parts:1', seq: 10, data: { parts: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] } });
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 11, data: { from: 10, parts: [10, 11] } });
+    expect(store.get(atom)).toEqual({ seq: 11, data: { parts: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] } });
+    expect(ws.framesOfType('subscribe')).toHaveLength(2);
+    socket.stop();
+  });
+
+  it('asks again for a snapshot that did not come, but not before the retry time', async () => {
+    const { socket, ws } = await followed({ snapshotRetryMs: 5000 });
+    ws.receive({ type: 'snapshot', topic: 'parts:1', seq: 3, data: { parts: [1, 2, 3] } });
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 7, data: { from: 7, parts: [7] } });
+    expect(ws.framesOfType('subscribe')).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(4999);
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 8, data: { from: 7, parts: [7, 8] } });
+    expect(ws.framesOfType('subscribe')).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 9, data: { from: 7, parts: [7, 8, 9] } });
+    expect(ws.framesOfType('subscribe')).toEqual([
+      { type: 'subscribe', topic: 'parts:1' },
+      { type: 'subscribe', topic: 'parts:1', since: 3 },
+      { type: 'subscribe', topic: 'parts:1', since: 3 },
+    ]);
+    socket.stop();
+  });
+
+  it('treats an update its merge cannot read as a gap', async () => {
+    const { socket, ws, atom } = await followed();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    ws.receive({ type: 'snapshot', topic: 'parts:1', seq: 3, data: { parts: [1, 2, 3] } });
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 4, data: null });
+    expect(store.get(atom)).toEqual({ seq: 3, data: { parts: [1, 2, 3] } });
+    expect(ws.framesOfType('subscribe')).toHaveLength(2);
+    expect(warn).toHaveBeenCalled();
+    socket.stop();
+  });
+
+  it('does not take an update before the first snapshot, nor ask twice for that snapshot', async () => {
+    const { socket, ws, atom } = await followed();
+    ws.receive({ type: 'update', topic: 'parts:1', seq: 2, data: { from: 1, parts: [1, 2] } });
+    expect(store.get(atom)).toBeNull();
+    expect(ws.framesOfType('subscribe')).toEqual([{ type: 'subscribe', topic: 'parts:1' }]);
+    socket.stop();
+  });
+
+  it('resubscribe sends a subscribe with the given since, only for a followed topic', async () => {
+    const { socket, ws } = await followed();
+    ws.receive({ type: 'snapshot', topic: 'parts:1', seq: 6, data: { parts: [] } });
+    expect(socket.resubscribe('parts:1')).toBe(true);
+    expect(socket.resubscribe('parts:1', 2)).toBe(true);
+    expect(socket.resubscribe('parts:404')).toBe(false);
+    expect(ws.framesOfType('subscribe')).toEqual([
+      { type: 'subscribe', topic: 'parts:1' },
+      { type: 'subscribe', topic: 'parts:1', since: 6 },
+      { type: 'subscribe', topic: 'parts:1', since: 2 },
+    ]);
+    expect(socket.refCount('parts:1')).toBe(1);
     socket.stop();
   });
 });

@@ -2,12 +2,13 @@
 //
 // It owns: authenticating first (and again with a fresh token before Clerk's
 // 60 s tokens expire), ref-counted topic subscriptions, reconnecting with
-// jittered exponential backoff, resubscribing with `since` after a reconnect,
-// dropping stale updates, and commands whose promise settles with the
-// server's `reply`. Topic state lands in jotai atoms (`topicAtomFamily`) so
-// components read live data like any other atom; an entry lives as long as
-// its topic's subscription, and so do the entries of the features' families
-// registered with `releaseWithTopic`.
+// jittered exponential backoff, resubscribing with `since` after a reconnect
+// (or when a topic's merge finds it missed something), dropping stale
+// updates, and commands whose promise settles with the server's `reply`.
+// Topic state lands in jotai atoms (`topicAtomFamily`) so components read
+// live data like any other atom; an entry lives as long as its topic's
+// subscription, and so do the entries of the features' families registered
+// with `releaseWithTopic`.
 
 import { createContext, useContext, useEffect, useEffectEvent, useReducer } from 'react';
 import { atom, getDefaultStore, useAtomValue, type Atom, type ExtractAtomValue, type PrimitiveAtom } from 'jotai';
@@ -143,9 +144,34 @@ export function foldTopicUpdates(prefix: string, fold: TopicFold): void {
   topicFolds.set(prefix, fold);
 }
 
-function foldOf(topic: string): TopicFold | undefined {
+/**
+ * What a topic's merge made of one update (`mergeTopicUpdates`): the
+ * topic's new data, or a gap: the update does not fit what is held because
+ * something in between was missed, so the socket asks for a fresh snapshot.
+ */
+export type MergeOutcome<T = unknown> = { kind: 'merged'; data: T } | { kind: 'gap' };
+
+type TopicMerge = (held: unknown, update: unknown) => MergeOutcome;
+
+const topicMerges = new Map<string, TopicMerge>();
+
+/**
+ * Merge each `update` of the topic named PREFIX (or `PREFIX:ID`) into its
+ * data with `merge`, for topics whose updates carry only the recent part of
+ * the state (a `game:` update has the last entries of the log, not all of
+ * it, and no player lists). Unlike a fold, the topic stays ordered: an
+ * update whose `seq` is not above the last is dropped before `merge` sees
+ * it. When `merge` says `gap`, the update is not taken (the topic keeps
+ * what it showed, consistent if a little behind) and the topic is
+ * re-subscribed with `since`; the snapshot that answers replaces it all.
+ */
+export function mergeTopicUpdates<T, U>(prefix: string, merge: (held: T, update: U) => MergeOutcome<T>): void {
+  topicMerges.set(prefix, merge as TopicMerge);
+}
+
+function byPrefix<V>(registry: Map<string, V>, topic: string): V | undefined {
   const colon = topic.indexOf(':');
-  return topicFolds.get(colon < 0 ? topic : topic.slice(0, colon));
+  return registry.get(colon < 0 ? topic : topic.slice(0, colon));
 }
 
 /** Drop what the atom families hold for a released topic. */
@@ -175,6 +201,12 @@ export interface LiveSocketOptions {
   stableAfterMs?: number;
   /** Keep a subscription this long after its last user leaves (route hops). */
   unsubscribeLingerMs?: number;
+  /**
+   * A merge that finds a gap while a subscribe is still unanswered asks
+   * again only after this long: the snapshot is normally on its way, but a
+   * refused subscribe must not leave the topic stuck until a reconnect.
+   */
+  snapshotRetryMs?: number;
   random?: () => number;
   isOnline?: () => boolean;
 }
@@ -185,6 +217,8 @@ interface TopicEntry {
   active: boolean;
   /** Highest seq seen; null before the first frame. Used for `since` and stale drops. */
   seq: number | null;
+  /** When the last subscribe frame went out, until its snapshot arrives (null: none awaited). */
+  snapshotAskedAt: number | null;
   lingerTimer: ReturnType<typeof setTimeout> | null;
 }
 
@@ -241,6 +275,7 @@ export class LiveSocket {
       backoffMaxMs: 30_000,
       stableAfterMs: 5_000,
       unsubscribeLingerMs: 2_000,
+      snapshotRetryMs: 10_000,
       random: Math.random,
       isOnline: () => (typeof navigator === 'undefined' ? true : navigator.onLine !== false),
       ...options,
@@ -309,7 +344,7 @@ export class LiveSocket {
         entry.lingerTimer = null;
       }
     } else {
-      entry = { refs: 1, active: true, seq: null, lingerTimer: null };
+      entry = { refs: 1, active: true, seq: null, snapshotAskedAt: null, lingerTimer: null };
       this.topics.set(topic, entry);
       this.sendSubscribe(topic, entry);
     }
@@ -319,6 +354,21 @@ export class LiveSocket {
       released = true;
       this.release(topic);
     };
+  }
+
+  /**
+   * Ask the server again for a topic this socket follows, with `since`
+   * (default: the last seq taken). The server answers with a fresh snapshot,
+   * which replaces what the topic holds: for a topic whose state no longer
+   * adds up (a merge found a gap). Returns false when the topic is not
+   * followed, or the server ended it (the next `authenticated` re-subscribes
+   * it); while disconnected, the frame goes out on the next open.
+   */
+  resubscribe(topic: string, since?: number): boolean {
+    const entry = this.topics.get(topic);
+    if (!entry || !entry.active) return false;
+    this.sendSubscribe(topic, entry, since);
+    return true;
   }
 
   /**
@@ -522,12 +572,19 @@ export class LiveSocket {
     if (this.ws && this.ready && this.ws.readyState === OPEN) this.ws.send(JSON.stringify(frame));
   }
 
-  private sendSubscribe(topic: string, entry: TopicEntry): void {
+  private sendSubscribe(topic: string, entry: TopicEntry, since: number | null = entry.seq): void {
     entry.active = true;
     if (!this.ready) return; // sent on open
     const frame: { type: 'subscribe'; topic: string; since?: number } = { type: 'subscribe', topic };
-    if (entry.seq !== null) frame.since = entry.seq;
+    if (since !== null) frame.since = since;
     this.send(frame);
+    entry.snapshotAskedAt = Date.now();
+  }
+
+  /** A merge found a gap: ask for a snapshot, unless one was asked for just now. */
+  private askSnapshot(topic: string, entry: TopicEntry): void {
+    if (entry.snapshotAskedAt !== null && Date.now() - entry.snapshotAskedAt < this.opts.snapshotRetryMs) return;
+    this.resubscribe(topic);
   }
 
   private sendPending(p: PendingCommand): void {
@@ -568,13 +625,14 @@ export class LiveSocket {
         if (!entry) return; // unsubscribed meanwhile
         // A snapshot is the whole state: it replaces whatever we had.
         entry.seq = frame.seq;
+        entry.snapshotAskedAt = null;
         this.opts.store.set(topicAtomFamily(frame.topic), { seq: frame.seq, data: frame.data });
         return;
       }
       case 'update': {
         const entry = this.topics.get(frame.topic);
         if (!entry) return;
-        const fold = foldOf(frame.topic);
+        const fold = byPrefix(topicFolds, frame.topic);
         if (fold) {
           const held = this.opts.store.get(topicAtomFamily(frame.topic));
           entry.seq = Math.max(entry.seq ?? 0, frame.seq);
@@ -583,8 +641,27 @@ export class LiveSocket {
           return;
         }
         if (entry.seq !== null && frame.seq <= entry.seq) return; // stale or duplicate
+        let data = frame.data;
+        const merge = byPrefix(topicMerges, frame.topic);
+        if (merge) {
+          // Nothing held yet (the snapshot is still on its way) is a gap too:
+          // a partial update cannot stand on its own.
+          const held = this.opts.store.get(topicAtomFamily(frame.topic));
+          let outcome: MergeOutcome = { kind: 'gap' };
+          try {
+            if (held) outcome = merge(held.data, frame.data);
+          } catch (err) {
+            // A frame the merge cannot read: the snapshot will be whole.
+            console.warn('[ws] update could not be merged', frame.topic, err);
+          }
+          if (outcome.kind === 'gap') {
+            this.askSnapshot(frame.topic, entry);
+            return;
+          }
+          data = outcome.data;
+        }
         entry.seq = frame.seq;
-        this.opts.store.set(topicAtomFamily(frame.topic), { seq: frame.seq, data: frame.data });
+        this.opts.store.set(topicAtomFamily(frame.topic), { seq: frame.seq, data });
         this.notifyUpdate(frame.topic, frame.data);
         return;
       }

@@ -14,6 +14,7 @@ export interface PendingTestCommand {
 export function fakeLiveSocket() {
   const commands: PendingTestCommand[] = [];
   const subscribe = vi.fn<(topic: string) => () => void>(() => () => {});
+  const resubscribe = vi.fn<(topic: string, since?: number) => boolean>(() => true);
   const command = vi.fn(
     (cmd: CommandBody) =>
       new Promise<unknown>((resolve, reject) => {
@@ -27,10 +28,11 @@ export function fakeLiveSocket() {
     listeners.set(topic, set);
     return () => void set.delete(listener);
   });
-  const socket = { subscribe, command, onUpdate } as unknown as LiveSocket;
+  const socket = { subscribe, resubscribe, command, onUpdate } as unknown as LiveSocket;
   return {
     socket,
     subscribe,
+    resubscribe,
     command,
     commands,
     /** Deliver an `update` of `topic` to whoever listens (`useTopicUpdates`). */

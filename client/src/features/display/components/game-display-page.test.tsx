@@ -4,6 +4,8 @@ import { createStore } from 'jotai';
 import type { Game, GameLogEntry } from '../../../lib/api-types';
 import { connectionStateAtom, LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
 import { fakeLiveSocket } from '../../../testing/fake-live-socket';
+import { gameSnapshotFrame, gameUpdateFrame } from '../../../testing/game-frames';
+import { openLiveSocket } from '../../../testing/open-live-socket';
 import { mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { GameDisplayPage } from './game-display-page';
@@ -96,5 +98,35 @@ describe('GameDisplayPage', () => {
     act(() => store.set(connectionStateAtom, 'live'));
     expect(screen.getByTestId('display-connection')).toHaveAttribute('data-state', 'live');
     expect(screen.getByTestId('game-display')).toHaveAttribute('data-stale', 'false');
+  });
+
+  it('follows the small update frames of the socket: numbers from the snapshot, an undone goal gone', async () => {
+    mockApi({ 'GET /games/g-1': game, 'GET /seasons/s-1': { id: 's-1', name: 'Fall League', facilityName: 'Lakeside Ice' } });
+    const store = createStore();
+    const { socket, server } = await openLiveSocket(store);
+    renderWithProviders(
+      <LiveSocketContext.Provider value={socket}>
+        <GameDisplayPage />
+      </LiveSocketContext.Provider>,
+      { store, user: null, route: '/display/game/g-1', path: '/display/game/:id' },
+    );
+    await screen.findByTestId('display-home-name');
+    expect(server.framesOfType('subscribe')).toEqual([{ type: 'subscribe', topic: 'game:g-1' }]);
+    act(() => server.receive(gameSnapshotFrame(game)));
+
+    // The update has no player lists: the scorer's number comes from the snapshot's.
+    const scored: Game = { ...game, version: 4, awayScore: 1, log: [...game.log, entry(4, { period: '2', rosterId: 'A', playerId: 'a1', playerName: 'Mia Moss' })] };
+    const frame = gameUpdateFrame(scored);
+    expect(frame.data).not.toHaveProperty('log');
+    act(() => server.receive(frame));
+    expect(screen.getByTestId('display-away-score')).toHaveTextContent('1');
+    expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#4 Mia Moss');
+
+    // UNDO (action 5): the goal drops out of the tail, and off the board.
+    act(() => server.receive(gameUpdateFrame({ ...game, version: 5, awayScore: 0 })));
+    expect(screen.getByTestId('display-away-score')).toHaveTextContent('0');
+    expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#9 Alice Ames');
+    expect(screen.getByTestId('display-state')).toHaveTextContent('1stIntermission');
+    act(() => socket.stop());
   });
 });

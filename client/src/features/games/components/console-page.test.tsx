@@ -5,6 +5,8 @@ import { createStore } from 'jotai';
 import type { Game, GameDocument } from '../../../lib/api-types';
 import { CommandRejectedError, connectionStateAtom, LiveSocketContext, topicAtomFamily, UnknownOutcomeError, type ConnectionState } from '../../../lib/ws';
 import { fakeLiveSocket } from '../../../testing/fake-live-socket';
+import { gameSnapshotFrame, gameUpdateFrame } from '../../../testing/game-frames';
+import { openLiveSocket } from '../../../testing/open-live-socket';
 import { mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { logEntry, makeGame } from '../model/test-fixtures';
@@ -125,6 +127,38 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     // The goal did go through: the push says so.
     act(() => store.set(topicAtomFamily('game:g-1'), { seq: 3, data: after(game, { awayScore: 1, log: [...game.log, logEntry(2, { rosterId: 'r-away' })] }) }));
     expect(screen.getByTestId('console-away-score')).toHaveTextContent('1');
+  });
+
+  it('asks the socket for a fresh snapshot when an update skips entries it never saw, and shows the older score until then', async () => {
+    const game = makeGame();
+    mockApi({ 'GET /games/g-1': game });
+    const store = createStore();
+    const { socket, server } = await openLiveSocket(store);
+    renderWithProviders(
+      <LiveSocketContext.Provider value={socket}>
+        <ScorekeeperConsolePage />
+      </LiveSocketContext.Provider>,
+      { store, route: '/games/g-1/score', path: '/games/:id/score' },
+    );
+    await screen.findByTestId('goal-home');
+    act(() => server.receive(gameSnapshotFrame(game)));
+
+    // Another score keeper's twelve goals, of which this tab missed all frames but the last.
+    const goals = Array.from({ length: 12 }, (_, i) => logEntry(i + 2, { rosterId: 'r-home', playerId: 'h1', playerName: 'Alice Ames' }));
+    const later = { ...game, version: 14, homeScore: 12, log: [...game.log, ...goals] };
+    act(() => server.receive(gameUpdateFrame(later)));
+    expect(server.framesOfType('subscribe')).toEqual([
+      { type: 'subscribe', topic: 'game:g-1' },
+      { type: 'subscribe', topic: 'game:g-1', since: 2 },
+    ]);
+    expect(screen.getByTestId('console-home-score')).toHaveTextContent('0');
+    expect(screen.queryByTestId('log-13')).not.toBeInTheDocument();
+
+    act(() => server.receive(gameSnapshotFrame(later)));
+    expect(screen.getByTestId('console-home-score')).toHaveTextContent('12');
+    expect(screen.getByTestId('log-13')).toHaveTextContent('#9 Alice Ames');
+    expect(screen.getByTestId('undo')).toHaveAccessibleName('Undo Goal · #9 Alice Ames');
+    act(() => socket.stop());
   });
 
   it('explains a refusal and keeps the score', async () => {

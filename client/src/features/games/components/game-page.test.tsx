@@ -5,6 +5,8 @@ import { createStore } from 'jotai';
 import type { Game, SeasonDetail } from '../../../lib/api-types';
 import { connectionStateAtom, LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
 import { fakeLiveSocket } from '../../../testing/fake-live-socket';
+import { gameSnapshotFrame, gameUpdateFrame } from '../../../testing/game-frames';
+import { openLiveSocket } from '../../../testing/open-live-socket';
 import { mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { logEntry, makeEntry, makeGame, makeStanding } from '../model/test-fixtures';
@@ -89,6 +91,40 @@ describe('GamePage', () => {
       }),
     );
     expect(rows()).toEqual(['Blades', 'Ice Hawks']);
+  });
+
+  it('keeps the whole play-by-play of a long game from update frames that carry only its last ten entries', async () => {
+    // Puck drop and eleven goals: entry 2 is older than any update's tail.
+    const goals = Array.from({ length: 11 }, (_, i) =>
+      logEntry(i + 2, i % 2 === 0 ? { rosterId: 'r-home', playerId: 'h1', playerName: 'Alice Ames' } : { rosterId: 'r-away', playerId: 'a1', playerName: 'Mia Moss' }),
+    );
+    const game = makeGame({ homeScore: 6, awayScore: 5, version: 12, log: [logEntry(1, { type: 'START' }), ...goals] });
+    mockApi({ 'GET /games/g-1': game, 'GET /seasons/s-1': SEASON, 'GET /seasons/s-1/schedule': [makeEntry({ status: 'LIVE' })], 'GET /seasons/s-1/standings': [] });
+    const store = createStore();
+    const { socket, server } = await openLiveSocket(store);
+    renderWithProviders(
+      <LiveSocketContext.Provider value={socket}>
+        <GamePage />
+      </LiveSocketContext.Provider>,
+      { store, route: '/games/g-1', path: '/games/:id' },
+    );
+    await screen.findByTestId('home-score');
+    act(() => server.receive(gameSnapshotFrame(game)));
+
+    const penalty = logEntry(13, { type: 'PENALTY', rosterId: 'r-home', playerId: 'h3', playerName: 'Cara Cole', minutes: 2 });
+    const frame = gameUpdateFrame({ ...game, version: 13, log: [...game.log, penalty] });
+    expect(frame.data.logTail.map((e) => e.seq)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    act(() => server.receive(frame));
+    expect(screen.getByTestId('log-2')).toHaveTextContent('#9 Alice Ames');
+    expect(screen.getByTestId('log-2')).toHaveTextContent('1–0');
+    expect(screen.getByTestId('log-13')).toHaveTextContent('#27 Cara Cole · 2 min');
+
+    // UNDO of the penalty (action 14).
+    act(() => server.receive(gameUpdateFrame({ ...game, version: 14 })));
+    expect(screen.queryByTestId('log-13')).not.toBeInTheDocument();
+    expect(screen.getByTestId('log-12')).toHaveTextContent('6–5');
+    expect(screen.getByTestId('log-2')).toBeInTheDocument();
+    act(() => socket.stop());
   });
 
   it('offers the console to scorers only, and the arena display to everyone', async () => {
