@@ -60,6 +60,9 @@ pub trait Aggregate: Unpin + Sized + 'static {
     type Intent: 'static;
     type Reply: Serialize + DeserializeOwned + Clone + Send + 'static;
     type Document: Serialize + Send + 'static;
+    /// What an update frame carries: the document, or a smaller view of it
+    /// (CONTRACT.md › Update frames stay small).
+    type Update: Serialize + Send + 'static;
     type Store: ?Sized + ReplyStore;
 
     fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<Self::State>, StoreError>>;
@@ -101,7 +104,11 @@ pub trait Aggregate: Unpin + Sized + 'static {
     /// Closes the batch after a successful commit (see `EventState::seal`).
     fn seal(state: &mut Self::State);
 
+    /// The whole state subscribers see: snapshots and `GET` reads.
     fn document(state: &Self::State) -> Self::Document;
+
+    /// What is published after each commit.
+    fn update(state: &Self::State) -> Self::Update;
 }
 
 /// Tunables for every actor of a registry. Named limits, not magic numbers.

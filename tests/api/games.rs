@@ -774,3 +774,38 @@ async fn a_team_with_games_is_kept_and_one_without_games_may_be_deleted() {
     let (s, _) = app.get(&format!("/api/v1/teams/{}", lonely.team), None).await;
     assert_eq!(s, 404);
 }
+
+#[actix_web::test]
+async fn a_goals_update_frame_carries_the_scoreboard_and_the_logs_tail_and_stays_the_same_size() {
+    let app = spawn_app().await;
+    let l = league(&app, 2).await;
+    let game = game_of(&app, &l).await;
+    let mut display = app.ws().await;
+    display.subscribe(&format!("game:{game}")).await;
+    act(&app, &l.rink, &game, json!({"type": "START"})).await;
+    display.next_of("update", Duration::from_secs(5)).await.expect("START pushed");
+    let (scorer, helper) = (&l.home.players[0], &l.home.players[1]);
+    let goal = json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": scorer.id, "assistIds": [helper.id]});
+    let mut sizes = Vec::new();
+    let mut last = Value::Null;
+    for n in 1..=100 {
+        act(&app, &l.rink, &game, goal.clone()).await;
+        last = display.next_of("update", Duration::from_secs(5)).await.expect("a push per goal");
+        assert_eq!(last["data"]["homeScore"], n, "in order");
+        sizes.push(serde_json::to_string(&last).unwrap().len());
+    }
+    let data = &last["data"];
+    assert!(data.get("log").is_none(), "no full log in an update: {data}");
+    assert!(data["home"].get("players").is_none() && data["away"].get("players").is_none(), "no player lists");
+    assert_eq!(data["home"]["name"], "Owls");
+    let tail = data["logTail"].as_array().unwrap();
+    assert_eq!(tail.len(), 10);
+    assert_eq!(tail[9]["playerName"], scorer.username.as_str());
+    let snapshot = public_game(&app, &game).await;
+    assert_eq!(snapshot["log"].as_array().unwrap().len(), 101, "the snapshot keeps the whole log");
+    assert_eq!(tail[..], snapshot["log"].as_array().unwrap()[91..], "the tail is the log's end");
+    assert_eq!(data["playersDigest"], snapshot["playersDigest"]);
+    // The 100th goal's frame is the size of the 10th's: nothing grows.
+    let (tenth, hundredth) = (sizes[9], sizes[99]);
+    assert!(hundredth <= tenth + 16, "frame of goal 10: {tenth} B, goal 100: {hundredth} B");
+}

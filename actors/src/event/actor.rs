@@ -33,6 +33,9 @@ impl Aggregate for EventAggregate {
     type Intent = Option<String>;
     type Reply = EventReply;
     type Document = AttendeesDocument;
+    /// (decided) The whole list: it is the screen, and a list of a few
+    /// hundred answers stays a few kilobytes (docs/realtime.md).
+    type Update = AttendeesDocument;
     type Store = dyn EventStore;
 
     fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<EventState>, StoreError>> {
@@ -121,6 +124,10 @@ impl Aggregate for EventAggregate {
     }
 
     fn document(state: &EventState) -> AttendeesDocument {
+        state.attendees_document()
+    }
+
+    fn update(state: &EventState) -> AttendeesDocument {
         state.attendees_document()
     }
 }

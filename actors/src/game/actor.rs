@@ -6,7 +6,7 @@
 //! batch, at the version it commits as: the same document that is pushed.
 
 use super::decide::{GameCommand, GameOutcome, Lineup, decide};
-use super::document::GameDocument;
+use super::document::{GameDocument, GameUpdate};
 use super::effects::{sum_player_deltas, sum_roster_deltas};
 use super::model::{GameState, LogEntry};
 use crate::aggregate::Aggregate;
@@ -51,6 +51,9 @@ impl Aggregate for GameAggregate {
     type Intent = ();
     type Reply = GameDocument;
     type Document = GameDocument;
+    /// The scoreboard and the log's tail: a goal's frame stays the same
+    /// size however long the game has run.
+    type Update = GameUpdate;
     type Store = dyn GameStore;
 
     fn load<'a>(store: &'a Self::Store, id: &str) -> BoxFuture<'a, Result<Option<GameState>, StoreError>> {
@@ -113,5 +116,9 @@ impl Aggregate for GameAggregate {
 
     fn document(state: &GameState) -> GameDocument {
         state.public_document()
+    }
+
+    fn update(state: &GameState) -> GameUpdate {
+        state.update_document()
     }
 }

@@ -15,6 +15,6 @@ mod tests;
 
 pub use actor::{GameActor, GameAggregate, GameBatch};
 pub use decide::{GameAction, GameCommand, GameOutcome, Lineup, MAX_ASSISTS, MAX_PENALTY_MINUTES, Rejection, decide};
-pub use document::{GameDocument, LogView, PlayerView, TeamView};
+pub use document::{GameDocument, GameUpdate, LOG_TAIL, LogView, PlayerView, TeamName, TeamView};
 pub use effects::{Change, GameEffects, PlayerDelta, RosterDelta, sum_player_deltas, sum_roster_deltas};
 pub use model::{EntryKind, GameState, GameStatus, LogEntry, Period, Player, RosterSide, Side, StoredGame};

@@ -415,3 +415,44 @@ fn the_state_rebuilt_from_its_rows_is_the_state_that_wrote_them() {
     });
     assert_eq!(rebuilt, state);
 }
+
+#[test]
+fn an_update_carries_the_scoreboard_and_the_last_ten_entries_that_stand() {
+    let mut g = live();
+    for _ in 0..30 {
+        act(&mut g, goal("H", Some("h1"), &["h2"])).unwrap();
+    }
+    act(&mut g, GameAction::Undo).unwrap();
+    let update = g.update_document();
+    let doc = g.public_document();
+    assert_eq!((update.home_score, update.version, update.status), (29, doc.version, doc.status));
+    assert_eq!(update.log_tail.len(), LOG_TAIL);
+    assert_eq!(update.log_tail[..], doc.log[doc.log.len() - LOG_TAIL..], "the tail is the end of the log that stands");
+    assert_eq!(update.players_digest, doc.players_digest);
+    let json = serde_json::to_value(&update).unwrap();
+    assert!(json.get("log").is_none() && json["home"].get("players").is_none(), "{json}");
+}
+
+#[test]
+fn an_update_is_the_same_size_however_long_the_game_has_run() {
+    let mut g = live();
+    let mut sizes = Vec::new();
+    for n in 1..=100 {
+        act(&mut g, goal(if n % 2 == 0 { "H" } else { "A" }, Some(if n % 2 == 0 { "h1" } else { "a1" }), &[])).unwrap();
+        if n >= 10 {
+            sizes.push(serde_json::to_string(&g.update_document()).unwrap().len());
+        }
+    }
+    let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+    assert!(max - min <= 16, "only the growing numbers change the size: {min}..{max}");
+}
+
+#[test]
+fn a_lineup_changes_the_players_digest_and_a_goal_does_not() {
+    let mut g = live();
+    let before = g.update_document().players_digest;
+    act(&mut g, goal("H", Some("h1"), &[])).unwrap();
+    assert_eq!(g.update_document().players_digest, before);
+    run(&mut g, GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into(), "hg".into()] }).unwrap();
+    assert_ne!(g.update_document().players_digest, before);
+}

@@ -195,7 +195,7 @@ impl<A: Aggregate> AggregateActor<A> {
         if !self.deps.publisher.is_watched(&topic) {
             return;
         }
-        match serde_json::to_value(A::document(state)) {
+        match serde_json::to_value(A::update(state)) {
             Ok(payload) => self.deps.publisher.publish(topic, A::version(state), payload),
             Err(e) => {
                 tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable")

@@ -461,6 +461,12 @@ export interface GameDocument {
   log: GameLogEntry[];
   home: GameTeam;
   away: GameTeam;
+  /**
+   * A digest of both sides' players and who dressed: an update whose digest
+   * differs from the held snapshot's means a lineup or roster changed, and
+   * the player lists must come from a fresh snapshot.
+   */
+  playersDigest?: string;
 }
 
 /** A side of a game as an update names it: no players (they come with snapshots). */

@@ -155,6 +155,14 @@ describe('mergeGameUpdate', () => {
     expect(mergeGameUpdate(held, update)).toEqual({ kind: 'gap' });
   });
 
+  it('reports a gap when the players digest moved (a lineup changed), and merges while it holds', () => {
+    const held = game({ version: 3, log: range(1, 3), playersDigest: 'aaaa' });
+    const same: GameUpdate = gameUpdateOf(game({ version: 4, log: range(1, 4), playersDigest: 'aaaa' }));
+    expect(merged(mergeGameUpdate(held, same)).home.players).toEqual(HOME_PLAYERS);
+    const moved: GameUpdate = gameUpdateOf(game({ version: 4, log: range(1, 3), playersDigest: 'bbbb' }));
+    expect(mergeGameUpdate(held, moved)).toEqual({ kind: 'gap' });
+  });
+
   it('takes an update in the old whole shape as the state, and a shapeless one as a gap', () => {
     const held = game({ version: 3, log: range(1, 3) });
     const whole = game({ version: 4, log: range(1, 4) });

@@ -93,6 +93,8 @@ export function mergeGameUpdate(held: GameDocument, update: GameUpdate | GameDoc
   // Player lists belong to a roster: another roster on a side (or another
   // game) means the held ones are not this game's any more.
   if (update.id !== held.id || update.homeRosterId !== held.homeRosterId || update.awayRosterId !== held.awayRosterId) return GAP;
+  // A lineup or a roster changed: the held player lists are out of date.
+  if (update.playersDigest !== undefined && held.playersDigest !== undefined && update.playersDigest !== held.playersDigest) return GAP;
   const log = mergeLogTail(held.log, update.logTail);
   if (!log) return GAP;
   const { logTail: _tail, home, away, ...board } = update;

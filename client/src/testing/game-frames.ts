@@ -9,14 +9,16 @@ import { LOG_TAIL_SIZE } from '../lib/merge-game-update';
 
 /** The public state only: a `Game` of the REST read also has `seasonId`, `scheduledAt` and `viewer`, which no push carries. */
 export function gameDocumentOf(game: GameDocument): GameDocument {
-  const { id, status, period, homeScore, awayScore, homeRosterId, awayRosterId, version, log, home, away } = game;
-  return { id, status, period, homeScore, awayScore, homeRosterId, awayRosterId, version, log, home, away };
+  const { id, status, period, homeScore, awayScore, homeRosterId, awayRosterId, version, log, home, away, playersDigest } = game;
+  const digest = playersDigest === undefined ? {} : { playersDigest };
+  return { id, status, period, homeScore, awayScore, homeRosterId, awayRosterId, version, log, home, away, ...digest };
 }
 
 /** The `data` of the update the server sends when `game` is the new state. */
 export function gameUpdateOf(game: GameDocument): GameUpdate {
-  const { id, status, period, homeScore, awayScore, homeRosterId, awayRosterId, version, log, home, away } = game;
+  const { id, status, period, homeScore, awayScore, homeRosterId, awayRosterId, version, log, home, away, playersDigest } = game;
   return {
+    ...(playersDigest === undefined ? {} : { playersDigest }),
     id,
     status,
     period,
