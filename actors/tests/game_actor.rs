@@ -81,7 +81,17 @@ async fn a_goal_is_answered_with_the_committed_document_and_pushed() {
     assert_eq!(stored.players[&("A".to_string(), "a1".to_string())].goals, 1);
     let pushes = bus.on("game:g1");
     assert_eq!(pushes.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [2, 3]);
-    assert_eq!(pushes[1].1, serde_json::to_value(&doc).unwrap());
+    // The push is the small update of the committed state (CONTRACT.md ›
+    // Update frames stay small): the reply's scoreboard, the log's tail, no
+    // player lists.
+    let pushed = &pushes[1].1;
+    let answered = serde_json::to_value(&doc).unwrap();
+    for field in ["id", "status", "period", "homeScore", "awayScore", "version", "playersDigest"] {
+        assert_eq!(pushed[field], answered[field], "{field}");
+    }
+    assert_eq!(pushed["logTail"], answered["log"], "a log shorter than the tail is all in it");
+    assert_eq!(pushed["home"], serde_json::json!({"rosterId": "H", "name": "Team H"}));
+    assert!(pushed.get("log").is_none());
 }
 
 #[actix::test]
