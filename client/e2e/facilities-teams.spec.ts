@@ -116,13 +116,17 @@ test('staff edit a facility, share it with a manager, and run a season with divi
     else await expect(form).toContainText('this season already has a division of that name');
   }
 
-  // Schedule sync settings, checked beside the fields.
-  await page.getByTestId('sync-enabled').check();
-  await page.getByTestId('save-sync').click();
+  // Schedule sync settings live in the season's form (the card links to
+  // them), checked beside the fields; the card then says what is true.
+  await expect(page.getByTestId('sync-status')).toHaveText('Schedule sync is off');
+  await page.getByTestId('add-sync-url').click();
+  await page.getByTestId('season-sync-enabled').check();
+  await page.getByTestId('save-season').click();
   await expect(page.getByText('Add the schedule URL first.')).toBeVisible();
-  await page.getByTestId('sync-url').fill('https://league.example.com/schedule.ics');
-  await page.getByTestId('save-sync').click();
-  await expect(page.getByTestId('sync-card').getByText('Saved')).toBeVisible();
+  await page.getByTestId('season-sync-url').fill('https://league.example.com/schedule.ics');
+  await page.getByTestId('save-season').click();
+  await expect(page.getByTestId('sync-url-shown')).toHaveText('https://league.example.com/schedule.ics');
+  await expect(page.getByTestId('sync-status')).toContainText('Not synced yet · first sync');
 
   // Back at the rink, the season is listed as active.
   await page.getByRole('link', { name: rink }).first().click();
