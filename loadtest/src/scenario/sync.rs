@@ -118,7 +118,7 @@ struct Report {
 }
 
 pub async fn run(args: SyncArgs) -> Result<Outcome> {
-    if args.teams < 8 || args.teams % DIVISIONS.len() != 0 || args.games == 0 || args.moved > args.games {
+    if args.teams < 8 || !args.teams.is_multiple_of(DIVISIONS.len()) || args.games == 0 || args.moved > args.games {
         bail!("--teams must be a multiple of 4 and at least 8, --games positive, --moved at most --games");
     }
     let tag = run_tag();
