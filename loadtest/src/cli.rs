@@ -1,7 +1,7 @@
 //! Command line: one subcommand per scenario, plus the connection options
 //! they share.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -58,6 +58,46 @@ pub enum Scenario {
     /// subscribers while killing nodes and dropping Redis connections, and
     /// checks nothing acknowledged was lost and every subscriber converged.
     Chaos(ChaosArgs),
+    /// Runs the floor until Ctrl-C: a bare tokio-tungstenite broadcast
+    /// server speaking the contract's frames (subscribe → snapshot, ping →
+    /// pong) with `POST /publish?topic=T&bytes=N` to send an update to every
+    /// subscriber. The baseline `fanout --baseline` and `scoreboard
+    /// --baseline` compare Rinkside with.
+    Floor(FloorArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FloorArgs {
+    /// Address to listen on; port 0 picks a free one (printed on start).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub bind: SocketAddr,
+
+    /// Frames a subscriber's queue holds; past that, frames are skipped for
+    /// that subscriber until it reads (Rinkside's `WS_MAX_QUEUE` default).
+    #[arg(long, default_value_t = 512)]
+    pub queue: usize,
+
+    /// Bytes of the game-like document a topic's snapshot carries until
+    /// something is published to it.
+    #[arg(long, default_value_t = 2_048)]
+    pub snapshot_bytes: usize,
+}
+
+/// `--baseline`: the scenario also runs against a floor server, alternately
+/// with Rinkside, in the same invocation.
+#[derive(Debug, Clone, Args)]
+pub struct BaselineArgs {
+    /// Also run against a floor server (`rinkside-loadtest floor`, started
+    /// as a child process): Rinkside and the floor take turns, with the same
+    /// subscribers, the same changes at the same pace and update frames of
+    /// the same bytes, and the report gives the ratios Rinkside / floor.
+    #[arg(long)]
+    pub baseline: bool,
+
+    /// Rounds per server with --baseline, alternating: Rinkside, floor,
+    /// Rinkside, floor, …
+    #[arg(long, default_value_t = 2, requires = "baseline")]
+    pub rounds: usize,
 }
 
 #[derive(Debug, Args)]
@@ -322,6 +362,9 @@ pub struct FanoutArgs {
     pub update_timeout: u64,
 
     #[command(flatten)]
+    pub baseline: BaselineArgs,
+
+    #[command(flatten)]
     pub net: NetArgs,
 }
 
@@ -432,6 +475,9 @@ pub struct ScoreboardArgs {
     /// Seconds to wait after the last goal for it to reach every display.
     #[arg(long, default_value_t = 30)]
     pub settle_timeout: u64,
+
+    #[command(flatten)]
+    pub baseline: BaselineArgs,
 
     #[command(flatten)]
     pub net: NetArgs,
@@ -593,6 +639,52 @@ mod tests {
         };
         assert_eq!((m.database, m.subs, m.events, m.statuses), (Database::Postgres, 50, 5_000, 10_000));
         assert!(m.url.is_none());
+    }
+
+    #[test]
+    fn baseline_is_off_unless_asked_and_rounds_need_it() {
+        let Scenario::Fanout(f) = Cli::try_parse_from(["rinkside-loadtest", "fanout"]).unwrap().scenario else {
+            panic!("not fanout");
+        };
+        assert!(!f.baseline.baseline);
+        let cli = Cli::try_parse_from([
+            "rinkside-loadtest",
+            "scoreboard",
+            "--baseline",
+            "--subscribers",
+            "2000",
+            "--goals",
+            "10",
+        ])
+        .unwrap();
+        let Scenario::Scoreboard(s) = cli.scenario else {
+            panic!("not scoreboard");
+        };
+        assert!(s.baseline.baseline);
+        assert_eq!((s.baseline.rounds, s.subscribers, s.goals), (2, 2000, 10));
+        let Scenario::Fanout(f) =
+            Cli::try_parse_from(["rinkside-loadtest", "fanout", "--baseline", "--rounds", "3"]).unwrap().scenario
+        else {
+            panic!("not fanout");
+        };
+        assert_eq!(f.baseline.rounds, 3);
+        assert!(Cli::try_parse_from(["rinkside-loadtest", "fanout", "--rounds", "3"]).is_err());
+    }
+
+    #[test]
+    fn floor_listens_on_an_ephemeral_loopback_port_by_default() {
+        let Scenario::Floor(f) = Cli::try_parse_from(["rinkside-loadtest", "floor"]).unwrap().scenario else {
+            panic!("not floor");
+        };
+        assert_eq!(f.bind, "127.0.0.1:0".parse::<SocketAddr>().unwrap());
+        assert_eq!((f.queue, f.snapshot_bytes), (512, 2_048));
+        let Scenario::Floor(f) =
+            Cli::try_parse_from(["rinkside-loadtest", "floor", "--bind", "127.0.0.1:9000"]).unwrap().scenario
+        else {
+            panic!("not floor");
+        };
+        assert_eq!(f.bind.port(), 9000);
+        assert!(Cli::try_parse_from(["rinkside-loadtest", "floor", "--bind", "localhost"]).is_err());
     }
 
     #[test]

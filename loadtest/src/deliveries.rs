@@ -3,7 +3,8 @@
 //! Subscriber tasks stamp every `update` frame with the instant it was read
 //! and send it here ([`Collector`]). A scenario marks each change it caused
 //! with the sequence number the server answered and the instant it sent the
-//! request ([`Mark`]); [`analyse`] then joins the two.
+//! request ([`Mark`]); a [`DeliveryPool`] then joins the two (and pools
+//! several runs).
 //!
 //! The server may coalesce: a slow connection keeps only the newest state per
 //! topic, so a subscriber can jump from seq 7 to seq 9. The payload is the full
@@ -181,52 +182,86 @@ pub struct DeliveryAnalysis {
     pub fanout_seconds: f64,
 }
 
-/// Joins marks with the collected logs.
-pub fn analyse(marks: &[Mark], collector: &Collector) -> DeliveryAnalysis {
-    let mut per_delivery = Recorder::new();
-    let mut time_to_last = Recorder::new();
-    let (mut delivered, mut coalesced, mut missed) = (0u64, 0u64, 0u64);
-    let mut windows: Vec<(Instant, Instant)> = Vec::with_capacity(marks.len());
+/// The deliveries of a run — its marks joined with its subscribers' logs —
+/// or of several runs of one scenario taken together (the rounds of a
+/// baseline comparison): latencies pooled, counts and fan-out time summed.
+#[derive(Debug, Clone, Default)]
+pub struct DeliveryPool {
+    changes: usize,
+    /// The smallest audience of any run.
+    subscribers: Option<usize>,
+    per_delivery: Recorder,
+    time_to_last: Recorder,
+    delivered: u64,
+    coalesced: u64,
+    missed: u64,
+    fanout: Duration,
+}
 
-    for mark in marks {
-        let mut last: Option<Instant> = None;
-        let mut complete = true;
-        for s in collector.subs.iter().filter(|s| s.subscribed) {
-            let i = s.log.partition_point(|&(q, _)| q < mark.seq);
-            match s.log.get(i) {
-                Some(&(q, at)) => {
-                    delivered += 1;
-                    if q != mark.seq {
-                        coalesced += 1;
+impl DeliveryPool {
+    /// Adds one run: its marks joined with its subscribers' logs.
+    pub fn add(&mut self, marks: &[Mark], collector: &Collector) {
+        let mut windows: Vec<(Instant, Instant)> = Vec::with_capacity(marks.len());
+        for mark in marks {
+            let mut last: Option<Instant> = None;
+            let mut complete = true;
+            for s in collector.subs.iter().filter(|s| s.subscribed) {
+                let i = s.log.partition_point(|&(q, _)| q < mark.seq);
+                match s.log.get(i) {
+                    Some(&(q, at)) => {
+                        self.delivered += 1;
+                        if q != mark.seq {
+                            self.coalesced += 1;
+                        }
+                        self.per_delivery.record(at.saturating_duration_since(mark.sent_at));
+                        last = Some(last.map_or(at, |l| l.max(at)));
                     }
-                    per_delivery.record(at.saturating_duration_since(mark.sent_at));
-                    last = Some(last.map_or(at, |l| l.max(at)));
+                    None => {
+                        self.missed += 1;
+                        complete = false;
+                    }
                 }
-                None => {
-                    missed += 1;
-                    complete = false;
+            }
+            if let Some(last) = last {
+                windows.push((mark.sent_at, last));
+                if complete {
+                    self.time_to_last.record(last.saturating_duration_since(mark.sent_at));
                 }
             }
         }
-        if let Some(last) = last {
-            windows.push((mark.sent_at, last));
-            if complete {
-                time_to_last.record(last.saturating_duration_since(mark.sent_at));
-            }
-        }
+        self.changes += marks.len();
+        self.subscribers = Some(self.subscribers.map_or(collector.members, |s| s.min(collector.members)));
+        // Runs follow each other, so their windows never overlap: add them.
+        self.fanout += union_length(&mut windows);
     }
 
-    let span = union_length(&mut windows);
-    DeliveryAnalysis {
-        changes: marks.len(),
-        subscribers: collector.members,
-        per_delivery: per_delivery.summary(),
-        time_to_last: time_to_last.summary(),
-        delivered,
-        coalesced,
-        missed,
-        deliveries_per_sec: rate(delivered, span),
-        fanout_seconds: span.as_secs_f64(),
+    /// Takes another pool in.
+    pub fn merge(&mut self, other: &DeliveryPool) {
+        self.changes += other.changes;
+        self.subscribers = match (self.subscribers, other.subscribers) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.per_delivery.merge(&other.per_delivery);
+        self.time_to_last.merge(&other.time_to_last);
+        self.delivered += other.delivered;
+        self.coalesced += other.coalesced;
+        self.missed += other.missed;
+        self.fanout += other.fanout;
+    }
+
+    pub fn analysis(&self) -> DeliveryAnalysis {
+        DeliveryAnalysis {
+            changes: self.changes,
+            subscribers: self.subscribers.unwrap_or(0),
+            per_delivery: self.per_delivery.summary(),
+            time_to_last: self.time_to_last.summary(),
+            delivered: self.delivered,
+            coalesced: self.coalesced,
+            missed: self.missed,
+            deliveries_per_sec: rate(self.delivered, self.fanout),
+            fanout_seconds: self.fanout.as_secs_f64(),
+        }
     }
 }
 
@@ -257,6 +292,12 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    fn analyse(marks: &[Mark], collector: &Collector) -> DeliveryAnalysis {
+        let mut pool = DeliveryPool::default();
+        pool.add(marks, collector);
+        pool.analysis()
     }
 
     #[test]
@@ -353,6 +394,34 @@ mod tests {
         assert_eq!(a.missed, 1);
         assert_eq!(a.time_to_last.count, 0);
         assert_eq!(a.per_delivery.count, 1);
+    }
+
+    #[test]
+    fn pooled_runs_add_their_deliveries_and_fan_out_time() {
+        let t0 = Instant::now();
+        let run = |delay: u64, subscribers: usize| {
+            let mut c = Collector::new(subscribers);
+            for i in 0..subscribers {
+                c.subscribed(i, 0);
+                c.update(i, 1, t0 + ms(delay));
+            }
+            c
+        };
+        let (fast, slow) = (run(10, 2), run(30, 1));
+        let marks = [Mark { seq: 1, sent_at: t0 }];
+        let mut pool = DeliveryPool::default();
+        pool.add(&marks, &fast);
+        let mut other = DeliveryPool::default();
+        other.add(&marks, &slow);
+        pool.merge(&other);
+        let a = pool.analysis();
+        assert_eq!((a.changes, a.subscribers, a.delivered, a.missed), (2, 1, 3, 0));
+        assert_eq!(a.time_to_last.count, 2);
+        assert!((a.time_to_last.max_ms - 30.0).abs() < 0.1, "{a:?}");
+        // 10 ms + 30 ms of fan-out for 3 deliveries.
+        assert!((a.fanout_seconds - 0.040).abs() < 1e-6, "{a:?}");
+        assert!((a.deliveries_per_sec - 75.0).abs() < 1e-6, "{a:?}");
+        assert_eq!(DeliveryPool::default().analysis().subscribers, 0);
     }
 
     #[test]

@@ -17,16 +17,22 @@
 //!   follow; [`race_check`]: the fairness verdict on an RSVP race.
 //! - [`stats`]: HdrHistogram-backed latency summaries; [`net`]: endpoints,
 //!   source addresses, socket buffers, descriptor limits, server RSS.
+//! - [`floor`]: the baseline server (`floor`), a bare tokio-tungstenite
+//!   broadcast server speaking the contract's frames; [`baseline`]: running
+//!   it beside Rinkside (`--baseline` on `fanout` and `scoreboard`) and the
+//!   comparison.
 //!
 //! Progress is logged to stderr; the report (text, or JSON with `--json`) is
 //! the program's output on stdout.
 
 mod api;
+mod baseline;
 mod chaos_check;
 mod cli;
 mod cluster;
 mod deliveries;
 mod fleet;
+mod floor;
 mod net;
 mod race_check;
 mod scenario;
@@ -83,6 +89,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Market(a) => scenario::market::run(a).await,
         Scenario::Sync(a) => scenario::sync::run(a).await,
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
+        Scenario::Floor(a) => floor::run(a).await,
     }
 }
 

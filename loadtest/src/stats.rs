@@ -43,6 +43,14 @@ impl Recorder {
         }
     }
 
+    /// Takes `other`'s samples in (both have the same bounds, so this cannot
+    /// fail; if it ever did, the samples are dropped rather than panic).
+    pub fn merge(&mut self, other: &Recorder) {
+        if let (Some(h), Some(o)) = (self.histogram.as_mut(), other.histogram.as_ref()) {
+            let _ = h.add(o);
+        }
+    }
+
     pub fn count(&self) -> u64 {
         self.histogram.as_ref().map_or(0, Histogram::len)
     }
@@ -135,6 +143,19 @@ mod tests {
         let s = r.summary();
         assert!(s.min_ms > 0.0);
         assert!(s.max_ms >= 3_600_000.0 * 0.999);
+    }
+
+    #[test]
+    fn merged_recorders_summarise_all_samples() {
+        let mut a = Recorder::new();
+        let mut b = Recorder::new();
+        a.record(Duration::from_millis(10));
+        b.record(Duration::from_millis(30));
+        b.record(Duration::from_millis(20));
+        a.merge(&b);
+        let s = a.summary();
+        assert_eq!(s.count, 3);
+        assert!((s.p50_ms - 20.0).abs() < 0.1 && (s.max_ms - 30.0).abs() < 0.1, "{s:?}");
     }
 
     #[test]

@@ -1,22 +1,24 @@
 //! `fanout`: one event, N subscribers, changes made one at a time. For each
 //! change: how long until the *last* subscriber has it, and how long each
 //! delivery took. With `--publish-url` the change goes through another node,
-//! so the path includes the Redis bus.
+//! so the path includes the Redis bus. With `--baseline` the same rounds run
+//! against the floor too, alternately ([`crate::baseline`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use serde::Serialize;
 use serde_json::json;
 use tracing::{info, warn};
 
 use super::{Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
-use crate::api::{Api, RsvpReply, run_tag};
+use crate::api::{Api, RsvpReply, Session, run_tag};
+use crate::baseline::{Captured, FloorClient, FloorProcess, Mirror, Probe, Round, Server, compare};
 use crate::cli::{FanoutArgs, PublishVia};
-use crate::deliveries::{DeliveryAnalysis, Mark, analyse};
+use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
 use crate::fleet::{AfterReport, Fleet, OpenReport};
-use crate::net::Endpoint;
+use crate::net::{Endpoint, SourcePool};
 use crate::stats::{Recorder, Summary};
 use crate::ws::CommandConn;
 
@@ -44,56 +46,218 @@ struct Report {
 
 /// How the publisher makes changes.
 enum Publisher {
-    Rest { api: Api, token: String },
+    Rest {
+        api: Api,
+        token: String,
+    },
     Ws(Box<CommandConn>),
+    /// `POST /publish` on the floor, with Rinkside's documents.
+    Floor {
+        client: FloorClient,
+        mirror: Arc<Mirror>,
+    },
 }
 
 impl Publisher {
-    async fn rsvp(&mut self, event_id: &str, action: &str) -> Result<RsvpReply> {
+    /// Makes change number `i` of the round, the run's `n`th; the seq the
+    /// server says it has, if it says. The organiser's answer alternates
+    /// over the whole run, so a round never starts by repeating the answer
+    /// the last one ended with (which would change nothing).
+    async fn change(&mut self, event_id: &str, topic: &str, i: usize, n: usize) -> Result<Option<u64>> {
+        let action = if n.is_multiple_of(2) { "ATTENDING" } else { "DECLINED" };
         match self {
-            Publisher::Rest { api, token } => api.rsvp(token, event_id, action, None).await,
+            Publisher::Rest { api, token } => Ok(api.rsvp(token, event_id, action, None).await?.version),
             Publisher::Ws(conn) => {
                 let reply = conn.call(&json!({ "kind": "rsvp", "eventId": event_id, "action": action })).await?;
                 if !reply.ok {
                     bail!("rsvp command refused: {}", reply.error.map(|e| e.to_string()).unwrap_or_default());
                 }
-                serde_json::from_value(reply.data.unwrap_or_default())
-                    .context("rsvp reply data is not {status, waitlistRank, version}")
+                let reply: RsvpReply = serde_json::from_value(reply.data.unwrap_or_default())
+                    .context("rsvp reply data is not {status, waitlistRank, version}")?;
+                Ok(reply.version)
             }
+            Publisher::Floor { client, mirror } => Ok(Some(client.publish(topic, mirror.update(i)).await?.seq)),
+        }
+    }
+}
+
+/// What every round shares: the event, its organiser, the sockets' sources.
+struct Setup {
+    sub_ep: Arc<Endpoint>,
+    pub_ep: Endpoint,
+    publish_url: String,
+    sources: Arc<SourcePool>,
+    api: Api,
+    tag: String,
+    organiser: Session,
+    event_id: String,
+    topic: String,
+}
+
+impl Setup {
+    async fn prepare(args: &FanoutArgs) -> Result<Self> {
+        let sub_ep = Arc::new(Endpoint::resolve(&args.url).await?);
+        let publish_url = args.publish_url.clone().unwrap_or_else(|| args.url.clone());
+        let pub_ep = Endpoint::resolve(&publish_url).await?;
+        // The subscribers, the publisher's socket and a baseline probe.
+        let sources = prepare_sockets(&args.net, &sub_ep, args.subscribers + 2)?;
+        let api = Api::new(pub_ep.base_str())?;
+        let tag = run_tag();
+        let organiser = api.dev_token(&format!("lt{tag}fan")).await?;
+        let event_id = api.create_event(&organiser.token, "Load test: fan-out", Some(100), Some(2)).await?;
+        info!(%event_id, "event created");
+        let topic = format!("event:{event_id}");
+        Ok(Self { sub_ep, pub_ep, publish_url, sources, api, tag, organiser, event_id, topic })
+    }
+}
+
+/// Which server a round runs against.
+enum Target<'a> {
+    Rinkside,
+    Floor { floor: &'a FloorProcess, endpoint: Arc<Endpoint>, client: FloorClient, mirror: Arc<Mirror> },
+}
+
+/// How a round runs.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// Keep one more socket's frames (a baseline round).
+    probe: bool,
+    /// Changes earlier rounds made on Rinkside.
+    first_change: usize,
+    /// Read the server's RSS around the connection phase (with
+    /// `--server-pid`).
+    memory: bool,
+}
+
+/// A round: its report, and what a baseline comparison needs of it.
+struct RoundOut {
+    report: Report,
+    passed: bool,
+    human: String,
+    pool: DeliveryPool,
+    requests: Recorder,
+    captured: Option<Captured>,
+}
+
+impl RoundOut {
+    /// The round as the baseline comparison sees it (it takes the frames
+    /// the probe kept).
+    fn take_round(&mut self, server: Server, round: usize, url: &str) -> Round {
+        Round {
+            server,
+            round,
+            url: url.to_owned(),
+            passed: self.passed,
+            pool: self.pool.clone(),
+            requests: self.requests.clone(),
+            captured: self.captured.take().unwrap_or_default(),
+            memory: self.report.memory.clone(),
         }
     }
 }
 
 pub async fn run(args: FanoutArgs) -> Result<Outcome> {
-    let sub_ep = Arc::new(Endpoint::resolve(&args.url).await?);
-    let publish_url = args.publish_url.clone().unwrap_or_else(|| args.url.clone());
-    let pub_ep = Endpoint::resolve(&publish_url).await?;
-    let sources = prepare_sockets(&args.net, &sub_ep, args.subscribers + 1)?;
+    let setup = Setup::prepare(&args).await?;
+    if !args.baseline.baseline {
+        let plan = Plan { probe: false, first_change: 0, memory: true };
+        let out = run_round(&args, &setup, &Target::Rinkside, plan).await?;
+        return Ok(Outcome {
+            scenario: "fanout",
+            passed: out.passed,
+            report: serde_json::to_value(&out.report)?,
+            human: out.human,
+        });
+    }
 
-    let api = Api::new(pub_ep.base_str())?;
-    let tag = run_tag();
-    let organiser = api.dev_token(&format!("lt{tag}fan")).await?;
-    let event_id = api.create_event(&organiser.token, "Load test: fan-out", Some(100), Some(2)).await?;
-    info!(%event_id, "event created");
-    let topic = format!("event:{event_id}");
+    let floor = FloorProcess::start().await?;
+    let result = run_baseline(&args, &setup, &floor).await;
+    floor.stop().await;
+    result
+}
 
-    let before = rss_before(args.server_pid);
+/// Rinkside and the floor in turns; the report is Rinkside's first round
+/// plus the comparison.
+async fn run_baseline(args: &FanoutArgs, setup: &Setup, floor: &FloorProcess) -> Result<Outcome> {
+    let client = FloorClient::new(&floor.url)?;
+    let floor_ep = Arc::new(Endpoint::resolve(&floor.url).await?);
+    let mut rounds = Vec::new();
+    let mut first: Option<RoundOut> = None;
+    for round in 1..=args.baseline.rounds.max(1) {
+        info!(round, "baseline: Rinkside's round");
+        // Memory in the first round only: later ones reuse what the
+        // allocator kept, and their RSS difference understates.
+        let plan = Plan { probe: true, first_change: (round - 1) * args.updates, memory: round == 1 };
+        let mut out = run_round(args, setup, &Target::Rinkside, plan).await?;
+        let rinkside = out.take_round(Server::Rinkside, round, &args.url);
+        let mirror = Arc::new(Mirror::from_captured(&rinkside.captured)?);
+        rounds.push(rinkside);
+        first.get_or_insert(out);
+
+        info!(round, "baseline: the floor's round");
+        let target = Target::Floor { floor, endpoint: floor_ep.clone(), client: client.clone(), mirror };
+        let mut out = run_round(args, setup, &target, Plan { first_change: 0, ..plan }).await?;
+        rounds.push(out.take_round(Server::Floor, round, &floor.url));
+    }
+    let comparison = compare(&floor.url, floor.pid, &rounds);
+    let first = first.ok_or_else(|| anyhow!("no round ran"))?;
+    let mut report = serde_json::to_value(&first.report)?;
+    report["baseline"] = serde_json::to_value(&comparison)?;
+    Ok(Outcome {
+        scenario: "fanout",
+        passed: rounds.iter().all(|r| r.passed),
+        report,
+        human: format!("{}{}", first.human, comparison.human()),
+    })
+}
+
+/// One round: subscribers on the target, `--updates` changes one at a
+/// time.
+async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut> {
+    let (endpoint, subscribe_url, pid) = match target {
+        Target::Rinkside => (setup.sub_ep.clone(), args.url.clone(), args.server_pid),
+        Target::Floor { floor, endpoint, client, mirror } => {
+            if let Some(doc) = &mirror.snapshot_data {
+                client.set_document(&setup.topic, doc).await?;
+            }
+            // The floor's memory is measured when Rinkside's is.
+            (endpoint.clone(), floor.url.clone(), args.server_pid.map(|_| floor.pid))
+        }
+    };
+    let token = &setup.organiser.token;
+    let before = rss_before(pid.filter(|_| plan.memory));
     let mut fleet = Fleet::open(fleet_options(
         &args.net,
-        sub_ep.clone(),
-        sources.clone(),
+        endpoint.clone(),
+        setup.sources.clone(),
         args.subscribers,
-        Some(&organiser.token),
-        &topic,
+        Some(token),
+        &setup.topic,
     ))
     .await?;
     let memory = rss_after(before, fleet.open.subscribed).await;
+    let probe = match plan.probe {
+        true => {
+            Some(Probe::open(&endpoint, setup.sources.next(), Some(token), &setup.topic, args.net.timeout()).await?)
+        }
+        false => None,
+    };
 
-    let mut publisher = match args.publish_via {
-        PublishVia::Rest => Publisher::Rest { api: api.clone(), token: organiser.token.clone() },
-        PublishVia::Ws => Publisher::Ws(Box::new(
-            CommandConn::open(&pub_ep, sources.next(), &organiser.token, format!("fan{tag}")).await?,
-        )),
+    let (mut publisher, publish_url, publish_via) = match target {
+        Target::Rinkside => match args.publish_via {
+            PublishVia::Rest => {
+                (Publisher::Rest { api: setup.api.clone(), token: token.clone() }, setup.publish_url.clone(), "rest")
+            }
+            PublishVia::Ws => (
+                Publisher::Ws(Box::new(
+                    CommandConn::open(&setup.pub_ep, setup.sources.next(), token, format!("fan{}", setup.tag)).await?,
+                )),
+                setup.publish_url.clone(),
+                "ws",
+            ),
+        },
+        Target::Floor { floor, client, mirror, .. } => {
+            (Publisher::Floor { client: client.clone(), mirror: mirror.clone() }, floor.url.clone(), "floor")
+        }
     };
 
     let mut marks = Vec::with_capacity(args.updates);
@@ -102,13 +266,12 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
     let mut prev_seq = fleet.collector.min_seq().unwrap_or(0);
     let timeout = Duration::from_secs(args.update_timeout.max(1));
     let step = (args.updates / 10).max(1);
-    info!(updates = args.updates, "making changes one at a time");
+    info!(updates = args.updates, url = %subscribe_url, "making changes one at a time");
     for i in 0..args.updates {
-        let action = if i % 2 == 0 { "ATTENDING" } else { "DECLINED" };
         let sent_at = Instant::now();
-        let reply = publisher.rsvp(&event_id, action).await?;
+        let version = publisher.change(&setup.event_id, &setup.topic, i, plan.first_change + i).await?;
         round_trip.record(sent_at.elapsed());
-        let seq = match reply.version {
+        let seq = match version {
             Some(v) => v,
             None => {
                 warn!("rsvp reply has no version; assuming the next seq");
@@ -136,15 +299,21 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
     if let Publisher::Ws(conn) = publisher {
         conn.close().await;
     }
+    let captured = match probe {
+        Some(p) => Some(p.finish(args.updates).await),
+        None => None,
+    };
     fleet.shutdown().await;
 
-    let deliveries = analyse(&marks, &fleet.collector);
+    let mut pool = DeliveryPool::default();
+    pool.add(&marks, &fleet.collector);
+    let deliveries = pool.analysis();
     let seq_not_matching_version = marks.iter().filter(|m| !fleet.collector.anyone_saw_exactly(m.seq)).count();
     let report = Report {
-        subscribe_url: args.url.clone(),
+        subscribe_url,
         publish_url,
-        publish_via: format!("{:?}", args.publish_via).to_lowercase(),
-        event_id,
+        publish_via: publish_via.to_owned(),
+        event_id: setup.event_id.clone(),
         open: fleet.open.clone(),
         memory,
         updates_requested: args.updates,
@@ -160,7 +329,11 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
         && report.deliveries.missed == 0
         && report.seq_not_matching_version == 0
         && report.after.clean();
+    let human = human(&report);
+    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured })
+}
 
+fn human(report: &Report) -> String {
     let d = &report.deliveries;
     let mut human = format!(
         "fanout — {} subscribers on {} via {}, {} changes via {} ({})\n",
@@ -195,5 +368,5 @@ pub async fn run(args: FanoutArgs) -> Result<Outcome> {
         ));
     }
     human.push_str(&report.after.human());
-    Ok(Outcome { scenario: "fanout", passed, report: serde_json::to_value(&report)?, human })
+    human
 }

@@ -1,22 +1,25 @@
 //! `scoreboard`: a live game watched by N signed-out arena displays while a
 //! score keeper posts goals at a steady rate. Goals overlap in flight, so each
-//! is matched to deliveries by the version its answer carries.
+//! is matched to deliveries by the version its answer carries. With
+//! `--baseline` the same rounds run against the floor too, alternately
+//! ([`crate::baseline`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use serde_json::json;
 use tokio::task::JoinSet;
 use tracing::{info, warn};
 
 use super::{Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
-use crate::api::{Api, GameState, Session, run_tag};
+use crate::api::{Api, Session, run_tag};
+use crate::baseline::{Captured, FloorClient, FloorProcess, Mirror, Probe, Round, Server, compare};
 use crate::cli::ScoreboardArgs;
-use crate::deliveries::{DeliveryAnalysis, Mark, analyse};
+use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
 use crate::fleet::{AfterReport, ErrorTally, Fleet, OpenReport};
-use crate::net::Endpoint;
+use crate::net::{Endpoint, SourcePool};
 use crate::stats::{Recorder, Summary};
 
 #[derive(Debug, Serialize)]
@@ -89,25 +92,44 @@ fn goal_body(game: &Game, n: usize) -> serde_json::Value {
     body
 }
 
+/// Who makes the goals: Rinkside's score keeper, or the floor's publish
+/// endpoint sending the frames Rinkside sent for them.
+#[derive(Clone)]
+enum Scorer {
+    Rinkside { api: Api, token: String, game: Arc<Game> },
+    Floor { client: FloorClient, topic: Arc<str>, mirror: Arc<Mirror> },
+}
+
+impl Scorer {
+    /// Goal number `n`: the seq (version) its update carries.
+    async fn score(&self, n: usize) -> Result<u64> {
+        match self {
+            Scorer::Rinkside { api, token, game } => {
+                Ok(api.game_action(token, &game.id, goal_body(game, n)).await?.version)
+            }
+            Scorer::Floor { client, topic, mirror } => Ok(client.publish(topic, mirror.update(n)).await?.seq),
+        }
+    }
+}
+
 struct Posted {
     sent_at: Instant,
     answered_at: Instant,
-    result: Result<GameState>,
+    result: Result<u64>,
 }
 
 /// Posts `goals` goals at `rate` per second, each in its own task so a slow
 /// answer never delays the next goal (open loop).
-async fn post_goals(api: Api, token: String, game: Arc<Game>, goals: usize, rate: f64) -> Vec<Posted> {
+async fn post_goals(scorer: Scorer, goals: usize, rate: f64) -> Vec<Posted> {
     let period = Duration::from_secs_f64(1.0 / rate);
     let mut tick = tokio::time::interval(period);
     let mut posts = JoinSet::new();
     for n in 0..goals {
         tick.tick().await;
-        let (api, token, body) = (api.clone(), token.clone(), goal_body(&game, n));
-        let game_id = game.id.clone();
+        let scorer = scorer.clone();
         posts.spawn(async move {
             let sent_at = Instant::now();
-            let result = api.game_action(&token, &game_id, body).await;
+            let result = scorer.score(n).await;
             Posted { sent_at, answered_at: Instant::now(), result }
         });
     }
@@ -121,27 +143,176 @@ async fn post_goals(api: Api, token: String, game: Arc<Game>, goals: usize, rate
     out
 }
 
+/// What every round shares.
+struct Setup {
+    api: Api,
+    subscribe_url: String,
+    sub_ep: Arc<Endpoint>,
+    sources: Arc<SourcePool>,
+    tag: String,
+    organiser: Session,
+}
+
+impl Setup {
+    async fn prepare(args: &ScoreboardArgs) -> Result<Self> {
+        let api_ep = Endpoint::resolve(&args.url).await?;
+        let subscribe_url = args.subscribe_url.clone().unwrap_or_else(|| args.url.clone());
+        let sub_ep = Arc::new(Endpoint::resolve(&subscribe_url).await?);
+        // The displays and a baseline probe.
+        let sources = prepare_sockets(&args.net, &sub_ep, args.subscribers + 1)?;
+        let api = Api::new(api_ep.base_str())?;
+        let tag = run_tag();
+        let organiser = api.dev_token(&format!("lt{tag}keeper")).await?;
+        Ok(Self { api, subscribe_url, sub_ep, sources, tag, organiser })
+    }
+}
+
+/// Which server a round runs against.
+enum Target<'a> {
+    /// A fresh game, named after this tag.
+    Rinkside { tag: String },
+    /// The topic and frames of the Rinkside round before.
+    Floor { floor: &'a FloorProcess, endpoint: Arc<Endpoint>, client: FloorClient, topic: String, mirror: Arc<Mirror> },
+}
+
+/// How a round runs.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// Keep one more socket's frames (a baseline round).
+    probe: bool,
+    /// Read the server's RSS around the connection phase (with
+    /// `--server-pid`).
+    memory: bool,
+}
+
+/// A round: its report, and what a baseline comparison needs of it.
+struct RoundOut {
+    report: Report,
+    passed: bool,
+    human: String,
+    pool: DeliveryPool,
+    requests: Recorder,
+    captured: Option<Captured>,
+}
+
+impl RoundOut {
+    /// The round as the baseline comparison sees it (it takes the frames
+    /// the probe kept).
+    fn take_round(&mut self, server: Server, round: usize, url: &str) -> Round {
+        Round {
+            server,
+            round,
+            url: url.to_owned(),
+            passed: self.passed,
+            pool: self.pool.clone(),
+            requests: self.requests.clone(),
+            captured: self.captured.take().unwrap_or_default(),
+            memory: self.report.memory.clone(),
+        }
+    }
+}
+
 pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
     if !(args.rate.is_finite() && args.rate > 0.0) {
         bail!("--rate must be a positive number of goals per second");
     }
-    let api_ep = Endpoint::resolve(&args.url).await?;
-    let subscribe_url = args.subscribe_url.clone().unwrap_or_else(|| args.url.clone());
-    let sub_ep = Arc::new(Endpoint::resolve(&subscribe_url).await?);
-    let sources = prepare_sockets(&args.net, &sub_ep, args.subscribers)?;
-    let api = Api::new(api_ep.base_str())?;
-    let tag = run_tag();
-    let organiser = api.dev_token(&format!("lt{tag}keeper")).await?;
-    let game = Arc::new(set_up(&api, &organiser, &tag, args.players).await?);
-    let topic = format!("game:{}", game.id);
+    let setup = Setup::prepare(&args).await?;
+    if !args.baseline.baseline {
+        let plan = Plan { probe: false, memory: true };
+        let out = run_round(&args, &setup, &Target::Rinkside { tag: setup.tag.clone() }, plan).await?;
+        return Ok(Outcome {
+            scenario: "scoreboard",
+            passed: out.passed,
+            report: serde_json::to_value(&out.report)?,
+            human: out.human,
+        });
+    }
 
-    let before = rss_before(args.server_pid);
+    let floor = FloorProcess::start().await?;
+    let result = run_baseline(&args, &setup, &floor).await;
+    floor.stop().await;
+    result
+}
+
+/// Rinkside and the floor in turns, a fresh game for every Rinkside round;
+/// the report is Rinkside's first round plus the comparison.
+async fn run_baseline(args: &ScoreboardArgs, setup: &Setup, floor: &FloorProcess) -> Result<Outcome> {
+    let client = FloorClient::new(&floor.url)?;
+    let floor_ep = Arc::new(Endpoint::resolve(&floor.url).await?);
+    let mut rounds = Vec::new();
+    let mut first: Option<RoundOut> = None;
+    for round in 1..=args.baseline.rounds.max(1) {
+        info!(round, "baseline: Rinkside's round");
+        let target = Target::Rinkside { tag: format!("{}r{round}", setup.tag) };
+        // Memory in the first round only: later ones reuse what the
+        // allocator kept, and their RSS difference understates.
+        let plan = Plan { probe: true, memory: round == 1 };
+        let mut out = run_round(args, setup, &target, plan).await?;
+        let rinkside = out.take_round(Server::Rinkside, round, &setup.subscribe_url);
+        let mirror = Arc::new(Mirror::from_captured(&rinkside.captured)?);
+        let topic = format!("game:{}", out.report.game_id);
+        rounds.push(rinkside);
+        first.get_or_insert(out);
+
+        info!(round, "baseline: the floor's round");
+        let target = Target::Floor { floor, endpoint: floor_ep.clone(), client: client.clone(), topic, mirror };
+        let mut out = run_round(args, setup, &target, plan).await?;
+        rounds.push(out.take_round(Server::Floor, round, &floor.url));
+    }
+    let comparison = compare(&floor.url, floor.pid, &rounds);
+    let first = first.ok_or_else(|| anyhow!("no round ran"))?;
+    let mut report = serde_json::to_value(&first.report)?;
+    report["baseline"] = serde_json::to_value(&comparison)?;
+    Ok(Outcome {
+        scenario: "scoreboard",
+        passed: rounds.iter().all(|r| r.passed),
+        report,
+        human: format!("{}{}", first.human, comparison.human()),
+    })
+}
+
+async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut> {
+    let (scorer, topic, game_id, url, subscribe_url, endpoint, pid) = match target {
+        Target::Rinkside { tag } => {
+            let game = Arc::new(set_up(&setup.api, &setup.organiser, tag, args.players).await?);
+            let topic = format!("game:{}", game.id);
+            let game_id = game.id.clone();
+            let scorer = Scorer::Rinkside { api: setup.api.clone(), token: setup.organiser.token.clone(), game };
+            (
+                scorer,
+                topic,
+                game_id,
+                args.url.clone(),
+                setup.subscribe_url.clone(),
+                setup.sub_ep.clone(),
+                args.server_pid,
+            )
+        }
+        Target::Floor { floor, endpoint, client, topic, mirror } => {
+            if let Some(doc) = &mirror.snapshot_data {
+                client.set_document(topic, doc).await?;
+            }
+            let scorer =
+                Scorer::Floor { client: client.clone(), topic: Arc::from(topic.as_str()), mirror: mirror.clone() };
+            let game_id = topic.trim_start_matches("game:").to_owned();
+            // The floor's memory is measured when Rinkside's is.
+            let pid = args.server_pid.map(|_| floor.pid);
+            (scorer, topic.clone(), game_id, floor.url.clone(), floor.url.clone(), endpoint.clone(), pid)
+        }
+    };
+
+    let before = rss_before(pid.filter(|_| plan.memory));
     let mut fleet =
-        Fleet::open(fleet_options(&args.net, sub_ep.clone(), sources, args.subscribers, None, &topic)).await?;
+        Fleet::open(fleet_options(&args.net, endpoint.clone(), setup.sources.clone(), args.subscribers, None, &topic))
+            .await?;
     let memory = rss_after(before, fleet.open.subscribed).await;
+    let probe = match plan.probe {
+        true => Some(Probe::open(&endpoint, setup.sources.next(), None, &topic, args.net.timeout()).await?),
+        false => None,
+    };
 
-    info!(goals = args.goals, rate = args.rate, "scoring");
-    let poster = tokio::spawn(post_goals(api.clone(), organiser.token.clone(), game.clone(), args.goals, args.rate));
+    info!(goals = args.goals, rate = args.rate, url = %subscribe_url, "scoring");
+    let poster = tokio::spawn(post_goals(scorer.clone(), args.goals, args.rate));
     tokio::pin!(poster);
     let posted = loop {
         tokio::select! {
@@ -158,9 +329,9 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
         first_sent = Some(first_sent.map_or(p.sent_at, |f| f.min(p.sent_at)));
         last_sent = Some(last_sent.map_or(p.sent_at, |l| l.max(p.sent_at)));
         match &p.result {
-            Ok(state) => {
+            Ok(seq) => {
                 round_trip.record(p.answered_at.saturating_duration_since(p.sent_at));
-                marks.push(Mark { seq: state.version, sent_at: p.sent_at });
+                marks.push(Mark { seq: *seq, sent_at: p.sent_at });
             }
             Err(e) => goal_errors.add(&format!("{e:#}")),
         }
@@ -176,10 +347,21 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
             );
         }
     }
+    let captured = match probe {
+        Some(p) => Some(p.finish(args.goals).await),
+        None => None,
+    };
     fleet.shutdown().await;
 
-    let state = api.game_state(&game.id).await.inspect_err(|e| warn!("reading the final game state: {e:#}")).ok();
-    let deliveries = analyse(&marks, &fleet.collector);
+    let state = match &scorer {
+        Scorer::Rinkside { api, game, .. } => {
+            api.game_state(&game.id).await.inspect_err(|e| warn!("reading the final game state: {e:#}")).ok()
+        }
+        Scorer::Floor { .. } => None,
+    };
+    let mut pool = DeliveryPool::default();
+    pool.add(&marks, &fleet.collector);
+    let deliveries = pool.analysis();
     let seq_not_seen_exactly = marks.iter().filter(|m| !fleet.collector.anyone_saw_exactly(m.seq)).count();
     let window = match (first_sent, last_sent) {
         (Some(f), Some(l)) => l.saturating_duration_since(f),
@@ -187,9 +369,9 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
     };
     let accepted = marks.len();
     let report = Report {
-        url: args.url.clone(),
+        url,
         subscribe_url,
-        game_id: game.id.clone(),
+        game_id,
         open: fleet.open.clone(),
         memory,
         goals_requested: args.goals,
@@ -216,7 +398,11 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
         && report.deliveries.missed == 0
         && score_ok
         && report.after.clean();
+    let human = human(&report, score_ok);
+    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured })
+}
 
+fn human(report: &Report, score_ok: bool) -> String {
     let d = &report.deliveries;
     let mut human = format!(
         "scoreboard — {} displays on {} watching game {}, {} goals at {}/s via {}\n",
@@ -262,7 +448,7 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
         ));
     }
     human.push_str(&report.after.human());
-    Ok(Outcome { scenario: "scoreboard", passed, report: serde_json::to_value(&report)?, human })
+    human
 }
 
 #[cfg(test)]
