@@ -25,6 +25,8 @@ use crate::startup::AppState;
 /// How long a sync may hold its season's lease: past the fetcher's 10 s
 /// cap with room for a large write.
 const LEASE_MS: i64 = 120_000;
+/// Statements of a run's own record (insert, prune the history).
+const RECORD_STATEMENTS: u32 = 2;
 /// Most DaySmart pages followed.
 const MAX_PAGES: u32 = 100;
 
@@ -259,7 +261,6 @@ async fn attempt(state: &AppState, season_id: &str, trigger: &Trigger, started_a
         Trigger::Manual { by } => by.clone(),
         Trigger::Scheduled => facility.owner_id.clone(),
     };
-    let mut statements = 0u32;
     let mut tx = state.db.begin().await?;
     let stored_rosters = store::rosters(&mut *tx, season_id).await?;
     let stored_games = store::games(&mut *tx, season_id).await?;
@@ -276,20 +277,7 @@ async fn attempt(state: &AppState, season_id: &str, trigger: &Trigger, started_a
     let now = (state.clock)();
     let scope = plan::Season { id: season_id, facility_id: &season.facility_id, mappings: &mappings };
     let mut planned = plan::plan(&scope, &stored_rosters, &stored_games, &schedule, &candidates, now, &mut new_id);
-    let current = db::imported_events::events_of_games(&mut *tx, season_id).await?;
-    let steps = plan::event_steps(&planned.games, &planned.rosters, &current);
-    let written = write_events(&mut tx, state, &season, &by, &steps, &current, &mut planned).await?;
-    statements += written.statements;
-    statements += store::upsert_rosters(&mut tx, state.db.backend, &planned.rosters_to_write, now).await?;
-    statements += store::upsert_games(&mut tx, state.db.backend, season_id, &planned.games_to_write, now).await?;
-    let mut told = written.told;
-    if !written.created_for_teams.is_empty() {
-        let imported =
-            crate::feed::external_game_imported(&mut tx, &by, season_id, written.created, &written.created_for_teams)
-                .await?;
-        told.push(imported);
-        statements += 2; // the fan-out closes old items, then writes
-    }
+    let written = write_plan(&mut tx, state, &season, &by, &mut planned).await?;
     let report = Report {
         id: new_id(),
         trigger: trigger.as_str(),
@@ -299,19 +287,51 @@ async fn attempt(state: &AppState, season_id: &str, trigger: &Trigger, started_a
         games: planned.game_counts,
         events: EventCounts { created: written.created, updated: written.updated + written.to_cancel.len() as u32 },
         errors: Vec::new(),
-        statements: statements + 2,
+        statements: written.statements + RECORD_STATEMENTS,
         started_at,
         finished_at: (state.clock)(),
         error: None,
     };
     store::record_run(&mut tx, &run_row(season_id, trigger, &report)).await?;
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, told);
+    tell(state, &by, written, now).await;
+    Ok(report)
+}
+
+/// Writes a planned sync (or rematch) in the caller's transaction: the
+/// events first (new games learn their event's id), then the rosters and
+/// games that changed, then EXTERNAL_GAME_IMPORTED for the new games.
+async fn write_plan(
+    tx: &mut db::Tx,
+    state: &AppState,
+    season: &db::seasons::SeasonRow,
+    by: &str,
+    planned: &mut plan::Plan,
+) -> Result<EventsWritten, SyncError> {
+    let now = (state.clock)();
+    let current = db::imported_events::events_of_games(&mut **tx, &season.id).await?;
+    let steps = plan::event_steps(&planned.games, &planned.rosters, &current);
+    let mut written = write_events(tx, state, season, by, &steps, &current, planned).await?;
+    written.statements += store::upsert_rosters(tx, state.db.backend, &planned.rosters_to_write, now).await?;
+    written.statements += store::upsert_games(tx, state.db.backend, &season.id, &planned.games_to_write, now).await?;
+    if !written.created_for_teams.is_empty() {
+        let imported =
+            crate::feed::external_game_imported(tx, by, &season.id, written.created, &written.created_for_teams)
+                .await?;
+        written.told.push(imported);
+        written.statements += 2; // the fan-out closes old items, then writes
+    }
+    Ok(written)
+}
+
+/// After the commit: the feed items pushed live, the matches of moved
+/// events recomputed, removed games' events cancelled.
+async fn tell(state: &AppState, by: &str, written: EventsWritten, now: i64) {
+    state.realtime.push_feed(&state.db, written.told);
     for event_id in &written.moved {
         crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, event_id, now);
     }
-    cancel_removed(state, &by, &written.to_cancel).await;
-    Ok(report)
+    cancel_removed(state, by, &written.to_cancel).await;
 }
 
 /// Cancels removed games' events through their actors, after the commit
@@ -450,21 +470,8 @@ async fn rematch_leased(
     let before = planned.rosters.clone();
     plan::rematch(&mut planned.rosters, &candidates);
     planned.rosters_to_write = planned.rosters.iter().filter(|r| !before.contains(r)).cloned().collect();
-    let current = db::imported_events::events_of_games(&mut *tx, season_id).await?;
-    let steps = plan::event_steps(&planned.games, &planned.rosters, &current);
-    let written = write_events(&mut tx, state, season, by, &steps, &current, &mut planned).await?;
-    let now = (state.clock)();
-    store::upsert_rosters(&mut tx, state.db.backend, &planned.rosters_to_write, now).await?;
-    store::upsert_games(&mut tx, state.db.backend, season_id, &planned.games_to_write, now).await?;
-    let mut told = written.told;
-    if !written.created_for_teams.is_empty() {
-        told.push(
-            crate::feed::external_game_imported(&mut tx, by, season_id, written.created, &written.created_for_teams)
-                .await?,
-        );
-    }
+    let written = write_plan(&mut tx, state, season, by, &mut planned).await?;
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, told);
-    cancel_removed(state, by, &written.to_cancel).await;
+    tell(state, by, written, (state.clock)()).await;
     Ok(())
 }
