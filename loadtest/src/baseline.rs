@@ -331,6 +331,35 @@ impl FrameStats {
 }
 
 /// One round as the scenario ran it.
+/// One round of a scenario that takes `--baseline`: its own report, and
+/// what the comparison needs of it.
+pub struct RoundOut<R> {
+    pub report: R,
+    pub passed: bool,
+    pub human: String,
+    pub pool: DeliveryPool,
+    pub requests: Recorder,
+    pub captured: Option<Captured>,
+    pub memory: Option<Memory>,
+}
+
+impl<R> RoundOut<R> {
+    /// The round as the baseline comparison sees it (it takes the frames
+    /// the probe kept).
+    pub fn take_round(&mut self, server: Server, round: usize, url: &str) -> Round {
+        Round {
+            server,
+            round,
+            url: url.to_owned(),
+            passed: self.passed,
+            pool: self.pool.clone(),
+            requests: self.requests.clone(),
+            captured: self.captured.take().unwrap_or_default(),
+            memory: self.memory.clone(),
+        }
+    }
+}
+
 pub struct Round {
     pub server: Server,
     /// 1-based, per server.

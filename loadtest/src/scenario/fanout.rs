@@ -14,7 +14,7 @@ use tracing::{info, warn};
 
 use super::{Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
 use crate::api::{Api, RsvpReply, Session, run_tag};
-use crate::baseline::{Captured, FloorClient, FloorProcess, Mirror, Probe, Round, Server, compare};
+use crate::baseline::{FloorClient, FloorProcess, Mirror, Probe, RoundOut, Server, compare};
 use crate::cli::{FanoutArgs, PublishVia};
 use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
 use crate::fleet::{AfterReport, Fleet, OpenReport};
@@ -129,33 +129,6 @@ struct Plan {
     memory: bool,
 }
 
-/// A round: its report, and what a baseline comparison needs of it.
-struct RoundOut {
-    report: Report,
-    passed: bool,
-    human: String,
-    pool: DeliveryPool,
-    requests: Recorder,
-    captured: Option<Captured>,
-}
-
-impl RoundOut {
-    /// The round as the baseline comparison sees it (it takes the frames
-    /// the probe kept).
-    fn take_round(&mut self, server: Server, round: usize, url: &str) -> Round {
-        Round {
-            server,
-            round,
-            url: url.to_owned(),
-            passed: self.passed,
-            pool: self.pool.clone(),
-            requests: self.requests.clone(),
-            captured: self.captured.take().unwrap_or_default(),
-            memory: self.report.memory.clone(),
-        }
-    }
-}
-
 pub async fn run(args: FanoutArgs) -> Result<Outcome> {
     let setup = Setup::prepare(&args).await?;
     if !args.baseline.baseline {
@@ -181,7 +154,7 @@ async fn run_baseline(args: &FanoutArgs, setup: &Setup, floor: &FloorProcess) ->
     let client = FloorClient::new(&floor.url)?;
     let floor_ep = Arc::new(Endpoint::resolve(&floor.url).await?);
     let mut rounds = Vec::new();
-    let mut first: Option<RoundOut> = None;
+    let mut first: Option<RoundOut<Report>> = None;
     for round in 1..=args.baseline.rounds.max(1) {
         info!(round, "baseline: Rinkside's round");
         // Memory in the first round only: later ones reuse what the
@@ -212,7 +185,7 @@ async fn run_baseline(args: &FanoutArgs, setup: &Setup, floor: &FloorProcess) ->
 
 /// One round: subscribers on the target, `--updates` changes one at a
 /// time.
-async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut> {
+async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut<Report>> {
     let (endpoint, subscribe_url, pid) = match target {
         Target::Rinkside => (setup.sub_ep.clone(), args.url.clone(), args.server_pid),
         Target::Floor { floor, endpoint, client, mirror } => {
@@ -330,7 +303,8 @@ async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: 
         && report.seq_not_matching_version == 0
         && report.after.clean();
     let human = human(&report);
-    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured })
+    let memory = report.memory.clone();
+    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory })
 }
 
 fn human(report: &Report) -> String {

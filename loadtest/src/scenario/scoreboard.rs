@@ -15,7 +15,7 @@ use tracing::{info, warn};
 
 use super::{Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
 use crate::api::{Api, Session, run_tag};
-use crate::baseline::{Captured, FloorClient, FloorProcess, Mirror, Probe, Round, Server, compare};
+use crate::baseline::{FloorClient, FloorProcess, Mirror, Probe, RoundOut, Server, compare};
 use crate::cli::ScoreboardArgs;
 use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
 use crate::fleet::{AfterReport, ErrorTally, Fleet, OpenReport};
@@ -185,33 +185,6 @@ struct Plan {
     memory: bool,
 }
 
-/// A round: its report, and what a baseline comparison needs of it.
-struct RoundOut {
-    report: Report,
-    passed: bool,
-    human: String,
-    pool: DeliveryPool,
-    requests: Recorder,
-    captured: Option<Captured>,
-}
-
-impl RoundOut {
-    /// The round as the baseline comparison sees it (it takes the frames
-    /// the probe kept).
-    fn take_round(&mut self, server: Server, round: usize, url: &str) -> Round {
-        Round {
-            server,
-            round,
-            url: url.to_owned(),
-            passed: self.passed,
-            pool: self.pool.clone(),
-            requests: self.requests.clone(),
-            captured: self.captured.take().unwrap_or_default(),
-            memory: self.report.memory.clone(),
-        }
-    }
-}
-
 pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
     if !(args.rate.is_finite() && args.rate > 0.0) {
         bail!("--rate must be a positive number of goals per second");
@@ -240,7 +213,7 @@ async fn run_baseline(args: &ScoreboardArgs, setup: &Setup, floor: &FloorProcess
     let client = FloorClient::new(&floor.url)?;
     let floor_ep = Arc::new(Endpoint::resolve(&floor.url).await?);
     let mut rounds = Vec::new();
-    let mut first: Option<RoundOut> = None;
+    let mut first: Option<RoundOut<Report>> = None;
     for round in 1..=args.baseline.rounds.max(1) {
         info!(round, "baseline: Rinkside's round");
         let target = Target::Rinkside { tag: format!("{}r{round}", setup.tag) };
@@ -271,7 +244,7 @@ async fn run_baseline(args: &ScoreboardArgs, setup: &Setup, floor: &FloorProcess
     })
 }
 
-async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut> {
+async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut<Report>> {
     let (scorer, topic, game_id, url, subscribe_url, endpoint, pid) = match target {
         Target::Rinkside { tag } => {
             let game = Arc::new(set_up(&setup.api, &setup.organiser, tag, args.players).await?);
@@ -399,7 +372,8 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
         && score_ok
         && report.after.clean();
     let human = human(&report, score_ok);
-    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured })
+    let memory = report.memory.clone();
+    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory })
 }
 
 fn human(report: &Report, score_ok: bool) -> String {
