@@ -174,8 +174,8 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<Status
         (None, Some(e)) => e.start_date,
         (None, None) if rules::is_short_lived(input.kind) => {
             let zone = match team_id {
-                Some(t) => db::statuses::team_zone(pool, t).await?,
-                None => db::statuses::home_zone(pool, &me.id).await?,
+                Some(t) => db::status_owners::team_zone(pool, t).await?,
+                None => db::status_owners::home_zone(pool, &me.id).await?,
             };
             crate::time::end_of_day(now, zone.as_deref())
         }
@@ -399,7 +399,7 @@ async fn take_spot(
         None => {
             let offered: Vec<HockeyPosition> = subbing.iter().flat_map(|s| s.positions.iter().copied()).collect();
             let offered = if subbing.iter().any(|s| s.positions.is_empty()) { Vec::new() } else { offered };
-            let preferred = db::statuses::preferred_position(&state.db.pool, &me.id).await?;
+            let preferred = db::status_owners::preferred_position(&state.db.pool, &me.id).await?;
             rules::position_for_spot(&offered, preferred, event.open.into())
         }
     };

@@ -22,6 +22,7 @@ pub mod search;
 pub mod seasons;
 pub mod spots;
 pub mod staff;
+pub mod status_owners;
 pub mod statuses;
 pub mod suggestions;
 pub mod sync;

@@ -152,7 +152,7 @@ pub async fn statuses(db: &Db, rows: Vec<StatusRow>) -> Result<Vec<Status>, AppE
     let mut team_ids: Vec<String> = rows.iter().filter_map(|r| r.team_id.clone()).collect();
     team_ids.sort();
     team_ids.dedup();
-    let teams = db::statuses::teams(pool, &team_ids).await?;
+    let teams = db::status_owners::teams(pool, &team_ids).await?;
     let mut event_ids: Vec<String> = rows.iter().filter_map(|r| r.event_id.clone()).collect();
     event_ids.sort();
     event_ids.dedup();
@@ -262,7 +262,7 @@ impl Match {
 pub async fn owners(db: &Db, status: &Status) -> Result<Vec<String>, AppError> {
     let mut people: Vec<String> = status.user_id.iter().cloned().collect();
     if let Some(team) = &status.team_id {
-        people.extend(db::statuses::team_staff(&db.pool, team).await?);
+        people.extend(db::status_owners::team_staff(&db.pool, team).await?);
     }
     people.sort();
     people.dedup();
