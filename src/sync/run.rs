@@ -167,7 +167,6 @@ pub async fn run_leased(state: &AppState, season_id: &str, owner: &str, trigger:
     let started_at = (state.clock)();
     let result = attempt(state, season_id, &trigger, started_at).await;
     let finished_at = (state.clock)();
-    let failures = store::failures(&state.db.pool, season_id).await.unwrap_or(0);
     let interval = state.config.sync.interval.as_millis() as i64;
     let (report, outcome) = match &result {
         Ok(report) => {
@@ -179,6 +178,7 @@ pub async fn run_leased(state: &AppState, season_id: &str, owner: &str, trigger:
                 tracing::error!(season_id, error = ?err, "season sync failed");
             }
             let report = failed_report(&trigger, e, started_at, finished_at);
+            let failures = store::failures(&state.db.pool, season_id).await.unwrap_or(0);
             let next = super::scheduler::next_after_failure(finished_at, interval, failures + 1);
             (report, Outcome { next_at: Some(next), failures: failures + 1, synced_at: None })
         }
@@ -415,6 +415,9 @@ async fn write_events(
             }
             EventStep::Cancel { event_id } => out.to_cancel.push(event_id.clone()),
         }
+    }
+    if new_events.is_empty() {
+        return Ok(out);
     }
     let owner = db::sync::facility(&mut **tx, &season.facility_id).await?.map(|f| f.owner_id);
     let creator = owner.as_deref().unwrap_or(by);
