@@ -227,6 +227,8 @@ async fn a_moved_game_updates_its_event_and_tells_its_people_a_removed_one_is_ca
     let (_, e) = app.get(&format!("/api/v1/events/{moved}"), Some(&league.staff)).await;
     assert_eq!(e["eventType"], "EXTERNAL_GAME");
     assert_eq!(e["title"], "Blue Liners vs Top Shelf");
+    // Blue Liners are ours and at home; Top Shelf is not matched.
+    assert_eq!(e["teams"], json!([{"teamId": blue, "teamName": "Blue Liners", "role": "HOME"}]));
     let (_, e) = app.get(&format!("/api/v1/events/{scored}"), Some(&league.staff)).await;
     assert_eq!((e["homeScore"].clone(), e["awayScore"].clone()), (Value::Null, Value::Null));
     // A Blue Liners player is going to the game that will move, and to the
@@ -276,7 +278,6 @@ async fn a_moved_game_updates_its_event_and_tells_its_people_a_removed_one_is_ca
     let (_, feed) = app.get("/api/v1/feed", Some(&player)).await;
     let kinds: Vec<&str> = feed["items"].as_array().unwrap().iter().map(|i| i["type"].as_str().unwrap()).collect();
     assert!(kinds.iter().filter(|k| **k == "EVENT_UPDATED").count() >= 2, "moved and cancelled: {kinds:?}");
-    let _ = blue;
 }
 
 #[actix_web::test]
@@ -335,6 +336,8 @@ async fn staff_match_near_named_teams_by_hand_and_their_games_get_events_that_a_
     assert!(theirs.iter().all(|g| g["eventId"].is_string()), "events at once");
     let (_, e) = app.get(&format!("/api/v1/events/{}", theirs[0]["eventId"].as_str().unwrap()), Some(&captain)).await;
     assert_eq!(e["eventType"], "EXTERNAL_GAME");
+    let role = if theirs[0]["homeName"] == "Polar Bears" { "HOME" } else { "AWAY" };
+    assert_eq!(e["teams"], json!([{"teamId": polar, "teamName": "The Polar Bears", "role": role}]));
 
     // A sync keeps the hand match; an already matched team cannot be claimed.
     let report = league.synced(&app).await;
