@@ -25,6 +25,7 @@ async fn run() -> anyhow::Result<()> {
     rinkside::telemetry::init(config.log_json);
     match command.as_deref() {
         None | Some("serve") => {
+            raise_open_file_limit();
             let app = Application::build(config.clone()).await?;
             tracing::info!(bind = %config.bind, port = app.port(), database = backend(&config), cluster = config.redis_url.is_some(), "rinkside listening");
             app.run_until_stopped().await
@@ -36,6 +37,15 @@ async fn run() -> anyhow::Result<()> {
             Ok(())
         }
         Some(other) => anyhow::bail!("unknown command {other:?}; {USAGE}"),
+    }
+}
+
+/// Every open socket is a descriptor: take as many as the hard limit
+/// allows, and say how many that is.
+fn raise_open_file_limit() {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(open_files = limit, "open-file limit raised to the hard limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
     }
 }
 

@@ -10,12 +10,17 @@ use crate::error::AppError;
 use crate::http::headers::SecurityHeaders;
 use crate::http::limits::RateLimits;
 use crate::realtime::Realtime;
-use actix_web::dev::{Server, ServerHandle};
+use actix_http::HttpService;
+use actix_service::{IntoServiceFactory, ServiceFactory, fn_factory, fn_service, map_config};
+use actix_web::dev::{AppConfig, Server, ServerHandle};
 use actix_web::middleware::from_fn;
-use actix_web::{App, HttpRequest, HttpResponse, HttpServer, ResponseError, web};
+use actix_web::{App, HttpRequest, HttpResponse, ResponseError, web};
+use std::convert::Infallible;
 use std::net::TcpListener;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 use tracing_actix_web::TracingLogger;
 
 /// Epoch milliseconds; injectable so tests can pin time (webhook signatures).
@@ -83,7 +88,7 @@ impl Application {
         // One set per node, shared by every worker.
         let rate_limits = web::Data::new(RateLimits::new(&config.http));
         let security_headers = web::Data::new(SecurityHeaders::new(&config));
-        let server = HttpServer::new(move || {
+        let make_app = move || {
             App::new()
                 .wrap(from_fn(crate::http_input::refuse_control_characters))
                 .wrap(from_fn(crate::http::headers::middleware))
@@ -105,14 +110,38 @@ impl Application {
                 )
                 .service(web::scope("/api").default_service(web::to(unmatched_api_route)))
                 .configure(|cfg| client_files(cfg, &dist))
-        })
-        // Lets a WebSocket session reset a connection whose client stopped
-        // reading (crate::ws::ConnSocket).
-        .on_connect(crate::ws::ConnSocket::remember)
-        .disable_signals()
-        .shutdown_timeout(config.shutdown_grace.as_secs())
-        .listen(listener)?
-        .run();
+        };
+        let addr = listener.local_addr()?;
+        // actix-web's HttpServer, plus the WebSocket takeover: requests to
+        // upgrade a connection go through the app like any other, and a
+        // `101` hands the connection to the gateway (crate::ws::takeover).
+        let server = actix_server::Server::build()
+            .listen("rinkside", listener, move || {
+                let upgrade_app = make_app.clone();
+                let upgrade = fn_factory(move || {
+                    let app = upgrade_app();
+                    async move {
+                        let app = Rc::new(app.into_factory().new_service(AppConfig::default()).await?);
+                        Ok::<_, ()>(fn_service(move |(req, framed)| {
+                            let app = app.clone();
+                            async move {
+                                crate::ws::takeover(&*app, req, framed).await;
+                                Ok::<_, Infallible>(())
+                            }
+                        }))
+                    }
+                });
+                HttpService::build()
+                    .client_request_timeout(Duration::from_secs(5))
+                    .client_disconnect_timeout(Duration::from_secs(1))
+                    .local_addr(addr)
+                    .upgrade(upgrade)
+                    .h1(map_config(make_app(), |_| AppConfig::default()))
+                    .tcp()
+            })?
+            .disable_signals()
+            .shutdown_timeout(config.shutdown_grace.as_secs())
+            .run();
         Ok(Application { port, server, state })
     }
 

@@ -1,17 +1,23 @@
-//! The WebSocket gateway at `GET /api/v1/ws` (actix-ws): the handshake with
-//! its `Origin` allowlist, then one [`session`] per connection.
+//! The WebSocket gateway at `GET /api/v1/ws`. The handshake is an ordinary
+//! request through the app (its middleware, rate limits and the `Origin`
+//! allowlist); when the app answers `101`, [`takeover`] writes that answer
+//! and keeps the TCP connection for one [`session`], without the HTTP
+//! server's buffers and channels (docs/realtime.md › Memory per connection).
 
 pub mod protocol;
 pub mod session;
+pub mod wire;
 
 use crate::error::AppError;
 use crate::startup::AppState;
-use actix_web::dev::Extensions;
+use actix_codec::Framed;
+use actix_http::body::{BodySize, MessageBody};
+use actix_http::{ConnectionType, Request, Response, StatusCode, h1};
+use actix_web::body::BoxBody;
+use actix_web::dev::{Service, ServiceResponse};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web};
-use std::any::Any;
-use std::net::Shutdown;
-use std::os::fd::AsFd;
-use std::sync::Arc;
+use futures_util::SinkExt;
+use tokio::net::TcpStream;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registered inside `/api/v1` so the OpenAPI document lists it.
@@ -38,38 +44,6 @@ fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
     same(&format!("{}://{}", info.scheme(), info.host()))
 }
 
-/// A second handle on a connection's TCP socket (a duplicated descriptor),
-/// taken when the connection is accepted, so a WebSocket session can tear
-/// the connection down when even its close frame cannot be delivered: a
-/// client that stopped reading would otherwise hold its socket, and the
-/// server's send buffer, for as long as it likes. It costs one descriptor
-/// per open connection (docs/realtime.md).
-#[derive(Clone)]
-pub struct ConnSocket(Arc<std::net::TcpStream>);
-
-impl ConnSocket {
-    /// `HttpServer::on_connect` hook: remembers the socket of every plain
-    /// TCP connection in its connection data.
-    pub fn remember(conn: &dyn Any, data: &mut Extensions) {
-        if let Some(tcp) = conn.downcast_ref::<tokio::net::TcpStream>()
-            && let Ok(fd) = tcp.as_fd().try_clone_to_owned()
-        {
-            data.insert(ConnSocket(Arc::new(std::net::TcpStream::from(fd))));
-        }
-    }
-
-    /// Resets the connection: queued outbound data is discarded (zero
-    /// linger, so the last close sends RST instead of waiting to deliver
-    /// it) and both directions shut, which wakes the HTTP dispatcher's
-    /// pending write and read with errors so it drops the connection.
-    pub fn abort(&self) {
-        if let Ok(dup) = self.0.try_clone() {
-            let _ = tokio::net::TcpSocket::from_std_stream(dup).set_zero_linger();
-        }
-        let _ = self.0.shutdown(Shutdown::Both);
-    }
-}
-
 /// Upgrade to a WebSocket speaking the JSON frames of CONTRACT.md
 /// (auth, subscribe, unsubscribe, command, ping).
 #[utoipa::path(
@@ -83,21 +57,48 @@ impl ConnSocket {
     (status = 400, body = crate::error::ErrorEnvelope, description = "not a WebSocket handshake (`bad_request`)"),
     (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
 #[get("/ws")]
-async fn upgrade(
-    req: HttpRequest,
-    body: web::Payload,
-    state: web::Data<AppState>,
-) -> Result<HttpResponse, actix_web::Error> {
+async fn upgrade(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     if !origin_allowed(&req, &state.config.allowed_origins) {
-        return Ok(AppError::forbidden("this origin may not open a socket").error_response());
+        return AppError::forbidden("this origin may not open a socket").error_response();
     }
-    let socket = req.conn_data::<ConnSocket>().cloned();
-    // Like every other refusal, in the error envelope (actix-ws answers an
-    // empty 400 by itself).
-    let (response, ws_session, stream) = match actix_ws::handle(&req, body) {
-        Ok(upgraded) => upgraded,
-        Err(err) => return Ok(AppError::BadRequest(format!("not a WebSocket handshake: {err}")).error_response()),
+    // Like every other refusal, in the error envelope.
+    match actix_http::ws::handshake(req.head()) {
+        Ok(mut accepted) => HttpResponse::from(accepted.finish().map_into_boxed_body()),
+        Err(err) => AppError::BadRequest(format!("not a WebSocket handshake: {err}")).error_response(),
+    }
+}
+
+/// Every request asking to upgrade its connection (`Connection: upgrade`)
+/// comes here with the connection instead of to the HTTP dispatcher. It
+/// goes through the app like any request; a `101` (only [`upgrade`] gives
+/// one) is written and the connection becomes a WebSocket session; any
+/// other answer is written and the connection closed.
+pub async fn takeover<S, B>(app: &S, req: Request, mut framed: Framed<TcpStream, h1::Codec>)
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody + 'static,
+{
+    let (state, response): (_, Response<BoxBody>) = match app.call(req).await {
+        Ok(res) => {
+            let state = res.request().app_data::<web::Data<AppState>>().cloned();
+            (state, res.into_parts().1.map_into_boxed_body().into())
+        }
+        Err(err) => (None, Response::from(err)),
     };
-    session::spawn(state.into_inner(), ws_session, stream, socket);
-    Ok(response)
+    let (mut head, body) = response.into_parts();
+    if let (StatusCode::SWITCHING_PROTOCOLS, Some(state)) = (head.status(), state) {
+        if framed.send(h1::Message::Item((head.drop_body(), BodySize::None))).await.is_ok() {
+            let parts = framed.into_parts();
+            session::run(state.into_inner(), parts.io, parts.read_buf).await;
+        }
+        return;
+    }
+    head.head_mut().set_connection_type(ConnectionType::Close);
+    let Ok(bytes) = actix_web::body::to_bytes(body).await else { return };
+    let size = BodySize::Sized(bytes.len() as u64);
+    let _ = framed.send(h1::Message::Item((head.drop_body(), size))).await;
+    if !bytes.is_empty() {
+        let _ = framed.send(h1::Message::Chunk(Some(bytes))).await;
+    }
+    let _ = framed.send(h1::Message::Chunk(None)).await;
 }

@@ -1,7 +1,9 @@
-//! One WebSocket connection: a reader task that handles the client's frames
-//! (auth, subscribe, unsubscribe, commands, ping), enforces the limits and
-//! heartbeats, and a writer task that drains the connection's outbox. The
-//! two share the outbox; neither ever blocks the hub or other connections.
+//! One WebSocket connection, on the TCP connection the gateway took over
+//! after the handshake: a reader (the connection's own task) that handles
+//! the client's frames (auth, subscribe, unsubscribe, commands, ping),
+//! enforces the limits and heartbeats, and a writer task that drains the
+//! connection's outbox. The two share the outbox; neither ever blocks the
+//! hub or other connections.
 //!
 //! Token expiry on an open socket: a fresh `auth` frame replaces the token
 //! at any time (clients refresh before expiry). When the token expires
@@ -12,10 +14,13 @@
 //! silence; the writer or the hub on a client too slow to read) closes the
 //! outbox; the writer sends the close frame and both tasks stop. When the
 //! close frame cannot be delivered — the client stopped reading and every
-//! buffer is full — the TCP connection is reset ([`ConnSocket::abort`]), so
-//! a client that never reads cannot hold a socket and its send buffer open.
+//! buffer is full — the TCP connection is reset when it closes (zero
+//! linger), so a client that never reads cannot hold a socket and its send
+//! buffer open. A close the client starts is answered and the connection
+//! ends with a FIN.
 
-use super::{ConnSocket, protocol};
+use super::protocol;
+use super::wire::{FrameReader, FrameWriter, Opcode};
 use crate::auth::{self, AuthUser};
 use crate::commands;
 use crate::http::limits::TokenBucket;
@@ -23,12 +28,14 @@ use crate::realtime::outbox::{CloseReason, Frame, FrameKind, Next, Outbox, TOO_S
 use crate::realtime::snapshot_frame;
 use crate::realtime::topics::Topic;
 use crate::startup::AppState;
-use actix_ws::{CloseCode, Item, Message, ProtocolError, Session};
+use actix_http::ws::{Frame as WsFrame, Item, ProtocolError};
 use bytes::{Bytes, BytesMut};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use tokio::net::TcpStream;
+use tokio::sync::Mutex;
 
 /// Longest a subscribe waits for Redis to confirm a new topic's
 /// subscription before it takes the snapshot anyway (a reconnect resyncs).
@@ -50,10 +57,20 @@ const MAX_FRAGMENTS: usize = 64;
 /// How long the writer waits to hand the close frame over before resetting.
 const CLOSE_HANDOVER: Duration = Duration::from_secs(1);
 
-pub fn spawn(state: Arc<AppState>, session: Session, stream: actix_ws::MessageStream, socket: Option<ConnSocket>) {
+/// The connection's sending side, shared by the writer (frames from the
+/// outbox, the close frame) and the reader (pongs, heartbeat pings).
+type Writer = Arc<Mutex<FrameWriter>>;
+
+/// Runs one connection, from just after the handshake's `101` until it
+/// ends: the reader here, the writer on a task of its own. `early` holds
+/// what the client sent right behind its handshake.
+pub async fn run(state: Arc<AppState>, io: TcpStream, early: BytesMut) {
     let limits = state.config.ws.clone();
+    let _ = io.set_nodelay(true);
+    let (read_half, write_half) = io.into_split();
+    let writer: Writer = Arc::new(Mutex::new(FrameWriter::new(write_half)));
     let outbox = Outbox::new(limits.max_queue);
-    actix_web::rt::spawn(write_loop(session.clone(), outbox.clone(), limits.send_timeout, socket.clone()));
+    actix_web::rt::spawn(write_loop(writer.clone(), outbox.clone(), limits.send_timeout));
     let id = NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed);
     state.realtime.hub.connect(id, outbox.clone());
     let conn = Conn {
@@ -66,40 +83,51 @@ pub fn spawn(state: Arc<AppState>, session: Session, stream: actix_ws::MessageSt
         bucket: TokenBucket::new(f64::from(limits.rate_per_sec), limits.rate_burst),
         strikes: 0,
         last_heard: Instant::now(),
-        socket,
+        writer,
     };
-    let stream = stream.max_frame_size(limits.max_frame_bytes);
-    actix_web::rt::spawn(conn.read_loop(session, stream));
+    conn.read_loop(FrameReader::new(read_half, early, limits.max_frame_bytes)).await;
 }
 
-async fn write_loop(mut session: Session, outbox: Arc<Outbox>, send_timeout: Duration, socket: Option<ConnSocket>) {
+async fn write_loop(writer: Writer, outbox: Arc<Outbox>, send_timeout: Duration) {
     let reason = loop {
         match outbox.next().await {
-            Next::Frame(frame) => match tokio::time::timeout(send_timeout, session.text(frame.bytes)).await {
-                Ok(Ok(())) => {}
-                // The connection is gone already.
-                Ok(Err(_)) => return,
-                Err(_) => {
-                    // The client stopped reading: nothing more will get through.
-                    outbox.close(CloseReason { code: TOO_SLOW, message: "too slow: not reading".into() });
+            Next::Frame(frame) => {
+                let sent = async { writer.lock().await.send(Opcode::Text, frame.bytes.as_bytes()).await };
+                match tokio::time::timeout(send_timeout, sent).await {
+                    Ok(Ok(())) => {}
+                    // The connection is gone already.
+                    Ok(Err(_)) => return,
+                    Err(_) => {
+                        // The client stopped reading: nothing more will get through.
+                        outbox.close(CloseReason { code: TOO_SLOW, message: "too slow: not reading".into() });
+                    }
                 }
-            },
-            Next::Close(reason) => {
-                break Some(actix_ws::CloseReason {
-                    code: CloseCode::from(reason.code),
-                    description: Some(reason.message),
-                });
             }
+            Next::Close(reason) => break Some(reason),
             Next::Done => break None,
         }
     };
-    // `close` waits for room in the connection's send queue, which a client
-    // that does not read never makes: then reset the connection instead.
-    // (An error means the connection is gone already.)
-    let stuck = tokio::time::timeout(CLOSE_HANDOVER.min(send_timeout), session.close(reason)).await.is_err();
-    if stuck && let Some(socket) = socket {
+    // The close frame waits for room in the connection's send buffer, which
+    // a client that does not read never makes: then the connection is reset
+    // when it closes instead. A close the client started is answered
+    // without a code (RFC 6455 §5.5.1).
+    let close = async {
+        let mut w = writer.lock().await;
+        match &reason {
+            Some(r) => w.close(r.code, &r.message).await,
+            None => w.send(Opcode::Close, &[]).await,
+        }
+    };
+    if tokio::time::timeout(CLOSE_HANDOVER.min(send_timeout), close).await.is_err() {
         tracing::debug!("close frame stuck behind a client that does not read: reset");
-        socket.abort();
+        reset(&writer, send_timeout).await;
+    }
+}
+
+/// Makes the connection's last close a reset (see [`FrameWriter::reset_on_close`]).
+async fn reset(writer: &Writer, wait: Duration) {
+    if let Ok(w) = tokio::time::timeout(wait, writer.lock()).await {
+        w.reset_on_close();
     }
 }
 
@@ -175,8 +203,8 @@ struct Conn {
     /// `WS_ABUSE_STRIKES` the connection closes with 1008.
     strikes: u32,
     last_heard: Instant,
-    /// The TCP connection, to reset it if it outlives the session.
-    socket: Option<ConnSocket>,
+    /// The connection's sending side, for pongs and heartbeat pings.
+    writer: Writer,
 }
 
 impl Conn {
@@ -188,20 +216,27 @@ impl Conn {
         self.outbox.close(CloseReason { code, message: message.into() });
     }
 
-    async fn read_loop(mut self, mut session: Session, mut stream: actix_ws::MessageStream) {
+    async fn read_loop(mut self, mut reader: FrameReader) {
         let limits = self.state.config.ws.clone();
         let mut heartbeat = tokio::time::interval(limits.heartbeat);
         heartbeat.tick().await;
         let mut fragments = Fragments::default();
+        let mut client_closed = false;
         loop {
             tokio::select! {
-                msg = stream.recv() => {
-                    let Some(msg) = msg else { break };
+                frame = reader.recv() => {
+                    let Some(frame) = frame else {
+                        client_closed = true;
+                        break;
+                    };
                     self.last_heard = Instant::now();
-                    let go_on = match msg {
-                        Ok(Message::Text(text)) => self.on_message(Some(&text)).await,
-                        Ok(Message::Binary(_)) => self.on_message(None).await,
-                        Ok(Message::Continuation(item)) => match fragments.push(item, limits.max_frame_bytes) {
+                    let go_on = match frame {
+                        Ok(WsFrame::Text(bytes)) => match std::str::from_utf8(&bytes) {
+                            Ok(text) => self.on_message(Some(text)).await,
+                            Err(_) => self.close_with(CLOSE_PROTOCOL, "text is not UTF-8"),
+                        },
+                        Ok(WsFrame::Binary(_)) => self.on_message(None).await,
+                        Ok(WsFrame::Continuation(item)) => match fragments.push(item, limits.max_frame_bytes) {
                             Assembled::Partial => true,
                             Assembled::Text(bytes) => match std::str::from_utf8(&bytes) {
                                 Ok(text) => self.on_message(Some(text)).await,
@@ -213,13 +248,20 @@ impl Conn {
                             Assembled::TooBig => self.close_with(CLOSE_TOO_BIG, "message too large"),
                             Assembled::TooManyFragments => self.close_with(CLOSE_POLICY, "too many fragments"),
                         },
-                        Ok(Message::Ping(bytes)) => {
-                            let _ = tokio::time::timeout(limits.send_timeout, session.pong(&bytes)).await;
+                        Ok(WsFrame::Ping(bytes)) => {
+                            self.send_control(Opcode::Pong, &bytes, limits.send_timeout).await;
                             true
                         }
-                        Ok(Message::Pong(_) | Message::Nop) => true,
-                        Ok(Message::Close(_)) => false,
+                        Ok(WsFrame::Pong(_)) => true,
+                        Ok(WsFrame::Close(_)) => {
+                            client_closed = true;
+                            false
+                        }
                         Err(ProtocolError::Overflow) => self.close_with(CLOSE_TOO_BIG, "frame too large"),
+                        Err(ProtocolError::Io(_)) => {
+                            client_closed = true;
+                            false
+                        }
                         Err(_) => self.close_with(CLOSE_PROTOCOL, "protocol error"),
                     };
                     if !go_on {
@@ -232,14 +274,21 @@ impl Conn {
                         break;
                     }
                     self.expire_token_if_due();
-                    let _ = tokio::time::timeout(limits.send_timeout, session.ping(b"")).await;
+                    self.send_control(Opcode::Ping, b"", limits.send_timeout).await;
                 }
                 _ = self.outbox.closing() => break,
             }
         }
         self.cleanup();
-        drop(session);
-        self.linger(stream, limits.send_timeout).await;
+        if !client_closed {
+            self.linger(&mut reader, limits.send_timeout).await;
+        }
+    }
+
+    /// A pong or a ping, given up on after `limit` (the writer notices a
+    /// client that does not read).
+    async fn send_control(&self, opcode: Opcode, payload: &[u8], limit: Duration) {
+        let _ = tokio::time::timeout(limit, async { self.writer.lock().await.send(opcode, payload).await }).await;
     }
 
     /// Closes (the writer sends the frame); `false` so the reader stops.
@@ -248,16 +297,20 @@ impl Conn {
         false
     }
 
-    /// The session is over; wait until the connection is too. Normally the
-    /// writer's close frame goes out, the HTTP dispatcher finishes the
-    /// response and drops the connection, and `stream` ends at once. If it
-    /// has not within a send timeout, the client is not reading what we
-    /// send (not even the close frame): reset the connection.
-    async fn linger(&self, mut stream: actix_ws::MessageStream, limit: Duration) {
-        let ended = tokio::time::timeout(limit, async { while stream.recv().await.is_some() {} }).await.is_ok();
-        if !ended && let Some(socket) = &self.socket {
-            tracing::debug!(conn = self.id, "connection outlived its session: reset");
-            socket.abort();
+    /// The server closed: wait briefly for the client's close frame (or its
+    /// end of the connection) so the connection ends cleanly, then let it
+    /// go. A client that does not read even the close frame is reset by the
+    /// writer.
+    async fn linger(&self, reader: &mut FrameReader, limit: Duration) {
+        let answered = async {
+            while let Some(Ok(frame)) = reader.recv().await {
+                if matches!(frame, WsFrame::Close(_)) {
+                    return;
+                }
+            }
+        };
+        if tokio::time::timeout(CLOSE_HANDOVER.min(limit), answered).await.is_err() {
+            tracing::debug!(conn = self.id, "no close frame from the client: closing anyway");
         }
     }
 

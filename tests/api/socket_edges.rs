@@ -148,8 +148,8 @@ async fn a_client_that_closes_normally_gets_a_clean_close_not_a_reset() {
     assert!(tcp_of(&ws).take_error().unwrap().is_none(), "a clean close, no reset");
 }
 
-/// The server keeps a second descriptor of every connection (to reset it
-/// when needed); it must go when the connection does. Counted on a server
+/// A connection's descriptor goes when the connection does, and an open
+/// WebSocket holds exactly one. Counted on a server
 /// of its own, as a child process, so other tests' sockets do not blur it.
 #[actix_web::test]
 async fn finished_connections_leave_no_descriptor_behind() {
@@ -197,10 +197,17 @@ async fn finished_connections_leave_no_descriptor_behind() {
         tcp.try_write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
         assert!(reads_to_eof(&tcp).await, "the HTTP connection ends");
     }
+    let mut open = Vec::new();
     for _ in 0..20 {
         let mut ws = Ws::connect(&format!("ws://127.0.0.1:{port}/api/v1/ws")).await;
         ws.send(json!({"type": "ping"})).await;
         assert_eq!(ws.next_json(WAIT).await.unwrap()["type"], "pong");
+        open.push(ws);
+    }
+    // One descriptor per open socket: 100,000 sockets need 100,000, not twice that.
+    let with_open = fds();
+    assert!(with_open <= before + 20 + 2, "{before} descriptors before 20 open sockets, {with_open} with them");
+    for mut ws in open {
         ws.stream.close(None).await.unwrap();
         assert!(ws.closed_with(WAIT).await.is_some());
     }
