@@ -78,7 +78,8 @@ where
     S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody + 'static,
 {
-    let (state, response): (_, Response<BoxBody>) = match app.call(req).await {
+    // Boxed: the connection's task stays small once the session is running.
+    let (state, response): (_, Response<BoxBody>) = match Box::pin(app.call(req)).await {
         Ok(res) => {
             let state = res.request().app_data::<web::Data<AppState>>().cloned();
             (state, res.into_parts().1.map_into_boxed_body().into())
@@ -88,8 +89,15 @@ where
     let (mut head, body) = response.into_parts();
     if let (StatusCode::SWITCHING_PROTOCOLS, Some(state)) = (head.status(), state) {
         if framed.send(h1::Message::Item((head.drop_body(), BodySize::None))).await.is_ok() {
-            let parts = framed.into_parts();
-            session::run(state.into_inner(), parts.io, parts.read_buf).await;
+            // The socket and what the client sent behind its handshake; the
+            // HTTP codec and its write buffer go now.
+            let (io, early) = {
+                let parts = framed.into_parts();
+                (parts.io, parts.read_buf)
+            };
+            // A task of its own, sized for the session: the HTTP server's
+            // connection task (sized for its dispatcher) ends here.
+            actix_web::rt::spawn(session::run(state.into_inner(), io, early));
         }
         return;
     }
