@@ -185,6 +185,17 @@ async fn a_schedule_window_is_checked_and_a_schedule_needs_a_signed_in_reader() 
     assert_eq!((s, b["items"].clone()), (200, json!([])), "{b}");
 }
 
+fn events_of(calendar: &Calendar) -> Vec<&icalendar::Event> {
+    calendar
+        .components
+        .iter()
+        .filter_map(|c| match c {
+            CalendarComponent::Event(e) => Some(e),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The feed as a real iCalendar parser reads it: (uid, summary, start) of
 /// each event.
 async fn feed(app: &TestApp, path: &str) -> Vec<(String, String, DateTime<Utc>, String)> {
@@ -195,13 +206,8 @@ async fn feed(app: &TestApp, path: &str) -> Vec<(String, String, DateTime<Utc>, 
     let text = res.text().await.unwrap();
     assert!(text.lines().all(|l| l.len() <= 75), "folded at 75 octets");
     let calendar: Calendar = text.parse().unwrap_or_else(|e| panic!("{e}: {text}"));
-    calendar
-        .components
-        .iter()
-        .filter_map(|c| match c {
-            CalendarComponent::Event(e) => Some(e),
-            _ => None,
-        })
+    events_of(&calendar)
+        .into_iter()
         .map(|e| {
             let start = match e.get_start() {
                 Some(icalendar::DatePerhapsTime::DateTime(icalendar::CalendarDateTime::Utc(t))) => t,
@@ -309,16 +315,16 @@ async fn add_to_calendar_downloads_one_event_with_my_standing() {
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers()["content-disposition"], "attachment; filename=\"tuesday-pickup.ics\"");
     let calendar: Calendar = res.text().await.unwrap().parse().unwrap();
-    let events: Vec<_> = calendar.components.iter().filter_map(|c| c.as_event()).collect();
+    let events = events_of(&calendar);
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].get_summary(), Some("Tuesday pickup — waitlist #2"));
-    assert_eq!(events[0].get_location(), Some("Rink 2, Maple Arena"));
+    assert_eq!(events[0].property_value("LOCATION"), Some("Rink 2, Maple Arena"));
     // Someone with no answer gets the event as it is.
     let stranger = app.user("stranger").await;
     let res =
         app.req(reqwest::Method::GET, &format!("/api/v1/events/{pickup}/calendar.ics"), Some(&stranger)).send().await.unwrap();
     let calendar: Calendar = res.text().await.unwrap().parse().unwrap();
-    assert_eq!(calendar.components.iter().find_map(|c| c.as_event()).unwrap().get_summary(), Some("Tuesday pickup — not answered"));
+    assert_eq!(events_of(&calendar)[0].get_summary(), Some("Tuesday pickup — not answered"));
     let (s, b) = app.get(&format!("/api/v1/events/{pickup}/calendar.ics"), None).await;
     assert_error(s, &b, 401, "unauthorized");
     let (s, b) = app.get("/api/v1/events/nothing/calendar.ics", Some(&me)).await;
