@@ -8,7 +8,7 @@ use crate::helpers::*;
 use crate::rosters::{add, facility, id, roster, season};
 use crate::sync::league;
 use chrono::{DateTime, Duration, Utc};
-use icalendar::{Calendar, CalendarComponent, Component, EventLike};
+use icalendar::{Calendar, CalendarComponent, Component};
 use serde_json::{Value, json};
 
 fn at(t: DateTime<Utc>) -> String {
@@ -173,7 +173,7 @@ async fn a_schedule_window_is_checked_and_a_schedule_needs_a_signed_in_reader() 
     ] {
         let (s, b) = app.get(&format!("/api/v1/me/schedule?{window}"), Some(&me)).await;
         assert_error(s, &b, 422, "validation_failed");
-        assert!(b["error"]["details"]["fields"][field].is_string(), "{window}: {b}");
+        assert!(b["error"]["details"][field].is_string(), "{window}: {b}");
     }
     let (s, b) = app.get("/api/v1/me/schedule", None).await;
     assert_error(s, &b, 401, "unauthorized");
