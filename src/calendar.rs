@@ -50,13 +50,9 @@ impl CalendarStatus {
 /// `stamp` (epoch ms) the DTSTAMP of every event (when this was written).
 pub fn write(name: &str, events: &[CalendarEvent], stamp: i64) -> String {
     let mut out = String::new();
-    for line in [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Rinkside//Schedule//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-    ] {
+    for line in
+        ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Rinkside//Schedule//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
+    {
         push(&mut out, line);
     }
     push(&mut out, &format!("X-WR-CALNAME:{}", escape(name)));

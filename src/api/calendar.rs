@@ -114,8 +114,9 @@ async fn feed(state: web::Data<AppState>, file: web::Path<String>) -> AppResult<
     let token = token_of(&file).ok_or_else(not_found)?;
     let (user_id, name) = db::schedule::feed_owner(&state.db.pool, &hash(token)).await?.ok_or_else(not_found)?;
     let now = (state.clock)();
-    let items = schedule::items(&state, Whose::Own(&user_id), now - FEED_PAST_DAYS * DAY_MS, now + FEED_AHEAD_DAYS * DAY_MS)
-        .await?;
+    let items =
+        schedule::items(&state, Whose::Own(&user_id), now - FEED_PAST_DAYS * DAY_MS, now + FEED_AHEAD_DAYS * DAY_MS)
+            .await?;
     let events: Vec<CalendarEvent> =
         items.iter().filter(|i| i.my_state != Some(ScheduleState::Declined)).map(calendar_event).collect();
     Ok(ics(calendar::write(&format!("Rinkside — {name}"), &events, now), None))
@@ -127,7 +128,8 @@ async fn feed(state: web::Data<AppState>, file: web::Path<String>) -> AppResult<
     (status = 404, body = crate::error::ErrorEnvelope)), tag = "schedule", security(("bearerAuth" = [])))]
 #[get("/events/{id}/calendar.ics")]
 async fn event_ics(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
-    let row = db::schedule::one_event(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("event"))?;
+    let row =
+        db::schedule::one_event(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("event"))?;
     let item = schedule::from_event(row, true);
     let event = calendar_event(&item);
     let file = format!("{}.ics", file_name(&item.title));

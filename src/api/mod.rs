@@ -3,8 +3,8 @@
 //! wires them together with the request limits and the error envelope for
 //! malformed input, unknown routes and wrong methods.
 
-pub mod dev;
 pub mod calendar;
+pub mod dev;
 pub mod divisions;
 pub mod events;
 pub mod facilities;

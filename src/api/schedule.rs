@@ -115,7 +115,9 @@ impl WindowQuery {
     /// `[from, to)` in epoch ms, defaulted and checked.
     pub fn window(&self, now: i64) -> AppResult<(i64, i64)> {
         let read = |field: &str, v: &Option<String>| -> AppResult<Option<i64>> {
-            v.as_deref().map(|s| crate::time::parse_rfc3339_checked(s).map_err(|m| AppError::field(field, m))).transpose()
+            v.as_deref()
+                .map(|s| crate::time::parse_rfc3339_checked(s).map_err(|m| AppError::field(field, m)))
+                .transpose()
         };
         let from = read("from", &self.from)?.unwrap_or(now - DEFAULT_LOOKBACK_MS);
         let to = read("to", &self.to)?.unwrap_or(from + DEFAULT_WINDOW_DAYS * DAY_MS);
@@ -208,11 +210,8 @@ pub async fn items(state: &AppState, whose: Whose<'_>, from: i64, to: i64) -> Ap
     let own = matches!(whose, Whose::Own(_));
     let events = db::schedule::events(&state.db.pool, whose, from, to).await?;
     let games = db::schedule::games(&state.db.pool, whose, from, to).await?;
-    let mut items: Vec<ScheduleItem> = events
-        .into_iter()
-        .map(|e| from_event(e, own))
-        .chain(games.into_iter().map(|g| from_game(g, own)))
-        .collect();
+    let mut items: Vec<ScheduleItem> =
+        events.into_iter().map(|e| from_event(e, own)).chain(games.into_iter().map(|g| from_game(g, own))).collect();
     items.sort_by(|a, b| a.starts_at.cmp(&b.starts_at).then_with(|| a.id.cmp(&b.id)));
     Ok(items)
 }

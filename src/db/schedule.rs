@@ -280,12 +280,16 @@ pub async fn feed_created<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     user_id: &str,
 ) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT created_at FROM calendar_feeds WHERE user_id = $1").bind(user_id).fetch_optional(ex).await
+    sqlx::query_scalar("SELECT created_at FROM calendar_feeds WHERE user_id = $1")
+        .bind(user_id)
+        .fetch_optional(ex)
+        .await
 }
 
 /// Revokes the person's feed; false when there was none.
 pub async fn delete_feed<'e, E: Executor<'e, Database = Any>>(ex: E, user_id: &str) -> Result<bool, sqlx::Error> {
-    Ok(sqlx::query("DELETE FROM calendar_feeds WHERE user_id = $1").bind(user_id).execute(ex).await?.rows_affected() > 0)
+    Ok(sqlx::query("DELETE FROM calendar_feeds WHERE user_id = $1").bind(user_id).execute(ex).await?.rows_affected()
+        > 0)
 }
 
 /// Whose feed a token hash opens (deleted people have none).

@@ -95,9 +95,11 @@ async fn my_schedule_has_my_league_game_my_imported_games_my_answers_and_nobody_
     let pickup = full_pickup(&app, &league.staff, &league.facility, &first, &me).await;
     let other = app.user("otherskater").await;
     let start = at(Utc::now() + Duration::days(4));
-    let theirs = event(&app, &other, json!({"title": "Private skate", "startDate": start, "eventType": "PRACTICE"})).await;
+    let theirs =
+        event(&app, &other, json!({"title": "Private skate", "startDate": start, "eventType": "PRACTICE"})).await;
     answer(&app, &other, &theirs, "ATTENDING").await;
-    let declined = event(&app, &other, json!({"title": "Sunday shinny", "startDate": start, "eventType": "OTHER"})).await;
+    let declined =
+        event(&app, &other, json!({"title": "Sunday shinny", "startDate": start, "eventType": "OTHER"})).await;
     answer(&app, &me, &declined, "DECLINED").await;
 
     let items = schedule(&app, &me, "/api/v1/me/schedule", &soon()).await;
@@ -156,9 +158,12 @@ async fn my_schedule_has_my_league_game_my_imported_games_my_answers_and_nobody_
     // "Your teams": the rosters I play on.
     let (s, rosters) = app.get("/api/v1/me/rosters", Some(&me)).await;
     assert_eq!(s, 200);
-    assert_eq!(rosters, json!([{"rosterId": blue_roster, "rosterName": "Blue Liners A", "teamId": blue,
+    assert_eq!(
+        rosters,
+        json!([{"rosterId": blue_roster, "rosterName": "Blue Liners A", "teamId": blue,
         "teamName": "Blue Liners", "logoUrl": null, "seasonId": league.season, "seasonName": "Fall 2026 Adult League",
-        "status": "DRAFT"}]));
+        "status": "DRAFT"}])
+    );
 }
 
 #[actix_web::test]
@@ -246,7 +251,10 @@ async fn my_calendar_feed_reads_as_icalendar_follows_my_answers_and_dies_when_re
     assert_eq!(summary, "Tuesday pickup — waitlist #2");
     assert_eq!(status, "TENTATIVE");
     let (_, e) = app.get(&format!("/api/v1/events/{pickup}"), Some(&me)).await;
-    assert_eq!(start.timestamp_millis(), DateTime::parse_from_rfc3339(e["startDate"].as_str().unwrap()).unwrap().timestamp_millis());
+    assert_eq!(
+        start.timestamp_millis(),
+        DateTime::parse_from_rfc3339(e["startDate"].as_str().unwrap()).unwrap().timestamp_millis()
+    );
 
     // The line moves: one ahead leaves, then the place frees up.
     answer(&app, &first, &pickup, "DECLINED").await;
@@ -311,7 +319,11 @@ async fn add_to_calendar_downloads_one_event_with_my_standing() {
     let me = app.user("skater9").await;
     let first = app.user("firstinline").await;
     let pickup = full_pickup(&app, &rink, &facility, &first, &me).await;
-    let res = app.req(reqwest::Method::GET, &format!("/api/v1/events/{pickup}/calendar.ics"), Some(&me)).send().await.unwrap();
+    let res = app
+        .req(reqwest::Method::GET, &format!("/api/v1/events/{pickup}/calendar.ics"), Some(&me))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers()["content-disposition"], "attachment; filename=\"tuesday-pickup.ics\"");
     let calendar: Calendar = res.text().await.unwrap().parse().unwrap();
@@ -321,8 +333,11 @@ async fn add_to_calendar_downloads_one_event_with_my_standing() {
     assert_eq!(events[0].property_value("LOCATION"), Some("Rink 2, Maple Arena"));
     // Someone with no answer gets the event as it is.
     let stranger = app.user("stranger").await;
-    let res =
-        app.req(reqwest::Method::GET, &format!("/api/v1/events/{pickup}/calendar.ics"), Some(&stranger)).send().await.unwrap();
+    let res = app
+        .req(reqwest::Method::GET, &format!("/api/v1/events/{pickup}/calendar.ics"), Some(&stranger))
+        .send()
+        .await
+        .unwrap();
     let calendar: Calendar = res.text().await.unwrap().parse().unwrap();
     assert_eq!(events_of(&calendar)[0].get_summary(), Some("Tuesday pickup — not answered"));
     let (s, b) = app.get(&format!("/api/v1/events/{pickup}/calendar.ics"), None).await;
