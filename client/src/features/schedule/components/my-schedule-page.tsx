@@ -21,7 +21,7 @@ type View = 'week' | 'list';
 export function MySchedulePage() {
   const [view, setView] = useState<View>('week');
   return (
-    <div className="stack-lg" data-testid="my-schedule">
+    <div className="stack-lg my-schedule" data-testid="my-schedule">
       <PageHeader eyebrow="Me" title="My schedule" subtitle={`My games and skates, at each rink's time. This device: ${browserZone().replace(/_/g, ' ')}.`} />
       <div className="tabs" role="tablist" aria-label="View">
         {(['week', 'list'] as const).map((v) => (
