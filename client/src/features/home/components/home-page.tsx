@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useFacilitiesPreview, useFollowingPreview, useMyRosters } from '../api/home';
+import { useFacilitiesPreview, useFollowingPreview, useMyRosters, useTeamsPreview } from '../api/home';
 import { errorMessage } from '../../../lib/api';
 import type { MyRoster, Page } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
@@ -28,6 +28,7 @@ export function HomePage({ feed, nextUp }: { feed?: ReactNode; nextUp?: ReactNod
   const people = useFollowingPreview(me.id);
   const facilities = useFacilitiesPreview(me.id);
   const rosters = useMyRosters();
+  const teams = useTeamsPreview(me.id);
   const name = displayName(me);
 
   return (
@@ -94,6 +95,15 @@ export function HomePage({ feed, nextUp }: { feed?: ReactNode; nextUp?: ReactNod
             )}
           />
           <YourTeams query={rosters} />
+          <Preview
+            title="Teams you follow"
+            all={`/users/${me.id}/following/teams`}
+            query={teams}
+            empty={<EmptyLine icon={<TeamIcon size={18} />} to="/teams" text="Follow a team" />}
+            render={(t) => (
+              <ListRow key={t.id} to={`/teams/${t.id}`} media={<Avatar name={t.name} src={t.logoUrl} size="sm" square />} title={t.name} subtitle={`${formatCount(t.followerCount)} ${plural(t.followerCount, 'follower')}`} />
+            )}
+          />
         </aside>
       </div>
     </div>
