@@ -308,6 +308,26 @@ async fn my_rosters(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any `from` and `to` make a window or a 422 naming one of them;
+        /// an accepted window runs forwards and spans at most 92 days.
+        #[test]
+        fn any_window_is_taken_or_refused_naming_its_field(
+            from in proptest::option::of(crate::fuzzing::text()),
+            to in proptest::option::of(crate::fuzzing::text()),
+            now in -2_208_988_800_000_i64..7_258_118_400_000,
+        ) {
+            match (WindowQuery { from, to }).window(now) {
+                Ok((a, b)) => prop_assert!(a < b && b - a <= MAX_WINDOW_DAYS * DAY_MS),
+                Err(AppError::Validation { fields, .. }) => {
+                    prop_assert!(fields.keys().all(|k| k == "from" || k == "to"));
+                }
+                Err(other) => prop_assert!(false, "{other:?}"),
+            }
+        }
+    }
 
     fn q(from: Option<&str>, to: Option<&str>) -> WindowQuery {
         WindowQuery { from: from.map(String::from), to: to.map(String::from) }
