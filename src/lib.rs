@@ -31,6 +31,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod calendar;
 pub mod commands;
 pub mod config;
 pub mod db;

@@ -92,11 +92,11 @@ test('two players race for the last skater slot: exactly one gets it, the other 
   await expect(paid).toHaveText('Paid');
   await page.screenshot({ path: shot(testInfo, 'event-page-organiser'), fullPage: true });
 
-  // The promoted player sees it on their page and on the home strip.
+  // The promoted player sees it on their page and in Home's next up.
   await loser.reload();
   await expect(loser.getByTestId('my-payment')).toHaveText(/Paid/);
   await loser.goto('/');
-  await expect(loser.getByTestId('upcoming-strip').getByText(title)).toBeVisible();
+  await expect(loser.getByTestId('next-up').getByText(title)).toBeVisible();
 
   // Cancelling shows a banner to everyone watching.
   await loser.goto(eventPath);

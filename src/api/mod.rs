@@ -3,6 +3,7 @@
 //! wires them together with the request limits and the error envelope for
 //! malformed input, unknown routes and wrong methods.
 
+pub mod calendar;
 pub mod dev;
 pub mod divisions;
 pub mod events;
@@ -16,6 +17,7 @@ pub mod openapi;
 pub mod orgs;
 pub mod posts;
 pub mod rosters;
+pub mod schedule;
 pub mod seasons;
 pub mod staff;
 pub mod statuses;
@@ -55,6 +57,8 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(feed::config)
         .configure(posts::config)
         .configure(statuses::config)
+        .configure(schedule::config)
+        .configure(calendar::config)
         .configure(dev::config)
         .configure(webhooks::config)
         .configure(crate::ws::config);

@@ -18,6 +18,7 @@ pub mod levels;
 pub mod orgs;
 pub mod posts;
 pub mod rosters;
+pub mod schedule;
 pub mod search;
 pub mod seasons;
 pub mod spots;

@@ -60,6 +60,22 @@ string_enum!(EventType {
 
 string_enum!(TeamRole { Home => "HOME", Away => "AWAY" });
 
+string_enum!(
+    /// What a schedule item is: an event (skates, practices, imported
+    /// games…) or a league game between two rosters.
+    ScheduleKind { Event => "EVENT", Game => "GAME" }
+);
+
+string_enum!(
+    /// The person's standing on a schedule item (docs/schedule.md):
+    /// their RSVP, none yet on their team's event, or on the roster of a
+    /// league game (which takes no RSVP).
+    ScheduleState {
+        Attending => "ATTENDING", Waitlisted => "WAITLISTED", Declined => "DECLINED",
+        NotAnswered => "NOT_ANSWERED", OnRoster => "ON_ROSTER",
+    }
+);
+
 string_enum!(RosterStatus { Draft => "DRAFT", Active => "ACTIVE", Archived => "ARCHIVED" });
 
 string_enum!(RosterCommitment { FullTime => "FULL_TIME", Substitute => "SUBSTITUTE" });

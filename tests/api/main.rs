@@ -19,6 +19,7 @@ mod operations;
 mod permissions;
 mod realtime;
 mod rosters;
+mod schedule;
 mod socket_edges;
 mod socket_fuzz;
 mod statuses;

@@ -18,6 +18,8 @@ import { FeedColumn } from '../features/feed/components/feed-column';
 import { SubsPage } from '../features/subs/components/subs-page';
 import { EventSubsCall } from '../features/subs/components/event-subs-call';
 import { UserPosts } from '../features/feed/components/user-posts';
+import { NextUp } from '../features/schedule/components/next-up';
+import { PersonSchedule, TeamUpcoming } from '../features/schedule/components/public-schedule';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { NotFoundPage } from './not-found-page';
@@ -64,6 +66,7 @@ const EditEventPage = lazyPage(() => import('../features/events/components/event
 const GamePage = lazyPage(() => import('../features/games/components/game-page').then((m) => m.GamePage));
 const SeasonGamesPage = lazyPage(() => import('../features/games/components/season-games-page').then((m) => m.SeasonGamesPage));
 const TeamSchedulePage = lazyPage(() => import('../features/games/components/team-schedule-page').then((m) => m.TeamSchedulePage));
+const MySchedulePage = lazyPage(() => import('../features/schedule/components/my-schedule-page').then((m) => m.MySchedulePage));
 const PlayerStatsPage = lazyPage(() => import('../features/games/components/player-stats-page').then((m) => m.PlayerStatsPage));
 
 export function AppRoutes() {
@@ -111,11 +114,15 @@ function GatedRoutes() {
       {/* The score keeper's console takes the whole phone screen: no app navigation to hit by mistake. */}
       <Route path="games/:id/score" element={<ScorekeeperConsolePage />} />
       <Route element={<Shell />}>
-        <Route index element={<HomePage feed={<FeedColumn />} />} />
+        <Route index element={<HomePage feed={<FeedColumn />} nextUp={<NextUp />} />} />
+        <Route path="schedule" element={<MySchedulePage />} />
         <Route path="people" element={<PeopleSearchPage />} />
         <Route path="me" element={<Navigate to={`/users/${user.id}`} replace />} />
         <Route path="settings/profile" element={<EditProfilePage />} />
-        <Route path="users/:id" element={<UserProfilePage renderPosts={(who) => <UserPosts {...who} />} />} />
+        <Route
+          path="users/:id"
+          element={<UserProfilePage renderPosts={(who) => <UserPosts {...who} />} renderSchedule={(who) => <PersonSchedule userId={who.userId} name={who.name} />} />}
+        />
         <Route path="users/:id/followers" element={<FollowListPage kind="followers" />} />
         <Route path="users/:id/following" element={<FollowListPage kind="following" />} />
         <Route path="users/:id/following/facilities" element={<FollowListPage kind="facilities" />} />
@@ -127,7 +134,7 @@ function GatedRoutes() {
         <Route path="facilities/:id/seasons/new" element={<NewSeasonPage />} />
         <Route path="teams" element={<TeamsPage />} />
         <Route path="teams/new" element={<CreateTeamPage />} />
-        <Route path="teams/:id" element={<TeamPage />} />
+        <Route path="teams/:id" element={<TeamPage renderUpcoming={(teamId) => <TeamUpcoming teamId={teamId} />} />} />
         <Route path="teams/:id/edit" element={<EditTeamPage />} />
         <Route path="teams/:id/rosters/new" element={<NewRosterPage />} />
         <Route path="rosters/:id" element={<RosterPage />} />

@@ -3,7 +3,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../lib/auth/auth-context';
 import { Logo } from '../components/ui/logo';
 import { PageSpinner } from '../components/ui/spinner';
-import { CalendarIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
+import { CalendarIcon, ClockIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
 import { ConnectionIndicator } from './connection-indicator';
 import { PageLoadBoundary } from './page-load-boundary';
 import { UserMenu } from './user-menu';
@@ -15,10 +15,13 @@ interface NavItem {
   short?: string;
   icon: ReactNode;
   end?: boolean;
+  /** Left out of the phone's bottom bar (reached from Home there), which holds six at most. */
+  topOnly?: boolean;
 }
 
 const NAV: NavItem[] = [
   { to: '/', label: 'Home', icon: <HomeIcon size={22} />, end: true },
+  { to: '/schedule', label: 'My schedule', icon: <ClockIcon size={22} />, topOnly: true },
   { to: '/events', label: 'Events', icon: <CalendarIcon size={22} /> },
   { to: '/people', label: 'People', icon: <PeopleIcon size={22} /> },
   { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} /> },
@@ -66,7 +69,7 @@ export function Shell() {
         </PageLoadBoundary>
       </main>
       <nav className="bottomnav" aria-label="Main">
-        {NAV.map((item) => (
+        {NAV.filter((item) => !item.topOnly).map((item) => (
           <NavLink key={item.to} to={item.to} end={item.end} className="bottomnav__link">
             {item.icon}
             <span>{item.short ?? item.label}</span>

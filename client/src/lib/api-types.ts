@@ -692,3 +692,67 @@ export interface TakeSpotReply {
   /** My statuses that taking the spot ended (AVAILABLE_TO_SUB, unless kept). */
   endedStatusIds: string[];
 }
+
+// ---------------------------------------------------------------- schedules (docs/schedule.md)
+
+/** My standing on a schedule item: an RSVP, none yet (my team's event), or on the roster of a league game. */
+export type ScheduleState = 'ATTENDING' | 'WAITLISTED' | 'DECLINED' | 'NOT_ANSWERED' | 'ON_ROSTER';
+
+/** One event or league game of `GET /me/schedule`, `/users/{id}/schedule`, `/teams/{id}/upcoming`. */
+export interface ScheduleItem {
+  kind: 'EVENT' | 'GAME';
+  id: string;
+  title: string;
+  startsAt: string;
+  endsAt: string;
+  /** The rink's IANA zone; null for an event away from any rink. */
+  timeZone: string | null;
+  place: string | null;
+  facilityId: string | null;
+  facilityName: string | null;
+  eventType: EventType | null;
+  /** Games: SCHEDULED, LIVE, FINAL, POSTPONED, CANCELLED; events: SCHEDULED or CANCELLED. */
+  status: string;
+  homeName: string | null;
+  awayName: string | null;
+  homeScore: number | null;
+  awayScore: number | null;
+  teamName: string | null;
+  side: TeamRole | null;
+  seasonName: string | null;
+  /** Only in my own schedule. */
+  myState: ScheduleState | null;
+  waitlistRank: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Schedule {
+  from: string;
+  to: string;
+  items: ScheduleItem[];
+}
+
+/** `GET /me/rosters`: a roster I play on. */
+export interface MyRoster {
+  rosterId: string;
+  rosterName: string;
+  teamId: string;
+  teamName: string;
+  logoUrl: string | null;
+  seasonId: string;
+  seasonName: string;
+  status: 'DRAFT' | 'ACTIVE' | 'ARCHIVED';
+}
+
+/** `GET /me/calendar-feed`. */
+export interface CalendarFeed {
+  active: boolean;
+  createdAt: string | null;
+}
+
+/** `POST /me/calendar-feed`: the path holds the secret, shown this once. */
+export interface NewCalendarFeed {
+  path: string;
+  createdAt: string;
+}

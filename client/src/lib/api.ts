@@ -121,6 +121,26 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** A file the server makes for the signed-in person (e.g. an `.ics`), as a Blob. */
+export async function requestBlob(path: string, opts: Pick<RequestOptions, 'signal'> = {}): Promise<Blob> {
+  const headers: Record<string, string> = {};
+  const token = await tokenSource();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path), { headers, signal: opts.signal });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'network_error', 'Could not reach Rinkside. Check your connection.');
+  }
+  if (!res.ok) {
+    const error = await parseError(res);
+    if (res.status === 401) onUnauthorized?.();
+    throw error;
+  }
+  return res.blob();
+}
+
 export const api = {
   get: <T>(path: string, opts?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...opts, method: 'GET' }),
   post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'method' | 'body'>) =>

@@ -4,6 +4,7 @@
 // the event itself that reaches my feed (EVENT_UPDATED: a moved league game)
 // re-reads it.
 
+import { AddToCalendar } from './add-to-calendar';
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
@@ -107,6 +108,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
   return (
     <div className="event-page" data-testid="event-page">
       <EventHero event={event} doc={doc} cancelled={cancelled} isLive={isLive} />
+      {!cancelled && !over && <AddToCalendar eventId={event.id} title={event.title} />}
       {cancelled && (
         <div data-testid="cancelled-banner">
           <Alert tone="warning" title="This event is cancelled">

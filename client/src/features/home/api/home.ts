@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { Facility, Page, PublicUser, RinkEvent, Team } from '../../../lib/api-types';
+import type { Facility, MyRoster, Page, PublicUser, Team } from '../../../lib/api-types';
 
 const PREVIEW = 6;
 
@@ -17,14 +17,10 @@ export const useFollowingPreview = (userId: string) => usePreview<PublicUser>('p
 export const useFacilitiesPreview = (userId: string) => usePreview<Facility>('facilities', `/users/${userId}/following/facilities`);
 export const useTeamsPreview = (userId: string) => usePreview<Team>('teams', `/users/${userId}/following/teams`);
 
-/** Events I'm attending (or waitlisted for) from today on, soonest first. */
-export function useUpcomingEvents() {
+/** The rosters I play on ("Your teams"). */
+export function useMyRosters() {
   return useQuery({
-    queryKey: ['home', 'events', 'attending'],
-    queryFn: ({ signal }) => {
-      const now = new Date();
-      const today = new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
-      return api.get<Page<RinkEvent>>('/events', { signal, query: { attending: 'me', from: today, limit: PREVIEW } });
-    },
+    queryKey: ['schedule', 'rosters'],
+    queryFn: ({ signal }) => api.get<MyRoster[]>('/me/rosters', { signal }),
   });
 }

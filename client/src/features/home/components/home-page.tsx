@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useFacilitiesPreview, useFollowingPreview, useTeamsPreview } from '../api/home';
+import { useFacilitiesPreview, useFollowingPreview, useMyRosters, useTeamsPreview } from '../api/home';
 import { errorMessage } from '../../../lib/api';
-import type { Page } from '../../../lib/api-types';
+import type { MyRoster, Page } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
 import { displayName, formatCount, handle, plural, PROFILE_TYPE_LABELS } from '../../../lib/format';
 import { Avatar } from '../../../components/ui/avatar';
@@ -12,7 +12,6 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { Chip } from '../../../components/ui/chip';
 import { ChevronRightIcon, PeopleIcon, PlusIcon, RinkIcon, SearchIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
-import { UpcomingStrip } from './upcoming-strip';
 import '../home.css';
 
 function greeting(): string {
@@ -23,11 +22,12 @@ function greeting(): string {
   return 'Good evening';
 }
 
-/** `feed`: the main column (the feed feature's, composed in app/). */
-export function HomePage({ feed }: { feed?: ReactNode }) {
+/** `nextUp`: my next games and skates, first; `feed`: the main column (each another feature's, composed in app/). */
+export function HomePage({ feed, nextUp }: { feed?: ReactNode; nextUp?: ReactNode }) {
   const me = useCurrentUser();
   const people = useFollowingPreview(me.id);
   const facilities = useFacilitiesPreview(me.id);
+  const rosters = useMyRosters();
   const teams = useTeamsPreview(me.id);
   const name = displayName(me);
 
@@ -65,7 +65,7 @@ export function HomePage({ feed }: { feed?: ReactNode }) {
         </div>
       )}
 
-      <UpcomingStrip />
+      {nextUp}
 
       <div className="home-grid">
         <div className="home-grid__main">{feed}</div>
@@ -94,11 +94,12 @@ export function HomePage({ feed }: { feed?: ReactNode }) {
               <ListRow key={f.id} to={`/facilities/${f.id}`} media={<Avatar name={f.name} src={f.imageUrl} size="sm" square />} title={f.name} subtitle={f.timezone.replace(/_/g, ' ')} />
             )}
           />
+          <YourTeams query={rosters} />
           <Preview
-            title="Your teams"
+            title="Teams you follow"
             all={`/users/${me.id}/following/teams`}
             query={teams}
-            empty={<EmptyLine icon={<TeamIcon size={18} />} to="/teams" text="Follow or start a team" />}
+            empty={<EmptyLine icon={<TeamIcon size={18} />} to="/teams" text="Follow a team" />}
             render={(t) => (
               <ListRow key={t.id} to={`/teams/${t.id}`} media={<Avatar name={t.name} src={t.logoUrl} size="sm" square />} title={t.name} subtitle={`${formatCount(t.followerCount)} ${plural(t.followerCount, 'follower')}`} />
             )}
@@ -160,6 +161,37 @@ function Preview<T extends { id: string }>({
         empty
       ) : (
         <ul className="list list--compact">{items.map(render)}</ul>
+      )}
+    </Card>
+  );
+}
+
+/** "Your teams": the rosters I play on, current ones first. */
+function YourTeams({ query }: { query: UseQueryResult<MyRoster[]> }) {
+  const rosters = (query.data ?? []).filter((r) => r.status !== 'ARCHIVED').slice(0, 6);
+  return (
+    <Card padded={false} data-testid="your-teams">
+      <div className="card__pad card__pad--header">
+        <CardHeader title="Your teams" />
+      </div>
+      {query.isPending ? (
+        <ListSkeleton rows={3} />
+      ) : query.isError ? (
+        <p className="muted card__pad">{errorMessage(query.error)}</p>
+      ) : rosters.length === 0 ? (
+        <EmptyLine icon={<TeamIcon size={18} />} to="/teams" text="Join or start a team" />
+      ) : (
+        <ul className="list list--compact">
+          {rosters.map((r) => (
+            <ListRow
+              key={r.rosterId}
+              to={`/rosters/${r.rosterId}`}
+              media={<Avatar name={r.teamName} src={r.logoUrl} size="sm" square />}
+              title={r.teamName}
+              subtitle={r.rosterName === r.teamName ? r.seasonName : `${r.rosterName} · ${r.seasonName}`}
+            />
+          ))}
+        </ul>
       )}
     </Card>
   );

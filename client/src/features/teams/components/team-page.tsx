@@ -2,6 +2,7 @@
 // and a link to its schedule. Staff edit it and start rosters; the owner
 // manages the staff. Edits made elsewhere arrive over `team:ID`.
 
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTeam, useTeamLive, useTransferTeam } from '../api/teams';
 import type { TeamPage as TeamPageData } from '../../../lib/api-types';
@@ -27,16 +28,19 @@ export const LOAD_COPY = {
   listLabel: 'All teams',
 };
 
-export function TeamPage() {
+/** The team's upcoming events and games (the schedule feature's, composed in app/). */
+export type RenderUpcoming = (teamId: string) => ReactNode;
+
+export function TeamPage({ renderUpcoming }: { renderUpcoming?: RenderUpcoming }) {
   const { id = '' } = useParams();
   const query = useTeam(id);
   if (query.isPending || query.isError) {
     return <OrgLoadState query={query} icon={<TeamIcon size={28} />} copy={LOAD_COPY} />;
   }
-  return <TeamView key={query.data.id} team={query.data} />;
+  return <TeamView key={query.data.id} team={query.data} renderUpcoming={renderUpcoming} />;
 }
 
-function TeamView({ team }: { team: TeamPageData }) {
+function TeamView({ team, renderUpcoming }: { team: TeamPageData; renderUpcoming?: RenderUpcoming }) {
   const { user } = useAuth();
   const myId = user?.id ?? '';
   useTeamLive(team);
@@ -70,7 +74,12 @@ function TeamView({ team }: { team: TeamPageData }) {
       />
 
       <OrgLayout
-        main={<RostersCard team={team} />}
+        main={
+          <>
+            {renderUpcoming?.(team.id)}
+            <RostersCard team={team} />
+          </>
+        }
         side={
           <>
             <Card>

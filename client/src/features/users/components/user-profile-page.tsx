@@ -30,7 +30,10 @@ import '../users.css';
 /** What a profile shows of a person's posts (the feed feature's list, composed in app/). */
 export type RenderPosts = (who: { userId: string; name: string; isMe: boolean }) => ReactNode;
 
-export function UserProfilePage({ renderPosts }: { renderPosts?: RenderPosts }) {
+/** What a profile shows of a person's schedule: their teams' games and events (the schedule feature's, composed in app/). */
+export type RenderSchedule = (who: { userId: string; name: string; isMe: boolean }) => ReactNode;
+
+export function UserProfilePage({ renderPosts, renderSchedule }: { renderPosts?: RenderPosts; renderSchedule?: RenderSchedule }) {
   const { id = '' } = useParams();
   const query = useUser(id);
 
@@ -57,10 +60,10 @@ export function UserProfilePage({ renderPosts }: { renderPosts?: RenderPosts }) 
       </Card>
     );
   }
-  return <Profile user={query.data} renderPosts={renderPosts} />;
+  return <Profile user={query.data} renderPosts={renderPosts} renderSchedule={renderSchedule} />;
 }
 
-function Profile({ user, renderPosts }: { user: PublicUser; renderPosts?: RenderPosts }) {
+function Profile({ user, renderPosts, renderSchedule }: { user: PublicUser; renderPosts?: RenderPosts; renderSchedule?: RenderSchedule }) {
   const { user: me } = useAuth();
   const isMe = me?.id === user.id;
   const follow = useFollowToggle('users', user);
@@ -126,6 +129,8 @@ function Profile({ user, renderPosts }: { user: PublicUser; renderPosts?: Render
       </Card>
 
       <PositionsCard positions={user.positions ?? []} isMe={isMe} name={name} />
+
+      {renderSchedule?.({ userId: user.id, name, isMe })}
 
       {renderPosts?.({ userId: user.id, name, isMe })}
     </div>

@@ -1,0 +1,82 @@
+// The schedule feature's reads and writes: my schedule in a window, a
+// person's and a team's public one, the rosters I play on, my answer to an
+// event (the RSVP endpoint), and my calendar feed.
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import type { CalendarFeed, MyRoster, NewCalendarFeed, Schedule } from '../../../lib/api-types';
+import { randomId } from '../../../lib/random-id';
+import type { Answer } from '../model/schedule';
+
+const enc = encodeURIComponent;
+
+export interface Window {
+  from: string;
+  to: string;
+}
+
+/** From `start` for `days` days, as the API takes it. */
+export function windowFrom(start: Date, days: number): Window {
+  return { from: start.toISOString(), to: new Date(start.getTime() + days * 24 * 60 * 60 * 1000).toISOString() };
+}
+
+export function useMySchedule(window?: Window) {
+  return useQuery({
+    queryKey: ['schedule', 'me', window?.from ?? null, window?.to ?? null],
+    queryFn: ({ signal }) => api.get<Schedule>('/me/schedule', { signal, query: { ...window } }),
+  });
+}
+
+export function useUserSchedule(userId: string) {
+  return useQuery({
+    queryKey: ['schedule', 'user', userId],
+    queryFn: ({ signal }) => api.get<Schedule>(`/users/${enc(userId)}/schedule`, { signal }),
+  });
+}
+
+export function useTeamUpcoming(teamId: string) {
+  return useQuery({
+    queryKey: ['schedule', 'team', teamId],
+    queryFn: ({ signal }) => api.get<Schedule>(`/teams/${enc(teamId)}/upcoming`, { signal }),
+  });
+}
+
+export function useMyRosters() {
+  return useQuery({
+    queryKey: ['schedule', 'rosters'],
+    queryFn: ({ signal }) => api.get<MyRoster[]>('/me/rosters', { signal }),
+  });
+}
+
+/** Answer an event in one tap; every schedule on screen reloads with the new standing. */
+export function useAnswer() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ eventId, answer }: { eventId: string; answer: Answer }) =>
+      api.put<{ status: string; waitlistRank: number | null }>(`/events/${enc(eventId)}/rsvp`, { action: answer }, { headers: { 'Idempotency-Key': randomId('rsvp') } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['schedule'] }),
+  });
+}
+
+export function useCalendarFeed() {
+  return useQuery({
+    queryKey: ['calendar-feed'],
+    queryFn: ({ signal }) => api.get<CalendarFeed>('/me/calendar-feed', { signal }),
+  });
+}
+
+export function useMakeCalendarFeed() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<NewCalendarFeed>('/me/calendar-feed'),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['calendar-feed'] }),
+  });
+}
+
+export function useRevokeCalendarFeed() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete('/me/calendar-feed'),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['calendar-feed'] }),
+  });
+}

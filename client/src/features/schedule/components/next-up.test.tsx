@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ScheduleItem } from '../../../lib/api-types';
+import { mockApi } from '../../../testing/mock-api';
+import { renderWithProviders } from '../../../testing/render';
+import { NextUp } from './next-up';
+
+const later = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString();
+
+function item(over: Partial<ScheduleItem>): ScheduleItem {
+  return {
+    kind: 'EVENT',
+    id: 'e1',
+    title: 'Owls vs Top Shelf',
+    startsAt: later(2),
+    endsAt: later(2.1),
+    timeZone: 'America/Toronto',
+    place: 'Rink A, Maple Arena',
+    facilityId: 'f1',
+    facilityName: 'Maple Arena',
+    eventType: 'EXTERNAL_GAME',
+    status: 'SCHEDULED',
+    homeName: 'Ice Owls',
+    awayName: 'Top Shelf',
+    homeScore: null,
+    awayScore: null,
+    teamName: 'Ice Owls',
+    side: null,
+    seasonName: null,
+    myState: 'NOT_ANSWERED',
+    waitlistRank: null,
+    createdAt: later(-10),
+    updatedAt: later(-10),
+    ...over,
+  };
+}
+
+describe('NextUp', { timeout: 20_000 }, () => {
+  it('shows my team game and my place in line, and answers the game in one tap', async () => {
+    let answered = false;
+    const api = mockApi({
+      'GET /me/schedule': () => ({
+        from: later(0),
+        to: later(28),
+        items: [
+          item({ myState: answered ? 'ATTENDING' : 'NOT_ANSWERED' }),
+          item({ id: 'e2', title: 'Tuesday pickup', eventType: 'OTHER', teamName: null, myState: 'WAITLISTED', waitlistRank: 2, startsAt: later(3), endsAt: later(3.1) }),
+          item({ kind: 'GAME', id: 'g1', title: 'Ice Owls vs Rivals', eventType: null, myState: 'ON_ROSTER', startsAt: later(4), endsAt: later(4.1) }),
+        ],
+      }),
+      'PUT /events/:id/rsvp': () => {
+        answered = true;
+        return { status: 'ATTENDING', waitlistRank: null, version: 1 };
+      },
+    });
+    renderWithProviders(<NextUp />);
+    const game = await screen.findByTestId('schedule-e1');
+    expect(within(game).getByTestId('my-state')).toHaveTextContent('Not answered');
+    expect(within(screen.getByTestId('schedule-e2')).getByTestId('my-state')).toHaveTextContent('Waitlist #2');
+    const league = screen.getByTestId('schedule-g1');
+    expect(within(league).getByTestId('my-state')).toHaveTextContent('On the roster');
+    expect(within(league).queryByRole('button')).toBeNull();
+    expect(within(league).getByRole('link', { name: 'Ice Owls vs Rivals' })).toHaveAttribute('href', '/games/g1');
+
+    await userEvent.click(within(game).getByRole('button', { name: "I'm in" }));
+    expect(await within(screen.getByTestId('schedule-e1')).findByText('In')).toBeInTheDocument();
+    const puts = api.callsTo('PUT', '/events/e1/rsvp');
+    expect(puts).toHaveLength(1);
+    expect(puts[0]?.body).toEqual({ action: 'ATTENDING' });
+    expect(puts[0]?.headers['Idempotency-Key']).toBeTruthy();
+  });
+
+  it('says so when nothing is coming up', async () => {
+    mockApi({ 'GET /me/schedule': { from: later(0), to: later(28), items: [] } });
+    renderWithProviders(<NextUp />);
+    expect(await screen.findByText('Nothing in the next four weeks.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,175 @@
+// How schedule items read: my standing in words, times in the rink's own
+// zone (named when it is not the browser's), and the days of a week.
+
+import type { ScheduleItem, ScheduleState } from '../../../lib/api-types';
+
+/** The browser's IANA zone (UTC when it cannot tell). */
+export function browserZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** "In", "Waitlist #2", "Not answered"…; null where there is nothing to say (public views). */
+export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank'>): string | null {
+  switch (item.myState) {
+    case 'ATTENDING':
+      return 'In';
+    case 'WAITLISTED':
+      return item.waitlistRank ? `Waitlist #${item.waitlistRank}` : 'Waitlist';
+    case 'DECLINED':
+      return 'Out';
+    case 'NOT_ANSWERED':
+      return 'Not answered';
+    case 'ON_ROSTER':
+      return 'On the roster';
+    default:
+      return null;
+  }
+}
+
+export type StateTone = 'in' | 'wait' | 'out' | 'ask' | 'roster';
+
+export function stateTone(state: ScheduleState): StateTone {
+  return ({ ATTENDING: 'in', WAITLISTED: 'wait', DECLINED: 'out', NOT_ANSWERED: 'ask', ON_ROSTER: 'roster' } as const)[state];
+}
+
+export type Answer = 'ATTENDING' | 'DECLINED';
+
+/** The one-tap answers an item offers: an event I may answer, not cancelled and not over. */
+export function answersFor(item: ScheduleItem, now: Date = new Date()): Answer[] {
+  if (item.kind !== 'EVENT' || item.status === 'CANCELLED' || !item.myState) return [];
+  if (new Date(item.endsAt).getTime() < now.getTime()) return [];
+  switch (item.myState) {
+    case 'NOT_ANSWERED':
+      return ['ATTENDING', 'DECLINED'];
+    case 'ATTENDING':
+    case 'WAITLISTED':
+      return ['DECLINED'];
+    case 'DECLINED':
+      return ['ATTENDING'];
+    default:
+      return [];
+  }
+}
+
+/** The label of an answer button, for the state it leaves. */
+export function answerLabel(answer: Answer, from: ScheduleState | null): string {
+  if (answer === 'ATTENDING') return "I'm in";
+  return from === 'WAITLISTED' ? 'Leave waitlist' : "Can't go";
+}
+
+/** The zone an item's times are shown in: the rink's, else the browser's. */
+export function itemZone(item: Pick<ScheduleItem, 'timeZone'>, local: string = browserZone()): string {
+  return item.timeZone ?? local;
+}
+
+/** A short name of a zone at an instant, e.g. "EST" or "GMT+1". */
+function zoneName(ms: number, zone: string): string {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(ms));
+    return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone;
+  } catch {
+    return zone;
+  }
+}
+
+/** Whether two zones read the same wall clock at an instant. */
+function sameClock(ms: number, a: string, b: string): boolean {
+  if (a === b) return true;
+  const fmt = (z: string) => {
+    try {
+      return new Intl.DateTimeFormat('en-US', { timeZone: z, hour: 'numeric', minute: 'numeric', day: 'numeric' }).format(new Date(ms));
+    } catch {
+      return z;
+    }
+  };
+  return fmt(a) === fmt(b);
+}
+
+export interface ZonedWhen {
+  /** "Tue, Nov 24". */
+  day: string;
+  /** "9:30 PM". */
+  time: string;
+  /** The zone's short name when it is not the browser's clock ("EST"), else null. */
+  zone: string | null;
+  /** `YYYY-MM-DD` of the day at the rink (for grouping). */
+  dayKey: string;
+}
+
+/** When an item starts, on the rink's clock. */
+export function zonedWhen(item: Pick<ScheduleItem, 'startsAt' | 'timeZone'>, local: string = browserZone()): ZonedWhen {
+  const ms = new Date(item.startsAt).getTime();
+  const zone = itemZone(item, local);
+  const safe = (opts: Intl.DateTimeFormatOptions, tz: string) => {
+    try {
+      return new Intl.DateTimeFormat(undefined, { ...opts, timeZone: tz }).format(new Date(ms));
+    } catch {
+      return new Intl.DateTimeFormat(undefined, opts).format(new Date(ms));
+    }
+  };
+  return {
+    day: safe({ weekday: 'short', month: 'short', day: 'numeric' }, zone),
+    time: safe({ hour: 'numeric', minute: '2-digit' }, zone),
+    zone: sameClock(ms, zone, local) ? null : zoneName(ms, zone),
+    dayKey: dayKey(ms, zone),
+  };
+}
+
+/** `YYYY-MM-DD` of an instant in a zone. */
+export function dayKey(ms: number, zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+  } catch {
+    return new Date(ms).toISOString().slice(0, 10);
+  }
+}
+
+/** Local midnight of the Monday of the week `d` is in. */
+export function startOfWeek(d: Date): Date {
+  const monday = new Date(d.getFullYear(), d.getMonth(), d.getDate());
+  const back = (monday.getDay() + 6) % 7;
+  monday.setDate(monday.getDate() - back);
+  return monday;
+}
+
+export function addDays(d: Date, n: number): Date {
+  const out = new Date(d);
+  out.setDate(out.getDate() + n);
+  return out;
+}
+
+export interface WeekDay {
+  /** `YYYY-MM-DD` in the browser's zone. */
+  key: string;
+  date: Date;
+  items: ScheduleItem[];
+}
+
+/**
+ * The seven days from `monday`, each with the items on that day: the rink's
+ * day for items at a rink (a 23:30 game at the rink is that evening's game
+ * wherever the viewer is), the browser's for the others.
+ */
+export function weekDays(items: ScheduleItem[], monday: Date, local: string = browserZone()): WeekDay[] {
+  const days: WeekDay[] = [];
+  for (let i = 0; i < 7; i += 1) {
+    const date = addDays(monday, i);
+    days.push({ key: dayKey(date.getTime() + 12 * 60 * 60 * 1000, local), date, items: [] });
+  }
+  for (const item of items) {
+    const key = zonedWhen(item, local).dayKey;
+    days.find((d) => d.key === key)?.items.push(item);
+  }
+  return days;
+}
+
+/** "Blue Liners 3 – 2 Rivals" for a game with a score, else null. */
+export function scoreLine(item: ScheduleItem): string | null {
+  if (item.status !== 'LIVE' && item.status !== 'FINAL') return null;
+  if (item.homeScore === null || item.awayScore === null) return null;
+  return `${item.homeName ?? 'Home'} ${item.homeScore} – ${item.awayScore} ${item.awayName ?? 'Away'}`;
+}
