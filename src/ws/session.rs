@@ -508,7 +508,7 @@ mod fuzz {
     use crate::fuzzing;
     use proptest::prelude::*;
 
-    /// A continuation frame as actix-ws hands it over, in any order a
+    /// A continuation frame as the frame decoder hands it over, in any order a
     /// client can send them.
     fn item() -> impl Strategy<Value = Item> {
         let payload = prop::collection::vec(any::<u8>(), 0..64).prop_map(Bytes::from);
