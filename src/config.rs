@@ -54,6 +54,9 @@ pub struct Config {
     pub content_security_policy: Option<String>,
     /// Season sync (docs/sync.md).
     pub sync: SyncSettings,
+    /// The demo's simulated score keeper plays this often (`DEMO=1`;
+    /// docs/demo.md); `None`: no demo.
+    pub demo: Option<Duration>,
 }
 
 /// Season sync settings (docs/sync.md › Schedule).
@@ -219,6 +222,7 @@ impl Config {
                 interval: Duration::from_secs(60 * num("SYNC_INTERVAL_MINUTES", 60)?.max(1)),
                 tick: secs("SYNC_TICK_SECONDS", 30)?,
             },
+            demo: flag("DEMO").then(|| secs("DEMO_PLAY_SECONDS", 4)).transpose()?.map(|d| d.max(Duration::from_secs(1))),
             content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {
                 Some(p) if !p.bytes().all(|b| (0x20..0x7f).contains(&b)) => {
                     return Err(ConfigError("CONTENT_SECURITY_POLICY must be one line of printable ASCII".into()));
@@ -227,6 +231,9 @@ impl Config {
             },
         };
         config.check_dev_auth_bind()?;
+        if config.demo.is_some() && config.auth_mode != AuthMode::Dev {
+            return Err(ConfigError("DEMO=1 needs AUTH_MODE=dev: the demo signs its players in as dev users".into()));
+        }
         Ok(config)
     }
 

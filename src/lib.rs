@@ -35,6 +35,7 @@ pub mod calendar;
 pub mod commands;
 pub mod config;
 pub mod db;
+pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod feed;

@@ -28,6 +28,11 @@ async fn run() -> anyhow::Result<()> {
             raise_open_file_limit();
             let app = Application::build(config.clone()).await?;
             tracing::info!(bind = %config.bind, port = app.port(), database = backend(&config), cluster = config.redis_url.is_some(), "rinkside listening");
+            let local = format!("http://127.0.0.1:{}", app.port());
+            if let Some(every) = config.demo {
+                rinkside::demo::spawn(local.clone(), app.state().db.clone(), every);
+            }
+            println!("Rinkside is ready: open {local} (Ctrl-C stops it)");
             app.run_until_stopped().await
         }
         Some("migrate") => {

@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod command_results;
+pub mod demo;
 pub mod event_commits;
 pub mod event_store;
 pub mod events;
