@@ -61,7 +61,7 @@ describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     await user.type(screen.getByTestId('event-title'), 'Pickup');
     await user.type(screen.getByTestId('event-start'), '2030-12-06T21:00');
     await user.click(screen.getByTestId('save-event'));
-    expect(await screen.findByText('must be 0–500, or null for unlimited')).toBeInTheDocument();
+    expect(await screen.findByText('Must be 0–500, or null for unlimited')).toBeInTheDocument();
     expect(screen.getByTestId('event-max-skaters')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('2 to 4 groups')).toBeInTheDocument();
   });

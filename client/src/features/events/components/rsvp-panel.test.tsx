@@ -114,7 +114,7 @@ describe('RsvpPanel', { timeout: TYPING_TIMEOUT_MS }, () => {
     const { live, user } = setup();
     await user.click(screen.getByTestId('rsvp-in'));
     await act(async () => live.last().reject(new CommandRejectedError('conflict', 'the event is cancelled')));
-    expect(await screen.findByRole('alert')).toHaveTextContent('the event is cancelled');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The event is cancelled');
     expect(status()).toHaveTextContent('Are you in?');
   });
 

@@ -89,7 +89,7 @@ describe('FacilityPage', { timeout: TIMEOUT_MS }, () => {
     await user.click(transfer);
     await user.click(transfer);
     await waitFor(() => expect(server.callsTo('POST', '/facilities/f-1/transfer-ownership')[0]?.body).toEqual({ userId: 'u-ada' }));
-    expect(await screen.findByText('no such user')).toBeInTheDocument();
+    expect(await screen.findByText('No such user')).toBeInTheDocument();
     expect(screen.getByTestId('owner-picker')).toHaveAttribute('aria-invalid', 'true');
   });
 
@@ -144,7 +144,7 @@ describe('EditFacilityPage', { timeout: TIMEOUT_MS }, () => {
     );
     await user.type(await screen.findByTestId('facility-email'), 'desk@rink.example');
     await user.click(screen.getByTestId('save-facility'));
-    expect(await screen.findByText('must be an email address')).toBeInTheDocument();
+    expect(await screen.findByText('Must be an email address')).toBeInTheDocument();
     expect(screen.getByTestId('facility-email')).toHaveAttribute('aria-invalid', 'true');
     // Only the owner may delete.
     expect(screen.queryByTestId('delete-facility')).not.toBeInTheDocument();

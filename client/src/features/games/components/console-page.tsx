@@ -76,11 +76,20 @@ export function ScorekeeperConsolePage() {
   const { game, query } = useLiveGame(id, scoring.flight.reply);
   const queryClient = useQueryClient();
   const forbidden = scoring.flight.errorCode === 'forbidden';
+  const connection = useConnectionState();
 
   // Refused as not allowed: the rights changed under us; read them again.
   useEffect(() => {
     if (forbidden) void queryClient.invalidateQueries({ queryKey: gameKeys.detail(id), exact: true });
   }, [forbidden, id, queryClient]);
+
+  // A read that failed while Rinkside was away is read again as soon as the
+  // socket is back: the console recovers by itself (no Try again needed).
+  const failed = query.isError;
+  const refetch = query.refetch;
+  useEffect(() => {
+    if (connection === 'live' && failed) void refetch();
+  }, [connection, failed, refetch]);
 
   if (query.isPending) {
     return (
@@ -89,7 +98,9 @@ export function ScorekeeperConsolePage() {
       </ConsoleFrame>
     );
   }
-  if (query.isError || !game) {
+  // A failed re-read keeps the game we have: the console stays usable and
+  // the topic keeps the score; only a first read that failed has nothing to show.
+  if (!game) {
     const notFound = query.error instanceof ApiError && query.error.status === 404;
     return (
       <ConsoleFrame gameId={id} title="Score keeper">
@@ -200,6 +211,19 @@ function StatusBar({ flight, onDismiss }: { flight: ScoringFlight; onDismiss: ()
       </p>
     );
   }
+  if (flight.queued) {
+    return (
+      <div className="sk-status sk-status--unknown" role="status" data-testid="console-status" data-state="queued">
+        <p>
+          <strong>{flight.queued.label}: waiting for the connection.</strong> Rinkside could not be reached; it goes as soon as the connection is back,
+          once.
+        </p>
+        <Button size="sm" variant="ghost" onClick={onDismiss} data-testid="drop-queued">
+          Don&apos;t send
+        </Button>
+      </div>
+    );
+  }
   if (flight.unknown) {
     return (
       <div className="sk-status sk-status--unknown" role="status" data-testid="console-status" data-state="unknown">
@@ -238,10 +262,12 @@ function StatusBar({ flight, onDismiss }: { flight: ScoringFlight; onDismiss: ()
 }
 
 function Console({ game }: { game: Game }) {
-  const { flight, act, setLineup, dismiss } = useScoring(game.id);
+  const { flight, act, setLineup, dismiss } = useScoring(game.id, { retries: true });
   const [picker, setPicker] = useState<PickerState>({ step: 'closed' });
   const [confirmFinal, setConfirmFinal] = useState(false);
-  const busy = flight.phase === 'sending';
+  // An action waiting for the connection holds the buttons: a second one
+  // must not take its place.
+  const busy = flight.phase === 'sending' || flight.queued !== null;
   const status = game.status;
   const live = status === 'LIVE';
 
