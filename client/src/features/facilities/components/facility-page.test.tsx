@@ -166,6 +166,21 @@ describe('EditFacilityPage', { timeout: TIMEOUT_MS }, () => {
 });
 
 describe('NewSeasonPage', { timeout: TIMEOUT_MS }, () => {
+  it('says a season ending 9999-12-31 is out of range, in words, without asking the server', async () => {
+    const { server, user } = setup(
+      { 'GET /facilities/f-1': makeFacilityPage({ viewerRole: 'MANAGER', timezone: 'America/Winnipeg' }) },
+      '/facilities/f-1/seasons/new',
+      '/facilities/:id/seasons/new',
+      <NewSeasonPage />,
+    );
+    await user.type(await screen.findByTestId('season-name'), 'Forever');
+    await user.type(screen.getByTestId('season-start'), '2027-04-01');
+    await user.type(screen.getByTestId('season-end'), '9999-12-31');
+    await user.click(screen.getByTestId('save-season'));
+    expect(await screen.findByText('Pick a day between 1900 and 2200.')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/facilities/f-1/seasons')).toHaveLength(0);
+  });
+
   it('creates a season with the rink’s days and opens it', async () => {
     const { server, user } = setup(
       {

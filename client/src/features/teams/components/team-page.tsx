@@ -40,7 +40,7 @@ function TeamView({ team }: { team: TeamPageData }) {
   const { user } = useAuth();
   const myId = user?.id ?? '';
   useTeamLive(team);
-  const follow = useFollowToggle('teams', team);
+  const follow = useFollowToggle('teams', team, { live: true });
   const transfer = useTransferTeam(team.id);
   const isStaff = team.viewerRole !== null;
 

@@ -63,11 +63,11 @@ export function UserProfilePage({ renderPosts }: { renderPosts?: RenderPosts }) 
 function Profile({ user, renderPosts }: { user: PublicUser; renderPosts?: RenderPosts }) {
   const { user: me } = useAuth();
   const isMe = me?.id === user.id;
-  const follow = useFollowToggle('users', user);
+  const follow = useFollowToggle('users', user, { live: true });
   const name = displayName(user);
   const at = handle(user);
   // My own page shows my live counts (following changes when I follow others).
-  const followingCount = isMe && me ? me.followingCount : user.followingCount;
+  const followingCount = follow.followingCount ?? (isMe && me ? me.followingCount : user.followingCount);
 
   return (
     <div className="stack-lg" data-testid="user-profile">
