@@ -146,10 +146,10 @@ impl AppError {
 
     pub fn envelope(&self) -> ErrorEnvelope {
         let details = match self {
-            Self::Validation { fields, .. } => serde_json::to_value(
-                fields.iter().map(|(k, v)| (k.clone(), capitalised(v))).collect::<FieldErrors>(),
-            )
-            .ok(),
+            Self::Validation { fields, .. } => {
+                serde_json::to_value(fields.iter().map(|(k, v)| (k.clone(), capitalised(v))).collect::<FieldErrors>())
+                    .ok()
+            }
             _ => None,
         };
         ErrorEnvelope { error: ErrorBody { code: self.code().into(), message: self.message(), details } }

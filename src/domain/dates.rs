@@ -69,7 +69,11 @@ mod tests {
     #[test]
     fn an_event_starts_within_two_years() {
         let now = at("2026-11-24T12:00:00Z");
-        assert_eq!(event_start_in_reach(at("2020-01-01T00:00:00Z"), now), Ok(()), "the past is the client's to confirm");
+        assert_eq!(
+            event_start_in_reach(at("2020-01-01T00:00:00Z"), now),
+            Ok(()),
+            "the past is the client's to confirm"
+        );
         assert_eq!(event_start_in_reach(at("2028-11-24T12:00:00Z"), now), Ok(()));
         let message = event_start_in_reach(at("2046-11-24T12:00:00Z"), now).unwrap_err();
         assert_eq!(message, "must be within two years from today (by Nov 24, 2028)");

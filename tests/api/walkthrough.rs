@@ -15,8 +15,7 @@ fn usernames(page: &Value) -> Vec<String> {
 }
 
 async fn position(app: &TestApp, who: &TestUser, position: &str, level: &str) {
-    let (s, b) =
-        app.post("/api/v1/me/positions", Some(who), json!({"position": position, "skillLevel": level})).await;
+    let (s, b) = app.post("/api/v1/me/positions", Some(who), json!({"position": position, "skillLevel": level})).await;
     assert_eq!(s, 201, "{b}");
 }
 
@@ -131,8 +130,9 @@ async fn an_event_decades_ahead_is_refused_in_words() {
     assert_eq!(app.count("events").await, 0);
     let (s, b) = app.post("/api/v1/events", Some(&org), body("2026-12-01T21:00:00Z")).await;
     assert_eq!(s, 201, "{b}");
-    let (s, moved) =
-        app.patch(&format!("/api/v1/events/{}", b["id"].as_str().unwrap()), Some(&org), body("2099-01-01T00:00:00Z")).await;
+    let (s, moved) = app
+        .patch(&format!("/api/v1/events/{}", b["id"].as_str().unwrap()), Some(&org), body("2099-01-01T00:00:00Z"))
+        .await;
     assert_error(s, &moved, 422, "validation_failed");
 }
 
@@ -164,7 +164,11 @@ async fn a_payment_marked_paid_reaches_the_players_open_page() {
     let org = app.user("organiser").await;
     app.patch("/api/v1/me", Some(&org), json!({"canCollectEventPayments": true})).await;
     let (_, e) = app
-        .post("/api/v1/events", Some(&org), json!({"title": "Pickup", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER"}))
+        .post(
+            "/api/v1/events",
+            Some(&org),
+            json!({"title": "Pickup", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER"}),
+        )
         .await;
     let event = e["id"].as_str().unwrap().to_string();
     let player = app.user("amelia").await;
@@ -176,8 +180,9 @@ async fn a_payment_marked_paid_reaches_the_players_open_page() {
     ws.auth(&player).await;
     let snap = ws.subscribe(&format!("event:{event}")).await;
     let seq = snap["seq"].as_i64().unwrap();
-    let (s, b) =
-        app.put(&format!("/api/v1/events/{event}/payments/{}", player.id), Some(&org), Some(json!({"isPaid": true}))).await;
+    let (s, b) = app
+        .put(&format!("/api/v1/events/{event}/payments/{}", player.id), Some(&org), Some(json!({"isPaid": true})))
+        .await;
     assert_eq!(s, 200, "{b}");
     let update = ws.next_of("update", Duration::from_secs(5)).await.expect("the event is pushed");
     assert!(update["seq"].as_i64().unwrap() > seq, "a newer version: {update}");
@@ -207,13 +212,19 @@ async fn follower_counts_are_pushed_to_every_open_page() {
     let (s, _) = app.put(&format!("/api/v1/users/{}/follow", alice.id), Some(&bob), None).await;
     assert_eq!(s, 204);
     let update = watcher.next_of("update", Duration::from_secs(5)).await.expect("alice's count");
-    assert_eq!((update["topic"].as_str(), update["data"]["followerCount"].as_i64()), (Some(format!("follows:{}", alice.id).as_str()), Some(1)));
+    assert_eq!(
+        (update["topic"].as_str(), update["data"]["followerCount"].as_i64()),
+        (Some(format!("follows:{}", alice.id).as_str()), Some(1))
+    );
     let mine = bobs.next_of("update", Duration::from_secs(5)).await.expect("bob's own count");
     assert_eq!(mine["data"]["followingCount"], 1);
 
     app.put(&format!("/api/v1/teams/{team}/follow"), Some(&bob), None).await;
     let update = watcher.next_of("update", Duration::from_secs(5)).await.expect("the team's count");
-    assert_eq!((update["topic"].as_str(), update["data"]["followerCount"].as_i64()), (Some(format!("follows:{team}").as_str()), Some(1)));
+    assert_eq!(
+        (update["topic"].as_str(), update["data"]["followerCount"].as_i64()),
+        (Some(format!("follows:{team}").as_str()), Some(1))
+    );
     app.delete(&format!("/api/v1/users/{}/follow", alice.id), Some(&bob)).await;
     let update = watcher.next_of("update", Duration::from_secs(5)).await.expect("unfollowed");
     assert_eq!(update["data"]["followerCount"], 0);

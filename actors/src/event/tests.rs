@@ -104,8 +104,8 @@ fn an_unlimited_role_never_waitlists() {
         attend(&mut state, &format!("s{i}"), Position::Center);
     }
     assert_eq!(state.attending_count(Role::Skater), 50);
-    let goalie = attend(&mut state, "g", Position::Goalie);
-    assert_eq!(reply(&goalie).status, RsvpStatus::Waitlisted, "a limit of 0 admits nobody");
+    let goalie = run(&mut state, rsvp("g", RsvpAnswer::Attending, Some(Position::Goalie)));
+    assert_eq!(goalie.unwrap_err(), Rejection::NoPlaces { role: Role::Goalie }, "a limit of 0 has no places");
 }
 
 #[test]
@@ -393,11 +393,12 @@ fn the_attendees_document_has_exactly_the_contract_shape() {
 
 #[test]
 fn the_reply_has_exactly_the_contract_shape() {
-    let mut state = event(Some(0), None);
+    let mut state = event(Some(1), None);
+    attend(&mut state, "x", Position::Center);
     let out = attend(&mut state, "a", Position::Center);
     assert_eq!(
         serde_json::to_value(&out.reply).unwrap(),
-        json!({"status": "WAITLISTED", "waitlistRank": 1, "version": 2})
+        json!({"status": "WAITLISTED", "waitlistRank": 1, "version": 3})
     );
     let back: EventReply = serde_json::from_value(json!({"version": 7})).unwrap();
     assert_eq!(back, EventReply::Event { version: 7 });

@@ -221,7 +221,8 @@ async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTea
 #[post("/events")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
     let base = EventFields::default();
-    let (fields, (max_skaters, max_goalies)) = merge(&state.db, &me, body.into_inner(), base, (None, None), (state.clock)()).await?;
+    let (fields, (max_skaters, max_goalies)) =
+        merge(&state.db, &me, body.into_inner(), base, (None, None), (state.clock)()).await?;
     let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
     let mut tx = state.db.begin().await?;
     let id = db::events::insert(&mut *tx, &me.id, &fields, max_skaters, max_goalies, hosted).await?;
