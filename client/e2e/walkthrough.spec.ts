@@ -73,11 +73,22 @@ test('the arena display works on a phone: whole names, the ticker under the scor
     await expect(display.getByTestId('display-last-goal')).toContainText('Vandersloot-Hamilton');
     await display.screenshot({ path: shot(testInfo, `display-phone-${label}`) });
 
-    // Every name is shown whole (no clamp cut it), and nothing leaves the screen.
+    // Every name is shown whole (a line clamp leaves the hidden lines' boxes
+    // below the element's), and nothing leaves the screen.
     for (const side of ['home', 'away']) {
-      const cut = await display.getByTestId(`display-${side}-name`).evaluate((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+      const cut = await display.getByTestId(`display-${side}-name`).evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const lines = Array.from(range.getClientRects());
+        const box = el.getBoundingClientRect();
+        return lines.some((r) => r.bottom > box.bottom + 4 || r.right > box.right + 4);
+      });
       expect(cut, `${label}: the ${side} name is cut`).toBe(false);
     }
+    // The board is not cut at the top either (its period box is on screen).
+    const header = await display.locator('.display__top').boundingBox();
+    const state = await display.getByTestId('display-state').boundingBox();
+    expect(state!.y, `${label}: the period is under the header`).toBeGreaterThanOrEqual(header!.y + header!.height - 1);
     const ticker = await display.getByTestId('display-ticker').boundingBox();
     expect(ticker).not.toBeNull();
     for (const el of ['display-home-score', 'display-away-score', 'display-home-name', 'display-away-name', 'display-state']) {
