@@ -42,7 +42,7 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
   });
 
   it('starts the game over the socket and moves on with the reply', async () => {
-    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], version: 1 });
+    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], version: 1, scheduledAt: new Date().toISOString() });
     const { live, user } = setup(game);
     await user.click(await screen.findByTestId('start-game'));
     expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'START' });
@@ -322,5 +322,18 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     act(() => store.set(connectionStateAtom, 'live'));
     await act(async () => new Promise((r) => setTimeout(r, 50)));
     expect(server.callsTo('POST', '/games/g-1/actions')).toHaveLength(1);
+  });
+
+  it('asks before starting a game scheduled for another day', async () => {
+    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], version: 1, scheduledAt: new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString() });
+    const { live, user } = setup(game);
+    await user.click(await screen.findByTestId('start-game'));
+    expect(screen.getByTestId('start-confirm')).toHaveTextContent('This game is scheduled for');
+    expect(live.command).not.toHaveBeenCalled();
+    await user.click(screen.getByTestId('start-cancel'));
+    expect(live.command).not.toHaveBeenCalled();
+    await user.click(screen.getByTestId('start-game'));
+    await user.click(screen.getByTestId('start-confirm-yes'));
+    expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'START' });
   });
 });

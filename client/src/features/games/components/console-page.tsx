@@ -35,6 +35,9 @@ import '../games.css';
 /** How long "Goal recorded" stays in the status bar. */
 const DONE_VISIBLE_MS = 4000;
 
+/** A puck drop further than this from the scheduled time is confirmed first (docs/walkthrough.md). */
+export const START_CONFIRM_MS = 12 * 3600 * 1000;
+
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'Connecting',
   live: 'Live',
@@ -265,6 +268,7 @@ function Console({ game }: { game: Game }) {
   const { flight, act, setLineup, dismiss } = useScoring(game.id, { retries: true });
   const [picker, setPicker] = useState<PickerState>({ step: 'closed' });
   const [confirmFinal, setConfirmFinal] = useState(false);
+  const [confirmStart, setConfirmStart] = useState(false);
   // An action waiting for the connection holds the buttons: a second one
   // must not take its place.
   const busy = flight.phase === 'sending' || flight.queued !== null;
@@ -300,10 +304,40 @@ function Console({ game }: { game: Game }) {
       <div className="sk-actions" aria-label="Scoring">
         {status === 'SCHEDULED' && (
           <>
-            <button type="button" className="sk-btn sk-btn--start" disabled={busy} onClick={() => send({ type: 'START' })} data-testid="start-game">
-              {busy && flight.action === 'START' ? <Spinner /> : 'Start game'}
-              <small>Puck drop · period 1</small>
-            </button>
+            {confirmStart ? (
+              <div className="sk-confirm" role="group" aria-labelledby="start-q" data-testid="start-confirm">
+                <p id="start-q" className="sk-confirm__q">
+                  This game is scheduled for <strong>{new Date(game.scheduledAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</strong>. Start it now?
+                </p>
+                <div className="sk-confirm__actions">
+                  <Button variant="secondary" size="lg" onClick={() => setConfirmStart(false)} data-testid="start-cancel">
+                    Not yet
+                  </Button>
+                  <Button
+                    size="lg"
+                    disabled={busy}
+                    onClick={() => {
+                      setConfirmStart(false);
+                      send({ type: 'START' });
+                    }}
+                    data-testid="start-confirm-yes"
+                  >
+                    Start now
+                  </Button>
+                </div>
+              </div>
+            ) : (
+              <button
+                type="button"
+                className="sk-btn sk-btn--start"
+                disabled={busy}
+                onClick={() => (Math.abs(Date.parse(game.scheduledAt) - Date.now()) > START_CONFIRM_MS ? setConfirmStart(true) : send({ type: 'START' }))}
+                data-testid="start-game"
+              >
+                {busy && flight.action === 'START' ? <Spinner /> : 'Start game'}
+                <small>Puck drop · period 1</small>
+              </button>
+            )}
             <p className="sk-hint">Check who dressed below before you start: only dressed players can be credited.</p>
           </>
         )}
