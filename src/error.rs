@@ -85,11 +85,18 @@ impl AppError {
     pub fn field(field: &str, msg: impl Into<String>) -> Self {
         let mut fields = FieldErrors::new();
         fields.insert(field.to_string(), msg.into());
-        Self::Validation { message: format!("{field} is invalid"), fields }
+        let message = format!("{}: {}", field_in_words(field), fields[field]);
+        Self::Validation { message, fields }
     }
     pub fn validation(fields: FieldErrors) -> Self {
-        let names: Vec<&str> = fields.keys().map(String::as_str).collect();
-        Self::Validation { message: format!("invalid fields: {}", names.join(", ")), fields }
+        let message = match fields.iter().next() {
+            Some((field, message)) if fields.len() == 1 => format!("{}: {message}", field_in_words(field)),
+            _ => {
+                let names: Vec<String> = fields.keys().map(|f| field_in_words(f)).collect();
+                format!("check these fields: {}", names.join(", "))
+            }
+        };
+        Self::Validation { message, fields }
     }
     pub fn internal(err: impl Into<anyhow::Error>) -> Self {
         Self::Internal(err.into())
@@ -112,7 +119,14 @@ impl AppError {
         }
     }
 
+    /// What a person reads: the message with its first letter capitalised
+    /// (handlers write them in lower case mid-sentence style; the envelope
+    /// always starts with a capital, docs/walkthrough.md).
     pub fn message(&self) -> String {
+        capitalised(&self.raw_message())
+    }
+
+    fn raw_message(&self) -> String {
         match self {
             Self::Unauthorized(m)
             | Self::Forbidden(m)
@@ -132,7 +146,10 @@ impl AppError {
 
     pub fn envelope(&self) -> ErrorEnvelope {
         let details = match self {
-            Self::Validation { fields, .. } => serde_json::to_value(fields).ok(),
+            Self::Validation { fields, .. } => {
+                serde_json::to_value(fields.iter().map(|(k, v)| (k.clone(), capitalised(v))).collect::<FieldErrors>())
+                    .ok()
+            }
             _ => None,
         };
         ErrorEnvelope { error: ErrorBody { code: self.code().into(), message: self.message(), details } }
@@ -163,6 +180,37 @@ impl ResponseError for AppError {
         }
         HttpResponse::build(self.status_code()).json(self.envelope())
     }
+}
+
+/// `text` with its first character in upper case ("user not found" →
+/// "User not found").
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if first.is_lowercase() => first.to_uppercase().chain(chars).collect(),
+        _ => text.to_string(),
+    }
+}
+
+/// A wire field name in words: `scheduledAt` → "scheduled at",
+/// `groupConfig.0.name` → "group config 0 name".
+pub fn field_in_words(field: &str) -> String {
+    let mut out = String::with_capacity(field.len() + 4);
+    for c in field.chars() {
+        if c.is_uppercase() {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            out.extend(c.to_lowercase());
+        } else if matches!(c, '.' | '_' | '[' | ']') {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// SQLSTATEs of PostgreSQL refusing a character in text it was given: 22021
@@ -285,6 +333,26 @@ mod tests {
             assert_eq!(err.code(), "validation_failed");
             assert!(!err.message().contains("UTF8"), "no database text in {}", err.message());
         }
+    }
+
+    #[test]
+    fn every_message_a_person_reads_starts_with_a_capital() {
+        assert_eq!(AppError::not_found("user").message(), "User not found");
+        assert_eq!(AppError::conflict("that already exists").message(), "That already exists");
+        let err = AppError::field("id", "you cannot follow yourself");
+        assert_eq!(err.message(), "Id: you cannot follow yourself");
+        assert_eq!(err.envelope().error.details.unwrap()["id"], "You cannot follow yourself");
+        let err = AppError::field("scheduledAt", "must be a date");
+        assert_eq!(err.message(), "Scheduled at: must be a date");
+        let mut fields = FieldErrors::new();
+        fields.insert("endDate".into(), "x".into());
+        fields.insert("maxSkaters".into(), "y".into());
+        assert_eq!(AppError::validation(fields).message(), "Check these fields: end date, max skaters");
+        assert_eq!(AppError::Internal(anyhow::anyhow!("boom")).message(), "Internal error");
+        assert_eq!(field_in_words("groupConfig.0.name"), "group config 0 name");
+        assert_eq!(capitalised("Élan"), "Élan");
+        assert_eq!(capitalised("élan"), "Élan");
+        assert_eq!(capitalised(""), "");
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub const LAST_YEAR: i32 = 2200;
 /// What the person is told when a time is outside [`FIRST_YEAR`]–[`LAST_YEAR`].
 pub const OUT_OF_RANGE: &str = "must be a date between 1900 and 2200";
 /// What the person is told when a time is not RFC 3339.
-pub const NOT_RFC3339: &str = "must be an RFC 3339 time, e.g. 2026-09-01T00:00:00Z";
+pub const NOT_RFC3339: &str = "must be a date and time, written like 2026-09-01T19:30:00Z";
 
 /// Accepts any RFC 3339 offset, normalises to UTC milliseconds, and keeps to
 /// the years 1900–2200 (in UTC); the error is the message for the field.

@@ -113,7 +113,7 @@ test('staff edit a facility, share it with a manager, and run a season with divi
     await form.getByTestId('mapping-level').selectOption('INTERMEDIATE');
     await form.getByTestId('save-mapping').click();
     if (attempt === 1) await expect(page.getByTestId('mapping-C2')).toContainText('L5 · Intermediate');
-    else await expect(form).toContainText('this season already has a division of that name');
+    else await expect(form).toContainText('This season already has a division of that name');
   }
 
   // Schedule sync settings live in the season's form (the card links to

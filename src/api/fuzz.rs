@@ -33,7 +33,7 @@ json_bodies! {
     };
 }
 
-const PAGE: &[&str] = &["limit", "cursor", "q"];
+const PAGE: &[&str] = &["limit", "cursor", "q", "position", "skillLevel"];
 const EVENTS: &[&str] = &[
     "facilityId",
     "seasonId",

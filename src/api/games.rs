@@ -175,12 +175,22 @@ async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResul
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGame>) -> AppResult<HttpResponse> {
     let input = body.into_inner();
     let mut errors = FieldErrors::new();
-    let scheduled_at = crate::time::parse_rfc3339(&input.scheduled_at);
-    if scheduled_at.is_none() {
-        errors.insert("scheduledAt".into(), "must be an RFC 3339 time".into());
-    }
-    if !db::games::season::season_exists(&state.db.pool, &input.season_id).await? {
-        errors.insert("seasonId".into(), "no such season".into());
+    let scheduled_at = match crate::time::parse_rfc3339_checked(&input.scheduled_at) {
+        Ok(at) => Some(at),
+        Err(message) => {
+            errors.insert("scheduledAt".into(), message.into());
+            None
+        }
+    };
+    match db::games::season::season_dates(&state.db.pool, &input.season_id).await? {
+        None => {
+            errors.insert("seasonId".into(), "no such season".into());
+        }
+        Some((start, end)) => {
+            if let Some(Err(message)) = scheduled_at.map(|at| crate::domain::dates::game_in_season(at, start, end)) {
+                errors.insert("scheduledAt".into(), message);
+            }
+        }
     }
     for (field, roster_id) in [("homeRosterId", &input.home_roster_id), ("awayRosterId", &input.away_roster_id)] {
         match db::games::roster_place(&state.db.pool, roster_id).await? {
@@ -197,7 +207,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGam
         errors.insert("awayRosterId".into(), "a roster cannot play itself".into());
     }
     finish(errors)?;
-    let scheduled_at = scheduled_at.ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))?;
+    let scheduled_at = scheduled_at.ok_or_else(|| AppError::field("scheduledAt", crate::time::NOT_RFC3339))?;
     let roster_ids = [input.home_roster_id.as_str(), input.away_roster_id.as_str()];
     permissions::check(&state.db, Some(&me.id), Action::ScheduleGame { season_id: &input.season_id, roster_ids })
         .await?;

@@ -194,13 +194,19 @@ impl PageQuery {
     }
 }
 
-/// `?q=&limit=&cursor=` of a search of people by name.
+/// `?q=&position=&skillLevel=&limit=&cursor=` of a search of people.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SearchQuery {
-    /// Part of the name or username; empty lists all.
+    /// Part of the name or username (`sam_goalie`, `Sam Gol`); `@sam` matches
+    /// usernames only; empty lists all.
     #[param(schema_with = schema::search)]
     pub q: Option<String>,
+    /// Only people who play this position.
+    pub position: Option<crate::domain::HockeyPosition>,
+    /// Only people with a position at this skill level (with `position`:
+    /// that position at that level).
+    pub skill_level: Option<crate::domain::SkillLevel>,
     /// 1–100, default 20.
     #[serde(default, deserialize_with = "query_whole")]
     #[param(minimum = 1, maximum = 100)]
@@ -214,6 +220,17 @@ impl SearchQuery {
     /// What to search for; a 422 naming `q` when it cannot be.
     pub fn term(&self) -> Result<SearchTerm, AppError> {
         search_term(self.q.as_deref())
+    }
+}
+
+/// A people search term read as a person types it: a leading `@` means
+/// "this username" (the `@` is not part of any username), so `@sam_goalie`
+/// matches usernames containing `sam_goalie`. Returns the term and whether
+/// it was a username.
+pub fn people_term(term: &str) -> (&str, bool) {
+    match term.strip_prefix('@') {
+        Some(rest) => (rest.trim(), true),
+        None => (term, false),
     }
 }
 

@@ -21,6 +21,7 @@ use crate::db::orgs::{Listing, Org, OrgColumns};
 use crate::db::{self, Cursor, Tx, finish_page};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
+use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::{HttpResponse, guard, http, web};
@@ -209,6 +210,7 @@ async fn follow<R: OrgApi>(state: web::Data<AppState>, me: AuthUser, id: web::Pa
         return Err(AppError::not_found(R::ORG.noun()));
     }
     db::follows::follow(&state.db.pool, Target::Org(R::ORG), &me.id, &id).await?;
+    state.realtime.pusher.push_soon(vec![Topic::follows(id.as_str())]);
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -221,6 +223,7 @@ async fn unfollow<R: OrgApi>(
 ) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::Follow).await?;
     db::follows::unfollow(&state.db.pool, Target::Org(R::ORG), &me.id, &id).await?;
+    state.realtime.pusher.push_soon(vec![Topic::follows(id.as_str())]);
     Ok(HttpResponse::NoContent().finish())
 }
 

@@ -9,6 +9,7 @@ use crate::db::users::{PositionRow, UserRow};
 use crate::db::{self, Cursor, finish_page};
 use crate::domain::{HockeyPosition, ProfileType, SkillLevel};
 use crate::error::{AppError, AppResult};
+use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, get, put, web};
 use serde::Serialize;
@@ -168,7 +169,8 @@ async fn public_users(
     Ok(out)
 }
 
-/// Search people by name or username.
+/// Search people by name or username (`@name`: usernames only), position
+/// and skill level.
 #[utoipa::path(params(SearchQuery), responses((status = 200, body = Page<PublicUser>)), tag = "users", security((), ("bearerAuth" = [])))]
 #[get("/users")]
 async fn search(
@@ -180,7 +182,14 @@ async fn search(
     let limit = page_rows(query.limit)?;
     let term = query.term()?;
     let page = PageQuery { limit: query.limit, cursor: query.cursor };
-    let rows = db::users::search(&state.db.pool, term.as_str(), page.cursor()?.as_ref(), limit).await?;
+    let (text, username_only) = super::people_term(term.as_str());
+    let filter = db::users::PeopleFilter {
+        term: text,
+        username_only,
+        position: query.position.map(|p| p.as_str()),
+        skill_level: query.skill_level.map(|l| l.as_str()),
+    };
+    let rows = db::users::search(&state.db.pool, &filter, page.cursor()?.as_ref(), limit).await?;
     let (rows, next_cursor) = finish_page(rows, limit, |r| Cursor { at: r.created_at, id: r.id.clone() }.encode());
     let items = public_users(&state, me.id(), rows.into_iter().map(|r| (r, None)).collect()).await?;
     Ok(web::Json(Page { items, next_cursor }))
@@ -217,6 +226,7 @@ async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
         return Err(AppError::not_found("user"));
     }
     db::follows::follow(&state.db.pool, Target::User, &me.id, &id).await?;
+    state.realtime.pusher.push_soon(vec![Topic::follows(id.as_str()), Topic::follows(me.id.as_str())]);
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -226,6 +236,7 @@ async fn follow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 async fn unfollow(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::Follow).await?;
     db::follows::unfollow(&state.db.pool, Target::User, &me.id, &id).await?;
+    state.realtime.pusher.push_soon(vec![Topic::follows(id.as_str()), Topic::follows(me.id.as_str())]);
     Ok(HttpResponse::NoContent().finish())
 }
 

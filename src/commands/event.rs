@@ -114,6 +114,14 @@ pub async fn cancel(state: &AppState, me: &AuthUser, event_id: &str) -> AppResul
     Ok(())
 }
 
+/// A new version of the event with nothing else changed, published on
+/// `event:ID`, so that pages showing what the attendee document does not
+/// carry (a payment marked paid, on the player's own page) re-read the
+/// event. `by` has already been checked by the caller.
+pub async fn touch(state: &AppState, by: &str, event_id: &str) -> AppResult<()> {
+    send_as(state, by, event_id, EventCommand::Touch, None).await.map(drop)
+}
+
 /// Cancels an imported game's event because the game left the league's
 /// schedule (season sync decided; no permission check). `by` is who the
 /// sync acts for. An event already cancelled stays so.

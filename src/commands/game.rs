@@ -126,11 +126,14 @@ pub async fn reschedule(
 ) -> AppResult<()> {
     permissions::check(&state.db, Some(&me.id), Action::ManageGame { game_id }).await?;
     let scheduled_at = scheduled_at
-        .map(|s| {
-            crate::time::parse_rfc3339(s).ok_or_else(|| AppError::field("scheduledAt", "must be an RFC 3339 time"))
-        })
+        .map(|s| crate::time::parse_rfc3339_checked(s).map_err(|m| AppError::field("scheduledAt", m)))
         .transpose()?;
     let row = crate::db::games::get(&state.db.pool, game_id).await?.ok_or_else(|| AppError::not_found("game"))?;
+    if let Some(at) = scheduled_at
+        && let Some((start, end)) = crate::db::games::season::season_dates(&state.db.pool, &row.season_id).await?
+    {
+        crate::domain::dates::game_in_season(at, start, end).map_err(|m| AppError::field("scheduledAt", m))?;
+    }
     let current = GameStatus::parse(&row.status).map_err(AppError::internal)?;
     match current {
         GameStatus::Live | GameStatus::Final => {

@@ -76,6 +76,11 @@ pub async fn follower_count<'e, E: Executor<'e, Database = Any>>(
     sqlx::query_scalar(super::dynamic(sql)).bind(target_id).fetch_one(ex).await
 }
 
+/// How many people a user follows (a profile's `followingCount`).
+pub async fn following_total<'e, E: Executor<'e, Database = Any>>(ex: E, user_id: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM follows WHERE follower_id = $1").bind(user_id).fetch_one(ex).await
+}
+
 /// A person in a follow list, with when the follow happened (the cursor key).
 #[derive(Debug, FromRow)]
 pub struct FollowRow {

@@ -197,28 +197,48 @@ pub async fn accept_legal<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
-/// People whose username or full name contains `term` (case-insensitive;
-/// empty lists everyone), oldest account first, keyset-paged on
-/// `(created_at, id)`.
+/// What a search of people asks for (`GET /users`, docs/walkthrough.md):
+/// a term, and optionally a position and a skill level the person plays.
+#[derive(Debug, Default, Clone)]
+pub struct PeopleFilter<'a> {
+    /// Contained in the username or the full name; empty is anyone.
+    pub term: &'a str,
+    /// The term was written `@name`: match usernames only.
+    pub username_only: bool,
+    pub position: Option<&'static str>,
+    pub skill_level: Option<&'static str>,
+}
+
+/// People matching `filter` (case-insensitive), oldest account first,
+/// keyset-paged on `(created_at, id)`. A position and a skill level given
+/// together must be one of the person's positions at that level.
 pub async fn search<'e, E: Executor<'e, Database = Any>>(
     ex: E,
-    term: &str,
+    filter: &PeopleFilter<'_>,
     after: Option<&Cursor>,
     limit: i64,
 ) -> Result<Vec<UserRow>, sqlx::Error> {
+    let name = if filter.username_only {
+        "0 = 1".to_string()
+    } else {
+        search::contains("COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')", "$1")
+    };
     let sql = select(&format!(
-        "WHERE u.deleted_at IS NULL AND u.username IS NOT NULL AND ({} OR {}) \
+        "WHERE u.deleted_at IS NULL AND u.username IS NOT NULL AND ({} OR {name}) \
            AND ($2 = 0 OR u.created_at > $3 OR (u.created_at = $3 AND u.id > $4)) \
+           AND (($6 = '' AND $7 = '') OR EXISTS (SELECT 1 FROM player_positions pp WHERE pp.user_id = u.id \
+                AND ($6 = '' OR pp.position = $6) AND ($7 = '' OR pp.skill_level = $7))) \
          ORDER BY u.created_at, u.id LIMIT $5",
         search::contains("u.username", "$1"),
-        search::contains("COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')", "$1"),
     ));
     sqlx::query_as(super::dynamic(sql))
-        .bind(search::contains_pattern(term))
+        .bind(search::contains_pattern(filter.term))
         .bind(flag(after.is_some()))
         .bind(after.map(|c| c.at).unwrap_or(0))
         .bind(after.map(|c| c.id.clone()).unwrap_or_default())
         .bind(limit + 1)
+        .bind(filter.position.unwrap_or(""))
+        .bind(filter.skill_level.unwrap_or(""))
         .fetch_all(ex)
         .await
 }

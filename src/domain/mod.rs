@@ -3,6 +3,7 @@
 //! as the same strings (the schema CHECKs them too), and listed in the
 //! OpenAPI document. Text people type lives in [`text`].
 
+pub mod dates;
 pub mod text;
 
 /// Declares a string enum with `as_str`, `parse` and `ALL`.

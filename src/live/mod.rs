@@ -9,6 +9,7 @@
 
 pub mod event;
 pub mod feed;
+pub mod follows;
 pub mod game;
 pub mod matches;
 pub mod roster;
@@ -35,6 +36,7 @@ pub fn register_topics(
     sources.register(Kind::Game, Arc::new(game::GameTopic { db: db.clone(), games: games.clone() }));
     sources.register(Kind::Season, Arc::new(season::SeasonTopic { db: db.clone() }));
     sources.register(Kind::Feed, Arc::new(feed::FeedTopic { db: db.clone() }));
+    sources.register(Kind::Follows, Arc::new(follows::FollowsTopic { db: db.clone() }));
     sources.register(Kind::Matches, Arc::new(matches::MatchesTopic { db: db.clone(), clock: clock.clone() }));
     sources.register(Kind::Spots, Arc::new(spots::SpotsTopic { db: db.clone(), clock: clock.clone() }));
 }

@@ -20,11 +20,22 @@ pub enum Kind {
     Matches,
     /// A rink's open spots tonight (the lobby display).
     Spots,
+    /// Follower counts of a user, facility or team.
+    Follows,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] =
-        [Kind::Event, Kind::Game, Kind::Season, Kind::Team, Kind::Roster, Kind::Feed, Kind::Matches, Kind::Spots];
+    pub const ALL: [Kind; 9] = [
+        Kind::Event,
+        Kind::Game,
+        Kind::Season,
+        Kind::Team,
+        Kind::Roster,
+        Kind::Feed,
+        Kind::Matches,
+        Kind::Spots,
+        Kind::Follows,
+    ];
 
     pub fn prefix(self) -> &'static str {
         match self {
@@ -36,6 +47,7 @@ impl Kind {
             Kind::Feed => "feed",
             Kind::Matches => "matches",
             Kind::Spots => "spots",
+            Kind::Follows => "follows",
         }
     }
 
@@ -93,13 +105,18 @@ impl Topic {
         Topic { kind: Kind::Spots, id: facility_id.into() }
     }
 
+    /// Follower counts of a user, facility or team.
+    pub fn follows(id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Follows, id: id.into() }
+    }
+
     /// Parses a client's topic; `feed` and `matches` need the signed-in
     /// viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
         let bad = || {
             AppError::field(
                 "topic",
-                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, feed or matches",
+                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, feed or matches",
             )
         };
         if let Some(kind) = [Kind::Feed, Kind::Matches].into_iter().find(|k| k.prefix() == raw) {
@@ -114,6 +131,7 @@ impl Topic {
             "team" => Kind::Team,
             "roster" => Kind::Roster,
             "spots" => Kind::Spots,
+            "follows" => Kind::Follows,
             _ => return Err(bad()),
         };
         let id_ok =
@@ -205,7 +223,10 @@ mod fuzz {
     /// Topic-shaped strings: a known or near-miss prefix, a separator, an id.
     fn topic_like() -> impl Strategy<Value = String> {
         let prefix = prop::sample::select(
-            &["event", "game", "season", "team", "roster", "feed", "matches", "spots", "Game", "", "event:x"][..],
+            &[
+                "event", "game", "season", "team", "roster", "feed", "matches", "spots", "follows", "Game", "",
+                "event:x",
+            ][..],
         );
         let id = prop_oneof!["[A-Za-z0-9-]{0,70}", text()];
         (prefix, prop::sample::select(&[":", "", "::", " :"][..]), id).prop_map(|(p, sep, id)| format!("{p}{sep}{id}"))

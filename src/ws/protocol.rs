@@ -68,7 +68,8 @@ pub fn bounded_message(message: &str) -> String {
 
 /// `{"type":"error","error":{"code","message"}}`
 pub fn error_frame(code: &str, message: &str) -> String {
-    serde_json::json!({"type": "error", "error": {"code": code, "message": bounded_message(message)}}).to_string()
+    let message = crate::error::capitalised(&bounded_message(message));
+    serde_json::json!({"type": "error", "error": {"code": code, "message": message}}).to_string()
 }
 
 /// `{"type":"reply","id","ok":true,"data"}`
@@ -78,7 +79,7 @@ pub fn reply_ok(id: &str, data: &serde_json::Value) -> String {
 
 /// `{"type":"reply","id","ok":false,"error":{"code","message"}}`
 pub fn reply_err(id: &str, code: &str, message: &str) -> String {
-    let message = bounded_message(message);
+    let message = crate::error::capitalised(&bounded_message(message));
     serde_json::json!({"type": "reply", "id": id, "ok": false, "error": {"code": code, "message": message}}).to_string()
 }
 
@@ -91,7 +92,7 @@ pub fn authenticated_frame(user_id: &str) -> String {
 
 /// Extension: a subscription ended by the server (e.g. the token expired).
 pub fn unsubscribed_frame(topic: &str, code: &str, message: &str) -> String {
-    let (topic, message) = (clip(topic, MAX_ECHO_CHARS), bounded_message(message));
+    let (topic, message) = (clip(topic, MAX_ECHO_CHARS), crate::error::capitalised(&bounded_message(message)));
     serde_json::json!({"type": "unsubscribed", "topic": topic, "error": {"code": code, "message": message}}).to_string()
 }
 

@@ -367,7 +367,8 @@ async fn the_rules_hold_over_the_socket_too() {
     worg.auth(&org).await;
     let r =
         wa.command("1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING", "position": "GOALIE"})).await;
-    assert_eq!(r["data"]["status"], "WAITLISTED", "no goalie places: {r}");
+    assert_eq!((r["ok"].as_bool(), r["error"]["code"].as_str()), (Some(false), Some("conflict")), "{r}");
+    assert_eq!(r["error"]["message"], "This event has no goalie places; answer as a skater", "{r}");
     let r = wb.command("1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING"})).await;
     assert_eq!(r["data"]["status"], "ATTENDING");
     let r = wa.command("2", json!({"kind": "removeAttendee", "eventId": event, "userId": b.id})).await;

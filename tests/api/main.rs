@@ -26,4 +26,5 @@ mod statuses;
 mod sync;
 mod text_input;
 mod users;
+mod walkthrough;
 mod webhooks;

@@ -11,6 +11,7 @@ mod games;
 mod nodes;
 mod race;
 mod sync;
+mod walkthrough;
 
 use nodes::*;
 

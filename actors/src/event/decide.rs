@@ -20,6 +20,10 @@
 //!   promoted into), and the new role admits or waitlists exactly as it
 //!   would for anyone else. Keeping a skater place "in reserve" while
 //!   queueing as a goalie would let one person block two lines.
+//! - (decided) A role with a limit of 0 has no places: a new request for it
+//!   (joining, or switching role into it) is refused with `NoPlaces` rather
+//!   than queued on a waitlist nobody can leave ("no goalie places"). Who is
+//!   already in or queued for it when the limit drops to 0 keeps their row.
 //! - (decided) Removal by the organiser is not a ban: the person may answer again
 //!   and is treated as a new request.
 //! - (decided) Removing someone who declined (or was removed) changes nothing;
@@ -70,6 +74,10 @@ pub enum EventCommand {
     SetLimits { max_skaters: Option<i64>, max_goalies: Option<i64> },
     /// The event will not take place; RSVPs are kept for the record.
     Cancel,
+    /// Something its readers see changed beside the RSVPs (an attendee
+    /// marked paid): a new version, published, so open pages re-read the
+    /// event. Allowed on a cancelled event too (refunds are marked there).
+    Touch,
 }
 
 /// A person as the attendee list shows them.
@@ -143,6 +151,8 @@ pub struct Effects {
     pub limits_changed: bool,
     /// The event became cancelled.
     pub cancelled: bool,
+    /// [`EventCommand::Touch`]: only the version moves.
+    pub touched: bool,
 }
 
 impl Effects {
@@ -152,6 +162,7 @@ impl Effects {
             && self.waitlist_history.is_empty()
             && !self.limits_changed
             && !self.cancelled
+            && !self.touched
     }
 
     /// Appends a later decision's effects (group commit).
@@ -161,6 +172,7 @@ impl Effects {
         self.waitlist_history.extend(later.waitlist_history);
         self.limits_changed |= later.limits_changed;
         self.cancelled |= later.cancelled;
+        self.touched |= later.touched;
     }
 
     fn row(&mut self, row: Option<Rsvp>) {
@@ -225,12 +237,21 @@ pub enum Rejection {
     NegativeLimit { field: &'static str },
     #[error("user {user_id} not found")]
     UnknownPerson { user_id: String },
+    #[error("{}", no_places_message(*role))]
+    NoPlaces { role: Role },
+}
+
+fn no_places_message(role: Role) -> &'static str {
+    match role {
+        Role::Goalie => "this event has no goalie places; answer as a skater",
+        Role::Skater => "this event has no skater places; it is for goalies only",
+    }
 }
 
 impl From<Rejection> for ActorError {
     fn from(r: Rejection) -> Self {
         match &r {
-            Rejection::Cancelled => ActorError::Conflict(r.to_string()),
+            Rejection::Cancelled | Rejection::NoPlaces { .. } => ActorError::Conflict(r.to_string()),
             Rejection::NoRsvp { .. } | Rejection::UnknownPerson { .. } => ActorError::NotFound(r.to_string()),
             Rejection::NegativeLimit { field } => ActorError::validation(field, r.to_string()),
         }
@@ -248,7 +269,7 @@ impl EventState {
 /// Decides one command against `state`, mutating it. On `Err` the state is
 /// untouched (every check happens before the first change).
 pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Result<Outcome, Rejection> {
-    if state.cancelled && *command != EventCommand::Cancel {
+    if state.cancelled && !matches!(command, EventCommand::Cancel | EventCommand::Touch) {
         return Err(Rejection::Cancelled);
     }
     let mut fx = Effects::default();
@@ -263,7 +284,10 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
                 now_ms,
             };
             match answer {
-                RsvpAnswer::Attending => attend(state, &mut fx, &who),
+                RsvpAnswer::Attending => {
+                    check_places(state, &who)?;
+                    attend(state, &mut fx, &who)
+                }
                 RsvpAnswer::Declined => decline(state, &mut fx, &who),
             }
             Some(user_id.as_str())
@@ -274,6 +298,10 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
         }
         EventCommand::SetLimits { max_skaters, max_goalies } => {
             set_limits(state, &mut fx, *max_skaters, *max_goalies, now_ms)?;
+            None
+        }
+        EventCommand::Touch => {
+            fx.touched = true;
             None
         }
         EventCommand::Cancel => {
@@ -308,6 +336,17 @@ impl Answerer<'_> {
     fn position(&self, current: Option<&Rsvp>) -> Position {
         self.position.or(current.map(|r| r.position)).unwrap_or(self.default_position)
     }
+}
+
+/// A new request for a role whose limit is 0 is refused (see the rules).
+fn check_places(state: &EventState, who: &Answerer<'_>) -> Result<(), Rejection> {
+    let current = state.rsvp(who.user_id);
+    let role = who.position(current).role();
+    let already_in_role = current.is_some_and(|r| is_placed(r.status) && r.role() == role);
+    if state.limit(role) == Some(0) && !already_in_role {
+        return Err(Rejection::NoPlaces { role });
+    }
+    Ok(())
 }
 
 fn attend(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {

@@ -147,6 +147,12 @@ impl Model {
             Op::Rsvp { user: u, attending: true, position } => {
                 let current = self.people.get(u).copied();
                 let position = position.or(current.map(|c| c.1)).unwrap_or(Position::Center);
+                let placed_in_role = current.is_some_and(|(status, old)| {
+                    matches!(status, RsvpStatus::Attending | RsvpStatus::Waitlisted) && old.role() == position.role()
+                });
+                if self.limits[ix(position.role())] == Some(0) && !placed_in_role {
+                    return false;
+                }
                 match current {
                     Some((RsvpStatus::Attending | RsvpStatus::Waitlisted, old)) => {
                         if old == position {

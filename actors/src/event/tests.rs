@@ -104,8 +104,8 @@ fn an_unlimited_role_never_waitlists() {
         attend(&mut state, &format!("s{i}"), Position::Center);
     }
     assert_eq!(state.attending_count(Role::Skater), 50);
-    let goalie = attend(&mut state, "g", Position::Goalie);
-    assert_eq!(reply(&goalie).status, RsvpStatus::Waitlisted, "a limit of 0 admits nobody");
+    let goalie = run(&mut state, rsvp("g", RsvpAnswer::Attending, Some(Position::Goalie)));
+    assert_eq!(goalie.unwrap_err(), Rejection::NoPlaces { role: Role::Goalie }, "a limit of 0 has no places");
 }
 
 #[test]
@@ -393,11 +393,12 @@ fn the_attendees_document_has_exactly_the_contract_shape() {
 
 #[test]
 fn the_reply_has_exactly_the_contract_shape() {
-    let mut state = event(Some(0), None);
+    let mut state = event(Some(1), None);
+    attend(&mut state, "x", Position::Center);
     let out = attend(&mut state, "a", Position::Center);
     assert_eq!(
         serde_json::to_value(&out.reply).unwrap(),
-        json!({"status": "WAITLISTED", "waitlistRank": 1, "version": 2})
+        json!({"status": "WAITLISTED", "waitlistRank": 1, "version": 3})
     );
     let back: EventReply = serde_json::from_value(json!({"version": 7})).unwrap();
     assert_eq!(back, EventReply::Event { version: 7 });
@@ -425,4 +426,46 @@ fn a_batch_reports_the_open_places_only_when_they_change() {
     state.seal();
     decide_only(&mut state, EventCommand::Cancel);
     assert_eq!(state.open_places_changed(), Some(OpenPlaces { skaters: Some(0), goalies: Some(0) }));
+}
+
+#[test]
+fn a_role_with_no_places_refuses_new_requests_instead_of_queueing_them() {
+    let mut state = event(Some(2), Some(0));
+    let refused = run(&mut state, rsvp("g", RsvpAnswer::Attending, Some(Position::Goalie))).unwrap_err();
+    assert_eq!(refused, Rejection::NoPlaces { role: Role::Goalie });
+    assert_eq!(refused.to_string(), "this event has no goalie places; answer as a skater");
+    assert!(state.rsvp("g").is_none(), "nothing written");
+    // A skater switching to goalie is refused too, and keeps the skater place.
+    attend(&mut state, "s", Position::Center);
+    assert!(run(&mut state, rsvp("s", RsvpAnswer::Attending, Some(Position::Goalie))).is_err());
+    assert_eq!((status(&state, "s"), state.rsvp("s").unwrap().position), (RsvpStatus::Attending, Position::Center));
+    // Goalies-only events say so to skaters.
+    let mut goalies_only = event(Some(0), Some(1));
+    let refused = run(&mut goalies_only, rsvp("s", RsvpAnswer::Attending, None)).unwrap_err();
+    assert_eq!(refused.to_string(), "this event has no skater places; it is for goalies only");
+}
+
+#[test]
+fn a_goalie_already_in_keeps_the_place_when_the_limit_drops_to_zero() {
+    let mut state = event(None, Some(1));
+    attend(&mut state, "g", Position::Goalie);
+    run(&mut state, EventCommand::SetLimits { max_skaters: None, max_goalies: Some(0) }).unwrap();
+    assert_eq!(status(&state, "g"), RsvpStatus::Attending, "a lowered limit evicts nobody");
+    let again = attend(&mut state, "g", Position::Goalie);
+    assert!(again.effects.is_empty(), "the same answer again changes nothing");
+}
+
+#[test]
+fn a_touch_moves_only_the_version_even_on_a_cancelled_event() {
+    let mut state = event(Some(2), None);
+    attend(&mut state, "a", Position::Center);
+    let before = state.version();
+    let out = run(&mut state, EventCommand::Touch).unwrap();
+    assert!(out.effects.touched && out.effects.rsvps.is_empty() && out.effects.rsvp_history.is_empty());
+    assert_eq!(state.version(), before + 1);
+    assert_eq!(status(&state, "a"), RsvpStatus::Attending);
+    run(&mut state, EventCommand::Cancel).unwrap();
+    let cancelled = state.version();
+    run(&mut state, EventCommand::Touch).unwrap();
+    assert_eq!(state.version(), cancelled + 1);
 }

@@ -24,8 +24,8 @@ export class ApiError extends Error {
   get fieldErrors(): FieldErrors {
     const out: FieldErrors = {};
     for (const [field, msg] of Object.entries(this.details)) {
-      if (typeof msg === 'string') out[field] = msg;
-      else if (Array.isArray(msg) && typeof msg[0] === 'string') out[field] = msg.join(' ');
+      if (typeof msg === 'string') out[field] = capitalised(msg);
+      else if (Array.isArray(msg) && typeof msg[0] === 'string') out[field] = capitalised(msg.join(' '));
     }
     return out;
   }
@@ -153,9 +153,13 @@ export const api = {
     request<T>(path, { ...opts, method: 'DELETE' }),
 };
 
-/** A short sentence for any thrown value, for banners and toasts. */
+/** `text` with its first letter capitalised: every message a person reads starts with a capital. */
+export function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A short sentence for any thrown value, for banners and toasts (capitalised, whoever wrote it). */
 export function errorMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
-  if (err instanceof Error) return err.message;
+  if (err instanceof Error && err.message) return capitalised(err.message);
   return 'Something went wrong.';
 }

@@ -1,12 +1,22 @@
 // Follow / unfollow a user, facility or team with an optimistic flip of the
 // button and the follower count, then a refetch so the numbers are the
 // server's. Shared by every feature with a follow button.
+//
+// One intent, one request: a tap while a request is in flight, or within
+// DOUBLE_TAP_MS of the tap before it (the second half of a double tap), is
+// ignored, so a double tap follows and stays followed. On pages that show
+// one followable (a profile, a team, a rink) the counts also follow the
+// public `follows:ID` topic, so they move when anyone follows.
 
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
+import { useTopic } from './ws';
 
 export type FollowKind = 'users' | 'facilities' | 'teams';
+
+/** Taps closer together than this are one intent. */
+export const DOUBLE_TAP_MS = 600;
 
 interface Followable {
   id: string;
@@ -14,16 +24,31 @@ interface Followable {
   followerCount: number;
 }
 
-export function useFollowToggle(kind: FollowKind, target: Followable) {
+/** `follows:ID`'s document (docs/realtime.md). */
+export interface FollowCounts {
+  id: string;
+  kind: 'USER' | 'FACILITY' | 'TEAM';
+  followerCount: number;
+  followingCount: number | null;
+}
+
+export function useFollowToggle(kind: FollowKind, target: Followable, { live = false }: { live?: boolean } = {}) {
   const queryClient = useQueryClient();
   const [override, setOverride] = useState<{ id: string; isFollowing: boolean; followerCount: number } | null>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const inFlight = useRef(false);
+  const lastTap = useRef(0);
+  const counts = useTopic<FollowCounts>(live ? `follows:${target.id}` : null);
 
-  const current = override && override.id === target.id ? override : target;
+  const liveCount = counts?.data.id === target.id ? counts.data.followerCount : null;
+  const current = override && override.id === target.id ? override : { ...target, followerCount: liveCount ?? target.followerCount };
 
   const toggle = useCallback(async () => {
-    if (pending) return;
+    const now = Date.now();
+    if (inFlight.current || now - lastTap.current < DOUBLE_TAP_MS) return;
+    inFlight.current = true;
+    lastTap.current = now;
     const follow = !current.isFollowing;
     setError(null);
     setPending(true);
@@ -47,11 +72,20 @@ export function useFollowToggle(kind: FollowKind, target: Followable) {
       setOverride(null);
       setError(err instanceof Error ? err : new Error('Could not update follow'));
     } finally {
+      inFlight.current = false;
       setPending(false);
     }
-  }, [pending, current.isFollowing, current.followerCount, target.id, kind, queryClient]);
+  }, [current.isFollowing, current.followerCount, target.id, kind, queryClient]);
 
-  return { isFollowing: current.isFollowing, followerCount: current.followerCount, toggle, pending, error };
+  return {
+    isFollowing: current.isFollowing,
+    followerCount: current.followerCount,
+    /** People this user follows, live (`null` when not followed live or not a user). */
+    followingCount: live && counts?.data.id === target.id ? counts.data.followingCount : null,
+    toggle,
+    pending,
+    error,
+  };
 }
 
 /** What a follow button and a follower count need. */

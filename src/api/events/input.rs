@@ -118,6 +118,7 @@ pub(super) async fn merge(
     input: EventInput,
     base: EventFields,
     limits: (Option<i64>, Option<i64>),
+    now: i64,
 ) -> AppResult<(EventFields, (Option<i64>, Option<i64>))> {
     let mut errors = FieldErrors::new();
     let text = |v: Option<Option<String>>, old: Option<String>| match v {
@@ -140,10 +141,15 @@ pub(super) async fn merge(
     f.external_away_team_name = text(input.external_away_team_name, f.external_away_team_name);
     f.external_rink = text(input.external_rink, f.external_rink);
     if let Some(s) = input.start_date {
-        match crate::time::parse_rfc3339(&s) {
-            Some(ms) => f.start_date = ms,
-            None => {
-                errors.insert("startDate".into(), "must be an RFC 3339 time".into());
+        match crate::time::parse_rfc3339_checked(&s) {
+            Ok(ms) => match crate::domain::dates::event_start_in_reach(ms, now) {
+                Ok(()) => f.start_date = ms,
+                Err(message) => {
+                    errors.insert("startDate".into(), message);
+                }
+            },
+            Err(message) => {
+                errors.insert("startDate".into(), message.into());
             }
         }
     }
@@ -153,15 +159,15 @@ pub(super) async fn merge(
     match input.end_date {
         None => {}
         Some(None) => f.end_date = None,
-        Some(Some(s)) => match crate::time::parse_rfc3339(&s) {
-            Some(ms) => f.end_date = Some(ms),
-            None => {
-                errors.insert("endDate".into(), "must be an RFC 3339 time".into());
+        Some(Some(s)) => match crate::time::parse_rfc3339_checked(&s) {
+            Ok(ms) => f.end_date = Some(ms),
+            Err(message) => {
+                errors.insert("endDate".into(), message.into());
             }
         },
     }
     if f.end_date.is_some_and(|end| end < f.start_date) {
-        errors.insert("endDate".into(), "must not be before startDate".into());
+        errors.insert("endDate".into(), "must not be before the start".into());
     }
     if let Some(score) = input.home_score {
         f.home_score = score;

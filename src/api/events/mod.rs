@@ -221,7 +221,8 @@ async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTea
 #[post("/events")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
     let base = EventFields::default();
-    let (fields, (max_skaters, max_goalies)) = merge(&state.db, &me, body.into_inner(), base, (None, None)).await?;
+    let (fields, (max_skaters, max_goalies)) =
+        merge(&state.db, &me, body.into_inner(), base, (None, None), (state.clock)()).await?;
     let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
     let mut tx = state.db.begin().await?;
     let id = db::events::insert(&mut *tx, &me.id, &fields, max_skaters, max_goalies, hosted).await?;
@@ -281,8 +282,7 @@ async fn list(
 ) -> AppResult<web::Json<Page<Event>>> {
     let q = query.into_inner();
     let time = |field: &str, v: Option<String>| -> AppResult<Option<i64>> {
-        v.map(|s| crate::time::parse_rfc3339(&s).ok_or_else(|| AppError::field(field, "must be an RFC 3339 time")))
-            .transpose()
+        v.map(|s| crate::time::parse_rfc3339_checked(&s).map_err(|m| AppError::field(field, m))).transpose()
     };
     let me_only = |field: &str, v: Option<String>| -> AppResult<Option<String>> {
         match v.as_deref() {
@@ -370,7 +370,7 @@ async fn edit(
         group_config: row.group_config.clone(),
     };
     let (fields, (max_skaters, max_goalies)) =
-        merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies)).await?;
+        merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies), (state.clock)()).await?;
     let mut tx = state.db.begin().await?;
     db::events::update(&mut *tx, &id, &fields).await?;
     // Moved to another rink: listed there only if the editor is its staff.
@@ -437,7 +437,7 @@ mod fuzz {
             }
             for time in [body.start_date, body.end_date.flatten()].into_iter().flatten() {
                 if crate::time::parse_rfc3339(&time).is_none() {
-                    errors.insert("startDate".into(), "must be an RFC 3339 time".into());
+                    errors.insert("startDate".into(), crate::time::NOT_RFC3339.into());
                 }
             }
             crate::api::finish(errors)

@@ -68,6 +68,12 @@ async fn mark_payment(
     let row = db::events::mark_paid(&mut conn, &event_id, &user_id, body.is_paid, &me.id)
         .await?
         .ok_or_else(|| AppError::conflict_code("not_attending", "only attendees have a payment to mark"))?;
+    drop(conn);
+    // The player's page shows their own payment: a new event version tells
+    // every open page to re-read it (docs/walkthrough.md › Live).
+    if let Err(e) = crate::commands::event::touch(&state, &me.id, &event_id).await {
+        tracing::warn!(event_id, error = %e.message(), "the payment is saved; pushing it live failed");
+    }
     Ok(web::Json(EventPayment::from(row)))
 }
 

@@ -201,7 +201,7 @@ mod tests {
             said(check_transition(Active, Draft)),
             (
                 "invalid_status_transition",
-                "a roster goes DRAFT → ACTIVE → ARCHIVED; ACTIVE → DRAFT is not allowed".to_string()
+                "A roster goes DRAFT → ACTIVE → ARCHIVED; ACTIVE → DRAFT is not allowed".to_string()
             )
         );
         assert_eq!(said(check_transition(Archived, Active)).0, "invalid_status_transition");
@@ -233,7 +233,7 @@ mod tests {
         assert!(check_writable("ACTIVE").is_ok());
         assert_eq!(
             said(check_writable("ARCHIVED")),
-            ("roster_archived", "the roster is archived and can no longer change".to_string())
+            ("roster_archived", "The roster is archived and can no longer change".to_string())
         );
     }
 
@@ -273,7 +273,7 @@ mod tests {
     fn a_full_roster_takes_nobody_more() {
         assert!(check_room(None, 1000).is_ok());
         assert!(check_room(Some(3), 2).is_ok());
-        assert_eq!(said(check_room(Some(3), 3)), ("roster_full", "the roster is full (3 players)".to_string()));
+        assert_eq!(said(check_room(Some(3), 3)), ("roster_full", "The roster is full (3 players)".to_string()));
         // Over the limit already (it was lowered by hand in the database):
         // still full, never "room for one more".
         assert_eq!(said(check_room(Some(3), 5)).0, "roster_full");
@@ -323,7 +323,7 @@ mod tests {
         let h = full_letters();
         assert_eq!(
             said(check_against_roster(&h, "plain", &fields(Some(11), true, false))),
-            ("captain_taken", "the roster already has a captain".to_string())
+            ("captain_taken", "The roster already has a captain".to_string())
         );
         assert!(check_against_roster(&h, "cap", &fields(Some(9), true, false)).is_ok(), "the captain stays captain");
         let no_captain = Holders::tally(vec![holding("plain", None, false, false)]);
@@ -335,7 +335,7 @@ mod tests {
         let h = full_letters();
         assert_eq!(
             said(check_against_roster(&h, "plain", &fields(Some(11), false, true))),
-            ("alternate_captains_full", "the roster already has 2 alternate captains".to_string())
+            ("alternate_captains_full", "The roster already has 2 alternate captains".to_string())
         );
         assert!(check_against_roster(&h, "alt2", &fields(Some(12), false, true)).is_ok(), "an alternate keeps the A");
         let one_alternate = Holders::tally(vec![holding("alt1", None, false, true)]);

@@ -138,6 +138,14 @@ pub async fn season_seq<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &
         .await
 }
 
+/// A season's first and last instants, or `None` when there is no such season.
+pub async fn season_dates<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    season_id: &str,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as("SELECT start_date, end_date FROM seasons WHERE id = $1").bind(season_id).fetch_optional(ex).await
+}
+
 pub async fn season_exists<'e, E: Executor<'e, Database = Any>>(ex: E, season_id: &str) -> Result<bool, sqlx::Error> {
     let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM seasons WHERE id = $1").bind(season_id).fetch_one(ex).await?;
     Ok(n > 0)

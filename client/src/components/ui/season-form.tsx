@@ -10,7 +10,7 @@ import { Alert } from './alert';
 import { Button } from './button';
 import { TextField } from './field';
 import { ToggleField } from './toggle-field';
-import { isoToZonedDay, zonedDayToIso } from './zoned-date';
+import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso } from './zoned-date';
 import './season-form.css';
 
 /** What a season form sends (all fields; edits send the changed ones). */
@@ -66,10 +66,13 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
     if (!name.trim()) local.name = 'Give the season a name.';
     const startIso = start ? zonedDayToIso(start, timezone, 'start') : null;
     const endIso = end ? zonedDayToIso(end, timezone, 'end') : null;
+    const outOfRange = `Pick a day between ${FIRST_YEAR} and ${LAST_YEAR}.`;
     if (!start) local.startDate = 'Pick the first day.';
     else if (!startIso) local.startDate = 'Not a date.';
+    else if (!dayInRange(start)) local.startDate = outOfRange;
     if (!end) local.endDate = 'Pick the last day.';
     else if (!endIso) local.endDate = 'Not a date.';
+    else if (!dayInRange(end)) local.endDate = outOfRange;
     if (startIso && endIso && Date.parse(endIso) < Date.parse(startIso)) local.endDate = 'The last day can’t be before the first.';
     const url = syncUrl.trim();
     if (url && !URL_RE.test(url)) local.syncUrl = 'Start with http:// or https://';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDayRange, isoToZonedDay, zonedDayToIso } from './zoned-date';
+import { dayInRange, formatDayRange, isoToZonedDay, zonedDayToIso } from './zoned-date';
 
 describe('zoned days', () => {
   it('starts a day at midnight in the rink’s zone, not the browser’s', () => {
@@ -32,5 +32,16 @@ describe('zoned days', () => {
   it('formats a range in the rink’s zone', () => {
     // 03:59:59Z on April 1 is still March 31 in Toronto (UTC−4).
     expect(formatDayRange('2026-09-01T04:00:00Z', '2027-04-01T03:59:59Z', 'America/Toronto')).toBe('Sep 1, 2026 – Mar 31, 2027');
+  });
+});
+
+describe('dayInRange', () => {
+  it('takes the years the server takes, so 9999-12-31 is said in words before it is sent', () => {
+    expect(dayInRange('2026-09-01')).toBe(true);
+    expect(dayInRange('1900-01-01')).toBe(true);
+    expect(dayInRange('2200-12-31')).toBe(true);
+    expect(dayInRange('9999-12-31')).toBe(false);
+    expect(dayInRange('1899-12-31')).toBe(false);
+    expect(dayInRange('')).toBe(false);
   });
 });

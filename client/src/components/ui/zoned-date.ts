@@ -61,6 +61,17 @@ export function zonedDayToIso(day: string, tz: string, edge: 'start' | 'end'): s
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
+/** The first and last years a date may fall in (the server's rule: 1900–2200). */
+export const FIRST_YEAR = 1900;
+export const LAST_YEAR = 2200;
+
+/** A picked day's year is one the server takes ("9999-12-31" is not). */
+export function dayInRange(day: string): boolean {
+  const m = DAY_RE.exec(day.trim());
+  const year = m ? Number(m[1]) : NaN;
+  return year >= FIRST_YEAR && year <= LAST_YEAR;
+}
+
 /** An instant → `YYYY-MM-DD` at the rink ('' when unreadable). */
 export function isoToZonedDay(iso: string, tz: string): string {
   const ms = Date.parse(iso);

@@ -7,6 +7,7 @@
 import { atom, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import type { GameDocument } from '../../lib/api-types';
+import type { GameActionBody } from './model/commands';
 import { GAME_TOPIC } from '../../lib/games';
 import { releaseWithTopic } from '../../lib/ws';
 
@@ -26,9 +27,15 @@ export interface ScoringFlight {
   unknown: { label: string; wasSent: boolean } | null;
   /** The last accepted action, confirmed briefly in the status bar. */
   done: { label: string; at: number } | null;
+  /**
+   * An action tapped while Rinkside could not be reached: it goes again,
+   * with the same Idempotency-Key (so at most once), as soon as the socket
+   * is live again, unless the score keeper drops it.
+   */
+  queued: { body: GameActionBody; label: string; key: string } | null;
 }
 
-export const IDLE_SCORING: ScoringFlight = { phase: 'idle', action: null, reply: null, error: null, errorCode: null, unknown: null, done: null };
+export const IDLE_SCORING: ScoringFlight = { phase: 'idle', action: null, reply: null, error: null, errorCode: null, unknown: null, done: null, queued: null };
 
 export const scoringFlightAtomFamily: AtomFamily<string, PrimitiveAtom<ScoringFlight>> = atomFamily(() => atom<ScoringFlight>(IDLE_SCORING));
 releaseWithTopic(GAME_TOPIC, scoringFlightAtomFamily, (flight) => flight.phase !== 'idle');

@@ -13,7 +13,7 @@ import { PeopleIcon, XIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import type { RemovalState } from '../api/live';
 import { assignGroups } from '../model/groups';
-import { countsLine, waitlistByRole } from '../model/standing';
+import { countsLine, overLimitNotes, waitlistByRole } from '../model/standing';
 import type { AttendeesDoc, AttendingEntry, WaitlistEntry } from '../model/types';
 
 export interface OrganiserRowTools {
@@ -143,6 +143,11 @@ export function AttendeesCard({
           subtitle={doc ? countsLine(doc.counts) : 'Loading…'}
         />
       </div>
+      {doc && overLimitNotes(doc.counts).length > 0 && (
+        <p className="card__pad over-limit-note" data-testid="over-limit">
+          {overLimitNotes(doc.counts).join(' ')}
+        </p>
+      )}
       {tools?.removalError && (
         <div className="card__pad">
           <Alert>{tools.removalError}</Alert>

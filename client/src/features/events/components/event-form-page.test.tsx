@@ -12,6 +12,9 @@ const TYPING_TIMEOUT_MS = 20_000;
 
 const landing = { path: '/events/:id', element: <p>event page</p> };
 
+/** Within the two years an event may start in, whatever today is. */
+const NEXT_YEAR = new Date().getFullYear() + 1;
+
 describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
   it('creates an event with limits, a facility and groups, then opens it', async () => {
     const server = mockApi({
@@ -25,8 +28,8 @@ describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
 
     await user.click(screen.getByTestId('type-PUBLIC_SKATING'));
     await user.type(screen.getByTestId('event-title'), 'Friday pickup');
-    await user.type(screen.getByTestId('event-start'), '2030-12-06T21:00');
-    expect(screen.getByTestId('event-end')).toHaveValue('2030-12-06T22:30');
+    await user.type(screen.getByTestId('event-start'), `${NEXT_YEAR}-12-06T21:00`);
+    expect(screen.getByTestId('event-end')).toHaveValue(`${NEXT_YEAR}-12-06T22:30`);
     await user.click(screen.getByTestId('event-facility'));
     await user.click(await screen.findByRole('option', { name: /Lakeside Ice/ }));
     await user.type(screen.getByTestId('event-max-skaters'), '20');
@@ -41,13 +44,35 @@ describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(server.callsTo('POST', '/events')[0]?.body).toEqual({
       title: 'Friday pickup',
       eventType: 'PUBLIC_SKATING',
-      startDate: new Date('2030-12-06T21:00').toISOString(),
-      endDate: new Date('2030-12-06T22:30').toISOString(),
+      startDate: new Date(`${NEXT_YEAR}-12-06T21:00`).toISOString(),
+      endDate: new Date(`${NEXT_YEAR}-12-06T22:30`).toISOString(),
       facilityId: 'f-1',
       maxSkaters: 20,
       maxGoalies: 2,
       groupConfig: { balanceBy: 'ORDER', groups: [{ name: 'Dark', color: '#1b2a4a' }, { name: 'White', color: '#f2f5fa' }] },
     });
+    expect(await screen.findByText('event page')).toBeInTheDocument();
+  });
+
+  it('asks before saving an event that starts in the past, and refuses one decades ahead', async () => {
+    const server = mockApi({
+      'GET /facilities': { items: [], nextCursor: null },
+      'POST /events': (c) => reply(201, makeEvent({ id: 'e-9', ...(c.body as object) })),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new', extraRoutes: [landing] });
+    await user.type(screen.getByTestId('event-title'), 'Pickup');
+    await user.type(screen.getByTestId('event-start'), '2062-12-06T21:00');
+    await user.click(screen.getByTestId('save-event'));
+    expect(await screen.findByText('Pick a start within two years from today.')).toBeInTheDocument();
+
+    await user.clear(screen.getByTestId('event-start'));
+    await user.type(screen.getByTestId('event-start'), '2020-12-06T21:00');
+    await user.click(screen.getByTestId('save-event'));
+    expect(await screen.findByTestId('past-start-confirm')).toHaveTextContent('This starts in the past');
+    expect(server.callsTo('POST', '/events')).toHaveLength(0);
+    await user.click(screen.getByTestId('past-start-yes'));
+    await waitFor(() => expect(server.callsTo('POST', '/events')).toHaveLength(1));
     expect(await screen.findByText('event page')).toBeInTheDocument();
   });
 
@@ -59,9 +84,9 @@ describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     const user = userEvent.setup();
     renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new' });
     await user.type(screen.getByTestId('event-title'), 'Pickup');
-    await user.type(screen.getByTestId('event-start'), '2030-12-06T21:00');
+    await user.type(screen.getByTestId('event-start'), `${NEXT_YEAR}-12-06T21:00`);
     await user.click(screen.getByTestId('save-event'));
-    expect(await screen.findByText('must be 0–500, or null for unlimited')).toBeInTheDocument();
+    expect(await screen.findByText('Must be 0–500, or null for unlimited')).toBeInTheDocument();
     expect(screen.getByTestId('event-max-skaters')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('2 to 4 groups')).toBeInTheDocument();
   });

@@ -19,7 +19,7 @@ import { CalendarIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { useCreateEvent, useEvent, useFacilityById, useFacilityOptions, useFacilitySeasons, useUpdateEvent } from '../api/events';
-import { createInput, draftFromEvent, emptyDraft, patchInput, suggestedEnd, validateDraft, type EventDraft } from '../model/event-draft';
+import { createInput, draftFromEvent, emptyDraft, pastStartWarning, patchInput, suggestedEnd, validateDraft, type EventDraft } from '../model/event-draft';
 import { GroupConfigEditor } from './group-config-editor';
 import '../events.css';
 import '../event-form.css';
@@ -80,6 +80,8 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [endTouched, setEndTouched] = useState(Boolean(initial.endDate));
+  // A start in the past waits for the organiser to say yes.
+  const [pastWarning, setPastWarning] = useState<string | null>(null);
   const [showGame, setShowGame] = useState(
     GAME_TYPES.includes(initial.eventType) || Boolean(initial.externalHomeTeamName || initial.externalAwayTeamName || initial.externalRink || initial.homeScore || initial.awayScore),
   );
@@ -95,15 +97,21 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
     if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const local = validateDraft(draft);
+  async function submit(e: FormEvent | null, confirmedPast = false) {
+    e?.preventDefault();
+    const local = validateDraft(draft, Date.now(), event?.startDate);
     setErrors(local);
     setFormError(null);
     if (Object.keys(local).length) {
       document.querySelector('[aria-invalid="true"], .groups-editor--invalid')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
       return;
     }
+    const warning = pastStartWarning(draft, event);
+    if (warning && !confirmedPast) {
+      setPastWarning(warning);
+      return;
+    }
+    setPastWarning(null);
     try {
       if (mode === 'create') {
         const created = await create.mutateAsync(createInput(draft));
@@ -260,6 +268,25 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
           </div>
         </Section>
 
+        {pastWarning && (
+          <div role="alertdialog" aria-labelledby="past-start-q" data-testid="past-start-confirm">
+            <Alert
+              tone="warning"
+              action={
+                <span className="tool-row">
+                  <Button type="button" size="sm" variant="ghost" onClick={() => setPastWarning(null)} data-testid="past-start-no">
+                    Change the date
+                  </Button>
+                  <Button type="button" size="sm" onClick={() => void submit(null, true)} data-testid="past-start-yes">
+                    Save anyway
+                  </Button>
+                </span>
+              }
+            >
+              <span id="past-start-q">{pastWarning}</span>
+            </Alert>
+          </div>
+        )}
         <div className="sticky-actions sticky-actions--dirty form-submit-bar">
           <ButtonLink to={mode === 'edit' && event ? `/events/${event.id}` : '/events'} variant="ghost">
             Cancel

@@ -166,6 +166,31 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByText(/turn on/)).toBeInTheDocument();
   });
 
+  it('asks before lowering a limit below the people already in, and says what it means', async () => {
+    const event = makeEvent({ version: 2, maxSkaters: 2, maxGoalies: 1, viewer: makeViewer({ isOrganiser: true }) });
+    const { server, user } = setup(event, fullDoc(2), {
+      'PATCH /events/e-1': (call) => ({ ...event, ...(call.body as object) }),
+    });
+    const input = await screen.findByTestId('limit-skaters');
+    await user.clear(input);
+    await user.type(input, '1');
+    await user.click(screen.getByTestId('save-limits'));
+    const confirm = screen.getByTestId('limit-confirm');
+    expect(confirm).toHaveTextContent('2 in, 1 skater place: nobody is removed; nobody new gets in until 2 leave.');
+    expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(0);
+    await user.click(screen.getByTestId('limit-confirm-no'));
+    expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(0);
+    await user.click(screen.getByTestId('save-limits'));
+    await user.click(screen.getByTestId('limit-confirm-yes'));
+    await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')[0]?.body).toEqual({ maxSkaters: 1 }));
+  });
+
+  it('explains a list over its limit instead of showing "2/1 skaters" without a word', async () => {
+    const event = makeEvent({ version: 2, maxSkaters: 1, maxGoalies: 1 });
+    setup(event, fullDoc(2, { counts: { skaters: 2, goalies: 1, maxSkaters: 1, maxGoalies: 1, waitlistSkaters: 0, waitlistGoalies: 0 } }));
+    expect(await screen.findByTestId('over-limit')).toHaveTextContent('2 in, 1 skater place: nobody is removed; nobody new gets in until 2 leave.');
+  });
+
   it('says plainly that a stranger\'s event at a rink is a community event, and who organises it', async () => {
     const event = makeEvent({ facilityId: 'f-1', hostedByFacility: false, creatorId: 'u-bob', location: 'Rink B' });
     setup(event, fullDoc(1), {

@@ -135,7 +135,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
           <RsvpPanel event={event} doc={doc} userId={me.id} cancelled={cancelled} over={over} />
           <EventDetails event={event} />
           {viewer?.canHost && event.facilityId && <RinkListing event={event} />}
-          {isOrganiser && <OrganiserTools event={event} cancelled={cancelled} />}
+          {isOrganiser && <OrganiserTools event={event} cancelled={cancelled} counts={doc?.counts ?? null} />}
         </div>
         <div className="event-layout__main">
           <AttendeesCard doc={doc} groupConfig={event.groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />

@@ -7,6 +7,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { RinkEvent, Team, TeamRole } from '../../../lib/api-types';
+import type { AttendeeCounts } from '../model/types';
+import { overLimitNotes } from '../model/standing';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
@@ -25,8 +27,10 @@ export function parseLimit(raw: string): { value: number | null } | { error: str
   return { value: n };
 }
 
-function LimitsForm({ event }: { event: RinkEvent }) {
+function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCounts | null }) {
   const update = useUpdateEvent(event.id);
+  // Limits below the people already in wait for the organiser to confirm.
+  const [confirming, setConfirming] = useState<string[] | null>(null);
   const [skaters, setSkaters] = useState(event.maxSkaters === null ? '' : String(event.maxSkaters));
   const [goalies, setGoalies] = useState(event.maxGoalies === null ? '' : String(event.maxGoalies));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -46,8 +50,8 @@ function LimitsForm({ event }: { event: RinkEvent }) {
   const g = parseLimit(goalies);
   const dirty = ('value' in s ? s.value : NaN) !== event.maxSkaters || ('value' in g ? g.value : NaN) !== event.maxGoalies;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function submit(e: FormEvent | null, confirmed = false) {
+    e?.preventDefault();
     const local: FieldErrors = {};
     if ('error' in s) local.maxSkaters = s.error;
     if ('error' in g) local.maxGoalies = g.error;
@@ -55,6 +59,12 @@ function LimitsForm({ event }: { event: RinkEvent }) {
     setFormError(null);
     setSaved(false);
     if (Object.keys(local).length || !('value' in s) || !('value' in g)) return;
+    const notes = counts ? overLimitNotes({ skaters: counts.skaters, goalies: counts.goalies, maxSkaters: s.value, maxGoalies: g.value }) : [];
+    if (notes.length && !confirmed) {
+      setConfirming(notes);
+      return;
+    }
+    setConfirming(null);
     try {
       const patch: { maxSkaters?: number | null; maxGoalies?: number | null } = {};
       if (s.value !== event.maxSkaters) patch.maxSkaters = s.value;
@@ -74,8 +84,26 @@ function LimitsForm({ event }: { event: RinkEvent }) {
         <TextField label="Max skaters" inputMode="numeric" placeholder="No limit" value={skaters} onChange={(e) => { setSkaters(e.target.value); setSaved(false); }} error={errors.maxSkaters} data-testid="limit-skaters" />
         <TextField label="Max goalies" inputMode="numeric" placeholder="No limit" value={goalies} onChange={(e) => { setGoalies(e.target.value); setSaved(false); }} error={errors.maxGoalies} data-testid="limit-goalies" />
       </div>
+      {confirming ? (
+        <div className="limit-confirm" role="alertdialog" aria-labelledby="limit-confirm-q" data-testid="limit-confirm">
+          <p id="limit-confirm-q">
+            <strong>Fewer places than people already in.</strong>
+          </p>
+          {confirming.map((n) => (
+            <p key={n}>{n}</p>
+          ))}
+          <div className="tool-row">
+            <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming(null)} data-testid="limit-confirm-no">
+              Keep the limits
+            </Button>
+            <Button type="button" size="sm" loading={update.isPending} onClick={() => void submit(null, true)} data-testid="limit-confirm-yes">
+              Lower them anyway
+            </Button>
+          </div>
+        </div>
+      ) : (
       <div className="tool-row">
-        <p className="field__hint">Raising a limit moves people off the waitlist right away, in order.</p>
+        <p className="field__hint">Raising a limit moves people off the waitlist right away, in order. Lowering one removes nobody.</p>
         {saved && !dirty ? (
           <span className="saved-note" role="status">
             Saved
@@ -86,6 +114,7 @@ function LimitsForm({ event }: { event: RinkEvent }) {
           </Button>
         )}
       </div>
+      )}
     </form>
   );
 }
@@ -180,7 +209,7 @@ function TeamLinks({ event }: { event: RinkEvent }) {
   );
 }
 
-export function OrganiserTools({ event, cancelled }: { event: RinkEvent; cancelled: boolean }) {
+export function OrganiserTools({ event, cancelled, counts = null }: { event: RinkEvent; cancelled: boolean; counts?: AttendeeCounts | null }) {
   const navigate = useNavigate();
   const cancel = useCancelEvent(event.id);
   const remove = useDeleteEvent(event.id);
@@ -192,7 +221,7 @@ export function OrganiserTools({ event, cancelled }: { event: RinkEvent; cancell
       {!cancelled && (
         <section className="tool-section">
           <h3 className="tool-section__title">Spots</h3>
-          <LimitsForm event={event} />
+          <LimitsForm event={event} counts={counts} />
         </section>
       )}
       <section className="tool-section">

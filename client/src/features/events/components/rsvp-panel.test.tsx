@@ -114,7 +114,7 @@ describe('RsvpPanel', { timeout: TYPING_TIMEOUT_MS }, () => {
     const { live, user } = setup();
     await user.click(screen.getByTestId('rsvp-in'));
     await act(async () => live.last().reject(new CommandRejectedError('conflict', 'the event is cancelled')));
-    expect(await screen.findByRole('alert')).toHaveTextContent('the event is cancelled');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The event is cancelled');
     expect(status()).toHaveTextContent('Are you in?');
   });
 
@@ -165,5 +165,18 @@ describe('RsvpPanel', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByText('This event is cancelled, so answers are closed.')).toBeInTheDocument();
     expect(screen.queryByTestId('rsvp-in')).not.toBeInTheDocument();
     expect(screen.queryByTestId('rsvp-out')).not.toBeInTheDocument();
+  });
+
+  it('says "no goalie places" to a goalie at a skaters-only event and starts on a skater position', async () => {
+    mockApi({ 'GET /me/positions': [{ id: 'p1', position: 'GOALIE', skillLevel: 'ADVANCED', isPreferred: true, createdAt: '', updatedAt: '' }] });
+    const skatersOnly: AttendeesDoc = { ...openDoc, counts: { ...openDoc.counts, maxGoalies: 0 } };
+    const { live, user } = setup({ doc: skatersOnly });
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'Center' })).toHaveAttribute('aria-checked', 'true'));
+    await user.click(screen.getByRole('radio', { name: 'Goalie' }));
+    expect(screen.getByText('No goalie places at this event: pick a skater position to join.')).toBeInTheDocument();
+    expect(screen.getByTestId('rsvp-in')).toBeDisabled();
+    await user.click(screen.getByRole('radio', { name: 'Right defense' }));
+    await user.click(screen.getByTestId('rsvp-in'));
+    expect(live.last().command).toEqual({ kind: 'rsvp', eventId: 'e-1', action: 'ATTENDING', position: 'RIGHT_DEFENSE' });
   });
 });

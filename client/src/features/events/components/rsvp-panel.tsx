@@ -63,7 +63,13 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
   const placed = standing.status === 'ATTENDING' || standing.status === 'WAITLISTED';
   const current = placed ? standing.position : null;
   const [picked, setPicked] = useState<HockeyPosition | null>(null);
-  const position: HockeyPosition = picked ?? current ?? preferred ?? 'CENTER';
+  // A role with a limit of 0 has no places: the server refuses a request
+  // for it ("no goalie places"), so the panel says so and starts on the other role.
+  const limits = doc?.counts ?? { maxSkaters: event.maxSkaters, maxGoalies: event.maxGoalies };
+  const noPlaces = (p: HockeyPosition) => (roleOf(p) === 'GOALIE' ? limits.maxGoalies : limits.maxSkaters) === 0;
+  const fallback: HockeyPosition = preferred && !noPlaces(preferred) ? preferred : noPlaces('CENTER') ? 'GOALIE' : 'CENTER';
+  const position: HockeyPosition = picked ?? current ?? fallback;
+  const refused = noPlaces(position) && !(current !== null && roleOf(current) === roleOf(position));
 
   const busy = flight.phase !== 'idle';
   const closed = cancelled || over;
@@ -81,6 +87,9 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
   else if (standing.status === 'DECLINED') sub = "You said you can't make it. Changed your mind?";
   else if (standing.status === 'REMOVED') sub = 'An organiser took you off the list. You can ask for a spot again.';
   else sub = openSpotsText(doc?.counts, position);
+  if (!closed && refused) {
+    sub = roleOf(position) === 'GOALIE' ? 'No goalie places at this event: pick a skater position to join.' : 'No skater places at this event: it is for goalies only.';
+  }
 
   const isPaid = standing.status === 'ATTENDING' ? (event.viewer?.isPaid ?? null) : null;
 
@@ -121,7 +130,7 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
                 size="lg"
                 block
                 loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
-                disabled={busy}
+                disabled={busy || refused}
                 onClick={() => {
                   setPicked(null);
                   void send('ATTENDING', position);
@@ -136,7 +145,7 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
                 size="lg"
                 block
                 loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
-                disabled={busy}
+                disabled={busy || refused}
                 onClick={() => {
                   setPicked(null);
                   void send('ATTENDING', position);

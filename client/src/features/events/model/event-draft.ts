@@ -100,12 +100,17 @@ export function suggestedEnd(start: string): string {
 const isWhole = (s: string) => /^\d+$/.test(s.trim());
 
 /** The checks we can make before asking the server; it checks again. */
-export function validateDraft(d: EventDraft): FieldErrors {
+/** How far ahead an event may start (the server's rule, docs/walkthrough.md): two years. */
+export const EVENT_HORIZON_MS = (2 * 365 + 1) * 24 * 3600 * 1000;
+
+/** `originalStart`: an edited event's stored start, which is not checked again when unchanged. */
+export function validateDraft(d: EventDraft, now: number = Date.now(), originalStart?: string): FieldErrors {
   const e: FieldErrors = {};
   if (!d.title.trim()) e.title = 'Give the event a name.';
   else if (d.title.trim().length > 200) e.title = 'At most 200 characters.';
   const start = fromLocalInput(d.startDate);
   if (!start) e.startDate = 'When does it start?';
+  else if (Date.parse(start) > now + EVENT_HORIZON_MS && !(originalStart && Date.parse(originalStart) === Date.parse(start))) e.startDate = 'Pick a start within two years from today.';
   const end = d.endDate ? fromLocalInput(d.endDate) : null;
   if (d.endDate && !end) e.endDate = 'Not a valid time.';
   if (start && end && end < start) e.endDate = 'Ends before it starts.';
@@ -185,4 +190,17 @@ export function patchInput(original: RinkEvent, d: EventDraft): EventInput {
     (out as Record<string, unknown>)[k] = next[k];
   }
   return out;
+}
+
+/**
+ * What the organiser confirms before saving: a start in the past (a new
+ * event, or a start moved into the past) is allowed, for skates written
+ * down afterwards, but never by a slip of the year.
+ */
+export function pastStartWarning(d: EventDraft, original: RinkEvent | undefined, now: number = Date.now()): string | null {
+  const start = fromLocalInput(d.startDate);
+  if (!start || Date.parse(start) >= now) return null;
+  if (original && Date.parse(original.startDate) === Date.parse(start)) return null;
+  const when = new Date(start).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return `This starts in the past (${when}). Nobody can sign up for it in time. Save it anyway?`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventViewer } from '../../../lib/api-types';
-import { countsLine, deriveStanding, newestDoc, ordinal, spotsLeft, waitlistByRole, wouldWaitlist } from './standing';
+import { countsLine, deriveStanding, newestDoc, ordinal, overLimitNotes, spotsLeft, waitlistByRole, wouldWaitlist } from './standing';
 import type { AttendeeCounts, AttendeesDoc } from './types';
 
 const counts = (over: Partial<AttendeeCounts> = {}): AttendeeCounts => ({
@@ -129,5 +129,13 @@ describe('helpers', () => {
 
   it('writes ordinals', () => {
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']);
+  });
+});
+
+describe('overLimitNotes', () => {
+  it('says what a limit below the people in means, per role, and nothing otherwise', () => {
+    expect(overLimitNotes(counts({ skaters: 10, maxSkaters: 8 }))).toEqual(['10 in, 8 skater places: nobody is removed; nobody new gets in until 3 leave.']);
+    expect(overLimitNotes(counts({ goalies: 1, maxGoalies: 0 }))).toEqual(['1 in, no goalie places: nobody is removed; nobody new gets in.']);
+    expect(overLimitNotes(counts({ skaters: 8, maxSkaters: 8, goalies: 2, maxGoalies: null }))).toEqual([]);
   });
 });

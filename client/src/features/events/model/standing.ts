@@ -147,3 +147,24 @@ export function ordinal(n: number): string {
 export function openPlaces(c: AttendeeCounts): { skaters: number | null; goalies: number | null } {
   return { skaters: spotsLeft(c, 'SKATER'), goalies: spotsLeft(c, 'GOALIE') };
 }
+
+/**
+ * What a limit below the people already in means, per role, in words
+ * ("10 in, 8 skater places: nobody is removed; nobody new gets in until 3
+ * leave"). The event actor evicts nobody when a limit is lowered and admits
+ * nobody until the count is below it. Empty when no role is over.
+ */
+export function overLimitNotes(c: Pick<AttendeeCounts, 'skaters' | 'goalies' | 'maxSkaters' | 'maxGoalies'>): string[] {
+  const notes: string[] = [];
+  for (const [count, max, one] of [
+    [c.skaters, c.maxSkaters, 'skater'],
+    [c.goalies, c.maxGoalies, 'goalie'],
+  ] as const) {
+    if (max === null || count <= max) continue;
+    const leave = count - max + 1;
+    const places = max === 0 ? `no ${one} places` : `${max} ${one} ${max === 1 ? 'place' : 'places'}`;
+    const until = max === 0 ? '' : ` until ${leave} ${leave === 1 ? 'leaves' : 'leave'}`;
+    notes.push(`${count} in, ${places}: nobody is removed; nobody new gets in${until}.`);
+  }
+  return notes;
+}

@@ -49,7 +49,7 @@ describe('CreateFacilityPage', () => {
     renderWithProviders(<CreateFacilityPage />, routes);
     await user.type(screen.getByTestId('facility-name'), 'Dup');
     await user.click(screen.getByTestId('create-facility'));
-    expect(await screen.findByText('is already taken')).toBeInTheDocument();
+    expect(await screen.findByText('Is already taken')).toBeInTheDocument();
     expect(screen.getByTestId('facility-name')).toHaveAttribute('aria-invalid', 'true');
   });
 

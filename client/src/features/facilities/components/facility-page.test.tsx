@@ -89,7 +89,7 @@ describe('FacilityPage', { timeout: TIMEOUT_MS }, () => {
     await user.click(transfer);
     await user.click(transfer);
     await waitFor(() => expect(server.callsTo('POST', '/facilities/f-1/transfer-ownership')[0]?.body).toEqual({ userId: 'u-ada' }));
-    expect(await screen.findByText('no such user')).toBeInTheDocument();
+    expect(await screen.findByText('No such user')).toBeInTheDocument();
     expect(screen.getByTestId('owner-picker')).toHaveAttribute('aria-invalid', 'true');
   });
 
@@ -144,7 +144,7 @@ describe('EditFacilityPage', { timeout: TIMEOUT_MS }, () => {
     );
     await user.type(await screen.findByTestId('facility-email'), 'desk@rink.example');
     await user.click(screen.getByTestId('save-facility'));
-    expect(await screen.findByText('must be an email address')).toBeInTheDocument();
+    expect(await screen.findByText('Must be an email address')).toBeInTheDocument();
     expect(screen.getByTestId('facility-email')).toHaveAttribute('aria-invalid', 'true');
     // Only the owner may delete.
     expect(screen.queryByTestId('delete-facility')).not.toBeInTheDocument();
@@ -166,6 +166,21 @@ describe('EditFacilityPage', { timeout: TIMEOUT_MS }, () => {
 });
 
 describe('NewSeasonPage', { timeout: TIMEOUT_MS }, () => {
+  it('says a season ending 9999-12-31 is out of range, in words, without asking the server', async () => {
+    const { server, user } = setup(
+      { 'GET /facilities/f-1': makeFacilityPage({ viewerRole: 'MANAGER', timezone: 'America/Winnipeg' }) },
+      '/facilities/f-1/seasons/new',
+      '/facilities/:id/seasons/new',
+      <NewSeasonPage />,
+    );
+    await user.type(await screen.findByTestId('season-name'), 'Forever');
+    await user.type(screen.getByTestId('season-start'), '2027-04-01');
+    await user.type(screen.getByTestId('season-end'), '9999-12-31');
+    await user.click(screen.getByTestId('save-season'));
+    expect(await screen.findByText('Pick a day between 1900 and 2200.')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/facilities/f-1/seasons')).toHaveLength(0);
+  });
+
   it('creates a season with the rink’s days and opens it', async () => {
     const { server, user } = setup(
       {

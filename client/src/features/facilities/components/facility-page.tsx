@@ -65,7 +65,7 @@ function useLocalTime(tz: string) {
 function FacilityView({ facility }: { facility: FacilityPageData }) {
   const { user } = useAuth();
   const myId = user?.id ?? '';
-  const follow = useFollowToggle('facilities', facility);
+  const follow = useFollowToggle('facilities', facility, { live: true });
   const owner = usePerson(facility.ownerId);
   const localTime = useLocalTime(facility.timezone);
   const transfer = useTransferFacility(facility.id);

@@ -4,33 +4,50 @@
 // the committed state. An action whose reply never comes is reported as
 // what it is, an unknown outcome: it may still be applied, so the console
 // says so, re-reads the game, and lets the `game:ID` topic tell the truth.
+// An action sent over REST while Rinkside cannot be reached at all is
+// queued with its Idempotency-Key and sent again, with the same key, the
+// moment the socket is live: the server applies it at most once, and the
+// score keeper sees it waiting rather than lost (docs/walkthrough.md).
 
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useAtom } from 'jotai';
 import { useQueryClient } from '@tanstack/react-query';
-import { errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
 import type { GameDocument } from '../../../lib/api-types';
-import { isUnknownOutcome, rejectionCode, useSendCommand } from '../../../lib/command';
+import { isUnknownOutcome, newIdempotencyKey, rejectionCode, useSendCommand } from '../../../lib/command';
 import { gameKeys, newestGameDoc } from '../../../lib/games';
-import { UnknownOutcomeError } from '../../../lib/ws';
+import { UnknownOutcomeError, useConnectionState } from '../../../lib/ws';
 import { scoringFlightAtomFamily, type ScoringActionKind } from '../atoms';
 import type { GameActionBody, GameActionCommand } from '../model/commands';
 import { postAction, putLineup } from './games';
 
-export function useScoring(gameId: string) {
+/** Nothing reached the server: the fetch itself failed. */
+function unreachable(err: unknown): boolean {
+  return err instanceof ApiError && err.code === 'network_error';
+}
+
+/**
+ * The console's scoring. `retries` is true in the one component that sends a
+ * queued action again when the connection is back (the hook is used twice on
+ * the page; the retry must go once).
+ */
+export function useScoring(gameId: string, { retries = false }: { retries?: boolean } = {}) {
   const sendCommand = useSendCommand();
+  const connection = useConnectionState();
   const queryClient = useQueryClient();
   const [flight, setFlight] = useAtom(scoringFlightAtomFamily(gameId));
 
   const run = useCallback(
-    async (kind: ScoringActionKind, label: string, call: () => Promise<GameDocument>): Promise<boolean> => {
-      setFlight((f) => ({ ...f, phase: 'sending', action: kind, error: null, errorCode: null, unknown: null, done: null }));
+    async (kind: ScoringActionKind, label: string, call: () => Promise<GameDocument>, retry?: { body: GameActionBody; key: string }): Promise<boolean> => {
+      setFlight((f) => ({ ...f, phase: 'sending', action: kind, error: null, errorCode: null, unknown: null, done: null, queued: null }));
       try {
         const doc = await call();
         setFlight((f) => ({ ...f, phase: 'idle', action: null, reply: newestGameDoc(f.reply, doc), done: { label, at: Date.now() } }));
         return true;
       } catch (err) {
-        if (isUnknownOutcome(err)) {
+        if (retry && unreachable(err)) {
+          setFlight((f) => ({ ...f, phase: 'idle', action: null, queued: { ...retry, label } }));
+        } else if (isUnknownOutcome(err)) {
           const wasSent = err instanceof UnknownOutcomeError ? err.wasSent : true;
           setFlight((f) => ({ ...f, phase: 'idle', action: null, unknown: { label, wasSent } }));
           // The topic will say what happened; the REST read covers a socket that is down.
@@ -48,10 +65,21 @@ export function useScoring(gameId: string) {
   const act = useCallback(
     (body: GameActionBody, label: string) => {
       const command: GameActionCommand = { kind: 'gameAction', gameId, ...body };
-      return run(body.type, label, async () => (await sendCommand<GameDocument>(command, (key) => postAction(gameId, body, key))).reply);
+      // The key is chosen here so that a REST attempt that never reached
+      // the server can be sent again as the same command.
+      const key = newIdempotencyKey();
+      return run(body.type, label, async () => (await sendCommand<GameDocument>(command, () => postAction(gameId, body, key))).reply, { body, key });
     },
     [run, sendCommand, gameId],
   );
+
+  // Back online: the queued action goes again with its key.
+  const queued = flight.queued;
+  const busy = flight.phase !== 'idle';
+  useEffect(() => {
+    if (!retries || connection !== 'live' || !queued || busy) return;
+    void run(queued.body.type, queued.label, () => postAction(gameId, queued.body, queued.key), { body: queued.body, key: queued.key });
+  }, [retries, connection, queued, busy, run, gameId]);
 
   /** Replace who dressed for one side (REST only: lineups are not a socket command). */
   const setLineup = useCallback(
@@ -59,7 +87,7 @@ export function useScoring(gameId: string) {
     [run, gameId],
   );
 
-  const dismiss = useCallback(() => setFlight((f) => ({ ...f, error: null, errorCode: null, unknown: null })), [setFlight]);
+  const dismiss = useCallback(() => setFlight((f) => ({ ...f, error: null, errorCode: null, unknown: null, queued: null })), [setFlight]);
 
   return { flight, act, setLineup, dismiss };
 }

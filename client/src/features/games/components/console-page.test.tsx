@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
 import type { Game, GameDocument } from '../../../lib/api-types';
@@ -42,7 +42,7 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
   });
 
   it('starts the game over the socket and moves on with the reply', async () => {
-    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], version: 1 });
+    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], version: 1, scheduledAt: new Date().toISOString() });
     const { live, user } = setup(game);
     await user.click(await screen.findByTestId('start-game'));
     expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'START' });
@@ -165,7 +165,7 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     const { live, user } = setup(makeGame());
     await user.click(await screen.findByTestId('end-period'));
     await act(async () => live.last().reject(new CommandRejectedError('conflict', 'the game is FINAL; undo FINAL to change it')));
-    expect(screen.getByTestId('console-status')).toHaveTextContent('Not recorded. the game is FINAL; undo FINAL to change it');
+    expect(screen.getByTestId('console-status')).toHaveTextContent('Not recorded. The game is FINAL; undo FINAL to change it');
   });
 
   it('switches to the no-rights message when the server answers forbidden', async () => {
@@ -231,5 +231,109 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     await user.click(screen.getByTestId('remove-keeper-u-k'));
     await user.click(screen.getByTestId('remove-keeper-u-k'));
     await waitFor(() => expect(screen.queryByTestId('keeper-u-k')).not.toBeInTheDocument());
+  });
+
+  it('does not let a double tap on GOAL credit the jersey that opened under the finger', async () => {
+    const { live } = setup(makeGame());
+    fireEvent.click(await screen.findByTestId('goal-home'), { detail: 1 });
+    // The second tap of the double tap: its click lands on the sheet without
+    // a pointer having gone down on it since it opened.
+    fireEvent.click(screen.getByTestId('pick-h1'), { detail: 2 });
+    expect(screen.getByTestId('picker-sheet')).toHaveAttribute('data-step', 'scorer');
+    // A real tap on the sheet counts, and then the next step guards itself.
+    fireEvent.pointerDown(screen.getByTestId('pick-h1'));
+    fireEvent.click(screen.getByTestId('pick-h1'), { detail: 1 });
+    expect(screen.getByTestId('picker-sheet')).toHaveAttribute('data-step', 'assists');
+    fireEvent.click(screen.getByTestId('pick-h2'), { detail: 2 });
+    expect(screen.getByTestId('pick-h2')).toHaveAttribute('aria-pressed', 'false');
+    // The keyboard has no pointer: Enter on a tile always counts.
+    fireEvent.click(screen.getByTestId('unassisted'), { detail: 0 });
+    expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'GOAL', rosterId: 'r-home', scorerId: 'h1' });
+  });
+
+  it('recovers by itself after an outage and sends the goal tapped meanwhile once, with its key', async () => {
+    const game = makeGame();
+    let down = false;
+    const offline = () => {
+      throw new TypeError('Failed to fetch');
+    };
+    const { server, store, user } = setup(game, {
+      extra: {
+        'GET /games/g-1': () => (down ? offline() : game),
+        'POST /games/g-1/actions': () => (down ? offline() : after(game, { awayScore: 1, log: [...game.log, logEntry(2, { rosterId: 'r-away' })] })),
+      },
+    });
+    await screen.findByTestId('goal-away');
+    // The server stops: the socket says so, a re-read fails.
+    down = true;
+    act(() => store.set(connectionStateAtom, 'reconnecting'));
+    await user.click(screen.getByTestId('goal-away'));
+    await user.click(screen.getByTestId('no-scorer'));
+    const status = await screen.findByTestId('console-status');
+    await waitFor(() => expect(status).toHaveAttribute('data-state', 'queued'));
+    expect(status).toHaveTextContent('Goal Ice Hawks: waiting for the connection.');
+    expect(screen.getByTestId('goal-home')).toBeDisabled();
+    const first = server.callsTo('POST', '/games/g-1/actions')[0];
+    // The console stays (no "Could not reach Rinkside" in place of it).
+    expect(screen.getByTestId('console-away-score')).toHaveTextContent('0');
+
+    // Back: live again; the goal goes once more with the same key, and the console is whole.
+    down = false;
+    act(() => store.set(connectionStateAtom, 'live'));
+    await waitFor(() => expect(screen.getByTestId('console-away-score')).toHaveTextContent('1'));
+    const posts = server.callsTo('POST', '/games/g-1/actions');
+    expect(posts).toHaveLength(2);
+    expect(posts[1]?.headers['Idempotency-Key']).toBe(first?.headers['Idempotency-Key']);
+    expect(screen.getByTestId('console-status')).toHaveAttribute('data-state', 'done');
+    expect(screen.getByTestId('goal-home')).toBeEnabled();
+  });
+
+  it('reads the game again when the connection comes back after a failed first read', async () => {
+    const game = makeGame();
+    let down = true;
+    const { store } = setup(game, {
+      connection: 'reconnecting',
+      extra: {
+        'GET /games/g-1': () => {
+          if (down) throw new TypeError('Failed to fetch');
+          return game;
+        },
+      },
+    });
+    expect(await screen.findByText('Could not load this game', {}, { timeout: 5000 })).toBeInTheDocument();
+    down = false;
+    act(() => store.set(connectionStateAtom, 'live'));
+    expect(await screen.findByTestId('goal-home')).toBeEnabled();
+  });
+
+  it('lets the score keeper drop an action waiting for the connection', async () => {
+    const game = makeGame();
+    const { server, store, user } = setup(game, {
+      connection: 'offline',
+      extra: {
+        'POST /games/g-1/actions': () => {
+          throw new TypeError('Failed to fetch');
+        },
+      },
+    });
+    await user.click(await screen.findByTestId('end-period'));
+    await user.click(await screen.findByTestId('drop-queued'));
+    expect(screen.queryByTestId('console-status')).not.toBeInTheDocument();
+    act(() => store.set(connectionStateAtom, 'live'));
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(server.callsTo('POST', '/games/g-1/actions')).toHaveLength(1);
+  });
+
+  it('asks before starting a game scheduled for another day', async () => {
+    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], version: 1, scheduledAt: new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString() });
+    const { live, user } = setup(game);
+    await user.click(await screen.findByTestId('start-game'));
+    expect(screen.getByTestId('start-confirm')).toHaveTextContent('This game is scheduled for');
+    expect(live.command).not.toHaveBeenCalled();
+    await user.click(screen.getByTestId('start-cancel'));
+    expect(live.command).not.toHaveBeenCalled();
+    await user.click(screen.getByTestId('start-game'));
+    await user.click(screen.getByTestId('start-confirm-yes'));
+    expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'START' });
   });
 });

@@ -35,6 +35,9 @@ import '../games.css';
 /** How long "Goal recorded" stays in the status bar. */
 const DONE_VISIBLE_MS = 4000;
 
+/** A puck drop further than this from the scheduled time is confirmed first (docs/walkthrough.md). */
+export const START_CONFIRM_MS = 12 * 3600 * 1000;
+
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'Connecting',
   live: 'Live',
@@ -76,11 +79,20 @@ export function ScorekeeperConsolePage() {
   const { game, query } = useLiveGame(id, scoring.flight.reply);
   const queryClient = useQueryClient();
   const forbidden = scoring.flight.errorCode === 'forbidden';
+  const connection = useConnectionState();
 
   // Refused as not allowed: the rights changed under us; read them again.
   useEffect(() => {
     if (forbidden) void queryClient.invalidateQueries({ queryKey: gameKeys.detail(id), exact: true });
   }, [forbidden, id, queryClient]);
+
+  // A read that failed while Rinkside was away is read again as soon as the
+  // socket is back: the console recovers by itself (no Try again needed).
+  const failed = query.isError;
+  const refetch = query.refetch;
+  useEffect(() => {
+    if (connection === 'live' && failed) void refetch();
+  }, [connection, failed, refetch]);
 
   if (query.isPending) {
     return (
@@ -89,7 +101,9 @@ export function ScorekeeperConsolePage() {
       </ConsoleFrame>
     );
   }
-  if (query.isError || !game) {
+  // A failed re-read keeps the game we have: the console stays usable and
+  // the topic keeps the score; only a first read that failed has nothing to show.
+  if (!game) {
     const notFound = query.error instanceof ApiError && query.error.status === 404;
     return (
       <ConsoleFrame gameId={id} title="Score keeper">
@@ -200,6 +214,19 @@ function StatusBar({ flight, onDismiss }: { flight: ScoringFlight; onDismiss: ()
       </p>
     );
   }
+  if (flight.queued) {
+    return (
+      <div className="sk-status sk-status--unknown" role="status" data-testid="console-status" data-state="queued">
+        <p>
+          <strong>{flight.queued.label}: waiting for the connection.</strong> Rinkside could not be reached; it goes as soon as the connection is back,
+          once.
+        </p>
+        <Button size="sm" variant="ghost" onClick={onDismiss} data-testid="drop-queued">
+          Don&apos;t send
+        </Button>
+      </div>
+    );
+  }
   if (flight.unknown) {
     return (
       <div className="sk-status sk-status--unknown" role="status" data-testid="console-status" data-state="unknown">
@@ -238,10 +265,13 @@ function StatusBar({ flight, onDismiss }: { flight: ScoringFlight; onDismiss: ()
 }
 
 function Console({ game }: { game: Game }) {
-  const { flight, act, setLineup, dismiss } = useScoring(game.id);
+  const { flight, act, setLineup, dismiss } = useScoring(game.id, { retries: true });
   const [picker, setPicker] = useState<PickerState>({ step: 'closed' });
   const [confirmFinal, setConfirmFinal] = useState(false);
-  const busy = flight.phase === 'sending';
+  const [confirmStart, setConfirmStart] = useState(false);
+  // An action waiting for the connection holds the buttons: a second one
+  // must not take its place.
+  const busy = flight.phase === 'sending' || flight.queued !== null;
   const status = game.status;
   const live = status === 'LIVE';
 
@@ -274,10 +304,40 @@ function Console({ game }: { game: Game }) {
       <div className="sk-actions" aria-label="Scoring">
         {status === 'SCHEDULED' && (
           <>
-            <button type="button" className="sk-btn sk-btn--start" disabled={busy} onClick={() => send({ type: 'START' })} data-testid="start-game">
-              {busy && flight.action === 'START' ? <Spinner /> : 'Start game'}
-              <small>Puck drop · period 1</small>
-            </button>
+            {confirmStart ? (
+              <div className="sk-confirm" role="group" aria-labelledby="start-q" data-testid="start-confirm">
+                <p id="start-q" className="sk-confirm__q">
+                  This game is scheduled for <strong>{new Date(game.scheduledAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</strong>. Start it now?
+                </p>
+                <div className="sk-confirm__actions">
+                  <Button variant="secondary" size="lg" onClick={() => setConfirmStart(false)} data-testid="start-cancel">
+                    Not yet
+                  </Button>
+                  <Button
+                    size="lg"
+                    disabled={busy}
+                    onClick={() => {
+                      setConfirmStart(false);
+                      send({ type: 'START' });
+                    }}
+                    data-testid="start-confirm-yes"
+                  >
+                    Start now
+                  </Button>
+                </div>
+              </div>
+            ) : (
+              <button
+                type="button"
+                className="sk-btn sk-btn--start"
+                disabled={busy}
+                onClick={() => (Math.abs(Date.parse(game.scheduledAt) - Date.now()) > START_CONFIRM_MS ? setConfirmStart(true) : send({ type: 'START' }))}
+                data-testid="start-game"
+              >
+                {busy && flight.action === 'START' ? <Spinner /> : 'Start game'}
+                <small>Puck drop · period 1</small>
+              </button>
+            )}
             <p className="sk-hint">Check who dressed below before you start: only dressed players can be credited.</p>
           </>
         )}

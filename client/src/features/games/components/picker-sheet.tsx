@@ -1,7 +1,13 @@
 // The console's full-screen picker: jersey numbers big enough to hit with a
 // thumb on a bench, one tap per pick (see model/picker.ts for the steps).
+//
+// A tap counts only if it started on the sheet after the sheet (or its
+// current step) appeared: a double tap on GOAL must not credit whoever's
+// jersey opened under the finger, nor a double tap on a scorer pick the
+// first assist (docs/walkthrough.md). Keyboard activation has no pointer
+// and always counts.
 
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
 import type { GameDocument, GamePlayer } from '../../../lib/api-types';
 import { playerTag } from '../../../lib/games';
 import { Button } from '../../../components/ui/button';
@@ -41,6 +47,22 @@ export function PickerSheet({ game, state, dispatch }: { game: GameDocument; sta
   const team = state.side === 'home' ? game.home : game.away;
   const dressed = team.players.filter((p) => p.dressed);
   const titleRef = useRef<HTMLHeadingElement>(null);
+  // Armed by a pointer going down on the sheet since this step appeared.
+  const armed = useRef(false);
+  const stepKey = `${state.step}:${state.step === 'assists' ? state.assistIds.length : ''}`;
+  useLayoutEffect(() => {
+    armed.current = false;
+  }, [stepKey]);
+  const onPointerDownCapture = () => {
+    armed.current = true;
+  };
+  const onClickCapture = (e: MouseEvent) => {
+    // `detail` is 0 for a click made with the keyboard.
+    if (e.detail !== 0 && !armed.current) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  };
 
   useEffect(() => {
     titleRef.current?.focus();
@@ -74,7 +96,16 @@ export function PickerSheet({ game, state, dispatch }: { game: GameDocument; sta
   }
 
   return (
-    <div className={`sheet sheet--${state.side}`} role="dialog" aria-modal="true" aria-labelledby="sheet-title" data-testid="picker-sheet" data-step={state.step}>
+    <div
+      className={`sheet sheet--${state.side}`}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="sheet-title"
+      data-testid="picker-sheet"
+      data-step={state.step}
+      onPointerDownCapture={onPointerDownCapture}
+      onClickCapture={onClickCapture}
+    >
       <header className="sheet__head">
         <div className="sheet__heading">
           <p className="sheet__eyebrow">

@@ -41,7 +41,7 @@ describe('EditProfilePage', () => {
     await user.clear(username);
     await user.type(username, 'gretzky');
     await user.click(screen.getByTestId('save-profile'));
-    await waitFor(() => expect(username).toHaveAccessibleDescription('is taken'));
+    await waitFor(() => expect(username).toHaveAccessibleDescription('Is taken'));
   });
 
   it('keeps at least one profile type', async () => {

@@ -170,7 +170,7 @@ describe('SyncCard', { timeout: TIMEOUT_MS }, () => {
     await user.click(await screen.findByTestId('sync-now'));
     const error = await screen.findByTestId('sync-error');
     expect(error).toHaveTextContent('The schedule took too long to arrive (over 10 s)');
-    expect(error).toHaveTextContent('the schedule did not arrive within 10 s');
+    expect(error).toHaveTextContent('The schedule did not arrive within 10 s');
     expect(screen.queryByTestId('sync-report')).not.toBeInTheDocument();
     expect(screen.getByTestId('sync-now')).toBeEnabled();
     // The season is read again (the failure is its newest run), but the card says it once.

@@ -98,7 +98,7 @@ describe('posting a status', { timeout: TYPING_TIMEOUT_MS }, () => {
     const { user } = setup({ 'POST /statuses': apiError(409, 'conflict', 'the event is cancelled or has started') });
     await user.click(await screen.findByTestId('new-status'));
     await user.click(screen.getByTestId('status-submit'));
-    expect(await screen.findByText('the event is cancelled or has started')).toBeInTheDocument();
+    expect(await screen.findByText('The event is cancelled or has started')).toBeInTheDocument();
   });
 });
 

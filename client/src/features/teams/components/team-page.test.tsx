@@ -120,7 +120,7 @@ describe('NewRosterPage', { timeout: TIMEOUT_MS }, () => {
     );
     await waitFor(() => expect(screen.getByTestId('roster-season')).toHaveValue('s-1'));
     await user.click(screen.getByTestId('create-roster'));
-    expect(await screen.findByText('is required')).toBeInTheDocument();
+    expect(await screen.findByText('Is required')).toBeInTheDocument();
     expect(screen.getByTestId('roster-name')).toHaveAttribute('aria-invalid', 'true');
   });
 

@@ -44,7 +44,7 @@ function TeamView({ team, renderUpcoming }: { team: TeamPageData; renderUpcoming
   const { user } = useAuth();
   const myId = user?.id ?? '';
   useTeamLive(team);
-  const follow = useFollowToggle('teams', team);
+  const follow = useFollowToggle('teams', team, { live: true });
   const transfer = useTransferTeam(team.id);
   const isStaff = team.viewerRole !== null;
 

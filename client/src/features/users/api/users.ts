@@ -2,12 +2,12 @@
 
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { Facility, Page, PublicUser, Team } from '../../../lib/api-types';
+import type { Facility, HockeyPosition, Page, PublicUser, SkillLevel, Team } from '../../../lib/api-types';
 import { PAGE_SIZE } from '../../../config/constants';
 
 export const userKeys = {
   detail: (id: string) => ['users', id] as const,
-  search: (q: string) => ['users', 'search', q] as const,
+  search: (q: string, filters: PeopleFilters = {}) => ['users', 'search', q, filters.position ?? '', filters.skillLevel ?? ''] as const,
   followers: (id: string) => ['users', id, 'followers'] as const,
   following: (id: string) => ['users', id, 'following'] as const,
   followingFacilities: (id: string) => ['users', id, 'following', 'facilities'] as const,
@@ -21,11 +21,21 @@ export function useUser(id: string) {
   });
 }
 
-export function useUserSearch(q: string) {
+/** What else a people search narrows by (`GET /users?position=&skillLevel=`). */
+export interface PeopleFilters {
+  position?: HockeyPosition | null;
+  skillLevel?: SkillLevel | null;
+}
+
+/** `q` is a name or username; `@name` looks in usernames only (docs/walkthrough.md). */
+export function useUserSearch(q: string, filters: PeopleFilters = {}) {
   return useInfiniteQuery({
-    queryKey: userKeys.search(q),
+    queryKey: userKeys.search(q, filters),
     queryFn: ({ signal, pageParam }) =>
-      api.get<Page<PublicUser>>('/users', { signal, query: { q, limit: PAGE_SIZE, cursor: pageParam } }),
+      api.get<Page<PublicUser>>('/users', {
+        signal,
+        query: { q, position: filters.position, skillLevel: filters.skillLevel, limit: PAGE_SIZE, cursor: pageParam },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     placeholderData: keepPreviousData,

@@ -28,6 +28,19 @@ describe('PeopleSearchPage', () => {
     expect(queries).toEqual([null, 'bobb']);
   });
 
+  it('finds goalies at a level, and keeps @ and _ in what it sends', async () => {
+    const server = mockApi({ 'GET /users': { items: [makePublicUser({ username: 'sam_goalie', firstName: 'Sam', lastName: 'Stone' })], nextCursor: null } });
+    const user = userEvent.setup();
+    renderWithProviders(<PeopleSearchPage />, { route: '/people' });
+    await user.selectOptions(await screen.findByTestId('people-position'), 'GOALIE');
+    await user.selectOptions(screen.getByTestId('people-level'), 'ADVANCED');
+    await user.type(screen.getByTestId('people-search'), '@sam_goalie');
+    expect(await screen.findByText('Results for “@sam_goalie”')).toBeInTheDocument();
+    const last = server.callsTo('GET', '/users').at(-1);
+    expect([last?.query.get('q'), last?.query.get('position'), last?.query.get('skillLevel')]).toEqual(['@sam_goalie', 'GOALIE', 'ADVANCED']);
+    expect(screen.getByText('Sam Stone')).toBeInTheDocument();
+  });
+
   it('says when nobody matches', async () => {
     mockApi({ 'GET /users': { items: [], nextCursor: null } });
     const user = userEvent.setup();

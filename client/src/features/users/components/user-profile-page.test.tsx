@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { createStore } from 'jotai';
+import { DOUBLE_TAP_MS } from '../../../lib/use-follow-toggle';
+import { topicAtomFamily } from '../../../lib/ws';
 import userEvent from '@testing-library/user-event';
 import { UserProfilePage } from './user-profile-page';
 import { makePublicUser, makeUser } from '../../../testing/fixtures';
@@ -57,9 +60,36 @@ describe('UserProfilePage', () => {
     await waitFor(() => expect(server.callsTo('GET', '/users/u-bob').length).toBeGreaterThanOrEqual(2));
     expect(screen.getByTestId('follower-count')).toHaveTextContent('1');
 
+    // A second, separate tap (not the second half of a double tap) unfollows.
+    await act(async () => new Promise((r) => setTimeout(r, DOUBLE_TAP_MS)));
     await user.click(screen.getByTestId('follow-button'));
     await waitFor(() => expect(screen.getByTestId('follower-count')).toHaveTextContent('0'));
     expect(server.callsTo('DELETE', '/users/u-bob/follow')).toHaveLength(1);
+  });
+
+  it('takes a double tap on Follow as one follow', async () => {
+    const server = bobServer();
+    const user = userEvent.setup();
+    renderWithProviders(<UserProfilePage />, { route: '/users/u-bob', path: '/users/:id' });
+    const button = await screen.findByTestId('follow-button');
+    await user.click(button);
+    await waitFor(() => expect(server.callsTo('GET', '/users/u-bob').length).toBeGreaterThanOrEqual(2));
+    // The second tap lands after the follow finished, within the double-tap window.
+    await user.click(screen.getByTestId('follow-button'));
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(server.callsTo('DELETE', '/users/u-bob/follow')).toHaveLength(0);
+    expect(server.callsTo('PUT', '/users/u-bob/follow')).toHaveLength(1);
+    expect(screen.getByTestId('follow-button')).toHaveAccessibleName('Unfollow Bob Burns');
+  });
+
+  it('counts followers live when someone else follows', async () => {
+    bobServer();
+    const store = createStore();
+    renderWithProviders(<UserProfilePage />, { route: '/users/u-bob', path: '/users/:id', store });
+    expect(await screen.findByTestId('follower-count')).toHaveTextContent('0');
+    act(() => store.set(topicAtomFamily('follows:u-bob'), { seq: 5, data: { id: 'u-bob', kind: 'USER', followerCount: 12, followingCount: 3 } }));
+    expect(screen.getByTestId('follower-count')).toHaveTextContent('12');
+    expect(screen.getByTestId('following-count')).toHaveTextContent('3');
   });
 
   it('rolls back and explains when following fails', async () => {

@@ -66,11 +66,11 @@ export function UserProfilePage({ renderPosts, renderSchedule }: { renderPosts?:
 function Profile({ user, renderPosts, renderSchedule }: { user: PublicUser; renderPosts?: RenderPosts; renderSchedule?: RenderSchedule }) {
   const { user: me } = useAuth();
   const isMe = me?.id === user.id;
-  const follow = useFollowToggle('users', user);
+  const follow = useFollowToggle('users', user, { live: true });
   const name = displayName(user);
   const at = handle(user);
   // My own page shows my live counts (following changes when I follow others).
-  const followingCount = isMe && me ? me.followingCount : user.followingCount;
+  const followingCount = follow.followingCount ?? (isMe && me ? me.followingCount : user.followingCount);
 
   return (
     <div className="stack-lg" data-testid="user-profile">
