@@ -222,7 +222,10 @@ impl Config {
                 interval: Duration::from_secs(60 * num("SYNC_INTERVAL_MINUTES", 60)?.max(1)),
                 tick: secs("SYNC_TICK_SECONDS", 30)?,
             },
-            demo: flag("DEMO").then(|| secs("DEMO_PLAY_SECONDS", 4)).transpose()?.map(|d| d.max(Duration::from_secs(1))),
+            demo: flag("DEMO")
+                .then(|| secs("DEMO_PLAY_SECONDS", 4))
+                .transpose()?
+                .map(|d| d.max(Duration::from_secs(1))),
             content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {
                 Some(p) if !p.bytes().all(|b| (0x20..0x7f).contains(&b)) => {
                     return Err(ConfigError("CONTENT_SECURITY_POLICY must be one line of printable ASCII".into()));

@@ -71,7 +71,12 @@ async fn world_of(api: &Api, game: &str, season_id: String) -> Result<World> {
     }
     let side = |v: &Value| Side {
         roster_id: v["rosterId"].as_str().unwrap_or_default().to_owned(),
-        players: v["players"].as_array().into_iter().flatten().filter_map(|p| p["userId"].as_str().map(str::to_owned)).collect(),
+        players: v["players"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p["userId"].as_str().map(str::to_owned))
+            .collect(),
     };
     Ok(World { season_id, home: side(&g["home"]), away: side(&g["away"]) })
 }
@@ -93,7 +98,11 @@ async fn seed(api: &Api) -> Result<World> {
         let captain = api.sign_in(&handle(name, "captain")).await?;
         let team = api.create(&captain, "/api/v1/teams", json!({"name": name, "facilityId": rink})).await?;
         let roster = api
-            .create(&captain, "/api/v1/rosters", json!({"teamId": team, "seasonId": season, "name": name, "status": "ACTIVE"}))
+            .create(
+                &captain,
+                "/api/v1/rosters",
+                json!({"teamId": team, "seasonId": season, "name": name, "status": "ACTIVE"}),
+            )
             .await?;
         let mut players = Vec::new();
         for n in 0..PLAYERS {

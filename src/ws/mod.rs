@@ -12,7 +12,7 @@ use crate::error::AppError;
 use crate::startup::AppState;
 use actix_codec::Framed;
 use actix_http::body::{BodySize, MessageBody};
-use actix_http::{ConnectionType, Request, Response, StatusCode, h1};
+use actix_http::{ConnectionType, Method, Request, Response, StatusCode, h1};
 use actix_web::body::BoxBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web};
@@ -68,8 +68,8 @@ async fn upgrade(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     }
 }
 
-/// Every request asking to upgrade its connection (`Connection: upgrade`)
-/// comes here with the connection instead of to the HTTP dispatcher. It
+/// Every request asking to upgrade its connection to a WebSocket
+/// (`Connection: upgrade`, `Upgrade: websocket`) comes here with the connection instead of to the HTTP dispatcher. It
 /// goes through the app like any request; a `101` (only [`upgrade`] gives
 /// one) is written and the connection becomes a WebSocket session; any
 /// other answer is written and the connection closed.
@@ -78,6 +78,14 @@ where
     S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody + 'static,
 {
+    // Only a GET (or HEAD) can be a handshake, and a request with a body
+    // would reach the app without it (the body stays on the connection):
+    // refused in words rather than answered wrongly.
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        let refusal =
+            AppError::BadRequest("`Connection: upgrade` is only for the WebSocket handshake (GET /api/v1/ws)".into());
+        return answer_and_close(framed, refusal.error_response().into()).await;
+    }
     // Boxed: the connection's task stays small once the session is running.
     let (state, response): (_, Response<BoxBody>) = match Box::pin(app.call(req)).await {
         Ok(res) => {
@@ -86,9 +94,9 @@ where
         }
         Err(err) => (None, Response::from(err)),
     };
-    let (mut head, body) = response.into_parts();
-    if let (StatusCode::SWITCHING_PROTOCOLS, Some(state)) = (head.status(), state) {
-        if framed.send(h1::Message::Item((head.drop_body(), BodySize::None))).await.is_ok() {
+    if let (StatusCode::SWITCHING_PROTOCOLS, Some(state)) = (response.status(), state) {
+        let (head, _) = response.into_parts();
+        if framed.send(h1::Message::Item((head, BodySize::None))).await.is_ok() {
             // The socket and what the client sent behind its handshake; the
             // HTTP codec and its write buffer go now.
             let (io, early) = {
@@ -101,10 +109,17 @@ where
         }
         return;
     }
+    answer_and_close(framed, response).await;
+}
+
+/// Writes an answer to a request that asked to upgrade but was not given a
+/// WebSocket, and ends the connection.
+async fn answer_and_close(mut framed: Framed<TcpStream, h1::Codec>, response: Response<BoxBody>) {
+    let (mut head, body) = response.into_parts();
     head.head_mut().set_connection_type(ConnectionType::Close);
     let Ok(bytes) = actix_web::body::to_bytes(body).await else { return };
     let size = BodySize::Sized(bytes.len() as u64);
-    let _ = framed.send(h1::Message::Item((head.drop_body(), size))).await;
+    let _ = framed.send(h1::Message::Item((head, size))).await;
     if !bytes.is_empty() {
         let _ = framed.send(h1::Message::Chunk(Some(bytes))).await;
     }

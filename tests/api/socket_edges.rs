@@ -335,3 +335,48 @@ async fn an_origin_is_the_same_only_with_the_same_scheme_host_and_port() {
         }
     }
 }
+
+/// Sends one raw HTTP/1.1 request and reads the answer until the server
+/// closes the connection.
+async fn raw_exchange(port: u16, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(WAIT, tcp.read_to_end(&mut answer)).await.expect("the server ends the connection").unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// Every request asking to upgrade its connection to a WebSocket reaches the
+/// app (the takeover happens only on a `101`): any other route answers as
+/// usual, a body-carrying request is refused in words, a bad handshake gets
+/// the envelope — and each connection then ends.
+#[actix_web::test]
+async fn requests_asking_to_upgrade_get_the_apps_answer_and_a_closed_connection() {
+    let app = spawn_app().await;
+    let get = raw_exchange(
+        app.port,
+        "GET /api/v1/divisions/scale HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n",
+    )
+    .await;
+    assert!(get.starts_with("HTTP/1.1 200"), "{get}");
+    assert!(get.to_lowercase().contains("connection: close"), "{get}");
+    assert!(get.contains("\"divisions\"") || get.contains('['), "the route's own body: {get}");
+    assert!(get.to_lowercase().contains("x-content-type-options: nosniff"), "the app's headers: {get}");
+
+    let post = raw_exchange(
+        app.port,
+        "POST /api/v1/posts HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+    )
+    .await;
+    assert!(post.starts_with("HTTP/1.1 400"), "{post}");
+    assert!(post.contains("\"bad_request\"") && post.contains("only for the WebSocket handshake"), "{post}");
+
+    let bad = raw_exchange(
+        app.port,
+        "GET /api/v1/ws HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 12\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+    )
+    .await;
+    assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
+    assert!(bad.contains("Not a WebSocket handshake") || bad.contains("not a WebSocket handshake"), "{bad}");
+}
