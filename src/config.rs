@@ -54,6 +54,9 @@ pub struct Config {
     pub content_security_policy: Option<String>,
     /// Season sync (docs/sync.md).
     pub sync: SyncSettings,
+    /// How often each node looks for due reminders (one node at a time runs
+    /// them, docs/notifications.md); 0 turns reminders off on this node.
+    pub reminder_tick: Duration,
 }
 
 /// Season sync settings (docs/sync.md › Schedule).
@@ -219,6 +222,7 @@ impl Config {
                 interval: Duration::from_secs(60 * num("SYNC_INTERVAL_MINUTES", 60)?.max(1)),
                 tick: secs("SYNC_TICK_SECONDS", 30)?,
             },
+            reminder_tick: secs("REMINDER_TICK_SECONDS", 30)?,
             content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {
                 Some(p) if !p.bytes().all(|b| (0x20..0x7f).contains(&b)) => {
                     return Err(ConfigError("CONTENT_SECURITY_POLICY must be one line of printable ASCII".into()));

@@ -11,6 +11,7 @@ pub mod event;
 pub mod feed;
 pub mod game;
 pub mod matches;
+pub mod notifications;
 pub mod roster;
 pub mod season;
 pub mod spots;
@@ -36,5 +37,6 @@ pub fn register_topics(
     sources.register(Kind::Season, Arc::new(season::SeasonTopic { db: db.clone() }));
     sources.register(Kind::Feed, Arc::new(feed::FeedTopic { db: db.clone() }));
     sources.register(Kind::Matches, Arc::new(matches::MatchesTopic { db: db.clone(), clock: clock.clone() }));
+    sources.register(Kind::Notifications, Arc::new(notifications::NotificationsTopic { db: db.clone() }));
     sources.register(Kind::Spots, Arc::new(spots::SpotsTopic { db: db.clone(), clock: clock.clone() }));
 }

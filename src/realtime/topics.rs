@@ -20,11 +20,22 @@ pub enum Kind {
     Matches,
     /// A rink's open spots tonight (the lobby display).
     Spots,
+    /// A person's own notifications (docs/notifications.md).
+    Notifications,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] =
-        [Kind::Event, Kind::Game, Kind::Season, Kind::Team, Kind::Roster, Kind::Feed, Kind::Matches, Kind::Spots];
+    pub const ALL: [Kind; 9] = [
+        Kind::Event,
+        Kind::Game,
+        Kind::Season,
+        Kind::Team,
+        Kind::Roster,
+        Kind::Feed,
+        Kind::Matches,
+        Kind::Spots,
+        Kind::Notifications,
+    ];
 
     pub fn prefix(self) -> &'static str {
         match self {
@@ -36,13 +47,14 @@ impl Kind {
             Kind::Feed => "feed",
             Kind::Matches => "matches",
             Kind::Spots => "spots",
+            Kind::Notifications => "notifications",
         }
     }
 
     /// A person's own topic, named without an id by its owner (`feed`,
-    /// `matches`) and `kind:<userId>` on the bus.
+    /// `matches`, `notifications`) and `kind:<userId>` on the bus.
     pub fn is_own(self) -> bool {
-        matches!(self, Kind::Feed | Kind::Matches)
+        matches!(self, Kind::Feed | Kind::Matches | Kind::Notifications)
     }
 }
 
@@ -88,21 +100,26 @@ impl Topic {
         Topic { kind: Kind::Matches, id: user_id.into() }
     }
 
+    /// A person's own notifications (`notifications` to its owner).
+    pub fn notifications(user_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Notifications, id: user_id.into() }
+    }
+
     /// A rink's open spots tonight.
     pub fn spots(facility_id: impl Into<String>) -> Topic {
         Topic { kind: Kind::Spots, id: facility_id.into() }
     }
 
-    /// Parses a client's topic; `feed` and `matches` need the signed-in
-    /// viewer.
+    /// Parses a client's topic; `feed`, `matches` and `notifications` need
+    /// the signed-in viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
         let bad = || {
             AppError::field(
                 "topic",
-                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, feed or matches",
+                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, feed, matches or notifications",
             )
         };
-        if let Some(kind) = [Kind::Feed, Kind::Matches].into_iter().find(|k| k.prefix() == raw) {
+        if let Some(kind) = [Kind::Feed, Kind::Matches, Kind::Notifications].into_iter().find(|k| k.prefix() == raw) {
             let id = viewer.ok_or_else(|| AppError::unauthorized(format!("sign in to follow your {raw}")))?;
             return Ok(Topic { kind, id: id.to_string() });
         }
@@ -205,7 +222,7 @@ mod fuzz {
     /// Topic-shaped strings: a known or near-miss prefix, a separator, an id.
     fn topic_like() -> impl Strategy<Value = String> {
         let prefix = prop::sample::select(
-            &["event", "game", "season", "team", "roster", "feed", "matches", "spots", "Game", "", "event:x"][..],
+            &["event", "game", "season", "team", "roster", "feed", "matches", "spots", "notifications", "Game", "", "event:x"][..],
         );
         let id = prop_oneof!["[A-Za-z0-9-]{0,70}", text()];
         (prefix, prop::sample::select(&[":", "", "::", " :"][..]), id).prop_map(|(p, sep, id)| format!("{p}{sep}{id}"))

@@ -64,6 +64,7 @@ const EditEventPage = lazyPage(() => import('../features/events/components/event
 const GamePage = lazyPage(() => import('../features/games/components/game-page').then((m) => m.GamePage));
 const SeasonGamesPage = lazyPage(() => import('../features/games/components/season-games-page').then((m) => m.SeasonGamesPage));
 const TeamSchedulePage = lazyPage(() => import('../features/games/components/team-schedule-page').then((m) => m.TeamSchedulePage));
+const NotificationsPage = lazyPage(() => import('../features/notifications/components/notifications-page').then((m) => m.NotificationsPage));
 const PlayerStatsPage = lazyPage(() => import('../features/games/components/player-stats-page').then((m) => m.PlayerStatsPage));
 
 export function AppRoutes() {
@@ -113,6 +114,7 @@ function GatedRoutes() {
       <Route element={<Shell />}>
         <Route index element={<HomePage feed={<FeedColumn />} />} />
         <Route path="people" element={<PeopleSearchPage />} />
+        <Route path="notifications" element={<NotificationsPage />} />
         <Route path="me" element={<Navigate to={`/users/${user.id}`} replace />} />
         <Route path="settings/profile" element={<EditProfilePage />} />
         <Route path="users/:id" element={<UserProfilePage renderPosts={(who) => <UserPosts {...who} />} />} />
