@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn config(cfg: &mut ServiceConfig) {
-    cfg.service(list).service(unread).service(read_all).service(read_one).service(settings).service(set_settings);
+    cfg.service(list).service(unread_count).service(read_all).service(read_one).service(settings).service(set_settings);
 }
 
 /// `?limit=&cursor=&unread=` of my notifications.
@@ -64,7 +64,7 @@ pub struct UnreadCount {
 /// How many of my notifications are unread (the bell's number).
 #[utoipa::path(responses((status = 200, body = UnreadCount), (status = 401, body = crate::error::ErrorEnvelope)), tag = "notifications", security(("bearerAuth" = [])))]
 #[get("/notifications/unread-count")]
-async fn unread(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<UnreadCount>> {
+async fn unread_count(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<UnreadCount>> {
     Ok(web::Json(UnreadCount { unread: rows::unread_count(&state.db.pool, &me.id).await? }))
 }
 

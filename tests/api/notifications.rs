@@ -242,7 +242,7 @@ async fn a_game_starting_and_its_final_score_tell_both_rosters_players_and_a_goa
     let n = pushed(&mut owl_ws).await["notification"].clone();
     assert_eq!((n["type"].as_str(), n["resourceType"].as_str()), (Some("GAME_STARTED"), Some("GAME")));
     assert_eq!(n["resourceId"], game.as_str());
-    act(json!({"type": "GOAL", "rosterId": c.roster, "playerId": owl.id})).await;
+    act(json!({"type": "GOAL", "rosterId": c.roster, "scorerId": owl.id})).await;
     nothing_pushed(&mut owl_ws).await;
     act(json!({"type": "FINAL"})).await;
     let n = pushed(&mut owl_ws).await["notification"].clone();
@@ -268,7 +268,7 @@ async fn a_game_starting_and_its_final_score_tell_both_rosters_players_and_a_goa
 async fn notifications_page_newest_first_are_read_one_or_all_and_are_their_owners_alone() {
     let app = spawn_app().await;
     let org = app.user("organiser").await;
-    let me = app.user("me").await;
+    let me = app.user("myself").await;
     let other = app.user("other").await;
     let mut events = Vec::new();
     for i in 0..3 {
@@ -334,7 +334,7 @@ async fn notifications_page_newest_first_are_read_one_or_all_and_are_their_owner
 async fn the_topic_snapshot_is_the_first_page_with_the_unread_count_and_needs_a_signed_in_owner() {
     let app = spawn_app().await;
     let org = app.user("organiser").await;
-    let me = app.user("me").await;
+    let me = app.user("myself").await;
     let event = new_event(&app, &org, json!({})).await;
     rsvp(&app, &me, &event, "ATTENDING").await;
     let (s, _) = app.delete(&format!("/api/v1/events/{event}/attendees/{}", me.id), Some(&org)).await;
@@ -360,7 +360,7 @@ async fn the_topic_snapshot_is_the_first_page_with_the_unread_count_and_needs_a_
 #[actix_web::test]
 async fn reminder_settings_default_to_a_day_and_two_hours_and_refuse_what_makes_no_sense() {
     let app = spawn_app().await;
-    let me = app.user("me").await;
+    let me = app.user("myself").await;
     let path = "/api/v1/me/notification-settings";
     let (s, b) = app.get(path, Some(&me)).await;
     assert_eq!((s, b), (200, json!({"reminderMinutes": [1440, 120]})));
@@ -465,7 +465,7 @@ async fn reminders_come_once_at_each_chosen_time_never_for_a_cancelled_event_and
 async fn the_reminder_ticks_run_in_the_background_when_turned_on() {
     let app = spawn_app_with(&[("REMINDER_TICK_SECONDS", "1")]).await;
     let org = app.user("organiser").await;
-    let me = app.user("me").await;
+    let me = app.user("myself").await;
     let soon = chrono::Utc::now().timestamp_millis() + HOUR;
     let event = new_event(
         &app,

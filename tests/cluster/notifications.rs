@@ -77,7 +77,7 @@ async fn with_the_reminder_job_ticking_on_both_nodes_each_reminder_is_told_once(
     let a = Node::start_with(&db, &redis, &env).await;
     let b = Node::start_with(&db, &redis, &env).await;
     let org = a.user("organiser").await;
-    let me = a.user("me").await;
+    let me = a.user("myself").await;
     let soon = chrono::Utc::now() + chrono::Duration::minutes(90);
     let event: serde_json::Value = a
         .http
