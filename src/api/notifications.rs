@@ -50,8 +50,7 @@ async fn list(
             Some((c.at, c.id))
         }
     };
-    let (items, next_cursor) =
-        live::page(&state.db, &me.id, before, query.unread.unwrap_or(false), limit).await?;
+    let (items, next_cursor) = live::page(&state.db, &me.id, before, query.unread.unwrap_or(false), limit).await?;
     Ok(web::Json(Page { items, next_cursor }))
 }
 

@@ -92,11 +92,7 @@ impl TopicSource for NotificationsTopic {
     fn authorize<'a>(&'a self, viewer: Option<&'a str>, id: &'a str) -> BoxFuture<'a, Result<(), AppError>> {
         // `Topic::parse` makes `notifications` the viewer's own.
         Box::pin(async move {
-            if viewer == Some(id) {
-                Ok(())
-            } else {
-                Err(AppError::forbidden("notifications are their owner's alone"))
-            }
+            if viewer == Some(id) { Ok(()) } else { Err(AppError::forbidden("notifications are their owner's alone")) }
         })
     }
 

@@ -106,10 +106,7 @@ pub async fn run(state: &AppState, owner: &str) -> Result<u64, sqlx::Error> {
             kind: NotificationType::EventReminder,
             about: About::Event,
             resource_id: &c.event_id,
-            payload: super::with(
-                super::event_payload(event),
-                json!({"minutesBefore": minutes, "status": c.status}),
-            ),
+            payload: super::with(super::event_payload(event), json!({"minutesBefore": minutes, "status": c.status})),
             dedupe_key: Some(dedupe_key(&c.event_id, *minutes, c.start_date)),
         };
         written += rows::insert(&mut tx, &note, std::slice::from_ref(&c.user_id), &batch).await?;

@@ -76,14 +76,17 @@ impl Realtime {
         let (notices, batches) = tokio::sync::mpsc::unbounded_channel();
         crate::live::notifications::watch(db.clone(), pusher.clone(), batches);
         let events = EventRegistry::new(
-            Arc::new(
-                SqlEventStore::new(db.clone()).reporting_open_places(open_places).notifying(notices.clone()),
-            ),
+            Arc::new(SqlEventStore::new(db.clone()).reporting_open_places(open_places).notifying(notices.clone())),
             publisher.clone(),
             arbiters.clone(),
             actor_config.clone(),
         );
-        let games = GameRegistry::new(Arc::new(SqlGameStore { db: db.clone(), notices: Some(notices.clone()) }), publisher, arbiters, actor_config);
+        let games = GameRegistry::new(
+            Arc::new(SqlGameStore { db: db.clone(), notices: Some(notices.clone()) }),
+            publisher,
+            arbiters,
+            actor_config,
+        );
         let mut sources = TopicSources::default();
         crate::live::register_topics(&mut sources, &db, &clock, &events, &games);
         let sources = Arc::new(sources);

@@ -222,7 +222,20 @@ mod fuzz {
     /// Topic-shaped strings: a known or near-miss prefix, a separator, an id.
     fn topic_like() -> impl Strategy<Value = String> {
         let prefix = prop::sample::select(
-            &["event", "game", "season", "team", "roster", "feed", "matches", "spots", "notifications", "Game", "", "event:x"][..],
+            &[
+                "event",
+                "game",
+                "season",
+                "team",
+                "roster",
+                "feed",
+                "matches",
+                "spots",
+                "notifications",
+                "Game",
+                "",
+                "event:x",
+            ][..],
         );
         let id = prop_oneof!["[A-Za-z0-9-]{0,70}", text()];
         (prefix, prop::sample::select(&[":", "", "::", " :"][..]), id).prop_map(|(p, sep, id)| format!("{p}{sep}{id}"))

@@ -77,8 +77,7 @@ async fn nothing_pushed(ws: &mut Ws) {
 async fn a_removal_tells_the_removed_and_the_promoted_and_nobody_else_live() {
     let app = spawn_app().await;
     let org = app.user("organiser").await;
-    let [first, second, third] =
-        [app.user("first").await, app.user("second").await, app.user("third").await];
+    let [first, second, third] = [app.user("first").await, app.user("second").await, app.user("third").await];
     let event = new_event(&app, &org, json!({"maxSkaters": 1})).await;
     rsvp(&app, &first, &event, "ATTENDING").await;
     rsvp(&app, &second, &event, "ATTENDING").await;
@@ -152,9 +151,8 @@ async fn a_new_time_or_place_tells_its_people_and_a_new_description_does_not() {
     assert!(notes(&app, &going).await.is_empty(), "not news");
 
     let mut ws = watching(&app, &going).await;
-    let (s, b) = app
-        .patch(&path, Some(&org), json!({"startDate": "2026-12-01T22:00:00-05:00", "location": "Rink B"}))
-        .await;
+    let (s, b) =
+        app.patch(&path, Some(&org), json!({"startDate": "2026-12-01T22:00:00-05:00", "location": "Rink B"})).await;
     assert_eq!(s, 200, "{b}");
     let n = pushed(&mut ws).await["notification"].clone();
     assert_eq!(n["type"], "EVENT_MOVED");
@@ -451,13 +449,12 @@ async fn reminders_come_once_at_each_chosen_time_never_for_a_cancelled_event_and
     assert!(reminders(&silent).await.is_empty(), "no reminders chosen");
     let late_ones = reminders(&late).await;
     assert_eq!(late_ones.len(), 1, "only the 2-hour one: {late_ones:?}");
-    let cancelled_reminders: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM notifications WHERE type = 'EVENT_REMINDER' AND resource_id = $1",
-    )
-    .bind(&cancelled)
-    .fetch_one(&app.state.db.pool)
-    .await
-    .unwrap();
+    let cancelled_reminders: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM notifications WHERE type = 'EVENT_REMINDER' AND resource_id = $1")
+            .bind(&cancelled)
+            .fetch_one(&app.state.db.pool)
+            .await
+            .unwrap();
     assert_eq!(cancelled_reminders, 0);
 }
 
