@@ -88,7 +88,7 @@ describe('NotificationBell', () => {
     setVisibility('hidden');
     push({ op: 'new', notification: makeNotification({ id: 'away' }), unread: 2 });
     expect(FakeNotification.shown).toHaveLength(1);
-    expect(FakeNotification.shown[0].title).toBe("You're in: Tuesday pickup");
+    expect(FakeNotification.shown[0]?.title).toBe("You're in: Tuesday pickup");
     push({ op: 'readAll', unread: 0 });
     expect(FakeNotification.shown).toHaveLength(1);
   });

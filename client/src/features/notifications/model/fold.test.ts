@@ -37,6 +37,6 @@ describe('mergePages', () => {
     const fresh = makeNotification({ id: 'b', createdAt: '2026-11-24T19:00:00.000Z' });
     const merged = mergePages([read], [{ ...read, readAt: null }, fresh]);
     expect(merged.map((n) => n.id)).toEqual(['b', 'a']);
-    expect(merged[1].readAt).not.toBeNull();
+    expect(merged[1]?.readAt).not.toBeNull();
   });
 });
