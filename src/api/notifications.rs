@@ -130,9 +130,27 @@ pub struct NotificationSettings {
 pub struct NotificationSettingsInput {
     /// At most 4, each 5 to 10080 (a week) minutes before the start, no
     /// repeats. Empty: no reminders.
-    #[schema(max_items = 4, value_type = Vec<i64>)]
+    #[schema(schema_with = reminder_minutes_schema)]
     #[serde(deserialize_with = "whole_list")]
     pub reminder_minutes: Vec<i64>,
+}
+
+/// `reminderMinutes`: up to [`MAX_REMINDERS`] different whole numbers of
+/// minutes, each a week to five minutes before the start.
+fn reminder_minutes_schema() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, SchemaFormat, KnownFormat, Type};
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                .minimum(Some(MIN_REMINDER_MINUTES as f64))
+                .maximum(Some(MAX_REMINDER_MINUTES as f64)),
+        )
+        .max_items(Some(MAX_REMINDERS))
+        .unique_items(true)
+        .description(Some("Minutes before the start, each once; empty for no reminders."))
+        .build()
 }
 
 /// A list of whole numbers (`1440`, not `1440.5` nor `"1440"`).
