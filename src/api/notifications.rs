@@ -138,7 +138,7 @@ pub struct NotificationSettingsInput {
 /// `reminderMinutes`: up to [`MAX_REMINDERS`] different whole numbers of
 /// minutes, each a week to five minutes before the start.
 fn reminder_minutes_schema() -> utoipa::openapi::schema::Array {
-    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, SchemaFormat, KnownFormat, Type};
+    use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, SchemaFormat, Type};
     ArrayBuilder::new()
         .items(
             ObjectBuilder::new()

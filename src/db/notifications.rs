@@ -180,6 +180,24 @@ pub async fn in_batch<'e, E: Executor<'e, Database = Any>>(ex: E, batch: &str) -
         .await
 }
 
+/// A batch's notifications to people with a mail address, with it.
+pub async fn in_batch_with_address<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    batch: &str,
+) -> Result<Vec<(NotificationRow, String)>> {
+    #[derive(FromRow)]
+    struct WithAddress {
+        #[sqlx(flatten)]
+        row: NotificationRow,
+        email: String,
+    }
+    let sql = "SELECT n.id, n.user_id, n.type, n.resource_type, n.resource_id, n.payload, n.created_at, n.read_at, \
+                 u.email FROM notifications n JOIN users u ON u.id = n.user_id \
+               WHERE n.batch = $1 AND u.email IS NOT NULL ORDER BY n.id";
+    let rows: Vec<WithAddress> = sqlx::query_as(sql).bind(batch).fetch_all(ex).await?;
+    Ok(rows.into_iter().map(|r| (r.row, r.email)).collect())
+}
+
 // ---------------------------------------------------------------- who
 
 /// Everyone attending or waitlisted for an event, but `except`.

@@ -150,14 +150,30 @@ pub async fn push_read(db: &Db, pusher: &Pusher, user_id: &str, ids: Option<&[St
     Ok(())
 }
 
-/// This node's pusher of committed batches: writers (the actors' stores,
+/// This node's pusher of committed batches (each batch is handed only to
+/// the node that committed it, so it is pushed and mailed once): writers (the actors' stores,
 /// handlers, the reminder job) send a batch key once their transaction
 /// commits; each is pushed in the background, in order.
-pub fn watch(db: Db, pusher: std::sync::Arc<Pusher>, mut batches: tokio::sync::mpsc::UnboundedReceiver<String>) {
+/// With a mailer (`SMTP_URL`), each batch then goes by mail too.
+pub fn watch(
+    db: Db,
+    pusher: std::sync::Arc<Pusher>,
+    mailer: Option<std::sync::Arc<crate::notify::mail::Mailer>>,
+    mut batches: tokio::sync::mpsc::UnboundedReceiver<String>,
+) {
     tokio::spawn(async move {
         while let Some(batch) = batches.recv().await {
             if let Err(e) = push_batch(&db, &pusher, &batch).await {
                 tracing::warn!(error = %e, batch, "notifications not pushed");
+            }
+            if let Some(mailer) = &mailer {
+                // Off the pushing task: a slow mail server never holds a push.
+                let (db, mailer, batch) = (db.clone(), mailer.clone(), batch.clone());
+                tokio::spawn(async move {
+                    if let Err(e) = mailer.send_batch(&db, &batch).await {
+                        tracing::warn!(error = %e, batch, "notification mails not sent");
+                    }
+                });
             }
         }
     });

@@ -8,6 +8,7 @@
 //! Nobody is told about their own action: an organiser who removes
 //! themselves, a manager who puts themselves on a roster.
 
+pub mod mail;
 pub mod reminders;
 
 use crate::db::notifications::{self as rows, About, NewNotification};

@@ -74,7 +74,11 @@ impl Realtime {
         crate::market::push::watch(db.clone(), pusher.clone(), clock.clone(), changed);
         // Every writer of notifications hands its committed batch here.
         let (notices, batches) = tokio::sync::mpsc::unbounded_channel();
-        crate::live::notifications::watch(db.clone(), pusher.clone(), batches);
+        let mailer = match &config.smtp_url {
+            Some(url) => Some(Arc::new(crate::notify::mail::Mailer::new(url, &config.smtp_from)?)),
+            None => None,
+        };
+        crate::live::notifications::watch(db.clone(), pusher.clone(), mailer, batches);
         let events = EventRegistry::new(
             Arc::new(SqlEventStore::new(db.clone()).reporting_open_places(open_places).notifying(notices.clone())),
             publisher.clone(),

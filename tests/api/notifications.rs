@@ -480,3 +480,94 @@ async fn the_reminder_ticks_run_in_the_background_when_turned_on() {
     }
     assert_eq!(notes(&app, &me).await, vec![("EVENT_REMINDER".to_string(), event)]);
 }
+
+/// A mail server on loopback that takes every message and keeps its text.
+async fn smtp_sink() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let mails = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = mails.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let keep = keep.clone();
+            tokio::spawn(async move {
+                let (r, mut w) = stream.into_split();
+                let mut lines = BufReader::new(r).lines();
+                w.write_all(b"220 sink ESMTP\r\n").await.ok();
+                let mut data: Option<String> = None;
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if let Some(buf) = data.as_mut() {
+                        if line == "." {
+                            keep.lock().unwrap().push(std::mem::take(buf));
+                            data = None;
+                            w.write_all(b"250 kept\r\n").await.ok();
+                        } else {
+                            buf.push_str(&line);
+                            buf.push('\n');
+                        }
+                        continue;
+                    }
+                    let verb = line.to_ascii_uppercase();
+                    let reply: &[u8] = if verb.starts_with("EHLO") || verb.starts_with("HELO") {
+                        b"250-sink\r\n250 8BITMIME\r\n"
+                    } else if verb.starts_with("DATA") {
+                        data = Some(String::new());
+                        b"354 go on\r\n"
+                    } else if verb.starts_with("QUIT") {
+                        w.write_all(b"221 bye\r\n").await.ok();
+                        return;
+                    } else {
+                        b"250 ok\r\n"
+                    };
+                    w.write_all(reply).await.ok();
+                }
+            });
+        }
+    });
+    (port, mails)
+}
+
+#[actix_web::test]
+async fn with_smtp_set_a_notification_also_goes_by_mail_to_its_person_if_they_have_an_address() {
+    let (port, mails) = smtp_sink().await;
+    let smtp = format!("smtp://127.0.0.1:{port}");
+    let app = spawn_app_with(&[("SMTP_URL", &smtp), ("SMTP_FROM", "Rinkside <notify@rinkside.test>")]).await;
+    let org = app.user("organiser").await;
+    let [first, second] = [app.user("first").await, app.user("second").await];
+    for (who, address) in [(&second, "second@example.com"), (&org, "org@example.com")] {
+        sqlx::query("UPDATE users SET email = $1 WHERE id = $2")
+            .bind(address)
+            .bind(&who.id)
+            .execute(&app.state.db.pool)
+            .await
+            .unwrap();
+    }
+    let event = new_event(&app, &org, json!({"maxSkaters": 1})).await;
+    rsvp(&app, &first, &event, "ATTENDING").await;
+    rsvp(&app, &second, &event, "ATTENDING").await;
+    let (s, _) = app.delete(&format!("/api/v1/events/{event}/attendees/{}", first.id), Some(&org)).await;
+    assert_eq!(s, 200);
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while mails.lock().unwrap().is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "no mail within 10 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(QUIET).await;
+    let mails = mails.lock().unwrap().clone();
+    assert_eq!(mails.len(), 1, "only the promoted person has an address and news: {mails:?}");
+    let mail = &mails[0];
+    assert!(mail.contains("To: second@example.com"), "{mail}");
+    assert!(mail.contains("From: Rinkside <notify@rinkside.test>"), "{mail}");
+    assert!(mail.contains("Subject: You're in: Tuesday pickup"), "{mail}");
+    assert!(mail.contains("A spot opened and you moved off the waitlist."), "{mail}");
+}
+
+#[actix_web::test]
+async fn an_smtp_url_that_is_not_smtp_stops_the_server_at_start_saying_so() {
+    let (url, _dir) = fresh_database().await;
+    let config = test_config(&url, &[("SMTP_URL", "http://mail.example.com")]);
+    let err = rinkside::startup::Application::build(config).await.err().expect("refused");
+    assert!(err.to_string().contains("SMTP_URL"), "{err}");
+}
