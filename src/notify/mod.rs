@@ -208,6 +208,18 @@ pub async fn added_to_roster(
     Ok(Some(batch))
 }
 
+/// What a game's status change tells its players: a start (LIVE from
+/// SCHEDULED or POSTPONED; not an UNDO of FINAL, which also goes back to
+/// LIVE), an end (FINAL, again after such an UNDO, with the new score), or
+/// nothing.
+pub fn game_news(before: &str, after: &str) -> Option<NotificationType> {
+    match (before, after) {
+        ("SCHEDULED" | "POSTPONED", "LIVE") => Some(NotificationType::GameStarted),
+        (b, "FINAL") if b != "FINAL" => Some(NotificationType::GameFinal),
+        _ => None,
+    }
+}
+
 /// GAME_STARTED (a game going LIVE from SCHEDULED or POSTPONED) or
 /// GAME_FINAL (a game becoming FINAL), to the players of both rosters,
 /// with the teams and the score. `before` is the game's status before the
@@ -220,11 +232,7 @@ pub async fn game_status_changed(
     after: &str,
     score: (i64, i64),
 ) -> Result<bool> {
-    let kind = match (before, after) {
-        (b, "LIVE") if b != "LIVE" && b != "FINAL" => NotificationType::GameStarted,
-        (b, "FINAL") if b != "FINAL" => NotificationType::GameFinal,
-        _ => return Ok(false),
-    };
+    let Some(kind) = game_news(before, after) else { return Ok(false) };
     let Some(g) = rows::game_facts(&mut *conn, game_id).await? else { return Ok(false) };
     let players = rows::roster_players(&mut *conn, &[&g.home_roster_id, &g.away_roster_id]).await?;
     if players.is_empty() {
@@ -243,4 +251,20 @@ pub async fn game_status_changed(
     };
     rows::insert(&mut *conn, &note, &players, &game_batch(game_id, version)).await?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_tells_its_start_and_its_end_and_nothing_else() {
+        assert_eq!(game_news("SCHEDULED", "LIVE"), Some(NotificationType::GameStarted));
+        assert_eq!(game_news("POSTPONED", "LIVE"), Some(NotificationType::GameStarted));
+        assert_eq!(game_news("LIVE", "FINAL"), Some(NotificationType::GameFinal));
+        assert_eq!(game_news("FINAL", "LIVE"), None, "an UNDO of FINAL is no new start");
+        assert_eq!(game_news("LIVE", "LIVE"), None, "a goal");
+        assert_eq!(game_news("FINAL", "FINAL"), None);
+        assert_eq!(game_news("SCHEDULED", "CANCELLED"), None);
+    }
 }
