@@ -57,6 +57,15 @@ pub struct Config {
     /// The demo's simulated score keeper plays this often (`DEMO=1`;
     /// docs/demo.md); `None`: no demo.
     pub demo: Option<Duration>,
+    /// How often each node looks for due reminders (one node at a time runs
+    /// them, docs/notifications.md); 0 turns reminders off on this node.
+    pub reminder_tick: Duration,
+    /// `smtp://host:port`, `smtps://user:pass@host` or
+    /// `smtp://…?tls=required`: notifications also go by mail to people
+    /// with an address. Unset: no mail (the default).
+    pub smtp_url: Option<String>,
+    /// The sender of those mails.
+    pub smtp_from: String,
 }
 
 /// Season sync settings (docs/sync.md › Schedule).
@@ -226,6 +235,9 @@ impl Config {
                 .then(|| secs("DEMO_PLAY_SECONDS", 4))
                 .transpose()?
                 .map(|d| d.max(Duration::from_secs(1))),
+            reminder_tick: secs("REMINDER_TICK_SECONDS", 30)?,
+            smtp_url: non_empty("SMTP_URL"),
+            smtp_from: non_empty("SMTP_FROM").unwrap_or_else(|| "Rinkside <notifications@rinkside.invalid>".into()),
             content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {
                 Some(p) if !p.bytes().all(|b| (0x20..0x7f).contains(&b)) => {
                     return Err(ConfigError("CONTENT_SECURITY_POLICY must be one line of printable ASCII".into()));

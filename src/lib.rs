@@ -43,6 +43,7 @@ pub mod http;
 pub mod http_input;
 pub mod live;
 pub mod market;
+pub mod notify;
 pub mod permissions;
 pub mod realtime;
 pub mod startup;

@@ -13,6 +13,7 @@ pub mod form;
 pub mod games;
 pub mod health;
 pub mod me;
+pub mod notifications;
 pub mod openapi;
 pub mod orgs;
 pub mod posts;
@@ -55,6 +56,7 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(events::config)
         .configure(games::config)
         .configure(feed::config)
+        .configure(notifications::config)
         .configure(posts::config)
         .configure(statuses::config)
         .configure(schedule::config)

@@ -119,7 +119,8 @@ async fn write(db: &Db, commits: &[EventCommit]) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// EVENT_UPDATED for a cancellation or new limits, in the same transaction.
+/// EVENT_UPDATED for a cancellation or new limits, and the notifications of
+/// the batch (`crate::notify::event_commit`), in the same transaction.
 /// The actor's commands do not say who sent them; the item names the
 /// event's organiser (its creator), who is the one cancelling or changing
 /// limits but for a rink's staff stepping in.
@@ -133,6 +134,8 @@ async fn tell_about_changes(conn: &mut AnyConnection, commits: &[EventCommit]) -
             changes.push(crate::feed::EventChange::Limits);
         }
         crate::feed::event_updated(&mut *conn, None, &c.event_id, &changes).await.map_err(other)?;
+        // And the people it happened to: promoted, removed, cancelled on.
+        crate::notify::event_commit(&mut *conn, c).await.map_err(other)?;
     }
     Ok(())
 }

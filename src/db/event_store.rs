@@ -45,15 +45,22 @@ pub struct SqlEventStore {
     /// Told the id of every event whose open places a commit changed (the
     /// sub market's open spots), after the commit.
     open_places: Option<UnboundedSender<String>>,
+    /// Told the batch key of every commit, after it, so the notifications
+    /// it wrote are pushed (`live::notifications::watch`).
+    notices: Option<UnboundedSender<String>>,
 }
 
 impl SqlEventStore {
     pub fn new(db: Db) -> Self {
-        SqlEventStore { db, writer: EventWriter::default(), open_places: None }
+        SqlEventStore { db, writer: EventWriter::default(), open_places: None, notices: None }
     }
 
     pub fn reporting_open_places(self, to: UnboundedSender<String>) -> Self {
         SqlEventStore { open_places: Some(to), ..self }
+    }
+
+    pub fn notifying(self, to: UnboundedSender<String>) -> Self {
+        SqlEventStore { notices: Some(to), ..self }
     }
 }
 
@@ -114,9 +121,14 @@ impl EventStore for SqlEventStore {
     fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
         Box::pin(async move {
             let moved = commit.open_places.is_some().then(|| commit.event_id.clone());
+            let told = crate::notify::tells_anyone(&commit)
+                .then(|| crate::notify::event_batch(&commit.event_id, commit.new_version));
             let result = self.writer.commit(&self.db, commit).await?;
             if let (Some(event_id), Some(to)) = (moved, &self.open_places) {
                 let _ = to.send(event_id);
+            }
+            if let (Some(batch), Some(to)) = (told, &self.notices) {
+                let _ = to.send(batch);
             }
             Ok(result)
         })

@@ -16,6 +16,7 @@ pub mod follows;
 pub mod games;
 pub mod imported_events;
 pub mod levels;
+pub mod notifications;
 pub mod orgs;
 pub mod posts;
 pub mod rosters;

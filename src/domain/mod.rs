@@ -98,6 +98,17 @@ string_enum!(FeedItemType {
 });
 
 string_enum!(
+    /// What happened to a person that they are told about (docs/notifications.md).
+    NotificationType {
+        WaitlistPromoted => "WAITLIST_PROMOTED", RemovedFromEvent => "REMOVED_FROM_EVENT",
+        EventCancelled => "EVENT_CANCELLED", EventMoved => "EVENT_MOVED",
+        JoinRequestApproved => "JOIN_REQUEST_APPROVED", JoinRequestRejected => "JOIN_REQUEST_REJECTED",
+        AddedToRoster => "ADDED_TO_ROSTER", GameStarted => "GAME_STARTED", GameFinal => "GAME_FINAL",
+        EventReminder => "EVENT_REMINDER",
+    }
+);
+
+string_enum!(
     /// Rinkside's universal division scale, lowest to highest, so divisions
     /// of different rinks compare (see docs/divisions.md).
     UniversalDivision {
@@ -217,6 +228,7 @@ mod tests {
         assert_eq!(schema_values::<StatusType>(), texts(StatusType::ALL));
         assert_eq!(schema_values::<EntityType>(), texts(EntityType::ALL));
         assert_eq!(schema_values::<FeedItemType>(), texts(FeedItemType::ALL));
+        assert_eq!(schema_values::<NotificationType>(), texts(NotificationType::ALL));
         assert_eq!(schema_values::<UniversalDivision>(), texts(UniversalDivision::ALL));
         assert!(schema_values::<HockeyPosition>().contains(&"LEFT_WING".to_string()));
     }

@@ -12,6 +12,7 @@ pub mod feed;
 pub mod follows;
 pub mod game;
 pub mod matches;
+pub mod notifications;
 pub mod roster;
 pub mod season;
 pub mod spots;
@@ -38,5 +39,6 @@ pub fn register_topics(
     sources.register(Kind::Feed, Arc::new(feed::FeedTopic { db: db.clone() }));
     sources.register(Kind::Follows, Arc::new(follows::FollowsTopic { db: db.clone() }));
     sources.register(Kind::Matches, Arc::new(matches::MatchesTopic { db: db.clone(), clock: clock.clone() }));
+    sources.register(Kind::Notifications, Arc::new(notifications::NotificationsTopic { db: db.clone() }));
     sources.register(Kind::Spots, Arc::new(spots::SpotsTopic { db: db.clone(), clock: clock.clone() }));
 }

@@ -47,10 +47,10 @@ pub struct Bus {
 /// Serialises an update frame once; the same text goes to local subscribers
 /// and, behind a small header, to the other nodes.
 pub fn update_frame(topic: &str, seq: i64, data: &serde_json::Value) -> String {
-    // A user's own topics travel as `feed:<userId>` and `matches:<userId>`
-    // but their owner knows them as `feed` and `matches`.
+    // A user's own topics travel as `feed:<userId>`, `matches:<userId>` and
+    // `notifications:<userId>` but their owner knows them without the id.
     let client_topic = match topic.split_once(':') {
-        Some((own @ ("feed" | "matches"), _)) => own,
+        Some((own @ ("feed" | "matches" | "notifications"), _)) => own,
         _ => topic,
     };
     serde_json::json!({"type": "update", "topic": client_topic, "seq": seq, "data": data}).to_string()

@@ -33,6 +33,9 @@ pub struct Realtime {
     pub events: EventRegistry,
     /// Live per-game actors (scoring); same arbiters and tunables.
     pub games: GameRegistry,
+    /// Batches of notifications whose writes committed, to push
+    /// (`live::notifications::watch`).
+    notices: tokio::sync::mpsc::UnboundedSender<String>,
 }
 
 /// A snapshot frame as the client sees it.
@@ -69,24 +72,49 @@ impl Realtime {
         // market tells the people it concerns (`market::push`).
         let (open_places, changed) = tokio::sync::mpsc::unbounded_channel();
         crate::market::push::watch(db.clone(), pusher.clone(), clock.clone(), changed);
+        // Every writer of notifications hands its committed batch here.
+        let (notices, batches) = tokio::sync::mpsc::unbounded_channel();
+        let mailer = match &config.smtp_url {
+            Some(url) => Some(Arc::new(crate::notify::mail::Mailer::new(url, &config.smtp_from)?)),
+            None => None,
+        };
+        crate::live::notifications::watch(db.clone(), pusher.clone(), mailer, batches);
         let events = EventRegistry::new(
-            Arc::new(SqlEventStore::new(db.clone()).reporting_open_places(open_places)),
+            Arc::new(SqlEventStore::new(db.clone()).reporting_open_places(open_places).notifying(notices.clone())),
             publisher.clone(),
             arbiters.clone(),
             actor_config.clone(),
         );
-        let games = GameRegistry::new(Arc::new(SqlGameStore { db: db.clone() }), publisher, arbiters, actor_config);
+        let games = GameRegistry::new(
+            Arc::new(SqlGameStore { db: db.clone(), notices: Some(notices.clone()) }),
+            publisher,
+            arbiters,
+            actor_config,
+        );
         let mut sources = TopicSources::default();
         crate::live::register_topics(&mut sources, &db, &clock, &events, &games);
         let sources = Arc::new(sources);
         pusher.set_sources(sources.clone());
-        Ok(Realtime { hub, bus, topics: sources, pusher, node_id, events, games })
+        Ok(Realtime { hub, bus, topics: sources, pusher, node_id, events, games, notices })
     }
 
     /// Pushes the current document of each topic (see [`Pusher::push`]);
     /// call after the write that changed them committed.
     pub async fn push(&self, topics: &[Topic]) {
         self.pusher.push_all(topics).await;
+    }
+
+    /// Pushes the notifications of a committed write (`crate::notify`), in
+    /// the background.
+    pub fn push_notifications(&self, batch: String) {
+        let _ = self.notices.send(batch);
+    }
+
+    /// [`Realtime::push_notifications`] of each batch written.
+    pub fn push_notification_batches(&self, batches: impl IntoIterator<Item = Option<String>>) {
+        for batch in batches.into_iter().flatten() {
+            self.push_notifications(batch);
+        }
     }
 
     /// Pushes the feed items that committed fan-outs wrote or grew, in the

@@ -49,11 +49,12 @@ pub fn is_state_topic(topic: &str) -> bool {
     ["event:", "game:", "season:", "team:", "roster:", "spots:"].iter().any(|p| topic.starts_with(p))
 }
 
-/// Topics whose every update is one item or change (`feed:`, `matches:`):
+/// Topics whose every update is one item or change (`feed:`, `matches:`,
+/// `notifications:`):
 /// each is delivered, in whatever order the bus brings them, as long as it
 /// is newer than the snapshot (the client merges them by id).
 pub fn is_item_topic(topic: &str) -> bool {
-    topic.starts_with("feed:") || topic.starts_with("matches:")
+    topic.starts_with("feed:") || topic.starts_with("matches:") || topic.starts_with("notifications:")
 }
 
 /// Why the server closes a connection on its own.

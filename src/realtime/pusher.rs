@@ -36,7 +36,7 @@ impl Pusher {
     }
 
     /// Subscribers on this node, or possibly on others (through Redis).
-    fn is_watched(&self, topic: &str) -> bool {
+    pub fn is_watched(&self, topic: &str) -> bool {
         self.bus.is_clustered() || self.bus.hub().subscriber_count(topic) > 0
     }
 

@@ -22,10 +22,12 @@ pub enum Kind {
     Spots,
     /// Follower counts of a user, facility or team.
     Follows,
+    /// A person's own notifications (docs/notifications.md).
+    Notifications,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Event,
         Kind::Game,
         Kind::Season,
@@ -35,6 +37,7 @@ impl Kind {
         Kind::Matches,
         Kind::Spots,
         Kind::Follows,
+        Kind::Notifications,
     ];
 
     pub fn prefix(self) -> &'static str {
@@ -48,13 +51,14 @@ impl Kind {
             Kind::Matches => "matches",
             Kind::Spots => "spots",
             Kind::Follows => "follows",
+            Kind::Notifications => "notifications",
         }
     }
 
     /// A person's own topic, named without an id by its owner (`feed`,
-    /// `matches`) and `kind:<userId>` on the bus.
+    /// `matches`, `notifications`) and `kind:<userId>` on the bus.
     pub fn is_own(self) -> bool {
-        matches!(self, Kind::Feed | Kind::Matches)
+        matches!(self, Kind::Feed | Kind::Matches | Kind::Notifications)
     }
 }
 
@@ -100,6 +104,11 @@ impl Topic {
         Topic { kind: Kind::Matches, id: user_id.into() }
     }
 
+    /// A person's own notifications (`notifications` to its owner).
+    pub fn notifications(user_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Notifications, id: user_id.into() }
+    }
+
     /// A rink's open spots tonight.
     pub fn spots(facility_id: impl Into<String>) -> Topic {
         Topic { kind: Kind::Spots, id: facility_id.into() }
@@ -110,16 +119,16 @@ impl Topic {
         Topic { kind: Kind::Follows, id: id.into() }
     }
 
-    /// Parses a client's topic; `feed` and `matches` need the signed-in
-    /// viewer.
+    /// Parses a client's topic; `feed`, `matches` and `notifications` need
+    /// the signed-in viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
         let bad = || {
             AppError::field(
                 "topic",
-                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, feed or matches",
+                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, feed, matches or notifications",
             )
         };
-        if let Some(kind) = [Kind::Feed, Kind::Matches].into_iter().find(|k| k.prefix() == raw) {
+        if let Some(kind) = [Kind::Feed, Kind::Matches, Kind::Notifications].into_iter().find(|k| k.prefix() == raw) {
             let id = viewer.ok_or_else(|| AppError::unauthorized(format!("sign in to follow your {raw}")))?;
             return Ok(Topic { kind, id: id.to_string() });
         }
@@ -224,7 +233,18 @@ mod fuzz {
     fn topic_like() -> impl Strategy<Value = String> {
         let prefix = prop::sample::select(
             &[
-                "event", "game", "season", "team", "roster", "feed", "matches", "spots", "follows", "Game", "",
+                "event",
+                "game",
+                "season",
+                "team",
+                "roster",
+                "feed",
+                "matches",
+                "spots",
+                "follows",
+                "notifications",
+                "Game",
+                "",
                 "event:x",
             ][..],
         );

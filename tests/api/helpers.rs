@@ -67,6 +67,9 @@ pub fn test_config(database_url: &str, extra: &[(&str, &str)]) -> Config {
     // only where a test turns them on (they would race its "sync now").
     vars.insert("SYNC_ALLOW_PRIVATE_NETWORKS".into(), "true".into());
     vars.insert("SYNC_TICK_SECONDS".into(), "0".into());
+    // Reminders run where a test drives them (`notify::reminders::run`)
+    // with its own clock, or turns the ticks on.
+    vars.insert("REMINDER_TICK_SECONDS".into(), "0".into());
     for (k, v) in extra {
         vars.insert(k.to_string(), v.to_string());
     }

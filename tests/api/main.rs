@@ -14,6 +14,7 @@ mod games;
 mod http_edges;
 mod http_fuzz;
 mod inputs;
+mod notifications;
 mod openapi;
 mod operations;
 mod permissions;

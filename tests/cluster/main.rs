@@ -9,6 +9,7 @@
 mod durability;
 mod games;
 mod nodes;
+mod notifications;
 mod race;
 mod sync;
 mod walkthrough;

@@ -67,6 +67,7 @@ const GamePage = lazyPage(() => import('../features/games/components/game-page')
 const SeasonGamesPage = lazyPage(() => import('../features/games/components/season-games-page').then((m) => m.SeasonGamesPage));
 const TeamSchedulePage = lazyPage(() => import('../features/games/components/team-schedule-page').then((m) => m.TeamSchedulePage));
 const MySchedulePage = lazyPage(() => import('../features/schedule/components/my-schedule-page').then((m) => m.MySchedulePage));
+const NotificationsPage = lazyPage(() => import('../features/notifications/components/notifications-page').then((m) => m.NotificationsPage));
 const PlayerStatsPage = lazyPage(() => import('../features/games/components/player-stats-page').then((m) => m.PlayerStatsPage));
 
 export function AppRoutes() {
@@ -117,6 +118,7 @@ function GatedRoutes() {
         <Route index element={<HomePage feed={<FeedColumn />} nextUp={<NextUp />} />} />
         <Route path="schedule" element={<MySchedulePage />} />
         <Route path="people" element={<PeopleSearchPage />} />
+        <Route path="notifications" element={<NotificationsPage />} />
         <Route path="me" element={<Navigate to={`/users/${user.id}`} replace />} />
         <Route path="settings/profile" element={<EditProfilePage />} />
         <Route

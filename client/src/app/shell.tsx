@@ -7,6 +7,7 @@ import { CalendarIcon, ClockIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, Tea
 import { ConnectionIndicator } from './connection-indicator';
 import { PageLoadBoundary } from './page-load-boundary';
 import { UserMenu } from './user-menu';
+import { NotificationBell } from '../features/notifications/components/bell';
 
 interface NavItem {
   to: string;
@@ -56,6 +57,7 @@ export function Shell() {
           </nav>
           <div className="topbar__right">
             <ConnectionIndicator />
+            <NotificationBell />
             <UserMenu />
           </div>
         </div>

@@ -384,6 +384,7 @@ async fn edit(
     let changes: Vec<EventChange> =
         EventChange::between(&row, &after).into_iter().filter(|c| *c != EventChange::Limits).collect();
     let told = crate::feed::event_updated(&mut tx, Some(&me.id), &id, &changes).await?;
+    let moved_batch = crate::notify::event_moved(&mut tx, &me.id, &id, &changes).await?;
     let moved = after.start_date != row.start_date || after.facility_id != row.facility_id;
     if after.start_date != row.start_date {
         // A call for subs lasts until puck drop, wherever it moved.
@@ -391,6 +392,7 @@ async fn edit(
     }
     tx.commit().await?;
     state.realtime.push_feed(&state.db, told.into_iter().collect());
+    state.realtime.push_notification_batches([moved_batch]);
     if moved {
         crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, &id, (state.clock)());
     }
@@ -417,6 +419,7 @@ async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<St
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;
     let mut tx = state.db.begin().await?;
     db::feed::forget(&mut *tx, db::feed::Resource::Event, &id).await?;
+    db::notifications::forget(&mut *tx, db::notifications::About::Event, &id).await?;
     db::events::delete(&mut *tx, &id).await?;
     tx.commit().await?;
     Ok(HttpResponse::NoContent().finish())

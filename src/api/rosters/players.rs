@@ -96,7 +96,9 @@ async fn add_player(
     }
     let told = crate::feed::joined_roster(&mut tx, &body.user_id, &locked.team_id, &id).await?;
     let found_a_team = db::statuses::end_looking_for_team(&mut *tx, &body.user_id, &id, (state.clock)()).await?;
+    let added = crate::notify::added_to_roster(&mut tx, &me.id, &body.user_id, &id).await?;
     tx.commit().await?;
+    state.realtime.push_notification_batches([added]);
     state.realtime.push(&[Topic::roster(id.as_str())]).await;
     state.realtime.push_feed(&state.db, told.to_vec());
     crate::api::statuses::push_ended(&state, found_a_team).await;

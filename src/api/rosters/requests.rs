@@ -246,7 +246,9 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
     } else if !db::rosters::requests::decide(&mut tx, id, RequestStatus::Rejected.as_str(), &me.id).await? {
         return Err(not_pending());
     }
+    let decided = crate::notify::join_request_decided(&mut tx, &requester_id, &roster_id, approve).await?;
     tx.commit().await?;
+    state.realtime.push_notification_batches([decided]);
     state.realtime.push(&[Topic::roster(roster_id.as_str())]).await;
     state.realtime.push_feed(&state.db, told);
     crate::api::statuses::push_ended(state, found_a_team).await;

@@ -141,11 +141,25 @@ pub async fn load_state(db: &Db, game_id: &str) -> Result<Option<GameState>, Sto
 /// The persistence of the per-game actors.
 pub struct SqlGameStore {
     pub db: Db,
+    /// Told the batch key of a commit that wrote notifications (a game
+    /// starting or final), after it (`live::notifications::watch`).
+    pub notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult, StoreError> {
     let now = now_ms();
     let mut tx = store.db.begin().await.map_err(other)?;
+    // Starting and ending are news to the players (crate::notify): the
+    // status before, read only when the batch may have changed it that way.
+    let before: Option<String> = if matches!(c.status, GameStatus::Live | GameStatus::Final) {
+        sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
+            .bind(&c.game_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(other)?
+    } else {
+        None
+    };
     let season_id: Option<String> = sqlx::query_scalar(
         "UPDATE games SET version = $3, status = $4, period = $5, home_score = $6, away_score = $7, updated_at = $8, \
            scheduled_at = COALESCE($9, scheduled_at) \
@@ -280,7 +294,23 @@ async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult
         }
     }
     insert_results(&mut tx, store.db.backend, &c.results.iter().collect::<Vec<_>>(), now).await?;
+    let told = match &before {
+        Some(before) => crate::notify::game_status_changed(
+            &mut tx,
+            &c.game_id,
+            c.new_version,
+            before,
+            c.status.as_str(),
+            (c.home_score, c.away_score),
+        )
+        .await
+        .map_err(other)?,
+        None => false,
+    };
     tx.commit().await.map_err(other)?;
+    if let (true, Some(to)) = (told, &store.notices) {
+        let _ = to.send(crate::notify::game_batch(&c.game_id, c.new_version));
+    }
     // The season's standings and schedule follow every game change; the
     // touched rosters' documents carry the new stats.
     let season = changed.then(|| Topic::season(season_id));

@@ -194,3 +194,9 @@ export const DollarIcon = (p: IconProps) => (
     <path d="M12 3v18M16.5 7.5c-.8-1.3-2.4-2-4.5-2-2.6 0-4 1.3-4 3s1.4 2.6 4 3.2 4.5 1.5 4.5 3.4-1.7 3.4-4.5 3.4c-2.2 0-3.9-.8-4.7-2.2" />
   </Svg>
 );
+export const BellIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" />
+    <path d="M10 20.5a2 2 0 0 0 4 0" />
+  </Svg>
+);

@@ -16,6 +16,7 @@ import { useRsvp } from '../api/live';
 import { deriveStanding, ordinal, roleOf, spotsLeft, wouldWaitlist, type Standing } from '../model/standing';
 import type { AttendeeCounts, AttendeesDoc } from '../model/types';
 import { PositionPicker } from './position-picker';
+import { AlertsOffer } from '../../../components/ui/alerts-offer';
 
 export interface RsvpPanelProps {
   event: RinkEvent;
@@ -106,6 +107,10 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
           <p className="rsvp-card__sub">{sub}</p>
         </div>
       </div>
+
+      {standing.status === 'WAITLISTED' && !closed && (
+        <AlertsOffer compact text="Get an alert from your browser when your spot comes up, even with Rinkside in the background." />
+      )}
 
       {isPaid !== null && (
         <p className={`rsvp-card__paid${isPaid ? ' rsvp-card__paid--yes' : ''}`} data-testid="my-payment">

@@ -1,0 +1,112 @@
+// The header's bell: the unread count (live on the `notifications` topic),
+// a panel of the latest with "Mark all read" and the way to the history
+// page. While mounted it also shows a system notification for each new one
+// that arrives when the tab is in the background (and alerts are allowed).
+
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { BellIcon } from '../../../components/ui/icons';
+import { useTopicUpdates } from '../../../lib/ws';
+import { NOTIFICATIONS_TOPIC, useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
+import { showSystemAlert, tabIsHidden } from '../../../lib/browser-alerts';
+import { describeNotification } from '../model/describe';
+import type { AppNotification, NotificationsUpdate } from '../model/types';
+import { NotificationRow } from './notification-row';
+import '../notifications.css';
+
+/** Rows the panel shows. */
+const IN_PANEL = 8;
+
+export function NotificationBell() {
+  const { doc } = useNotifications();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const markRead = useMarkRead();
+  const markAll = useMarkAllRead();
+  const unread = doc?.unread ?? 0;
+
+  // Going to another page closes the panel.
+  const [openedOn, setOpenedOn] = useState(location.pathname);
+  if (openedOn !== location.pathname) {
+    setOpenedOn(location.pathname);
+    setOpen(false);
+  }
+
+  useTopicUpdates<NotificationsUpdate>(NOTIFICATIONS_TOPIC, (u) => {
+    if (u.op !== 'new' || !tabIsHidden()) return;
+    const d = describeNotification(u.notification);
+    showSystemAlert(d.title, d.body, u.notification.id, () => {
+      markRead.mutate(u.notification.id);
+      void navigate(d.href);
+    });
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const opened = (n: AppNotification) => {
+    if (!n.readAt) markRead.mutate(n.id);
+    setOpen(false);
+  };
+  const items = doc?.items.slice(0, IN_PANEL) ?? [];
+
+  return (
+    <div className="bell" ref={ref}>
+      <button
+        type="button"
+        className="bell__trigger"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="bell"
+      >
+        <BellIcon size={22} />
+        {unread > 0 && (
+          <span className="bell__count" data-testid="bell-count" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </button>
+      {open && (
+        <div className="bell__panel" role="dialog" aria-label="Notifications" data-testid="bell-panel">
+          <div className="bell__head">
+            <strong>Notifications</strong>
+            {unread > 0 && (
+              <button type="button" className="bell__action" onClick={() => markAll.mutate()} disabled={markAll.isPending} data-testid="mark-all-read">
+                Mark all read
+              </button>
+            )}
+          </div>
+          {items.length === 0 ? (
+            <p className="bell__empty muted">Nothing yet. When a spot opens for you, a skate moves or your game starts, it shows up here.</p>
+          ) : (
+            <ul className="notif-list">
+              {items.map((n) => (
+                <NotificationRow key={n.id} n={n} onOpen={opened} />
+              ))}
+            </ul>
+          )}
+          <Link to="/notifications" className="bell__all" data-testid="all-notifications">
+            See all notifications
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

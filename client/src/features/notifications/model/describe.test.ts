@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { describeNotification } from './describe';
+import { makeNotification } from './test-fixtures';
+
+describe('describeNotification', () => {
+  it('says what happened and links to the thing', () => {
+    const promoted = describeNotification(makeNotification());
+    expect(promoted.title).toBe("You're in: Tuesday pickup");
+    expect(promoted.body).toContain('Maple Arena');
+    expect(promoted.href).toBe('/events/e-1');
+
+    const final = describeNotification(
+      makeNotification({ type: 'GAME_FINAL', resourceType: 'GAME', resourceId: 'g-1', data: { homeName: 'Ice Owls', awayName: 'Hawks', homeScore: 3, awayScore: 2 } }),
+    );
+    expect(final.title).toBe('Final: Ice Owls 3, Hawks 2');
+    expect(final.href).toBe('/games/g-1');
+
+    const approved = describeNotification(
+      makeNotification({ type: 'JOIN_REQUEST_APPROVED', resourceType: 'ROSTER', resourceId: 'r-1', data: { teamName: 'Ice Owls', rosterName: 'Owls A', seasonName: 'Winter 2026' } }),
+    );
+    expect(approved.title).toBe('Welcome to Ice Owls');
+    expect(approved.body).toBe('Your request to join Owls A (Winter 2026) was approved.');
+    expect(approved.href).toBe('/rosters/r-1');
+  });
+
+  it('words reminders by how far ahead they are, and moves by what moved', () => {
+    const base = makeNotification({ type: 'EVENT_REMINDER' });
+    expect(describeNotification({ ...base, data: { ...base.data, minutesBefore: 1440 } }).title).toBe('Tomorrow: Tuesday pickup');
+    expect(describeNotification({ ...base, data: { ...base.data, minutesBefore: 120, status: 'WAITLISTED' } }).title).toBe('In 2 hours: Tuesday pickup');
+    expect(describeNotification({ ...base, data: { ...base.data, minutesBefore: 120, status: 'WAITLISTED' } }).body).toContain('waitlist');
+    expect(describeNotification({ ...base, data: { ...base.data, minutesBefore: 30 } }).title).toBe('In 30 minutes: Tuesday pickup');
+    const moved = makeNotification({ type: 'EVENT_MOVED', data: { title: 'Tuesday pickup', changes: ['TIME', 'PLACE'], startDate: '2026-12-02T03:00:00.000Z' } });
+    expect(describeNotification(moved).title).toBe('New time and place: Tuesday pickup');
+  });
+});

@@ -1,0 +1,82 @@
+// The words and the link of a notification, for the bell, the history page
+// and the browser notification alike.
+
+import { formatInZone } from './when';
+import type { AppNotification } from './types';
+
+export interface Described {
+  /** One line: what happened. */
+  title: string;
+  /** The detail under it: which event, which team, the score. */
+  body: string;
+  /** Where opening it goes. */
+  href: string;
+}
+
+function eventName(n: AppNotification): string {
+  return n.data.title ?? 'An event';
+}
+
+function eventWhen(n: AppNotification): string {
+  if (!n.data.startDate) return '';
+  const where = n.data.facilityName ?? n.data.location ?? null;
+  const when = formatInZone(n.data.startDate, n.data.timezone ?? undefined);
+  return where ? `${when} · ${where}` : when;
+}
+
+function reminderLead(minutes: number | undefined): string {
+  if (!minutes) return 'Coming up';
+  if (minutes % 1440 === 0) return minutes === 1440 ? 'Tomorrow' : `In ${minutes / 1440} days`;
+  if (minutes % 60 === 0) return minutes === 60 ? 'In an hour' : `In ${minutes / 60} hours`;
+  return `In ${minutes} minutes`;
+}
+
+function link(n: AppNotification): string {
+  const id = encodeURIComponent(n.resourceId);
+  switch (n.resourceType) {
+    case 'EVENT':
+      return `/events/${id}`;
+    case 'GAME':
+      return `/games/${id}`;
+    case 'ROSTER':
+      return `/rosters/${id}`;
+    default:
+      return '/notifications';
+  }
+}
+
+export function describeNotification(n: AppNotification): Described {
+  const href = link(n);
+  const d = n.data;
+  const team = d.teamName ?? 'the team';
+  const season = d.seasonName ? ` (${d.seasonName})` : '';
+  const game = `${d.homeName ?? 'Home'} vs ${d.awayName ?? 'Away'}`;
+  switch (n.type) {
+    case 'WAITLIST_PROMOTED':
+      return { title: `You're in: ${eventName(n)}`, body: `A spot opened and you moved off the waitlist. ${eventWhen(n)}`.trim(), href };
+    case 'REMOVED_FROM_EVENT':
+      return { title: `Taken off the list: ${eventName(n)}`, body: `An organiser removed you. ${eventWhen(n)}`.trim(), href };
+    case 'EVENT_CANCELLED':
+      return { title: `Cancelled: ${eventName(n)}`, body: eventWhen(n) || 'This event will not take place.', href };
+    case 'EVENT_MOVED': {
+      const what = (d.changes ?? []).map((c) => (c === 'TIME' ? 'time' : 'place')).join(' and ') || 'details';
+      return { title: `New ${what}: ${eventName(n)}`, body: `Now ${eventWhen(n)}`, href };
+    }
+    case 'EVENT_REMINDER': {
+      const state = d.status === 'WAITLISTED' ? ' You are on the waitlist.' : '';
+      return { title: `${reminderLead(d.minutesBefore)}: ${eventName(n)}`, body: `${eventWhen(n)}${state}`, href };
+    }
+    case 'JOIN_REQUEST_APPROVED':
+      return { title: `Welcome to ${team}`, body: `Your request to join ${d.rosterName ?? 'the roster'}${season} was approved.`, href };
+    case 'JOIN_REQUEST_REJECTED':
+      return { title: `Not this time: ${team}`, body: `Your request to join ${d.rosterName ?? 'the roster'}${season} was declined.`, href };
+    case 'ADDED_TO_ROSTER':
+      return { title: `You're on ${team}`, body: `Added to ${d.rosterName ?? 'the roster'}${season}.`, href };
+    case 'GAME_STARTED':
+      return { title: `Puck drop: ${game}`, body: 'Your game is live. Follow the score.', href };
+    case 'GAME_FINAL':
+      return { title: `Final: ${d.homeName ?? 'Home'} ${d.homeScore ?? 0}, ${d.awayName ?? 'Away'} ${d.awayScore ?? 0}`, body: game, href };
+    default:
+      return { title: 'Something happened', body: '', href };
+  }
+}

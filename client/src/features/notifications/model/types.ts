@@ -1,0 +1,62 @@
+// The wire shapes of docs/notifications.md.
+
+export type NotificationType =
+  | 'WAITLIST_PROMOTED'
+  | 'REMOVED_FROM_EVENT'
+  | 'EVENT_CANCELLED'
+  | 'EVENT_MOVED'
+  | 'JOIN_REQUEST_APPROVED'
+  | 'JOIN_REQUEST_REJECTED'
+  | 'ADDED_TO_ROSTER'
+  | 'GAME_STARTED'
+  | 'GAME_FINAL'
+  | 'EVENT_REMINDER';
+
+/** What the screen shows, as of the fact; keys depend on the type. */
+export interface NotificationData {
+  title?: string;
+  startDate?: string;
+  facilityName?: string | null;
+  location?: string | null;
+  timezone?: string | null;
+  position?: string;
+  changes?: string[];
+  minutesBefore?: number;
+  status?: 'ATTENDING' | 'WAITLISTED';
+  teamId?: string;
+  teamName?: string;
+  rosterName?: string;
+  seasonName?: string;
+  homeName?: string;
+  awayName?: string;
+  homeScore?: number;
+  awayScore?: number;
+  scheduledAt?: string;
+  seasonId?: string;
+}
+
+export interface AppNotification {
+  id: string;
+  type: NotificationType;
+  resourceType: 'EVENT' | 'ROSTER' | 'GAME';
+  resourceId: string;
+  data: NotificationData;
+  createdAt: string;
+  readAt: string | null;
+}
+
+/** The `notifications` topic's snapshot, kept current by the updates. */
+export interface NotificationsDocument {
+  items: AppNotification[];
+  nextCursor: string | null;
+  unread: number;
+}
+
+export type NotificationsUpdate =
+  | { op: 'new'; notification: AppNotification; unread: number }
+  | { op: 'read'; ids: string[]; unread: number }
+  | { op: 'readAll'; unread: number };
+
+export interface NotificationSettings {
+  reminderMinutes: number[];
+}
