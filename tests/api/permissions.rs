@@ -357,7 +357,7 @@ async fn run(app: &TestApp, action: &str, role: usize, expect: Expect, w: &World
 
 #[actix_web::test]
 async fn every_refused_cell_of_the_permission_matrix_answers_401_or_403_and_changes_nothing() {
-    let app = spawn_app().await;
+    let app = spawn_app_with(MATRIX_LIMITS).await;
     let c = cast(&app).await;
     let w = world(&app, &c).await;
     let mut failures = Vec::new();
@@ -382,10 +382,15 @@ async fn every_refused_cell_of_the_permission_matrix_answers_401_or_403_and_chan
     assert!(failures.is_empty(), "{} cells wrong:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// The matrix builds a world per cell with the same cast, so the owners make
+/// thousands of requests in seconds; what it tests is who may, not the rate
+/// limits (tests/api/http_edges.rs has those): they are off here.
+const MATRIX_LIMITS: &[(&str, &str)] = &[("HTTP_USER_RATE_PER_SEC", "0"), ("HTTP_ADDRESS_RATE_PER_SEC", "0")];
+
 #[actix_web::test]
 async fn every_allowed_cell_of_the_permission_matrix_succeeds() {
     use futures_util::StreamExt;
-    let app = spawn_app().await;
+    let app = spawn_app_with(MATRIX_LIMITS).await;
     let c = cast(&app).await;
     let cells: Vec<(String, usize, Expect)> = matrix()
         .into_iter()
