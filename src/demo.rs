@@ -172,7 +172,7 @@ async fn keep_score(api: &Api, world: &World, every: Duration) -> Result<()> {
                 &keeper,
                 "/api/v1/games",
                 json!({"homeRosterId": world.home.roster_id, "awayRosterId": world.away.roster_id,
-                       "seasonId": world.season_id, "scheduledAt": at(0, 99)}),
+                       "seasonId": world.season_id, "scheduledAt": rfc3339(Utc::now())}),
             )
             .await?;
         tracing::info!(
@@ -233,15 +233,13 @@ fn handle(team: &str, role: &str) -> String {
     format!("{}_{role}", team.to_lowercase().replace(' ', "_"))
 }
 
-/// RFC 3339 at `days` from today, at `hour` o'clock UTC (`99`: now).
+/// RFC 3339 at `days` from today, at `hour` o'clock UTC.
 fn at(days: i64, hour: u32) -> String {
-    let now = Utc::now();
-    let when = if hour == 99 {
-        now
-    } else {
-        let day = (now + Days::days(days)).date_naive();
-        Utc.from_utc_datetime(&day.and_hms_opt(hour.min(23), 0, 0).unwrap_or_default())
-    };
+    let day = (Utc::now() + Days::days(days)).date_naive();
+    rfc3339(Utc.from_utc_datetime(&day.and_hms_opt(hour.min(23), 0, 0).unwrap_or_default()))
+}
+
+fn rfc3339(when: chrono::DateTime<Utc>) -> String {
     when.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
@@ -254,8 +252,7 @@ fn next_tuesday_evening() -> String {
         day += Days::days(1);
     }
     let local = day.and_hms_opt(21, 30, 0).unwrap_or_default();
-    let when = zone.from_local_datetime(&local).earliest().map_or_else(Utc::now, |t| t.with_timezone(&Utc));
-    when.to_rfc3339_opts(SecondsFormat::Secs, true)
+    rfc3339(zone.from_local_datetime(&local).earliest().map_or_else(Utc::now, |t| t.with_timezone(&Utc)))
 }
 
 /// A signed-in dev user.
