@@ -29,7 +29,7 @@ impl Whose<'_> {
 }
 
 /// At most this many items of each source in one window (a window is at
-/// most [`crate::api::schedule::MAX_WINDOW_DAYS`] long; nobody plays 500
+/// most 92 days long (the API's limit); nobody plays 500
 /// times in it).
 pub const MAX_PER_SOURCE: i64 = 500;
 

@@ -4,6 +4,7 @@
 //! and keeps the TCP connection for one [`session`], without the HTTP
 //! server's buffers and channels (docs/realtime.md › Memory per connection).
 
+pub mod fragments;
 pub mod protocol;
 pub mod session;
 pub mod wire;

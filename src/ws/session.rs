@@ -19,6 +19,7 @@
 //! buffer open. A close the client starts is answered and the connection
 //! ends with a FIN.
 
+use super::fragments::{Assembled, Fragments};
 use super::protocol;
 use super::wire::{FrameReader, FrameWriter, Opcode};
 use crate::auth::{self, AuthUser};
@@ -28,8 +29,8 @@ use crate::realtime::outbox::{CloseReason, Frame, FrameKind, Next, Outbox, TOO_S
 use crate::realtime::snapshot_frame;
 use crate::realtime::topics::Topic;
 use crate::startup::AppState;
-use actix_http::ws::{Frame as WsFrame, Item, ProtocolError};
-use bytes::{Bytes, BytesMut};
+use actix_http::ws::{Frame as WsFrame, ProtocolError};
+use bytes::BytesMut;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,11 +49,6 @@ const CLOSE_NORMAL: u16 = 1000;
 const CLOSE_TOO_BIG: u16 = 1009;
 const CLOSE_POLICY: u16 = 1008;
 const CLOSE_PROTOCOL: u16 = 1002;
-
-/// Fragments one message may arrive in. Browsers send whole messages; a
-/// stream of empty continuation frames would otherwise never count against
-/// the rate limit (a message counts when complete).
-const MAX_FRAGMENTS: usize = 64;
 
 /// How long the writer waits to hand the close frame over before resetting.
 const CLOSE_HANDOVER: Duration = Duration::from_secs(1);
@@ -128,59 +124,6 @@ async fn write_loop(writer: Writer, outbox: Arc<Outbox>, send_timeout: Duration)
 async fn reset(writer: &Writer, wait: Duration) {
     if let Ok(w) = tokio::time::timeout(wait, writer.lock()).await {
         w.reset_on_close();
-    }
-}
-
-/// A fragmented message being put back together, bounded in size and in
-/// fragments.
-#[derive(Default)]
-struct Fragments {
-    parts: BytesMut,
-    text: bool,
-    count: usize,
-}
-
-/// What a fragment made of the message.
-enum Assembled {
-    /// More fragments to come.
-    Partial,
-    Text(Bytes),
-    Binary,
-    /// Past the byte limit: close 1009.
-    TooBig,
-    /// Past the fragment limit: close 1008.
-    TooManyFragments,
-}
-
-impl Fragments {
-    fn push(&mut self, item: Item, max_bytes: usize) -> Assembled {
-        let (bytes, last) = match item {
-            Item::FirstText(b) => {
-                *self = Fragments { text: true, ..Fragments::default() };
-                (b, false)
-            }
-            Item::FirstBinary(b) => {
-                *self = Fragments { text: false, ..Fragments::default() };
-                (b, false)
-            }
-            Item::Continue(b) => (b, false),
-            Item::Last(b) => (b, true),
-        };
-        self.count += 1;
-        if self.parts.len() + bytes.len() > max_bytes {
-            *self = Fragments::default();
-            return Assembled::TooBig;
-        }
-        if self.count > MAX_FRAGMENTS {
-            *self = Fragments::default();
-            return Assembled::TooManyFragments;
-        }
-        self.parts.extend_from_slice(&bytes);
-        if !last {
-            return Assembled::Partial;
-        }
-        let done = std::mem::take(self);
-        if done.text { Assembled::Text(done.parts.freeze()) } else { Assembled::Binary }
     }
 }
 
@@ -499,45 +442,5 @@ impl Conn {
         }
         self.state.realtime.hub.disconnect(self.id);
         self.outbox.finish();
-    }
-}
-
-#[cfg(test)]
-mod fuzz {
-    use super::*;
-    use crate::fuzzing;
-    use proptest::prelude::*;
-
-    /// A continuation frame as the frame decoder hands it over, in any order a
-    /// client can send them.
-    fn item() -> impl Strategy<Value = Item> {
-        let payload = prop::collection::vec(any::<u8>(), 0..64).prop_map(Bytes::from);
-        (0..4u8, payload).prop_map(|(kind, b)| match kind {
-            0 => Item::FirstText(b),
-            1 => Item::FirstBinary(b),
-            2 => Item::Continue(b),
-            _ => Item::Last(b),
-        })
-    }
-
-    proptest! {
-        #![proptest_config(fuzzing::config(500))]
-
-        /// However fragments arrive (a continuation with no first frame, a
-        /// new first frame mid-message, a hundred empty ones), putting them
-        /// together never holds more than the byte and fragment limits, and
-        /// a finished text message is within the byte limit.
-        #[test]
-        fn fragments_stay_within_their_limits(items in prop::collection::vec(item(), 0..80), max in 1usize..600) {
-            let mut fragments = Fragments::default();
-            for item in items {
-                match fragments.push(item, max) {
-                    Assembled::Text(bytes) => prop_assert!(bytes.len() <= max),
-                    Assembled::Partial | Assembled::Binary | Assembled::TooBig | Assembled::TooManyFragments => {}
-                }
-                prop_assert!(fragments.parts.len() <= max);
-                prop_assert!(fragments.count <= MAX_FRAGMENTS);
-            }
-        }
     }
 }

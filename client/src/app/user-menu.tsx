@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { useDismiss } from '../lib/use-dismiss';
 import { Link, useLocation } from 'react-router';
 import { useAuth, useCurrentUser } from '../lib/auth/auth-context';
 import { displayName, handle } from '../lib/format';
@@ -9,6 +10,7 @@ export function UserMenu() {
   const me = useCurrentUser();
   const { signOut } = useAuth();
   const [open, setOpen] = useState(false);
+  const closeMenu = useCallback(() => setOpen(false), []);
   const ref = useRef<HTMLDivElement>(null);
   const location = useLocation();
   const name = displayName(me);
@@ -20,21 +22,7 @@ export function UserMenu() {
     setOpen(false);
   }
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, ref, closeMenu);
 
   return (
     <div className="user-menu" ref={ref}>

@@ -3,7 +3,8 @@
 // page. While mounted it also shows a system notification for each new one
 // that arrives when the tab is in the background (and alerts are allowed).
 
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { useDismiss } from '../../../lib/use-dismiss';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { BellIcon } from '../../../components/ui/icons';
 import { useTopicUpdates } from '../../../lib/ws';
@@ -20,6 +21,7 @@ const IN_PANEL = 8;
 export function NotificationBell() {
   const { doc } = useNotifications();
   const [open, setOpen] = useState(false);
+  const closeMenu = useCallback(() => setOpen(false), []);
   const ref = useRef<HTMLDivElement>(null);
   const location = useLocation();
   const navigate = useNavigate();
@@ -43,21 +45,7 @@ export function NotificationBell() {
     });
   });
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, ref, closeMenu);
 
   const opened = (n: AppNotification) => {
     if (!n.readAt) markRead.mutate(n.id);
