@@ -46,6 +46,7 @@ const TABLES: &[&str] = &[
     "roster_join_requests",
     "feed_items",
     "events",
+    "event_series",
     "event_rsvps",
     "event_teams",
     "games",
@@ -156,8 +157,8 @@ struct World {
     mapping: String,
     roster: String,
     request: String,
-    /// An event at the facility (created by its owner), with the victim
-    /// attending.
+    /// An event at the facility (created by its owner), the first of a
+    /// two-week series, with the victim attending.
     event: String,
     /// A rival team's roster in the same season: the other side of games.
     rival_roster: String,
@@ -188,7 +189,8 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         .post(
             "/api/v1/events",
             Some(&c.facility_owner),
-            json!({"title": "Tuesday pickup", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER", "facilityId": facility}),
+            json!({"title": "Tuesday pickup", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER", "facilityId": facility,
+                   "repeat": {"frequency": "WEEKLY", "until": "2026-12-08"}}),
         )
         .await;
     assert_eq!(s, 201, "{b}");
@@ -289,6 +291,10 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
         ),
         "edit_event" => (Method::PATCH, format!("/events/{}", w.event), Some(json!({"location": "Rink 2"}))),
         "cancel_event" => (Method::POST, format!("/events/{}/cancel", w.event), None),
+        "edit_series" => {
+            (Method::PATCH, format!("/events/{}?scope=following", w.event), Some(json!({"location": "Rink 2"})))
+        }
+        "cancel_series" => (Method::POST, format!("/events/{}/cancel?scope=following", w.event), None),
         "delete_event" => (Method::DELETE, format!("/events/{}", w.event), None),
         "remove_attendee" => (Method::DELETE, format!("/events/{}/attendees/{}", w.event, c.victim.id), None),
         "create_event_at_facility" => (
@@ -458,6 +464,8 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "create_season_event",
         "edit_event",
         "cancel_event",
+        "edit_series",
+        "cancel_series",
         "delete_event",
         "remove_attendee",
         "create_event_at_facility",
