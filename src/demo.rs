@@ -136,7 +136,8 @@ async fn seed(api: &Api) -> Result<World> {
     Ok(World { season_id: season, home, away })
 }
 
-/// Next Tuesday's 21:30 pickup at the rink: 9 of 10 skaters in, both goalie
+/// The rink's weekly 21:30 pickup, ten Tuesdays from next one
+/// (docs/series.md); next Tuesday's has 9 of 10 skaters in, both goalie
 /// places taken and a third goalie waitlisted.
 async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
     let event = api
@@ -145,7 +146,8 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
             "/api/v1/events",
             json!({"title": "Tuesday night pickup", "eventType": "OTHER", "startDate": next_tuesday_evening(),
                    "facilityId": rink, "maxSkaters": 10, "maxGoalies": 2,
-                   "description": "Full gear, light and dark jerseys. Goalies skate free."}),
+                   "description": "Full gear, light and dark jerseys. Goalies skate free.",
+                   "repeat": {"frequency": "WEEKLY", "until": tenth_tuesday()}}),
         )
         .await?;
     for n in 1..=9 {
@@ -243,16 +245,29 @@ fn rfc3339(when: chrono::DateTime<Utc>) -> String {
     when.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-/// Next Tuesday (at least a day away) at 21:30 in the rink's zone.
-fn next_tuesday_evening() -> String {
-    let zone: chrono_tz::Tz = ZONE.parse().unwrap_or(chrono_tz::America::Toronto);
-    let today = Utc::now().with_timezone(&zone).date_naive();
+/// Next Tuesday (at least a day away) in the rink's zone.
+fn next_tuesday() -> chrono::NaiveDate {
+    let today = Utc::now().with_timezone(&zone()).date_naive();
     let mut day = today + Days::days(1);
     while day.weekday() != Weekday::Tue {
         day += Days::days(1);
     }
-    let local = day.and_hms_opt(21, 30, 0).unwrap_or_default();
-    rfc3339(zone.from_local_datetime(&local).earliest().map_or_else(Utc::now, |t| t.with_timezone(&Utc)))
+    day
+}
+
+fn zone() -> chrono_tz::Tz {
+    ZONE.parse().unwrap_or(chrono_tz::America::Toronto)
+}
+
+/// Next Tuesday at 21:30 in the rink's zone.
+fn next_tuesday_evening() -> String {
+    let local = next_tuesday().and_hms_opt(21, 30, 0).unwrap_or_default();
+    rfc3339(zone().from_local_datetime(&local).earliest().map_or_else(Utc::now, |t| t.with_timezone(&Utc)))
+}
+
+/// The last day of the pickup's series: ten Tuesdays from next one.
+fn tenth_tuesday() -> String {
+    (next_tuesday() + Days::days(63)).format("%Y-%m-%d").to_string()
 }
 
 /// A signed-in dev user.
@@ -360,5 +375,7 @@ mod tests {
         assert_eq!(local.weekday(), Weekday::Tue);
         assert_eq!((local.format("%H:%M").to_string()), "21:30");
         assert!(when > Utc::now());
+        let last = chrono::NaiveDate::parse_from_str(&tenth_tuesday(), "%Y-%m-%d").unwrap();
+        assert_eq!((last.weekday(), last - local.date_naive()), (Weekday::Tue, chrono::Duration::weeks(9)));
     }
 }
