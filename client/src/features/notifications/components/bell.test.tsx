@@ -21,7 +21,7 @@ function setup() {
   const live = fakeLiveSocket();
   const store = createStore();
   store.set(connectionStateAtom, 'live');
-  renderWithProviders(
+  const { queryClient } = renderWithProviders(
     <LiveSocketContext.Provider value={live.socket}>
       <NotificationBell />
     </LiveSocketContext.Provider>,
@@ -35,7 +35,7 @@ function setup() {
       store.set(topic, { seq: (held?.seq ?? 0) + 1, data: foldNotificationsUpdate(held?.data as NotificationsDocument | undefined, update) });
       live.emitUpdate(NOTIFICATIONS_TOPIC, update);
     });
-  return { server, live, snapshot, push, user: userEvent.setup() };
+  return { server, live, snapshot, push, queryClient, user: userEvent.setup() };
 }
 
 class FakeNotification {
@@ -91,5 +91,15 @@ describe('NotificationBell', () => {
     expect(FakeNotification.shown[0]?.title).toBe("You're in: Tuesday pickup");
     push({ op: 'readAll', unread: 0 });
     expect(FakeNotification.shown).toHaveLength(1);
+  });
+
+  it('reloads my schedule when a new notification changes it, not for a reminder', () => {
+    const { snapshot, push, queryClient } = setup();
+    snapshot({ items: [], nextCursor: null, unread: 0 });
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    push({ op: 'new', notification: makeNotification({ id: 'soon', type: 'EVENT_REMINDER' }), unread: 1 });
+    expect(invalidate).not.toHaveBeenCalled();
+    push({ op: 'new', notification: makeNotification({ id: 'in' }), unread: 2 });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['schedule'] });
   });
 });

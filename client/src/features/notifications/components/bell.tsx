@@ -1,15 +1,18 @@
 // The header's bell: the unread count (live on the `notifications` topic),
 // a panel of the latest with "Mark all read" and the way to the history
 // page. While mounted it also shows a system notification for each new one
-// that arrives when the tab is in the background (and alerts are allowed).
+// that arrives when the tab is in the background (and alerts are allowed),
+// and reloads my schedule when a new one changes it.
 
 import { useCallback, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useDismiss } from '../../../lib/use-dismiss';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { BellIcon } from '../../../components/ui/icons';
 import { useTopicUpdates } from '../../../lib/ws';
 import { NOTIFICATIONS_TOPIC, useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
 import { showSystemAlert, tabIsHidden } from '../../../lib/browser-alerts';
+import { changesMySchedule } from '../model/affects';
 import { describeNotification } from '../model/describe';
 import type { AppNotification, NotificationsUpdate } from '../model/types';
 import { NotificationRow } from './notification-row';
@@ -27,6 +30,7 @@ export function NotificationBell() {
   const navigate = useNavigate();
   const markRead = useMarkRead();
   const markAll = useMarkAllRead();
+  const queryClient = useQueryClient();
   const unread = doc?.unread ?? 0;
 
   // Going to another page closes the panel.
@@ -37,7 +41,9 @@ export function NotificationBell() {
   }
 
   useTopicUpdates<NotificationsUpdate>(NOTIFICATIONS_TOPIC, (u) => {
-    if (u.op !== 'new' || !tabIsHidden()) return;
+    if (u.op !== 'new') return;
+    if (changesMySchedule(u.notification.type)) void queryClient.invalidateQueries({ queryKey: ['schedule'] });
+    if (!tabIsHidden()) return;
     const d = describeNotification(u.notification);
     showSystemAlert(d.title, d.body, u.notification.id, () => {
       markRead.mutate(u.notification.id);
