@@ -30,6 +30,7 @@ function event(over: Partial<RinkEvent> = {}): RinkEvent {
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     teams: [],
+    seriesId: null,
     ...over,
   };
 }
