@@ -31,8 +31,8 @@ export interface EventDraft {
   groupConfig: GroupConfig | null;
   /** Create only: one event, or one a week (docs/series.md). */
   repeat: 'NONE' | 'WEEKLY';
-  /** `YYYY-MM-DD`; empty = the default, eight weeks after the start's day (it follows the start until typed in). */
-  repeatUntil: string;
+  /** `YYYY-MM-DD` as typed; null until touched = the default, eight weeks after the start's day (it follows the start). */
+  repeatUntil: string | null;
 }
 
 /** Games are scheduled one by one (a league's come from its season): they never repeat. */
@@ -45,7 +45,7 @@ export function repeatsWeekly(d: EventDraft): boolean {
 
 /** The "Until" day in effect: the typed one, else the default from the start. */
 export function effectiveUntil(d: EventDraft): string {
-  return d.repeatUntil || defaultUntil(d.startDate);
+  return d.repeatUntil ?? defaultUntil(d.startDate);
 }
 
 export const GROUP_PRESETS = [
@@ -82,7 +82,7 @@ export function emptyDraft(facilityId = ''): EventDraft {
     maxGoalies: '',
     groupConfig: null,
     repeat: 'NONE',
-    repeatUntil: '',
+    repeatUntil: null,
   };
 }
 
@@ -110,7 +110,7 @@ export function draftFromEvent(e: RinkEvent): EventDraft {
     groupConfig: e.groupConfig ? { balanceBy: e.groupConfig.balanceBy, groups: e.groupConfig.groups.map((g) => ({ ...g })) } : null,
     // An edit never re-makes a series: that is the scope choice on save.
     repeat: 'NONE',
-    repeatUntil: '',
+    repeatUntil: null,
   };
 }
 
@@ -148,7 +148,8 @@ export function validateDraft(d: EventDraft, now: number = Date.now(), originalS
   }
   if (start && repeatsWeekly(d)) {
     const preview = seriesPreview(d.startDate, effectiveUntil(d));
-    if (preview.count === 0) e.repeatUntil = 'Pick a day on or after the first event.';
+    if (!effectiveUntil(d)) e.repeatUntil = 'Until which day?';
+    else if (preview.count === 0) e.repeatUntil = 'Pick a day on or after the first event.';
     else if (preview.tooMany) e.repeatUntil = `At most ${MAX_SERIES_EVENTS} events: pick an earlier end.`;
   }
   if (d.imageUrl.trim() && !/^https?:\/\//i.test(d.imageUrl.trim())) e.imageUrl = 'Start with http:// or https://';
