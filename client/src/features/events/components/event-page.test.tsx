@@ -166,6 +166,27 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByText(/turn on/)).toBeInTheDocument();
   });
 
+  it('asks which weeks a series event\'s new limit is for', async () => {
+    // "This and all following" re-reads every event: the server answers what it now holds.
+    let event = makeEvent({ version: 2, maxSkaters: 2, maxGoalies: 1, seriesId: 's-1', viewer: makeViewer({ isOrganiser: true }) });
+    const { server, user } = setup(event, fullDoc(2), {
+      'GET /events/e-1': () => event,
+      'GET /event-series/s-1': { id: 's-1', frequency: 'WEEKLY', until: '2030-12-29', timeZone: 'UTC', creatorId: 'u-org', createdAt: '2030-11-01T00:00:00Z', events: [] },
+      'PATCH /events/e-1': (call) => (event = { ...event, ...(call.body as object) }),
+    });
+    const input = await screen.findByTestId('limit-skaters');
+    await user.clear(input);
+    await user.type(input, '4');
+    await user.click(screen.getByTestId('save-limits'));
+    expect(screen.getByTestId('scope-this')).toHaveFocus();
+    expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(0);
+    await user.click(screen.getByTestId('scope-following'));
+    await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(1));
+    expect(server.callsTo('PATCH', '/events/e-1')[0]?.query.get('scope')).toBe('following');
+    expect(server.callsTo('PATCH', '/events/e-1')[0]?.body).toEqual({ maxSkaters: 4 });
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+  });
+
   it('asks before lowering a limit below the people already in, and says what it means', async () => {
     const event = makeEvent({ version: 2, maxSkaters: 2, maxGoalies: 1, viewer: makeViewer({ isOrganiser: true }) });
     const { server, user } = setup(event, fullDoc(2), {
