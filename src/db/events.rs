@@ -33,12 +33,14 @@ pub struct EventRow {
     pub updated_at: i64,
     /// 1 when listed at its facility under the rink's name.
     pub hosted_by_facility: i64,
+    /// The weekly series it is part of (docs/series.md).
+    pub series_id: Option<String>,
 }
 
-const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e.end_date, e.image_url, \
+pub(crate) const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e.end_date, e.image_url, \
     e.creator_id, e.facility_id, e.season_id, e.external_home_team_name, e.external_away_team_name, \
     e.external_rink, e.home_score, e.away_score, e.event_type, e.max_skaters, e.max_goalies, e.group_config, \
-    e.version, e.cancelled_at, e.created_at, e.updated_at, e.hosted_by_facility";
+    e.version, e.cancelled_at, e.created_at, e.updated_at, e.hosted_by_facility, e.series_id";
 
 /// A person's name as others see it: "First Last", else the username.
 pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \
@@ -72,6 +74,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     max_skaters: Option<i64>,
     max_goalies: Option<i64>,
     hosted_by_facility: bool,
+    series_id: Option<&str>,
 ) -> Result<String, sqlx::Error> {
     let id = new_id();
     let now = now_ms();
@@ -79,9 +82,9 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
         "INSERT INTO events (id, title, description, location, start_date, end_date, image_url, creator_id, \
            facility_id, season_id, external_home_team_name, external_away_team_name, external_rink, home_score, \
            away_score, event_type, max_skaters, max_goalies, group_config, version, created_at, updated_at, \
-           hosted_by_facility, open_skaters, open_goalies) \
+           hosted_by_facility, open_skaters, open_goalies, series_id) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 0, $20, $20, $21, \
-           $17, $18)",
+           $17, $18, $22)",
     )
     .bind(&id)
     .bind(&f.title)
@@ -104,6 +107,7 @@ pub async fn insert<'e, E: Executor<'e, Database = Any>>(
     .bind(&f.group_config)
     .bind(now)
     .bind(flag(hosted_by_facility))
+    .bind(series_id)
     .execute(ex)
     .await?;
     Ok(id)

@@ -23,6 +23,7 @@ pub mod rosters;
 pub mod schedule;
 pub mod search;
 pub mod seasons;
+pub mod series;
 pub mod spots;
 pub mod staff;
 pub mod status_owners;

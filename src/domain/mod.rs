@@ -4,6 +4,7 @@
 //! OpenAPI document. Text people type lives in [`text`].
 
 pub mod dates;
+pub mod series;
 pub mod text;
 
 /// Declares a string enum with `as_str`, `parse` and `ALL`.
@@ -60,6 +61,11 @@ string_enum!(EventType {
 });
 
 string_enum!(TeamRole { Home => "HOME", Away => "AWAY" });
+
+string_enum!(
+    /// How often a series of events repeats (docs/series.md).
+    Frequency { Weekly => "WEEKLY" }
+);
 
 string_enum!(
     /// What a schedule item is: an event (skates, practices, imported
@@ -222,6 +228,7 @@ mod tests {
         assert_eq!(schema_values::<SkillLevel>(), texts(SkillLevel::ALL));
         assert_eq!(schema_values::<EventType>(), texts(EventType::ALL));
         assert_eq!(schema_values::<TeamRole>(), texts(TeamRole::ALL));
+        assert_eq!(schema_values::<Frequency>(), texts(Frequency::ALL));
         assert_eq!(schema_values::<RosterStatus>(), texts(RosterStatus::ALL));
         assert_eq!(schema_values::<RosterCommitment>(), texts(RosterCommitment::ALL));
         assert_eq!(schema_values::<RequestStatus>(), texts(RequestStatus::ALL));

@@ -21,6 +21,7 @@ mod permissions;
 mod realtime;
 mod rosters;
 mod schedule;
+mod series;
 mod socket_edges;
 mod socket_fuzz;
 mod statuses;

@@ -17,7 +17,7 @@ const MAX_LIMIT: i64 = 500;
 /// required ([`NewEvent`]). On edit every field is optional: absent leaves
 /// it, `null` clears it (or, for `title`, `startDate` and `eventType`,
 /// leaves it).
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EventInput {
     #[schema(schema_with = title)]
@@ -71,6 +71,9 @@ pub struct EventInput {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<GroupConfig>)]
     pub group_config: Option<Option<GroupConfig>>,
+    /// Only when creating: make the event the first of a weekly series
+    /// (docs/series.md).
+    pub repeat: Option<super::series::Repeat>,
 }
 
 /// `title`: 1–200 characters after trimming (null leaves it on edit).

@@ -13,12 +13,14 @@ mod attendees;
 mod hosting;
 mod input;
 mod payments;
+mod series;
 mod teams;
 mod viewer;
 
 pub use viewer::Viewer;
 
 use input::{EventInput, NewEvent, merge};
+use series::{Scope, ScopeQuery};
 
 use super::Page;
 use crate::auth::AuthUser;
@@ -51,7 +53,8 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(teams::set_team)
         .service(teams::unset_team)
         .service(hosting::host)
-        .service(hosting::unhost);
+        .service(hosting::unhost)
+        .service(series::get_series);
 }
 
 /// How attendees are split into groups on the event page, e.g. two jersey
@@ -155,6 +158,8 @@ pub struct Event {
     #[serde(with = "crate::time::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub updated_at: i64,
+    /// The weekly series it is part of (`GET /event-series/{id}`).
+    pub series_id: Option<String>,
     pub teams: Vec<EventTeam>,
     /// Only on single reads by a signed-in viewer.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -187,6 +192,7 @@ fn event_from(row: EventRow, teams: Vec<EventTeam>, viewer: Option<Viewer>) -> E
         cancelled_at: row.cancelled_at,
         created_at: row.created_at,
         updated_at: row.updated_at,
+        series_id: row.series_id,
         teams,
         viewer,
     }
@@ -214,18 +220,35 @@ async fn event_teams(state: &AppState, event_id: &str) -> AppResult<Vec<EventTea
         .collect())
 }
 
-/// Create an event; the creator organises it.
+/// Create an event; the creator organises it. With `repeat`, the first of
+/// a weekly series, its other events made with it (docs/series.md).
 #[utoipa::path(request_body = NewEvent, responses((status = 201, body = Event),
     (status = 403, body = crate::error::ErrorEnvelope, description = "a season's events are its facility's owner's and managers' to schedule"),
     (status = 422, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventInput>) -> AppResult<HttpResponse> {
-    let base = EventFields::default();
+    let mut input = body.into_inner();
+    let repeat = input.repeat.take();
+    let now = (state.clock)();
     let (fields, (max_skaters, max_goalies)) =
-        merge(&state.db, &me, body.into_inner(), base, (None, None), (state.clock)()).await?;
+        merge(&state.db, &me, input, EventFields::default(), (None, None), now).await?;
+    let series = match repeat {
+        Some(repeat) => Some(series::plan(&state, &fields, repeat, now).await?),
+        None => None,
+    };
     let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
     let mut tx = state.db.begin().await?;
-    let id = db::events::insert(&mut *tx, &me.id, &fields, max_skaters, max_goalies, hosted).await?;
+    let series_id = match &series {
+        Some(s) => Some(db::series::insert(&mut *tx, &me.id, s.frequency.as_str(), &s.time_zone, &s.until).await?),
+        None => None,
+    };
+    let series_id = series_id.as_deref();
+    let id = db::events::insert(&mut *tx, &me.id, &fields, max_skaters, max_goalies, hosted, series_id).await?;
+    for &start in series.iter().flat_map(|s| s.starts.iter().skip(1)) {
+        let week = series::at(&fields, start);
+        db::events::insert(&mut *tx, &me.id, &week, max_skaters, max_goalies, hosted, series_id).await?;
+    }
+    // The feed hears of a series once, on its first event.
     let told = crate::feed::event_created(&mut tx, &me.id, &id).await?;
     tx.commit().await?;
     state.realtime.push_feed(&state.db, vec![told]);
@@ -334,16 +357,19 @@ async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> A
     db::events::get(&state.db.pool, event_id).await?.ok_or_else(|| AppError::not_found("event"))
 }
 
-/// Edit an event (its creator and its facility's owner and managers).
-/// Changing `maxSkaters` / `maxGoalies` goes through the RSVP actor: a
-/// raised limit promotes from the waitlist at once.
-#[utoipa::path(request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
+/// Edit an event (its creator and its facility's owner and managers);
+/// with `scope=following`, it and every later event of its series not
+/// cancelled (docs/series.md). Every event is checked before any is
+/// written. Changing `maxSkaters` / `maxGoalies` goes through each event's
+/// RSVP actor: a raised limit promotes from the waitlist at once.
+#[utoipa::path(params(ScopeQuery), request_body = EventInput, responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
     (status = 409, body = crate::error::ErrorEnvelope, description = "the event is cancelled (`event_cancelled`)")), tag = "events", security(("bearerAuth" = [])))]
 #[patch("/events/{id}")]
 async fn edit(
     state: web::Data<AppState>,
     me: AuthUser,
     id: web::Path<String>,
+    query: web::Query<ScopeQuery>,
     body: web::Json<EventInput>,
 ) -> AppResult<web::Json<Event>> {
     let row = require_organiser(&state, &id, &me).await?;
@@ -351,6 +377,30 @@ async fn edit(
         return Err(AppError::conflict_code("event_cancelled", "a cancelled event cannot be edited"));
     }
     let input = body.into_inner();
+    if input.repeat.is_some() {
+        return Err(AppError::field("repeat", "a series is made with its first event; edit its events instead"));
+    }
+    let targets = match query.scope.unwrap_or_default() {
+        Scope::This => vec![(row, input)],
+        Scope::Following => series::following_edits(&state, &me, row, input).await?,
+    };
+    let mut edits = Vec::with_capacity(targets.len());
+    for (row, input) in targets {
+        edits.push(plan_edit(&state, &me, row, input).await?);
+    }
+    apply_edits(&state, &me, edits).await?;
+    Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
+}
+
+/// One event's edit, checked and not yet written.
+struct Edit {
+    row: EventRow,
+    fields: EventFields,
+    limits: (Option<i64>, Option<i64>),
+    limits_changed: bool,
+}
+
+async fn plan_edit(state: &AppState, me: &AuthUser, row: EventRow, input: EventInput) -> AppResult<Edit> {
     let limits_changed = input.max_skaters.is_some() || input.max_goalies.is_some();
     let base = EventFields {
         title: row.title.clone(),
@@ -369,45 +419,69 @@ async fn edit(
         event_type: row.event_type.clone(),
         group_config: row.group_config.clone(),
     };
-    let (fields, (max_skaters, max_goalies)) =
-        merge(&state.db, &me, input, base, (row.max_skaters, row.max_goalies), (state.clock)()).await?;
+    let (fields, limits) =
+        merge(&state.db, me, input, base, (row.max_skaters, row.max_goalies), (state.clock)()).await?;
+    Ok(Edit { row, fields, limits, limits_changed })
+}
+
+/// Writes the edits in one transaction; then tells the people of each
+/// moved event, and the feed once (on the first).
+async fn apply_edits(state: &AppState, me: &AuthUser, edits: Vec<Edit>) -> AppResult<()> {
+    let now = (state.clock)();
     let mut tx = state.db.begin().await?;
-    db::events::update(&mut *tx, &id, &fields).await?;
-    // Moved to another rink: listed there only if the editor is its staff.
-    if fields.facility_id != row.facility_id {
-        let hosted = hosting::hosted_by_facility(&state, &me, &fields).await?;
-        db::events::set_hosted(&mut *tx, &id, hosted).await?;
-    }
-    // Time and place are news to its people; new limits are told by the
-    // event's own commit, below.
-    let after = db::events::get(&mut *tx, &id).await?.ok_or_else(|| AppError::not_found("event"))?;
-    let changes: Vec<EventChange> =
-        EventChange::between(&row, &after).into_iter().filter(|c| *c != EventChange::Limits).collect();
-    let told = crate::feed::event_updated(&mut tx, Some(&me.id), &id, &changes).await?;
-    let moved_batch = crate::notify::event_moved(&mut tx, &me.id, &id, &changes).await?;
-    let moved = after.start_date != row.start_date || after.facility_id != row.facility_id;
-    if after.start_date != row.start_date {
-        // A call for subs lasts until puck drop, wherever it moved.
-        db::spots::follow_event_start(&mut *tx, &id, after.start_date, (state.clock)()).await?;
+    let (mut told, mut batches, mut moved) = (None, Vec::new(), Vec::new());
+    for (i, one) in edits.iter().enumerate() {
+        let (id, row) = (&one.row.id, &one.row);
+        db::events::update(&mut *tx, id, &one.fields).await?;
+        // Moved to another rink: listed there only if the editor is its staff.
+        if one.fields.facility_id != row.facility_id {
+            let hosted = hosting::hosted_by_facility(state, me, &one.fields).await?;
+            db::events::set_hosted(&mut *tx, id, hosted).await?;
+        }
+        // Time and place are news to its people; new limits are told by the
+        // event's own commit, below.
+        let after = db::events::get(&mut *tx, id).await?.ok_or_else(|| AppError::not_found("event"))?;
+        let changes: Vec<EventChange> =
+            EventChange::between(row, &after).into_iter().filter(|c| *c != EventChange::Limits).collect();
+        if i == 0 {
+            told = crate::feed::event_updated(&mut tx, Some(&me.id), id, &changes).await?;
+        }
+        batches.push(crate::notify::event_moved(&mut tx, &me.id, id, &changes).await?);
+        if after.start_date != row.start_date {
+            // A call for subs lasts until puck drop, wherever it moved.
+            db::spots::follow_event_start(&mut *tx, id, after.start_date, now).await?;
+        }
+        if after.start_date != row.start_date || after.facility_id != row.facility_id {
+            moved.push(id.clone());
+        }
     }
     tx.commit().await?;
     state.realtime.push_feed(&state.db, told.into_iter().collect());
-    state.realtime.push_notification_batches([moved_batch]);
-    if moved {
-        crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, &id, (state.clock)());
+    state.realtime.push_notification_batches(batches);
+    for id in moved {
+        crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, &id, now);
     }
-    if limits_changed {
-        commands::event::set_limits(&state, &me, &id, max_skaters, max_goalies).await?;
+    for one in edits.iter().filter(|e| e.limits_changed) {
+        commands::event::set_limits(state, me, &one.row.id, one.limits.0, one.limits.1).await?;
     }
-    Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
+    Ok(())
 }
 
 /// Cancel an event: everyone watching it sees it at once; RSVPs are kept.
-#[utoipa::path(responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
+/// With `scope=following`, it and every later event of its series.
+#[utoipa::path(params(ScopeQuery), responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
     (status = 409, body = crate::error::ErrorEnvelope, description = "already cancelled")), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events/{id}/cancel")]
-async fn cancel(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<Event>> {
-    commands::event::cancel(&state, &me, &id).await?;
+async fn cancel(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    query: web::Query<ScopeQuery>,
+) -> AppResult<web::Json<Event>> {
+    match query.scope.unwrap_or_default() {
+        Scope::This => commands::event::cancel(&state, &me, &id).await?,
+        Scope::Following => series::cancel_following(&state, &me, &id).await?,
+    }
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
 }
 
