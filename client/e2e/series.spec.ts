@@ -116,5 +116,14 @@ test('an organiser makes a weekly pickup, moves the rest of it, cancels one week
   await expect(p.getByTestId('event-hero')).toContainText('10:00');
   await p.screenshot({ path: shot(testInfo, 'series-player-second-week'), fullPage: true });
 
+  // The season ends early: from the 5th on, all cancelled in two taps; the 3rd stays on.
+  await page.goto(`/events/${ids[4]}`);
+  await page.getByTestId('cancel-following').click();
+  await expect(page.getByTestId('cancel-following')).toHaveText('Tap again to cancel the rest');
+  await page.getByTestId('cancel-following').click();
+  await expect(page.getByTestId('cancelled-banner')).toBeVisible();
+  for (const gone of [ids[4], ids[5]]) await expect(page.getByTestId(`series-date-${gone}`)).toHaveAttribute('data-cancelled', 'true');
+  await expect(page.getByTestId(`series-date-${ids[2]}`)).not.toHaveAttribute('data-cancelled', 'true');
+
   await p.context().close();
 });
