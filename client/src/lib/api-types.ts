@@ -185,8 +185,32 @@ export interface RinkEvent {
   createdAt: string;
   updatedAt: string;
   teams: EventTeamLink[];
+  /** The weekly series it was made in (docs/series.md); null for a one-off. */
+  seriesId: string | null;
   /** Only on single reads by a signed-in viewer. */
   viewer?: EventViewer;
+}
+
+/** One event as `GET /event-series/{id}` lists it. */
+export interface EventSeriesItem {
+  id: string;
+  title: string;
+  startDate: string;
+  endDate: string | null;
+  cancelledAt: string | null;
+}
+
+/** A weekly series: how its events were made, and all of them, soonest first (cancelled ones included). */
+export interface EventSeries {
+  id: string;
+  frequency: 'WEEKLY';
+  /** `YYYY-MM-DD`, inclusive, in `timeZone`. */
+  until: string;
+  /** The IANA zone whose wall clock the series keeps. */
+  timeZone: string;
+  creatorId: string;
+  createdAt: string;
+  events: EventSeriesItem[];
 }
 
 export interface Season {

@@ -8,7 +8,7 @@ export const EVENT_TYPE_LABELS: Record<EventType, string> = {
   PRACTICE: 'Practice',
   PUBLIC_SKATING: 'Public skate',
   WATCH_PARTY: 'Watch party',
-  OTHER: 'Other',
+  OTHER: 'Pickup / other',
   EXTERNAL_GAME: 'League game',
 };
 

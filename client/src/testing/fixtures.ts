@@ -119,6 +119,7 @@ export function makeEvent(overrides: Partial<RinkEvent> = {}): RinkEvent {
     createdAt: NOW,
     updatedAt: NOW,
     teams: [],
+    seriesId: null,
     viewer: makeViewer(),
     ...overrides,
   };

@@ -3,6 +3,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import type {
+  EventSeries,
   EventType,
   Facility,
   GroupConfig,
@@ -46,6 +47,31 @@ export const eventKeys = {
   attendees: (id: string) => ['events', id, 'attendees'] as const,
   payments: (id: string) => ['events', id, 'payments'] as const,
 };
+
+/** A weekly series (docs/series.md); outside `['events']`, so invalidated by name. */
+export const seriesKeys = {
+  detail: (id: string) => ['event-series', id] as const,
+};
+
+/** Which events of a series a change or a cancel is for: this one, or this and every later one. */
+export type SeriesScope = 'this' | 'following';
+
+/** `?scope=following`; nothing for `this` (the server's default, and what a one-off event takes). */
+const scopeQuery = (scope: SeriesScope) => (scope === 'following' ? { scope } : undefined);
+
+/** How a new event repeats: weekly on its wall-clock time until a day (inclusive). */
+export interface RepeatInput {
+  frequency: 'WEEKLY';
+  /** `YYYY-MM-DD`, in `timeZone`. */
+  until: string;
+  /** The browser's IANA zone (the rink's wins on the server when there is one). */
+  timeZone: string;
+}
+
+/** What `POST /events` takes: an edit body, and optionally how it repeats. */
+export interface CreateEventInput extends EventInput {
+  repeat?: RepeatInput;
+}
 
 /** Everything create and edit accept; on edit `null` clears a field. */
 export interface EventInput {
@@ -133,10 +159,29 @@ export function refreshEvent(queryClient: QueryClient, id: string) {
   ]);
 }
 
+export function useEventSeries(id: string | null) {
+  return useQuery({
+    queryKey: seriesKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get<EventSeries>(`/event-series/${enc(id ?? '')}`, { signal }),
+    enabled: Boolean(id),
+  });
+}
+
+/**
+ * After a change to a series event: with `following` other events changed
+ * too, so every event read goes stale (the `['events']` prefix), with `this`
+ * only this one; the series' list of dates in both cases.
+ */
+function refreshSeries(queryClient: QueryClient, event: RinkEvent, scope: SeriesScope) {
+  if (!event.seriesId) return;
+  void queryClient.invalidateQueries({ queryKey: seriesKeys.detail(event.seriesId) });
+  if (scope === 'following') void queryClient.invalidateQueries({ queryKey: eventKeys.all });
+}
+
 export function useCreateEvent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: EventInput) => api.post<RinkEvent>('/events', input),
+    mutationFn: (input: CreateEventInput) => api.post<RinkEvent>('/events', input),
     onSuccess: (event) => {
       queryClient.setQueryData(eventKeys.detail(event.id), event);
       void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
@@ -148,12 +193,14 @@ export function useCreateEvent() {
 export function useUpdateEvent(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (patch: EventInput) => api.patch<RinkEvent>(`/events/${enc(id)}`, patch),
-    onSuccess: (event) => {
+    mutationFn: ({ patch, scope = 'this' }: { patch: EventInput; scope?: SeriesScope }) =>
+      api.patch<RinkEvent>(`/events/${enc(id)}`, patch, { query: scopeQuery(scope) }),
+    onSuccess: (event, { scope = 'this' }) => {
       queryClient.setQueryData(eventKeys.detail(id), event);
       void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(id) });
       void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
       void queryClient.invalidateQueries({ queryKey: ['home', 'events'] });
+      refreshSeries(queryClient, event, scope);
     },
   });
 }
@@ -161,10 +208,11 @@ export function useUpdateEvent(id: string) {
 export function useCancelEvent(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<RinkEvent>(`/events/${enc(id)}/cancel`),
-    onSuccess: (event) => {
+    mutationFn: (scope: SeriesScope = 'this') => api.post<RinkEvent>(`/events/${enc(id)}/cancel`, undefined, { query: scopeQuery(scope) }),
+    onSuccess: (event, scope = 'this') => {
       queryClient.setQueryData(eventKeys.detail(id), event);
       void refreshEvent(queryClient, id);
+      refreshSeries(queryClient, event, scope);
     },
   });
 }

@@ -130,4 +130,118 @@ describe('EditEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     renderWithProviders(<EditEventPage />, { route: '/events/e-1/edit', path: '/events/:id/edit' });
     expect(await screen.findByText('Only organisers can edit this event')).toBeInTheDocument();
   });
+
+  it('asks which weeks an edit of a series event is for, and sends ?scope=following when told', async () => {
+    const event = makeEvent({ seriesId: 's-1', viewer: makeViewer({ isOrganiser: true }) });
+    const server = mockApi({
+      'GET /events/e-1': event,
+      'GET /facilities': { items: [], nextCursor: null },
+      'PATCH /events/e-1': (c) => ({ ...event, ...(c.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<EditEventPage />, { route: '/events/e-1/edit', path: '/events/:id/edit', extraRoutes: [landing] });
+    const title = await screen.findByTestId('event-title');
+    expect(screen.queryByTestId('repeat-field')).not.toBeInTheDocument();
+    await user.clear(title);
+    await user.type(title, 'Late skate');
+    await user.click(screen.getByTestId('save-event'));
+
+    // Nothing is sent until the organiser picks; the first choice has the focus, Escape goes back.
+    expect(await screen.findByRole('alertdialog', { name: 'Save for which weeks?' })).toBeInTheDocument();
+    expect(screen.getByTestId('scope-this')).toHaveFocus();
+    expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(0);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('scope-choice')).not.toBeInTheDocument();
+    await user.click(screen.getByTestId('save-event'));
+    await user.click(await screen.findByRole('button', { name: 'This and all following' }));
+
+    await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(1));
+    const call = server.callsTo('PATCH', '/events/e-1')[0];
+    expect(call?.query.get('scope')).toBe('following');
+    expect(call?.body).toEqual({ title: 'Late skate' });
+    expect(await screen.findByText('event page')).toBeInTheDocument();
+  });
+
+  it('sends no scope for "this event only", and never asks for an event outside a series', async () => {
+    const inSeries = makeEvent({ seriesId: 's-1', viewer: makeViewer({ isOrganiser: true }) });
+    const server = mockApi({
+      'GET /events/e-1': inSeries,
+      'GET /facilities': { items: [], nextCursor: null },
+      'PATCH /events/e-1': (c) => ({ ...inSeries, ...(c.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<EditEventPage />, { route: '/events/e-1/edit', path: '/events/:id/edit', extraRoutes: [landing] });
+    await user.type(await screen.findByTestId('event-max-skaters'), '2');
+    await user.click(screen.getByTestId('save-event'));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(1));
+    expect(server.callsTo('PATCH', '/events/e-1')[0]?.query.has('scope')).toBe(false);
+    expect(await screen.findByText('event page')).toBeInTheDocument();
+  });
+
+  it('saves a one-off event without asking', async () => {
+    const event = makeEvent({ viewer: makeViewer({ isOrganiser: true }) });
+    const server = mockApi({
+      'GET /events/e-1': event,
+      'GET /facilities': { items: [], nextCursor: null },
+      'PATCH /events/e-1': (c) => ({ ...event, ...(c.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<EditEventPage />, { route: '/events/e-1/edit', path: '/events/:id/edit', extraRoutes: [landing] });
+    await user.type(await screen.findByTestId('event-max-skaters'), '2');
+    await user.click(screen.getByTestId('save-event'));
+    await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(1));
+    expect(screen.queryByTestId('scope-choice')).not.toBeInTheDocument();
+    expect(server.callsTo('PATCH', '/events/e-1')[0]?.query.has('scope')).toBe(false);
+  });
+});
+
+describe('CreateEventPage, repeating', { timeout: TYPING_TIMEOUT_MS }, () => {
+  it('makes a weekly series until the picked day, with a live count, in the browser zone', async () => {
+    const server = mockApi({
+      'GET /facilities': { items: [], nextCursor: null },
+      'POST /events': (c) => reply(201, makeEvent({ id: 'e-9', seriesId: 's-1', ...(c.body as object) })),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new', extraRoutes: [landing] });
+    await user.click(screen.getByTestId('type-OTHER'));
+    await user.type(screen.getByTestId('event-title'), 'Tuesday pickup');
+    await user.type(screen.getByTestId('event-start'), `${NEXT_YEAR}-01-05T21:30`);
+    await user.click(screen.getByTestId('repeat-WEEKLY'));
+    // Eight weeks out by default: nine events.
+    expect(screen.getByTestId('series-preview')).toHaveTextContent(/9 events, Jan 5 – Mar 2$/);
+    await user.clear(screen.getByTestId('repeat-until'));
+    await user.type(screen.getByTestId('repeat-until'), `${NEXT_YEAR}-02-09`);
+    expect(screen.getByTestId('series-preview')).toHaveTextContent(/6 events, Jan 5 – Feb 9$/);
+    expect(screen.getByTestId('save-event')).toHaveTextContent('Create 6 events');
+
+    // Games never repeat: the control goes away.
+    await user.click(screen.getByTestId('type-GAME'));
+    expect(screen.queryByTestId('repeat-field')).not.toBeInTheDocument();
+    await user.click(screen.getByTestId('type-OTHER'));
+
+    await user.click(screen.getByTestId('save-event'));
+    await waitFor(() => expect(server.callsTo('POST', '/events')).toHaveLength(1));
+    expect(server.callsTo('POST', '/events')[0]?.body).toMatchObject({
+      title: 'Tuesday pickup',
+      eventType: 'OTHER',
+      repeat: { frequency: 'WEEKLY', until: `${NEXT_YEAR}-02-09`, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+    });
+    expect(await screen.findByText('event page')).toBeInTheDocument();
+  });
+
+  it('refuses more than 52 weeks before sending', async () => {
+    const server = mockApi({ 'GET /facilities': { items: [], nextCursor: null } });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new' });
+    await user.type(screen.getByTestId('event-title'), 'Tuesday pickup');
+    await user.type(screen.getByTestId('event-start'), `${NEXT_YEAR}-01-05T21:30`);
+    await user.click(screen.getByTestId('repeat-WEEKLY'));
+    await user.clear(screen.getByTestId('repeat-until'));
+    await user.type(screen.getByTestId('repeat-until'), `${NEXT_YEAR + 1}-01-31`);
+    expect(screen.getByTestId('series-preview')).toHaveTextContent('At most 52 events: pick an earlier end');
+    await user.click(screen.getByTestId('save-event'));
+    expect(await screen.findByText('At most 52 events: pick an earlier end.')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/events')).toHaveLength(0);
+  });
 });

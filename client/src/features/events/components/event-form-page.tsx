@@ -18,9 +18,23 @@ import { SelectField, TextAreaField, TextField } from '../../../components/ui/fi
 import { CalendarIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { useCreateEvent, useEvent, useFacilityById, useFacilityOptions, useFacilitySeasons, useUpdateEvent } from '../api/events';
-import { createInput, draftFromEvent, emptyDraft, pastStartWarning, patchInput, suggestedEnd, validateDraft, type EventDraft } from '../model/event-draft';
+import { useCreateEvent, useEvent, useFacilityById, useFacilityOptions, useFacilitySeasons, useUpdateEvent, type SeriesScope } from '../api/events';
+import {
+  createInput,
+  draftFromEvent,
+  effectiveUntil,
+  emptyDraft,
+  NON_REPEATING_TYPES,
+  pastStartWarning,
+  repeatsWeekly,
+  patchInput,
+  suggestedEnd,
+  validateDraft,
+  type EventDraft,
+} from '../model/event-draft';
+import { localDay, seriesPreview } from '../model/series';
 import { GroupConfigEditor } from './group-config-editor';
+import { ScopeChoice } from './scope-choice';
 import '../events.css';
 import '../event-form.css';
 
@@ -30,7 +44,67 @@ const GAME_TYPES: EventType[] = ['GAME', 'EXTERNAL_GAME'];
 const FORM_FIELDS = new Set<string>([
   'title', 'description', 'location', 'startDate', 'endDate', 'imageUrl', 'facilityId', 'seasonId', 'externalHomeTeamName',
   'externalAwayTeamName', 'externalRink', 'homeScore', 'awayScore', 'eventType', 'maxSkaters', 'maxGoalies', 'groupConfig',
+  'repeatUntil',
 ]);
+
+/** The server names the whole `repeat` object, or its `until`, where the form has one field. */
+function repeatErrors(fieldErrors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [k, v] of Object.entries(fieldErrors)) out[k === 'repeat' || k.startsWith('repeat.') ? 'repeatUntil' : k] = v;
+  return out;
+}
+
+/** How many events the save button makes: the series' count when it is one the server takes, else 1. */
+function repeatsWeeklyCount(d: EventDraft): number {
+  if (!repeatsWeekly(d)) return 1;
+  const p = seriesPreview(d.startDate, effectiveUntil(d));
+  return p.tooMany ? 1 : Math.max(p.count, 1);
+}
+
+/** "Does not repeat" / "Every week" with its end and a live count, for new events that may repeat. */
+function RepeatField({ draft, error, onChange }: { draft: EventDraft; error?: string; onChange: (patch: Partial<EventDraft>) => void }) {
+  const weekly = draft.repeat === 'WEEKLY';
+  const preview = weekly ? seriesPreview(draft.startDate, effectiveUntil(draft)) : null;
+  return (
+    <div className="field repeat-field" data-testid="repeat-field">
+      <span className="field__label" id="event-repeat-label">
+        Repeats
+      </span>
+      <div className="type-chips" role="radiogroup" aria-labelledby="event-repeat-label">
+        {(['NONE', 'WEEKLY'] as const).map((r) => (
+          <button
+            key={r}
+            type="button"
+            role="radio"
+            aria-checked={draft.repeat === r}
+            className={`toggle-chip${draft.repeat === r ? ' toggle-chip--on' : ''}`}
+            onClick={() => onChange({ repeat: r })}
+            data-testid={`repeat-${r}`}
+          >
+            {r === 'NONE' ? 'Does not repeat' : 'Every week'}
+          </button>
+        ))}
+      </div>
+      {weekly && (
+        <div className="repeat-field__until">
+          <TextField
+            label="Until"
+            type="date"
+            value={effectiveUntil(draft)}
+            min={localDay(draft.startDate) || undefined}
+            onChange={(e) => onChange({ repeatUntil: e.target.value })}
+            error={error}
+            hint="The last day it may fall on, included."
+            data-testid="repeat-until"
+          />
+          <p className={`repeat-field__preview${preview?.tooMany ? ' repeat-field__preview--over' : ''}`} aria-live="polite" data-testid="series-preview">
+            {preview?.text}
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
 
 export function CreateEventPage() {
   const [params] = useSearchParams();
@@ -82,6 +156,8 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
   const [endTouched, setEndTouched] = useState(Boolean(initial.endDate));
   // A start in the past waits for the organiser to say yes.
   const [pastWarning, setPastWarning] = useState<string | null>(null);
+  // An edit of a series event waits for "this one" or "this and all following".
+  const [askScope, setAskScope] = useState(false);
   const [showGame, setShowGame] = useState(
     GAME_TYPES.includes(initial.eventType) || Boolean(initial.externalHomeTeamName || initial.externalAwayTeamName || initial.externalRink || initial.homeScore || initial.awayScore),
   );
@@ -97,7 +173,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
     if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
   }
 
-  async function submit(e: FormEvent | null, confirmedPast = false) {
+  async function submit(e: FormEvent | null, confirmedPast = false, scope?: SeriesScope) {
     e?.preventDefault();
     const local = validateDraft(draft, Date.now(), event?.startDate);
     setErrors(local);
@@ -118,12 +194,19 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
         navigate(`/events/${created.id}`, { replace: true });
       } else if (event) {
         const patch = patchInput(event, draft);
-        if (Object.keys(patch).length > 0) await update.mutateAsync(patch);
+        if (Object.keys(patch).length > 0) {
+          if (event.seriesId && !scope) {
+            setAskScope(true);
+            return;
+          }
+          await update.mutateAsync({ patch, scope });
+        }
         navigate(`/events/${event.id}`, { replace: true });
       }
     } catch (err) {
+      setAskScope(false);
       if (err instanceof ApiError && Object.keys(err.fieldErrors).length) {
-        const fieldErrors = err.fieldErrors;
+        const fieldErrors = repeatErrors(err.fieldErrors);
         setErrors(fieldErrors);
         const other = Object.entries(fieldErrors).filter(([k]) => !FORM_FIELDS.has(k));
         if (other.length) setFormError(other.map(([k, v]) => `${k}: ${v}`).join(' '));
@@ -158,6 +241,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
                   onClick={() => {
                     set('eventType', t);
                     if (GAME_TYPES.includes(t)) setShowGame(true);
+                    if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
                   }}
                   data-testid={`type-${t}`}
                 >
@@ -196,6 +280,16 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
               data-testid="event-end"
             />
           </div>
+          {mode === 'create' && !NON_REPEATING_TYPES.includes(draft.eventType) && (
+            <RepeatField
+              draft={draft}
+              error={errors.repeatUntil}
+              onChange={(patch) => {
+                setDraft((d) => ({ ...d, ...patch }));
+                if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
+              }}
+            />
+          )}
           <TextAreaField label="Description" optional rows={4} maxLength={4000} value={draft.description} onChange={(e) => set('description', e.target.value)} error={errors.description} placeholder="Full gear. Bring a light and a dark jersey. $15 at the door." />
         </Section>
 
@@ -287,14 +381,23 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
             </Alert>
           </div>
         )}
-        <div className="sticky-actions sticky-actions--dirty form-submit-bar">
-          <ButtonLink to={mode === 'edit' && event ? `/events/${event.id}` : '/events'} variant="ghost">
-            Cancel
-          </ButtonLink>
-          <Button type="submit" loading={pending} data-testid="save-event">
-            {mode === 'create' ? 'Create event' : 'Save changes'}
-          </Button>
-        </div>
+        {askScope ? (
+          <ScopeChoice
+            className="sticky-actions sticky-actions--dirty"
+            onChoose={(scope) => void submit(null, true, scope)}
+            onDismiss={() => setAskScope(false)}
+            pending={update.isPending ? (update.variables?.scope ?? 'this') : null}
+          />
+        ) : (
+          <div className="sticky-actions sticky-actions--dirty form-submit-bar">
+            <ButtonLink to={mode === 'edit' && event ? `/events/${event.id}` : '/events'} variant="ghost">
+              Cancel
+            </ButtonLink>
+            <Button type="submit" loading={pending} data-testid="save-event">
+              {mode === 'create' ? (repeatsWeeklyCount(draft) > 1 ? `Create ${repeatsWeeklyCount(draft)} events` : 'Create event') : 'Save changes'}
+            </Button>
+          </div>
+        )}
       </form>
     </div>
   );

@@ -166,6 +166,27 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByText(/turn on/)).toBeInTheDocument();
   });
 
+  it('asks which weeks a series event\'s new limit is for', async () => {
+    // "This and all following" re-reads every event: the server answers what it now holds.
+    let event = makeEvent({ version: 2, maxSkaters: 2, maxGoalies: 1, seriesId: 's-1', viewer: makeViewer({ isOrganiser: true }) });
+    const { server, user } = setup(event, fullDoc(2), {
+      'GET /events/e-1': () => event,
+      'GET /event-series/s-1': { id: 's-1', frequency: 'WEEKLY', until: '2030-12-29', timeZone: 'UTC', creatorId: 'u-org', createdAt: '2030-11-01T00:00:00Z', events: [] },
+      'PATCH /events/e-1': (call) => (event = { ...event, ...(call.body as object) }),
+    });
+    const input = await screen.findByTestId('limit-skaters');
+    await user.clear(input);
+    await user.type(input, '4');
+    await user.click(screen.getByTestId('save-limits'));
+    expect(screen.getByTestId('scope-this')).toHaveFocus();
+    expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(0);
+    await user.click(screen.getByTestId('scope-following'));
+    await waitFor(() => expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(1));
+    expect(server.callsTo('PATCH', '/events/e-1')[0]?.query.get('scope')).toBe('following');
+    expect(server.callsTo('PATCH', '/events/e-1')[0]?.body).toEqual({ maxSkaters: 4 });
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+  });
+
   it('asks before lowering a limit below the people already in, and says what it means', async () => {
     const event = makeEvent({ version: 2, maxSkaters: 2, maxGoalies: 1, viewer: makeViewer({ isOrganiser: true }) });
     const { server, user } = setup(event, fullDoc(2), {
@@ -332,5 +353,53 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     setup(makeEvent({ version: 1, cancelledAt: '2026-11-01T00:00:00Z' }), doc);
     expect(await screen.findByTestId('cancelled-banner')).toBeInTheDocument();
     expect(screen.queryByTestId('spots-open')).not.toBeInTheDocument();
+  });
+
+  it('shows a series event\'s weeks: this one marked, cancelled ones struck through; organisers cancel the rest in two taps', async () => {
+    // Every Tuesday 9:30 PM in Toronto (02:30 UTC on Wednesdays in winter); the 2nd is this one, the 3rd was moved, the 4th cancelled.
+    const weeks = ['2030-12-04', '2030-12-11', '2030-12-18', '2030-12-25', '2031-01-01'];
+    const items = weeks.map((d, i) => ({
+      id: i === 1 ? 'e-1' : `w-${i + 1}`,
+      title: 'Tuesday pickup',
+      startDate: `${d}T${i === 2 ? '03:00' : '02:30'}:00Z`,
+      endDate: null,
+      cancelledAt: i === 3 ? '2030-11-01T00:00:00Z' : null,
+    }));
+    const event = makeEvent({ id: 'e-1', seriesId: 's-1', startDate: items[1]!.startDate, viewer: makeViewer({ isOrganiser: true }) });
+    const series = { id: 's-1', frequency: 'WEEKLY', until: '2031-01-01', timeZone: 'America/Toronto', creatorId: 'u-org', createdAt: '2030-11-01T00:00:00Z', events: items };
+    const { server, user } = setup(event, fullDoc(1), {
+      'GET /event-series/s-1': series,
+      'POST /events/e-1/cancel': () => ({ ...event, cancelledAt: '2030-11-02T00:00:00Z' }),
+    });
+
+    const strip = await screen.findByTestId('series-strip');
+    await waitFor(() => expect(within(strip).getByTestId('series-pattern')).toHaveTextContent(/^Every Tuesday at 9:30\sPM · until Jan 1, 2031/));
+    expect(within(strip).getByTestId('series-position')).toHaveTextContent('Event 2 of 5');
+    const chips = within(strip).getAllByRole('link');
+    expect(chips).toHaveLength(5);
+    expect(chips[1]).toHaveAttribute('aria-current', 'page');
+    expect(chips[0]).toHaveAttribute('href', '/events/w-1');
+    // The moved week says its own time; the cancelled one says so to screen readers.
+    expect(chips[2]).toHaveTextContent(/10:00\sPM/);
+    expect(chips[1]).not.toHaveTextContent(/PM/);
+    expect(chips[3]).toHaveAccessibleName(/cancelled/);
+    expect(chips[3]?.querySelector('s')).not.toBeNull();
+
+    // Cancel this and all following: the first tap arms, the second sends ?scope=following.
+    expect(screen.getByTestId('cancel-event')).toHaveTextContent('Cancel this one');
+    await user.click(screen.getByTestId('cancel-following'));
+    expect(server.callsTo('POST', '/events/e-1/cancel')).toHaveLength(0);
+    await user.click(screen.getByTestId('cancel-following'));
+    await waitFor(() => expect(server.callsTo('POST', '/events/e-1/cancel')).toHaveLength(1));
+    expect(server.callsTo('POST', '/events/e-1/cancel')[0]?.query.get('scope')).toBe('following');
+    // The series is read again for the new marks.
+    await waitFor(() => expect(server.callsTo('GET', '/event-series/s-1').length).toBeGreaterThan(1));
+  });
+
+  it('shows no series strip and the single cancel button for a one-off event', async () => {
+    setup(makeEvent({ viewer: makeViewer({ isOrganiser: true }) }), fullDoc(1));
+    expect(await screen.findByTestId('cancel-event')).toHaveTextContent('Cancel event');
+    expect(screen.queryByTestId('cancel-following')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('series-strip')).not.toBeInTheDocument();
   });
 });

@@ -26,6 +26,7 @@ import { EventHero } from './event-hero';
 import { OrganiserTools } from './organiser-tools';
 import { RinkListing } from './rink-listing';
 import { RsvpPanel } from './rsvp-panel';
+import { SeriesStrip } from './series-strip';
 import '../events.css';
 import '../event-page.css';
 
@@ -133,6 +134,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
       <div className="event-layout">
         <div className="event-layout__side">
           <RsvpPanel event={event} doc={doc} userId={me.id} cancelled={cancelled} over={over} />
+          {event.seriesId && <SeriesStrip event={event} />}
           <EventDetails event={event} />
           {viewer?.canHost && event.facilityId && <RinkListing event={event} />}
           {isOrganiser && <OrganiserTools event={event} cancelled={cancelled} counts={doc?.counts ?? null} />}

@@ -15,7 +15,8 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { useCancelEvent, useDeleteEvent, useLinkTeam, useMyTeams, useUnlinkTeam, useUpdateEvent } from '../api/events';
+import { useCancelEvent, useDeleteEvent, useLinkTeam, useMyTeams, useUnlinkTeam, useUpdateEvent, type SeriesScope } from '../api/events';
+import { ScopeChoice } from './scope-choice';
 
 /** '' → null (unlimited); otherwise a whole number ≥ 0, or an error message. */
 export function parseLimit(raw: string): { value: number | null } | { error: string } {
@@ -31,6 +32,8 @@ function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCount
   const update = useUpdateEvent(event.id);
   // Limits below the people already in wait for the organiser to confirm.
   const [confirming, setConfirming] = useState<string[] | null>(null);
+  // A series event's new limits wait for "this one" or "this and all following".
+  const [askScope, setAskScope] = useState(false);
   const [skaters, setSkaters] = useState(event.maxSkaters === null ? '' : String(event.maxSkaters));
   const [goalies, setGoalies] = useState(event.maxGoalies === null ? '' : String(event.maxGoalies));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -50,7 +53,7 @@ function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCount
   const g = parseLimit(goalies);
   const dirty = ('value' in s ? s.value : NaN) !== event.maxSkaters || ('value' in g ? g.value : NaN) !== event.maxGoalies;
 
-  async function submit(e: FormEvent | null, confirmed = false) {
+  async function submit(e: FormEvent | null, confirmed = false, scope?: SeriesScope) {
     e?.preventDefault();
     const local: FieldErrors = {};
     if ('error' in s) local.maxSkaters = s.error;
@@ -65,13 +68,19 @@ function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCount
       return;
     }
     setConfirming(null);
+    if (event.seriesId && !scope) {
+      setAskScope(true);
+      return;
+    }
     try {
       const patch: { maxSkaters?: number | null; maxGoalies?: number | null } = {};
       if (s.value !== event.maxSkaters) patch.maxSkaters = s.value;
       if (g.value !== event.maxGoalies) patch.maxGoalies = g.value;
-      await update.mutateAsync(patch);
+      await update.mutateAsync({ patch, scope });
+      setAskScope(false);
       setSaved(true);
     } catch (err) {
+      setAskScope(false);
       if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
       else setFormError(errorMessage(err));
     }
@@ -101,6 +110,12 @@ function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCount
             </Button>
           </div>
         </div>
+      ) : askScope ? (
+        <ScopeChoice
+          onChoose={(scope) => void submit(null, true, scope)}
+          onDismiss={() => setAskScope(false)}
+          pending={update.isPending ? (update.variables?.scope ?? 'this') : null}
+        />
       ) : (
       <div className="tool-row">
         <p className="field__hint">Raising a limit moves people off the waitlist right away, in order. Lowering one removes nobody.</p>
@@ -214,6 +229,8 @@ export function OrganiserTools({ event, cancelled, counts = null }: { event: Rin
   const cancel = useCancelEvent(event.id);
   const remove = useDeleteEvent(event.id);
   const collects = Boolean(event.viewer?.canCollectPayments);
+  const inSeries = Boolean(event.seriesId);
+  const cancelling = (scope: SeriesScope) => cancel.isPending && (cancel.variables ?? 'this') === scope;
 
   return (
     <Card className="event-block event-block--tools" data-testid="organiser-tools">
@@ -242,10 +259,20 @@ export function OrganiserTools({ event, cancelled, counts = null }: { event: Rin
         <h3 className="tool-section__title">Danger zone</h3>
         {(cancel.error || remove.error) && <Alert>{errorMessage(cancel.error ?? remove.error)}</Alert>}
         <div className="tool-row tool-row--wrap">
-          {!cancelled && (
-            <ConfirmButton size="sm" confirmLabel="Tap again to cancel it" loading={cancel.isPending} onConfirm={() => cancel.mutate()} data-testid="cancel-event">
+          {!cancelled && !inSeries && (
+            <ConfirmButton size="sm" confirmLabel="Tap again to cancel it" loading={cancel.isPending} onConfirm={() => cancel.mutate('this')} data-testid="cancel-event">
               Cancel event
             </ConfirmButton>
+          )}
+          {!cancelled && inSeries && (
+            <>
+              <ConfirmButton size="sm" confirmLabel="Tap again to cancel this week" loading={cancelling('this')} disabled={cancel.isPending} onConfirm={() => cancel.mutate('this')} data-testid="cancel-event">
+                Cancel this one
+              </ConfirmButton>
+              <ConfirmButton size="sm" confirmLabel="Tap again to cancel the rest" loading={cancelling('following')} disabled={cancel.isPending} onConfirm={() => cancel.mutate('following')} data-testid="cancel-following">
+                Cancel this and all following
+              </ConfirmButton>
+            </>
           )}
           <ConfirmButton
             size="sm"
@@ -258,7 +285,13 @@ export function OrganiserTools({ event, cancelled, counts = null }: { event: Rin
             Delete event
           </ConfirmButton>
         </div>
-        <p className="field__hint">{cancelled ? 'Deleting erases the event and everyone\'s answers.' : 'Cancelling keeps the event and tells everyone. Deleting erases it and every answer.'}</p>
+        <p className="field__hint">
+          {cancelled
+            ? 'Deleting erases the event and everyone\'s answers.'
+            : inSeries
+              ? 'Cancelling keeps the event and tells everyone; earlier weeks never change. Deleting erases this week and its answers, and keeps the other weeks.'
+              : 'Cancelling keeps the event and tells everyone. Deleting erases it and every answer.'}
+        </p>
       </section>
     </Card>
   );

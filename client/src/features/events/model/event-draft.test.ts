@@ -30,6 +30,7 @@ function event(over: Partial<RinkEvent> = {}): RinkEvent {
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     teams: [],
+    seriesId: null,
     ...over,
   };
 }
@@ -86,5 +87,24 @@ describe('event draft', () => {
     expect(suggestedEnd('2026-12-01T19:00')).toBe('2026-12-01T20:30');
     expect(suggestedEnd('')).toBe('');
     expect(toLocalInput(null)).toBe('');
+  });
+
+  it('sends a weekly repeat on create, until eight weeks out unless told, and never for games', () => {
+    const d = { ...emptyDraft(), title: 'Tuesday pickup', startDate: '2026-12-01T21:30', eventType: 'OTHER' as const, repeat: 'WEEKLY' as const };
+    expect(createInput(d, 'America/Toronto').repeat).toEqual({ frequency: 'WEEKLY', until: '2027-01-26', timeZone: 'America/Toronto' });
+    expect(createInput({ ...d, repeatUntil: '2027-03-30' }, 'UTC').repeat).toEqual({ frequency: 'WEEKLY', until: '2027-03-30', timeZone: 'UTC' });
+    expect(createInput({ ...d, eventType: 'GAME' }).repeat).toBeUndefined();
+    expect(createInput({ ...d, repeat: 'NONE' }).repeat).toBeUndefined();
+    // An edit never carries it.
+    expect(patchInput(event(), { ...draftFromEvent(event()), repeat: 'WEEKLY' })).toEqual({});
+  });
+
+  it('refuses a series that ends before it starts or runs past 52 weeks', () => {
+    const d = { ...emptyDraft(), title: 'Tuesday pickup', startDate: '2026-12-01T21:30', repeat: 'WEEKLY' as const };
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    expect(validateDraft({ ...d, repeatUntil: '2027-11-23' }, now).repeatUntil).toBeUndefined();
+    expect(validateDraft({ ...d, repeatUntil: '2027-11-30' }, now).repeatUntil).toBe('At most 52 events: pick an earlier end.');
+    expect(validateDraft({ ...d, repeatUntil: '2026-11-30' }, now).repeatUntil).toBe('Pick a day on or after the first event.');
+    expect(validateDraft({ ...d, repeatUntil: '2026-11-30', eventType: 'EXTERNAL_GAME' }, now).repeatUntil).toBeUndefined();
   });
 });

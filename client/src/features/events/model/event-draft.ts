@@ -5,7 +5,9 @@
 import type { FieldErrors } from '../../../lib/api';
 import type { EventType, GroupConfig, RinkEvent } from '../../../lib/api-types';
 import { fromLocalInput, toLocalInput } from '../../../lib/event-format';
-import type { EventInput } from '../api/events';
+import { browserTimeZone } from '../../../lib/timezones';
+import type { CreateEventInput, EventInput } from '../api/events';
+import { defaultUntil, MAX_SERIES_EVENTS, seriesPreview } from './series';
 
 export interface EventDraft {
   title: string;
@@ -27,6 +29,23 @@ export interface EventDraft {
   maxSkaters: string;
   maxGoalies: string;
   groupConfig: GroupConfig | null;
+  /** Create only: one event, or one a week (docs/series.md). */
+  repeat: 'NONE' | 'WEEKLY';
+  /** `YYYY-MM-DD` as typed; null until touched = the default, eight weeks after the start's day (it follows the start). */
+  repeatUntil: string | null;
+}
+
+/** Games are scheduled one by one (a league's come from its season): they never repeat. */
+export const NON_REPEATING_TYPES: readonly EventType[] = ['GAME', 'EXTERNAL_GAME'];
+
+/** The draft makes a weekly series: "Every week" picked, for a type that may repeat. */
+export function repeatsWeekly(d: EventDraft): boolean {
+  return d.repeat === 'WEEKLY' && !NON_REPEATING_TYPES.includes(d.eventType);
+}
+
+/** The "Until" day in effect: the typed one, else the default from the start. */
+export function effectiveUntil(d: EventDraft): string {
+  return d.repeatUntil ?? defaultUntil(d.startDate);
 }
 
 export const GROUP_PRESETS = [
@@ -62,6 +81,8 @@ export function emptyDraft(facilityId = ''): EventDraft {
     maxSkaters: '',
     maxGoalies: '',
     groupConfig: null,
+    repeat: 'NONE',
+    repeatUntil: null,
   };
 }
 
@@ -87,6 +108,9 @@ export function draftFromEvent(e: RinkEvent): EventDraft {
     maxSkaters: num(e.maxSkaters),
     maxGoalies: num(e.maxGoalies),
     groupConfig: e.groupConfig ? { balanceBy: e.groupConfig.balanceBy, groups: e.groupConfig.groups.map((g) => ({ ...g })) } : null,
+    // An edit never re-makes a series: that is the scope choice on save.
+    repeat: 'NONE',
+    repeatUntil: null,
   };
 }
 
@@ -121,6 +145,12 @@ export function validateDraft(d: EventDraft, now: number = Date.now(), originalS
   for (const k of ['homeScore', 'awayScore'] as const) {
     const v = d[k].trim();
     if (v && (!isWhole(v) || Number(v) > 999)) e[k] = '0–999.';
+  }
+  if (start && repeatsWeekly(d)) {
+    const preview = seriesPreview(d.startDate, effectiveUntil(d));
+    if (!effectiveUntil(d)) e.repeatUntil = 'Until which day?';
+    else if (preview.count === 0) e.repeatUntil = 'Pick a day on or after the first event.';
+    else if (preview.tooMany) e.repeatUntil = `At most ${MAX_SERIES_EVENTS} events: pick an earlier end.`;
   }
   if (d.imageUrl.trim() && !/^https?:\/\//i.test(d.imageUrl.trim())) e.imageUrl = 'Start with http:// or https://';
   if (d.groupConfig) {
@@ -162,13 +192,17 @@ function fullInput(d: EventDraft): Required<EventInput> {
   };
 }
 
-/** The body of `POST /events`: only what is filled in. */
-export function createInput(d: EventDraft): EventInput {
+/**
+ * The body of `POST /events`: only what is filled in, and `repeat` for a
+ * weekly series, in the browser's zone (the server prefers the rink's).
+ */
+export function createInput(d: EventDraft, timeZone: string = browserTimeZone()): CreateEventInput {
   const all = fullInput(d);
-  const out: EventInput = {};
+  const out: CreateEventInput = {};
   for (const [k, v] of Object.entries(all) as Array<[keyof EventInput, unknown]>) {
     if (v !== null && v !== '') (out as Record<string, unknown>)[k] = v;
   }
+  if (repeatsWeekly(d)) out.repeat = { frequency: 'WEEKLY', until: effectiveUntil(d), timeZone };
   return out;
 }
 
