@@ -15,6 +15,7 @@ pub mod matches;
 pub mod notifications;
 pub mod roster;
 pub mod season;
+pub mod series;
 pub mod spots;
 pub mod team;
 
@@ -41,4 +42,5 @@ pub fn register_topics(
     sources.register(Kind::Matches, Arc::new(matches::MatchesTopic { db: db.clone(), clock: clock.clone() }));
     sources.register(Kind::Notifications, Arc::new(notifications::NotificationsTopic { db: db.clone() }));
     sources.register(Kind::Spots, Arc::new(spots::SpotsTopic { db: db.clone(), clock: clock.clone() }));
+    sources.register(Kind::Series, Arc::new(series::SeriesTopic { db: db.clone() }));
 }

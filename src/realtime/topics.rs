@@ -24,10 +24,12 @@ pub enum Kind {
     Follows,
     /// A person's own notifications (docs/notifications.md).
     Notifications,
+    /// The weeks of a weekly series (docs/series.md).
+    Series,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Event,
         Kind::Game,
         Kind::Season,
@@ -38,6 +40,7 @@ impl Kind {
         Kind::Spots,
         Kind::Follows,
         Kind::Notifications,
+        Kind::Series,
     ];
 
     pub fn prefix(self) -> &'static str {
@@ -52,6 +55,7 @@ impl Kind {
             Kind::Spots => "spots",
             Kind::Follows => "follows",
             Kind::Notifications => "notifications",
+            Kind::Series => "series",
         }
     }
 
@@ -119,13 +123,18 @@ impl Topic {
         Topic { kind: Kind::Follows, id: id.into() }
     }
 
+    /// The weeks of a weekly series.
+    pub fn series(id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Series, id: id.into() }
+    }
+
     /// Parses a client's topic; `feed`, `matches` and `notifications` need
     /// the signed-in viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
         let bad = || {
             AppError::field(
                 "topic",
-                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, feed, matches or notifications",
+                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, series:ID, feed, matches or notifications",
             )
         };
         if let Some(kind) = [Kind::Feed, Kind::Matches, Kind::Notifications].into_iter().find(|k| k.prefix() == raw) {
@@ -141,6 +150,7 @@ impl Topic {
             "roster" => Kind::Roster,
             "spots" => Kind::Spots,
             "follows" => Kind::Follows,
+            "series" => Kind::Series,
             _ => return Err(bad()),
         };
         let id_ok =
@@ -242,6 +252,7 @@ mod fuzz {
                 "matches",
                 "spots",
                 "follows",
+                "series",
                 "notifications",
                 "Game",
                 "",

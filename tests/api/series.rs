@@ -1,10 +1,11 @@
 //! Weekly skates (docs/series.md): a series is one event a week at the same
 //! wall-clock time, each with its own RSVPs and waitlist; an edit or a
-//! cancellation reaches one event or all that follow; bad input changes
-//! nothing.
+//! cancellation reaches one event or all that follow, and an open page's
+//! row of weeks (`series:ID`) follows; bad input changes nothing.
 
 use crate::helpers::*;
 use serde_json::{Value, json};
+use std::time::Duration;
 
 /// Tue Nov 24, 2026, noon UTC: the tests' today.
 const TODAY: i64 = 1_795_521_600_000;
@@ -196,9 +197,20 @@ async fn an_edit_reaches_this_event_or_all_that_follow_and_a_refusal_changes_not
     theirs.sort();
     assert_eq!(moved, theirs);
 
-    // Cancel one; then the rest from the fifth on.
+    // Cancel one: the player's open page of another week sees it in its
+    // row of weeks (`series:ID`) at once; then the rest from the fifth on.
+    let mut ws = app.ws().await;
+    ws.auth(&player).await;
+    let snap = ws.subscribe(&format!("series:{series_id}")).await;
+    assert_eq!(snap["data"]["events"].as_array().map(Vec::len), Some(6), "{snap}");
     let (s, b) = app.post(&format!("/api/v1/events/{}/cancel", ids[3]), Some(&org), json!({})).await;
     assert_eq!(s, 200, "{b}");
+    let pushed = ws.next_of("update", Duration::from_secs(5)).await.expect("the series pushed");
+    assert_eq!(pushed["topic"], format!("series:{series_id}"));
+    let cancelled: Vec<bool> =
+        pushed["data"]["events"].as_array().unwrap().iter().map(|e| !e["cancelledAt"].is_null()).collect();
+    assert_eq!(cancelled, [false, false, false, true, false, false]);
+    assert!(pushed["seq"].as_i64() > snap["seq"].as_i64());
     let (s, b) = app.post(&format!("/api/v1/events/{}/cancel?scope=following", ids[4]), Some(&org), json!({})).await;
     assert_eq!(s, 200, "{b}");
     let cancelled: Vec<bool> = weeks(&app, &org, &series_id).await.into_iter().map(|w| w.3).collect();
@@ -295,4 +307,8 @@ async fn a_series_that_cannot_be_is_refused_in_words_and_nothing_is_made() {
     assert_eq!(mine["items"].as_array().map(Vec::len), Some(0), "nothing made: {mine}");
     let (s, b) = app.get("/api/v1/event-series/no-such-series", Some(&org)).await;
     assert_error(s, &b, 404, "not_found");
+    let mut ws = app.ws().await;
+    ws.send(json!({"type": "subscribe", "topic": "series:no-such-series"})).await;
+    let refused = ws.next_of("error", Duration::from_secs(5)).await.expect("an error frame");
+    assert_eq!(refused["error"]["code"], "unauthorized", "signed out: {refused}");
 }

@@ -388,7 +388,9 @@ async fn edit(
     for (row, input) in targets {
         edits.push(plan_edit(&state, &me, row, input).await?);
     }
+    let series_id = edits.first().and_then(|e| e.row.series_id.clone());
     apply_edits(&state, &me, edits).await?;
+    series::changed(&state, series_id.as_deref());
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
 }
 
@@ -482,7 +484,9 @@ async fn cancel(
         Scope::This => commands::event::cancel(&state, &me, &id).await?,
         Scope::Following => series::cancel_following(&state, &me, &id).await?,
     }
-    Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
+    let event = load_event(&state, &id, Some(&me)).await?;
+    series::changed(&state, event.series_id.as_deref());
+    Ok(web::Json(event))
 }
 
 /// Delete an event and its RSVPs (organisers). Prefer cancelling an event
@@ -491,11 +495,13 @@ async fn cancel(
 #[delete("/events/{id}")]
 async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;
+    let series_id = db::events::get(&state.db.pool, &id).await?.and_then(|e| e.series_id);
     let mut tx = state.db.begin().await?;
     db::feed::forget(&mut *tx, db::feed::Resource::Event, &id).await?;
     db::notifications::forget(&mut *tx, db::notifications::About::Event, &id).await?;
     db::events::delete(&mut *tx, &id).await?;
     tx.commit().await?;
+    series::changed(&state, series_id.as_deref());
     Ok(HttpResponse::NoContent().finish())
 }
 

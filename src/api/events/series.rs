@@ -11,12 +11,13 @@ use crate::domain::series::{shifted, weekly_starts};
 use crate::domain::text::TimeZoneName;
 use crate::domain::{EventType, Frequency};
 use crate::error::{AppError, AppResult};
+use crate::live::series::EventSeries;
 use crate::permissions::{self, Action};
 use crate::startup::AppState;
 use actix_web::{get, web};
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// `repeat` of a new event: make it the first of a weekly series.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -176,40 +177,6 @@ async fn following(state: &AppState, row: &EventRow) -> AppResult<(db::series::S
     Ok((series, events))
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct EventSeries {
-    pub id: String,
-    pub frequency: Frequency,
-    /// `YYYY-MM-DD`, inclusive, in `timeZone`.
-    #[schema(format = Date)]
-    pub until: String,
-    /// The zone whose wall clock the series keeps.
-    pub time_zone: String,
-    pub creator_id: String,
-    #[serde(with = "crate::time::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: i64,
-    /// Soonest first, cancelled ones included.
-    pub events: Vec<SeriesEvent>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SeriesEvent {
-    pub id: String,
-    pub title: String,
-    #[serde(with = "crate::time::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub start_date: i64,
-    #[serde(with = "crate::time::rfc3339_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub end_date: Option<i64>,
-    #[serde(with = "crate::time::rfc3339_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub cancelled_at: Option<i64>,
-}
-
 /// A weekly series and its events.
 #[utoipa::path(responses((status = 200, body = EventSeries), (status = 404, body = crate::error::ErrorEnvelope)),
     tag = "events", security(("bearerAuth" = [])))]
@@ -219,24 +186,13 @@ pub(super) async fn get_series(
     _me: AuthUser,
     id: web::Path<String>,
 ) -> AppResult<web::Json<EventSeries>> {
-    let row = db::series::get(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("series"))?;
-    let events = db::series::events(&state.db.pool, &id).await?;
-    Ok(web::Json(EventSeries {
-        frequency: Frequency::parse(&row.frequency).unwrap_or(Frequency::Weekly),
-        id: row.id,
-        until: row.until_day,
-        time_zone: row.time_zone,
-        creator_id: row.creator_id,
-        created_at: row.created_at,
-        events: events
-            .into_iter()
-            .map(|e| SeriesEvent {
-                id: e.id,
-                title: e.title,
-                start_date: e.start_date,
-                end_date: e.end_date,
-                cancelled_at: e.cancelled_at,
-            })
-            .collect(),
-    }))
+    Ok(web::Json(crate::live::series::document(&state.db, &id).await?.ok_or_else(|| AppError::not_found("series"))?))
+}
+
+/// Tells an open page's row of weeks (`series:ID`) that one of them
+/// changed, in the background.
+pub(super) fn changed(state: &AppState, series_id: Option<&str>) {
+    if let Some(id) = series_id {
+        state.realtime.pusher.push_soon(vec![crate::realtime::topics::Topic::series(id)]);
+    }
 }

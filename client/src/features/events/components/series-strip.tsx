@@ -3,7 +3,8 @@
 // every date as a link — this one marked, past ones dimmed, cancelled ones
 // struck through. One row that scrolls sideways, so a year of Tuesdays stays
 // one line tall on a phone. Times are read on the series' clock (the rink's,
-// docs/series.md), which is the clock the pattern is kept on.
+// docs/series.md), which is the clock the pattern is kept on. The row
+// follows the `series:ID` topic, so other weeks' changes show live.
 
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
@@ -12,6 +13,7 @@ import type { EventSeries, RinkEvent } from '../../../lib/api-types';
 import { isEventOver } from '../../../lib/event-format';
 import { browserTimeZone } from '../../../lib/timezones';
 import { Card, CardHeader } from '../../../components/ui/card';
+import { useTopic } from '../../../lib/ws';
 import { useEventSeries } from '../api/events';
 import { seriesPattern, shortDay, wallClockIn } from '../model/series';
 
@@ -27,8 +29,10 @@ function patternEvent(series: EventSeries) {
 
 export function SeriesStrip({ event }: { event: RinkEvent }) {
   const query = useEventSeries(event.seriesId);
+  // Live: another week cancelled, moved or deleted by an organiser shows at once.
+  const live = useTopic<EventSeries>(event.seriesId ? `series:${event.seriesId}` : null);
   const list = useRef<HTMLOListElement>(null);
-  const series = query.data;
+  const series = live?.data.id === event.seriesId ? live.data : query.data;
 
   // Bring this event's chip into view inside the row (not the page: no scrollIntoView).
   useEffect(() => {
