@@ -14,7 +14,7 @@
 //!   reason; the hub never blocks on a slow client.
 
 use bytestring::ByteString;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::Notify;
 
@@ -72,15 +72,86 @@ pub enum Next {
     Done,
 }
 
+/// A connection's few topics and a value each: a list, not a hash map —
+/// a connection watches one to a few topics (at most `WS_MAX_SUBSCRIPTIONS`),
+/// and this is looked up once per delivery, so a short scan beats hashing
+/// the topic, and holds a few bytes instead of a table.
+struct TopicMap<V>(Vec<(Arc<str>, V)>);
+
+impl<V> Default for TopicMap<V> {
+    fn default() -> Self {
+        TopicMap(Vec::new())
+    }
+}
+
+impl<V> TopicMap<V> {
+    fn get_mut(&mut self, topic: &str) -> Option<&mut V> {
+        self.0.iter_mut().find(|(t, _)| &**t == topic).map(|(_, v)| v)
+    }
+
+    fn insert(&mut self, topic: Arc<str>, value: V) {
+        match self.get_mut(&topic) {
+            Some(v) => *v = value,
+            None => self.0.push((topic, value)),
+        }
+    }
+
+    fn remove(&mut self, topic: &str) -> Option<V> {
+        let i = self.0.iter().position(|(t, _)| &**t == topic)?;
+        Some(self.0.swap_remove(i).1)
+    }
+}
+
 #[derive(Default)]
 struct State {
     queue: VecDeque<Frame>,
     /// The highest seq queued or sent per topic.
-    last_seq: HashMap<Arc<str>, i64>,
+    last_seq: TopicMap<i64>,
     /// Topics waiting for their snapshot, with the updates held back.
-    pending: HashMap<Arc<str>, Vec<Frame>>,
+    pending: TopicMap<Vec<Frame>>,
     close: Option<CloseReason>,
     done: bool,
+}
+
+/// Where a frame of a topic goes.
+enum Place {
+    /// Held back until the topic's snapshot.
+    Hold,
+    /// At or below what the client has.
+    Drop,
+    /// Over the queued, older update of the same state topic.
+    Replace(usize),
+    Append,
+}
+
+impl State {
+    /// Decides where a frame of `topic` goes, moving the topic's seq. The
+    /// common case — an update, no snapshot pending, nothing of the topic
+    /// queued — hashes the topic once (this runs once per subscriber per
+    /// update).
+    fn place(&mut self, topic: &Arc<str>, kind: FrameKind, seq: i64) -> Place {
+        if self.pending.get_mut(topic).is_some() {
+            return Place::Hold;
+        }
+        // An item topic's floor is its snapshot: later items all pass.
+        let keeps_floor = !(kind == FrameKind::Update && is_item_topic(topic));
+        match self.last_seq.get_mut(topic) {
+            Some(last) if seq <= *last => return Place::Drop,
+            Some(last) if keeps_floor => *last = seq,
+            Some(_) => {}
+            None if keeps_floor => {
+                self.last_seq.insert(topic.clone(), seq);
+            }
+            None => {}
+        }
+        if kind == FrameKind::Update && is_state_topic(topic) {
+            let queued = self.queue.iter().position(|f| f.kind == FrameKind::Update && f.topic.as_ref() == Some(topic));
+            if let Some(i) = queued {
+                return Place::Replace(i);
+            }
+        }
+        Place::Append
+    }
 }
 
 pub struct Outbox {
@@ -116,26 +187,23 @@ impl Outbox {
         if s.close.is_some() || s.done {
             return;
         }
-        if let Some(topic) = frame.topic.clone() {
-            if let Some(held) = s.pending.get_mut(&topic) {
-                held.push(frame);
+        let place = match &frame.topic {
+            Some(topic) => s.place(topic, frame.kind, frame.seq),
+            None => Place::Append,
+        };
+        match place {
+            Place::Drop => return,
+            Place::Hold => {
+                if let Some(held) = frame.topic.clone().and_then(|t| s.pending.get_mut(&t)) {
+                    held.push(frame);
+                }
                 return;
             }
-            if frame.seq <= s.last_seq.get(&topic).copied().unwrap_or(i64::MIN) {
+            Place::Replace(i) => {
+                s.queue[i] = frame;
                 return;
             }
-            // An item topic's floor is its snapshot: later items all pass.
-            if !(frame.kind == FrameKind::Update && is_item_topic(&topic)) {
-                s.last_seq.insert(topic.clone(), frame.seq);
-            }
-            if frame.kind == FrameKind::Update
-                && is_state_topic(&topic)
-                && let Some(queued) =
-                    s.queue.iter_mut().find(|f| f.kind == FrameKind::Update && f.topic.as_ref() == Some(&topic))
-            {
-                *queued = frame;
-                return;
-            }
+            Place::Append => {}
         }
         s.queue.push_back(frame);
         let overflow = s.queue.len() > self.max_queue;
@@ -153,8 +221,8 @@ impl Outbox {
         let mut s = self.lock();
         match since {
             Some(seq) => s.last_seq.insert(topic.clone(), seq),
-            None => s.last_seq.remove(&topic),
-        };
+            None => drop(s.last_seq.remove(&topic)),
+        }
         s.pending.insert(topic, Vec::new());
     }
 

@@ -88,8 +88,16 @@ async fn write_loop(writer: Writer, outbox: Arc<Outbox>, send_timeout: Duration)
     let reason = loop {
         match outbox.next().await {
             Next::Frame(frame) => {
-                let sent = async { writer.lock().await.send(Opcode::Text, frame.bytes.as_bytes()).await };
-                match tokio::time::timeout(send_timeout, sent).await {
+                let sent = async {
+                    // The reader takes the writer only for pongs and pings:
+                    // nearly always free, so skip the queue for it.
+                    let mut w = match writer.try_lock() {
+                        Ok(w) => w,
+                        Err(_) => writer.lock().await,
+                    };
+                    w.send(Opcode::Text, frame.bytes.as_bytes()).await
+                };
+                match within(send_timeout, sent).await {
                     Ok(Ok(())) => {}
                     // The connection is gone already.
                     Ok(Err(_)) => return,
@@ -117,6 +125,19 @@ async fn write_loop(writer: Writer, outbox: Arc<Outbox>, send_timeout: Duration)
     if tokio::time::timeout(CLOSE_HANDOVER.min(send_timeout), close).await.is_err() {
         tracing::debug!("close frame stuck behind a client that does not read: reset");
         reset(&writer, send_timeout).await;
+    }
+}
+
+/// `work` with a time limit, which costs a timer only when the work does
+/// not finish at once (a frame nearly always fits the socket's buffer).
+async fn within<T>(
+    limit: Duration,
+    work: impl std::future::Future<Output = T>,
+) -> Result<T, tokio::time::error::Elapsed> {
+    let mut work = std::pin::pin!(work);
+    match futures_util::poll!(work.as_mut()) {
+        std::task::Poll::Ready(done) => Ok(done),
+        std::task::Poll::Pending => tokio::time::timeout(limit, work).await,
     }
 }
 
