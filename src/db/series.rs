@@ -56,6 +56,16 @@ pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result
         .await
 }
 
+/// The series now runs until `until_day` (`YYYY-MM-DD` in its zone).
+pub async fn set_until<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    id: &str,
+    until_day: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE event_series SET until_day = $2 WHERE id = $1").bind(id).bind(until_day).execute(ex).await?;
+    Ok(())
+}
+
 /// Every event of the series, soonest first, cancelled ones included.
 pub async fn events<'e, E: Executor<'e, Database = Any>>(
     ex: E,

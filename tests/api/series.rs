@@ -183,6 +183,26 @@ async fn an_edit_reaches_this_event_or_all_that_follow_and_a_refusal_changes_not
         let (_, e) = app.get(&format!("/api/v1/events/{id}"), Some(&org)).await;
         assert_eq!(e["maxSkaters"], 24, "{e}");
     }
+    // Still "until Jan 5" in Toronto: the last event moved within its day.
+    assert_eq!(series(&app, &org, &series_id).await["until"], "2027-01-05");
+    // Moved a day later, the series runs until its last event's day.
+    let (s, b) = app
+        .patch(
+            &format!("/api/v1/events/{}?scope=following", ids[5]),
+            Some(&org),
+            json!({"startDate": "2027-01-07T03:00:00.000Z"}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(series(&app, &org, &series_id).await["until"], "2027-01-06");
+    let (s, b) = app
+        .patch(
+            &format!("/api/v1/events/{}?scope=following", ids[5]),
+            Some(&org),
+            json!({"startDate": "2027-01-06T03:00:00.000Z"}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
     // The player hears of each moved event they are in, and of no other.
     let (_, notes) = app.get("/api/v1/notifications?limit=100", Some(&player)).await;
     let mut moved: Vec<&str> = notes["items"]

@@ -380,7 +380,9 @@ async fn edit(
     if input.repeat.is_some() {
         return Err(AppError::field("repeat", "a series is made with its first event; edit its events instead"));
     }
-    let targets = match query.scope.unwrap_or_default() {
+    let scope = query.scope.unwrap_or_default();
+    let moves_the_rest = scope == Scope::Following && input.start_date.is_some();
+    let targets = match scope {
         Scope::This => vec![(row, input)],
         Scope::Following => series::following_edits(&state, &me, row, input).await?,
     };
@@ -390,6 +392,9 @@ async fn edit(
     }
     let series_id = edits.first().and_then(|e| e.row.series_id.clone());
     apply_edits(&state, &me, edits).await?;
+    if moves_the_rest && let Some(series_id) = &series_id {
+        series::end_at_last_event(&state, series_id).await?;
+    }
     series::changed(&state, series_id.as_deref());
     Ok(web::Json(load_event(&state, &id, Some(&me)).await?))
 }

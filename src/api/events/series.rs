@@ -149,6 +149,23 @@ pub(super) async fn following_edits(
     Ok(edits)
 }
 
+/// After the rest of a series moved: it now runs until its last event's
+/// day in its zone (moved from Tuesdays to Wednesdays, "until Jan 5" would
+/// end a day before its last event).
+pub(super) async fn end_at_last_event(state: &AppState, series_id: &str) -> AppResult<()> {
+    let Some(series) = db::series::get(&state.db.pool, series_id).await? else { return Ok(()) };
+    let zone: Tz = series.time_zone.parse().unwrap_or(chrono_tz::UTC);
+    let events = db::series::events(&state.db.pool, series_id).await?;
+    let last_day = events
+        .last()
+        .and_then(|e| chrono::DateTime::<chrono::Utc>::from_timestamp_millis(e.start_date))
+        .map(|t| t.with_timezone(&zone).date_naive().to_string());
+    if let Some(day) = last_day.filter(|day| *day != series.until_day) {
+        db::series::set_until(&state.db.pool, series_id, &day).await?;
+    }
+    Ok(())
+}
+
 /// Cancels `event_id` and every later event of its series not cancelled,
 /// each through its own actor (as one cancel each: run again, it cancels
 /// what is left).
