@@ -24,7 +24,7 @@ use serde::Deserialize;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Repeat {
     pub frequency: Frequency,
-    /// The last day a event may fall on (`YYYY-MM-DD`, inclusive, in the
+    /// The last day an event may fall on (`YYYY-MM-DD`, inclusive, in the
     /// series' zone); at most 52 events.
     #[schema(value_type = String, format = Date)]
     pub until: String,
