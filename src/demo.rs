@@ -270,6 +270,70 @@ fn tenth_tuesday() -> String {
     (next_tuesday() + Days::days(63)).format("%Y-%m-%d").to_string()
 }
 
+/// Every handle the demo signs in, in a fixed order: the rink's owner, each
+/// team's captain, skaters and goalie, the pickup's skaters and goalies.
+fn demo_handles() -> Vec<String> {
+    let mut all = vec![RINK_OWNER.to_string()];
+    for team in TEAMS {
+        all.push(handle(team, "captain"));
+        all.extend((1..PLAYERS).map(|n| handle(team, &format!("skater{n}"))));
+        all.push(handle(team, "goalie"));
+    }
+    all.extend((1..=9).map(|n| format!("pickup_skater{n}")));
+    all.extend((1..=3).map(|n| format!("pickup_goalie{n}")));
+    all
+}
+
+/// A demo person's first and last name: the same every time for a handle,
+/// and no two of the demo's people alike (the i-th handle gets pair i of
+/// 32 × 32, an order in which neighbours differ in both names).
+fn demo_name(username: &str) -> (&'static str, &'static str) {
+    const FIRST: [&str; 32] = [
+        "Alex", "Sam", "Jordan", "Riley", "Casey", "Morgan", "Taylor", "Jamie", "Avery", "Quinn", "Drew", "Harper",
+        "Rowan", "Emerson", "Parker", "Sidney", "Mika", "Noor", "Teo", "Lena", "Marco", "Priya", "Owen", "Chloe",
+        "Mateo", "Ingrid", "Kenji", "Aisha", "Luc", "Freya", "Ravi", "Nadia",
+    ];
+    const LAST: [&str; 32] = [
+        "Tremblay",
+        "Gagnon",
+        "Roy",
+        "MacDonald",
+        "Lindqvist",
+        "Novak",
+        "Kowalski",
+        "O'Reilly",
+        "Bergeron",
+        "Smith",
+        "Chen",
+        "Larsen",
+        "Dubois",
+        "Hughes",
+        "Murphy",
+        "Campbell",
+        "Virtanen",
+        "Okafor",
+        "Petrov",
+        "Santos",
+        "Nakamura",
+        "Walsh",
+        "Fischer",
+        "Moreau",
+        "Singh",
+        "Haddad",
+        "Kim",
+        "Johansson",
+        "Ferreira",
+        "Brennan",
+        "Ivanova",
+        "Sato",
+    ];
+    let i = demo_handles().iter().position(|h| h == username).unwrap_or_else(|| {
+        username.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(usize::from(b))) % 1024
+    });
+    let (q, a) = (i / 32 % 32, i % 32);
+    (FIRST[a], LAST[(q + 5 * a) % 32])
+}
+
 /// A signed-in dev user.
 struct Session {
     token: String,
@@ -298,15 +362,27 @@ impl Api {
         Ok(body)
     }
 
-    /// Signs in (creating on first use) a dev user with this handle.
+    /// Signs in (creating on first use) a dev user with this handle, with a
+    /// name and finished onboarding, so whoever signs in as them lands on
+    /// the product, not on the welcome steps.
     async fn sign_in(&self, username: &str) -> Result<Session> {
-        let body = json!({"clerkId": format!("dev_{username}"), "username": username});
+        let (first, last) = demo_name(username);
+        let body =
+            json!({"clerkId": format!("dev_{username}"), "username": username, "firstName": first, "lastName": last});
         let req = self.http.post(format!("{}/api/v1/dev/token", self.base)).json(&body);
         let r = self.send(req, "dev sign-in").await?;
         let (Some(token), Some(user_id)) = (r["token"].as_str(), r["user"]["id"].as_str()) else {
             bail!("dev sign-in answered without a token (is AUTH_MODE=dev?)")
         };
-        Ok(Session { token: token.to_owned(), user_id: user_id.to_owned() })
+        let me = Session { token: token.to_owned(), user_id: user_id.to_owned() };
+        if r["user"]["onboardingComplete"] != json!(true) {
+            let kind = if username == RINK_OWNER { "FACILITY_MANAGER" } else { "PLAYER" };
+            self.post(&me, "/api/v1/me/legal", json!({"legalVersion": crate::api::me::LEGAL_VERSION})).await?;
+            let req = self.http.patch(format!("{}/api/v1/me", self.base)).bearer_auth(&me.token);
+            self.send(req.json(&json!({"profileTypes": [kind], "onboardingComplete": true})), "PATCH /api/v1/me")
+                .await?;
+        }
+        Ok(me)
     }
 
     async fn get(&self, path: &str) -> Result<Value> {
@@ -361,6 +437,14 @@ mod tests {
             }
         }
         assert!(goals > penalties && penalties > 0, "{goals} goals, {penalties} penalties");
+    }
+
+    #[test]
+    fn every_demo_person_has_a_name_of_their_own() {
+        let handles = demo_handles();
+        let names: std::collections::HashSet<_> = handles.iter().map(|h| demo_name(h)).collect();
+        assert_eq!(names.len(), handles.len());
+        assert_eq!(demo_name("ice_owls_skater1"), demo_name("ice_owls_skater1"));
     }
 
     #[test]

@@ -86,8 +86,15 @@ test('the demo game moves on the arena display without anyone scoring', async ({
     const attendees = await page.request.get(`${demo.base}/api/v1/events/${pickup!.id}/attendees`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    const list = JSON.stringify(await attendees.json());
-    expect(list).toContain('pickup_goalie3');
+    // 9 skaters and both goalies in, a third goalie waiting; demo people have names, not handles.
+    const doc = (await attendees.json()) as {
+      attending: { displayName: string; position: string }[];
+      waitlist: { displayName: string; position: string }[];
+    };
+    expect(doc.attending.filter((a) => a.position === 'GOALIE')).toHaveLength(2);
+    expect(doc.attending).toHaveLength(11);
+    expect(doc.waitlist.map((w) => w.position)).toEqual(['GOALIE']);
+    for (const person of [...doc.attending, ...doc.waitlist]) expect(person.displayName).toMatch(/^\S+ \S+$/);
   } finally {
     demo.child.kill('SIGTERM');
   }
