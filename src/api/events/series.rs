@@ -170,8 +170,7 @@ pub(super) async fn end_at_last_event(state: &AppState, series_id: &str) -> AppR
 /// each through its own actor (as one cancel each: run again, it cancels
 /// what is left).
 pub(super) async fn cancel_following(state: &AppState, me: &AuthUser, event_id: &str) -> AppResult<()> {
-    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
-    let row = db::events::get(&state.db.pool, event_id).await?.ok_or_else(|| AppError::not_found("event"))?;
+    let row = super::require_organiser(state, event_id, me).await?;
     let (_, events) = following(state, &row).await?;
     if events.is_empty() {
         return Err(AppError::conflict_code("event_cancelled", "every event from this one on is already cancelled"));
