@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import { createStore } from 'jotai';
 import type { SpotsDocument } from '../../../lib/api-types';
@@ -8,6 +8,16 @@ import { makeFacility } from '../../../testing/fixtures';
 import { apiError, mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { LobbyDisplayPage, openEvents } from './lobby-display-page';
+
+// Midday, so "in 45 min" is still today wherever and whenever the tests run
+// (late in the evening it would be "Tomorrow").
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2026-11-24T12:00:00Z'));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const inMin = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 type SpotEvent = SpotsDocument['events'][number];
