@@ -341,6 +341,8 @@ pub struct RoundOut<R> {
     pub requests: Recorder,
     pub captured: Option<Captured>,
     pub memory: Option<Memory>,
+    /// The server's CPU seconds over the round's changes (`--server-pid`).
+    pub cpu_seconds: Option<f64>,
 }
 
 impl<R> RoundOut<R> {
@@ -356,6 +358,7 @@ impl<R> RoundOut<R> {
             requests: self.requests.clone(),
             captured: self.captured.take().unwrap_or_default(),
             memory: self.memory.clone(),
+            cpu_seconds: self.cpu_seconds,
         }
     }
 }
@@ -374,6 +377,14 @@ pub struct Round {
     pub captured: Captured,
     /// Measured in each server's first round only (see [`Side`]).
     pub memory: Option<Memory>,
+    pub cpu_seconds: Option<f64>,
+}
+
+/// Server CPU microseconds per delivery: the round's CPU time over the
+/// (subscriber, change) pairs delivered, the request that made each change
+/// included.
+fn cpu_us_per_delivery(cpu_seconds: f64, delivered: u64) -> Option<f64> {
+    ratio(cpu_seconds * 1e6, delivered as f64)
 }
 
 /// A round in the report.
@@ -391,6 +402,7 @@ pub struct RoundSummary {
     pub update_frames: FrameStats,
     pub snapshot_bytes: usize,
     pub memory: Option<Memory>,
+    pub cpu_us_per_delivery: Option<f64>,
 }
 
 /// One server over all its rounds.
@@ -408,6 +420,8 @@ pub struct Side {
     /// allocator kept from the one before, and the RSS difference
     /// understates).
     pub bytes_per_connection: Option<f64>,
+    /// Over the rounds that measured it: their CPU time over their deliveries.
+    pub cpu_us_per_delivery: Option<f64>,
 }
 
 /// Rinkside / floor. For times lower is better (1.0: as fast as the floor);
@@ -422,6 +436,8 @@ pub struct Ratios {
     pub per_delivery_p99: Option<f64>,
     pub deliveries_per_sec: Option<f64>,
     pub bytes_per_connection: Option<f64>,
+    /// Lower is better.
+    pub cpu_per_delivery: Option<f64>,
 }
 
 /// The `baseline` object of a report.
@@ -451,12 +467,17 @@ fn side(rounds: &[Round], server: Server) -> Side {
         requests.merge(&r.requests);
     }
     let memory: Vec<f64> = mine.iter().filter_map(|r| r.memory.as_ref().map(|m| m.bytes_per_connection)).collect();
+    let timed: Vec<(f64, u64)> =
+        mine.iter().filter_map(|r| r.cpu_seconds.map(|cpu| (cpu, r.pool.analysis().delivered))).collect();
     Side {
         rounds: mine.len(),
         deliveries: pool.analysis(),
         request_round_trip: requests.summary(),
         update_frames: FrameStats::of(mine.iter().flat_map(|r| r.captured.updates.iter().map(String::len))),
         bytes_per_connection: (!memory.is_empty()).then(|| memory.iter().sum::<f64>() / memory.len() as f64),
+        cpu_us_per_delivery: (!timed.is_empty())
+            .then(|| cpu_us_per_delivery(timed.iter().map(|t| t.0).sum(), timed.iter().map(|t| t.1).sum()))
+            .flatten(),
     }
 }
 
@@ -468,11 +489,13 @@ pub fn ratios(rinkside: &Side, floor: &Side) -> Ratios {
         per_delivery_p50: ratio(r.per_delivery.p50_ms, f.per_delivery.p50_ms),
         per_delivery_p99: ratio(r.per_delivery.p99_ms, f.per_delivery.p99_ms),
         deliveries_per_sec: ratio(r.deliveries_per_sec, f.deliveries_per_sec),
-        bytes_per_connection: match (rinkside.bytes_per_connection, floor.bytes_per_connection) {
-            (Some(a), Some(b)) => ratio(a, b),
-            _ => None,
-        },
+        bytes_per_connection: both(rinkside.bytes_per_connection, floor.bytes_per_connection),
+        cpu_per_delivery: both(rinkside.cpu_us_per_delivery, floor.cpu_us_per_delivery),
     }
+}
+
+fn both(rinkside: Option<f64>, floor: Option<f64>) -> Option<f64> {
+    ratio(rinkside?, floor?)
 }
 
 /// Pools each server's rounds and divides.
@@ -489,6 +512,9 @@ pub fn compare(floor_url: &str, floor_pid: u32, rounds: &[Round]) -> Comparison 
                 round: r.round,
                 url: r.url.clone(),
                 passed: r.passed,
+                cpu_us_per_delivery: r
+                    .cpu_seconds
+                    .and_then(|cpu| cpu_us_per_delivery(cpu, r.pool.analysis().delivered)),
                 deliveries: r.pool.analysis(),
                 request_round_trip: r.requests.summary(),
                 update_frames: FrameStats::of(r.captured.updates.iter().map(String::len)),
@@ -513,6 +539,10 @@ fn kib(bytes: Option<f64>) -> String {
     bytes.map_or_else(|| "-".to_owned(), |b| format!("{:.1} KiB", b / 1024.0))
 }
 
+fn micros(us: Option<f64>) -> String {
+    us.map_or_else(|| "-".to_owned(), |us| format!("{us:.1} µs"))
+}
+
 fn times_x(r: Option<f64>) -> String {
     r.map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}×"))
 }
@@ -528,20 +558,22 @@ impl Comparison {
             order.join(", "),
         );
         s.push_str(
-            "    round server     time to last p50 / p99   per delivery p50   request p50   deliveries/s   update frame   memory/conn\n",
+            "    round server     time to last p50 / p99   per delivery p50   request p50   deliveries/s   CPU/delivery   update frame   memory/conn\n",
         );
         let line = |label: &str,
                     server: Server,
                     d: &DeliveryAnalysis,
                     request: &Summary,
+                    cpu: Option<f64>,
                     frames: &FrameStats,
                     memory: Option<f64>| {
             format!(
-                "    {label:<5} {server:<9} {}   {:>13.1} ms   {:>8.1} ms   {:>12.0}   {:>10.0} B   {:>11}\n",
+                "    {label:<5} {server:<9} {}   {:>13.1} ms   {:>8.1} ms   {:>12.0}   {:>12}   {:>10.0} B   {:>11}\n",
                 times(d),
                 d.per_delivery.p50_ms,
                 request.p50_ms,
                 d.deliveries_per_sec,
+                micros(cpu),
                 frames.mean_bytes,
                 kib(memory),
             )
@@ -552,6 +584,7 @@ impl Comparison {
                 r.server,
                 &r.deliveries,
                 &r.request_round_trip,
+                r.cpu_us_per_delivery,
                 &r.update_frames,
                 r.memory.as_ref().map(|m| m.bytes_per_connection),
             ));
@@ -562,6 +595,7 @@ impl Comparison {
                 server,
                 &side.deliveries,
                 &side.request_round_trip,
+                side.cpu_us_per_delivery,
                 &side.update_frames,
                 side.bytes_per_connection,
             ));
@@ -574,6 +608,9 @@ impl Comparison {
             times_x(r.time_to_last_p99),
             times_x(r.deliveries_per_sec),
         ));
+        if r.cpu_per_delivery.is_some() {
+            s.push_str(&format!("; server CPU per delivery {}", times_x(r.cpu_per_delivery)));
+        }
         if r.bytes_per_connection.is_some() {
             s.push_str(&format!("; memory per connection {}", times_x(r.bytes_per_connection)));
         }
@@ -645,6 +682,7 @@ mod tests {
             requests: Recorder::new(),
             captured: Captured { snapshot: "{}".into(), updates: vec!["x".repeat(frame)] },
             memory: memory.map(|b| Memory { pid: 1, rss_before_bytes: 0, rss_after_bytes: 0, bytes_per_connection: b }),
+            cpu_seconds: None,
         }
     }
 
@@ -675,6 +713,26 @@ mod tests {
         let json = serde_json::to_value(&c).unwrap();
         assert_eq!(json["rounds"][1]["server"], "floor");
         assert!(json["ratios"]["timeToLastP50"].is_number());
+        assert_eq!(r.cpu_per_delivery, None);
+    }
+
+    #[test]
+    fn cpu_per_delivery_pools_the_rounds_that_timed_it() {
+        let timed = |server, n, cpu| Round { cpu_seconds: cpu, ..round(server, 1, n, 100, 10, None) };
+        let rounds = [
+            timed(Server::Rinkside, 10, Some(0.000_03)),
+            timed(Server::Rinkside, 30, Some(0.000_05)),
+            timed(Server::Floor, 10, None),
+            timed(Server::Floor, 20, Some(0.000_04)),
+        ];
+        let c = compare("http://x", 1, &rounds);
+        // 80 µs over 40 deliveries against 40 µs over 20 (the untimed round left out).
+        assert!((c.rinkside.cpu_us_per_delivery.unwrap() - 2.0).abs() < 1e-9, "{:?}", c.rinkside);
+        assert!((c.floor.cpu_us_per_delivery.unwrap() - 2.0).abs() < 1e-9, "{:?}", c.floor);
+        assert!((c.ratios.cpu_per_delivery.unwrap() - 1.0).abs() < 1e-9);
+        assert!((c.rounds[0].cpu_us_per_delivery.unwrap() - 3.0).abs() < 1e-9);
+        assert_eq!(c.rounds[2].cpu_us_per_delivery, None);
+        assert!(c.human().contains("server CPU per delivery 1.00×"), "{}", c.human());
     }
 
     #[test]

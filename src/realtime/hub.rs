@@ -49,20 +49,26 @@ impl Hub {
         }
     }
 
+    /// This node's name for `topic`: the one its subscribers already share
+    /// when it has any (an outbox then finds the topic by pointer).
+    pub fn name(&self, topic: &str) -> Arc<str> {
+        self.topics.get(topic).map_or_else(|| topic.into(), |subs| subs.key().clone())
+    }
+
     /// Delivers an already-serialised update to every local subscriber.
     pub fn deliver(&self, topic: &str, seq: i64, bytes: ByteString) {
-        let Some(subs) = self.topics.get(topic) else { return };
-        let frame = Frame { kind: FrameKind::Update, topic: Some(subs.key().clone()), seq, bytes };
-        for outbox in subs.values() {
-            outbox.push(frame.clone());
-        }
+        self.deliver_frame(topic, FrameKind::Update, seq, bytes);
     }
 
     /// Sends a fresh snapshot to every local subscriber of `topic` (after a
     /// bus reconnect, when messages may have been lost).
     pub fn deliver_snapshot(&self, topic: &str, seq: i64, bytes: ByteString) {
+        self.deliver_frame(topic, FrameKind::Snapshot, seq, bytes);
+    }
+
+    fn deliver_frame(&self, topic: &str, kind: FrameKind, seq: i64, bytes: ByteString) {
         let Some(subs) = self.topics.get(topic) else { return };
-        let frame = Frame { kind: FrameKind::Snapshot, topic: Some(subs.key().clone()), seq, bytes };
+        let frame = Frame::of_topic(kind, subs.key().clone(), seq, bytes);
         for outbox in subs.values() {
             outbox.push(frame.clone());
         }

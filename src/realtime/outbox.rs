@@ -1,21 +1,31 @@
 //! A connection's bounded outbound queue. The hub pushes pre-serialised
 //! frames into it without ever waiting; the connection's writer drains it at
-//! whatever pace the client reads.
+//! whatever pace the client reads, and is the only one to write to the
+//! socket: the reader's pings and pongs are queued here too.
 //!
 //! - State topics (`event:`, `game:`, `season:`) carry the whole state in
 //!   every update, so a queued-but-unsent update is replaced by a newer one
 //!   of the same topic (coalescing): a slow reader gets the latest state, not
-//!   a backlog.
+//!   a backlog. A queued pong is replaced by a newer one the same way (RFC
+//!   6455 §5.5.3 allows answering only the latest ping), and a heartbeat ping
+//!   is not queued twice.
 //! - Per topic, nothing at or below the last seq the client has is queued.
 //! - While a subscription waits for its snapshot, updates of that topic are
 //!   held back and released after the snapshot, so nothing slips between the
 //!   snapshot read and the hub registration.
 //! - A queue that still grows past its limit closes the connection with a
 //!   reason; the hub never blocks on a slow client.
+//!
+//! This runs once per subscriber per update, so it is kept lean: a frame is
+//! one shared allocation (one reference count to move per subscriber), its
+//! topic's kind is worked out once per frame, and the writer's waker sits
+//! under the same lock as the queue (one lock per delivery).
 
+use bytes::Bytes;
 use bytestring::ByteString;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Poll, Waker};
 use tokio::sync::Notify;
 
 /// What kind of frame, for coalescing and ordering decisions.
@@ -23,22 +33,85 @@ use tokio::sync::Notify;
 pub enum FrameKind {
     Snapshot,
     Update,
-    /// Replies, errors, pongs: never coalesced or dropped.
+    /// Replies and errors: never coalesced or dropped.
     Control,
+    /// The server's heartbeat (a WebSocket ping): one queued at most.
+    Ping,
+    /// The answer to a client's ping, carrying its payload: a newer one
+    /// replaces a queued one.
+    Pong,
 }
 
-/// One serialised text frame, shared (cheaply cloned) between subscribers.
+/// How a topic's updates are queued (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TopicClass {
+    /// Every update is the whole state: coalesced.
+    State,
+    /// Every update is one item: each is delivered.
+    Item,
+    Other,
+}
+
+impl TopicClass {
+    fn of(topic: &str) -> Self {
+        if is_state_topic(topic) {
+            TopicClass::State
+        } else if is_item_topic(topic) {
+            TopicClass::Item
+        } else {
+            TopicClass::Other
+        }
+    }
+}
+
+/// One frame, shared (one reference count) between subscribers.
 #[derive(Clone, Debug)]
 pub struct Frame {
     pub kind: FrameKind,
-    pub topic: Option<Arc<str>>,
-    pub seq: i64,
-    pub bytes: ByteString,
+    body: Arc<Body>,
+}
+
+#[derive(Debug)]
+struct Body {
+    topic: Option<Arc<str>>,
+    class: TopicClass,
+    seq: i64,
+    /// UTF-8 text for every kind but [`FrameKind::Pong`].
+    bytes: Bytes,
 }
 
 impl Frame {
-    pub fn control(bytes: impl Into<ByteString>) -> Self {
-        Frame { kind: FrameKind::Control, topic: None, seq: 0, bytes: bytes.into() }
+    /// A snapshot or an update of `topic` at `seq`.
+    pub fn of_topic(kind: FrameKind, topic: Arc<str>, seq: i64, text: ByteString) -> Self {
+        let class = TopicClass::of(&topic);
+        Frame { kind, body: Arc::new(Body { topic: Some(topic), class, seq, bytes: text.into_bytes() }) }
+    }
+
+    pub fn control(text: impl Into<ByteString>) -> Self {
+        Self::untopical(FrameKind::Control, text.into().into_bytes())
+    }
+
+    /// The server's heartbeat.
+    pub fn ping() -> Self {
+        Self::untopical(FrameKind::Ping, Bytes::new())
+    }
+
+    /// The answer to a client's ping (its payload, up to 125 bytes).
+    pub fn pong(payload: Bytes) -> Self {
+        Self::untopical(FrameKind::Pong, payload)
+    }
+
+    fn untopical(kind: FrameKind, bytes: Bytes) -> Self {
+        Frame { kind, body: Arc::new(Body { topic: None, class: TopicClass::Other, seq: 0, bytes }) }
+    }
+
+    /// What goes on the wire.
+    pub fn bytes(&self) -> &[u8] {
+        &self.body.bytes
+    }
+
+    fn topic(&self) -> Option<&Arc<str>> {
+        self.body.topic.as_ref()
     }
 }
 
@@ -85,8 +158,11 @@ impl<V> Default for TopicMap<V> {
 }
 
 impl<V> TopicMap<V> {
+    /// Subscribers of a topic share the hub's name for it, so the same
+    /// pointer is the usual match; the text decides otherwise.
     fn get_mut(&mut self, topic: &str) -> Option<&mut V> {
-        self.0.iter_mut().find(|(t, _)| &**t == topic).map(|(_, v)| v)
+        let same = |t: &Arc<str>| std::ptr::eq(t.as_ptr(), topic.as_ptr()) && t.len() == topic.len();
+        self.0.iter_mut().find(|(t, _)| same(t) || &**t == topic).map(|(_, v)| v)
     }
 
     fn insert(&mut self, topic: Arc<str>, value: V) {
@@ -111,6 +187,8 @@ struct State {
     pending: TopicMap<Vec<Frame>>,
     close: Option<CloseReason>,
     done: bool,
+    /// The writer, while it waits for a frame.
+    writer: Option<Waker>,
 }
 
 /// Where a frame of a topic goes.
@@ -125,16 +203,25 @@ enum Place {
 }
 
 impl State {
-    /// Decides where a frame of `topic` goes, moving the topic's seq. The
-    /// common case — an update, no snapshot pending, nothing of the topic
-    /// queued — hashes the topic once (this runs once per subscriber per
-    /// update).
-    fn place(&mut self, topic: &Arc<str>, kind: FrameKind, seq: i64) -> Place {
+    /// Decides where a frame goes, moving its topic's seq. The common case
+    /// — an update, no snapshot pending, nothing of the topic queued — finds
+    /// the topic once (this runs once per subscriber per update).
+    fn place(&mut self, frame: &Frame) -> Place {
+        let Some(topic) = frame.topic() else {
+            return match frame.kind {
+                FrameKind::Ping | FrameKind::Pong => match self.queue.iter().position(|f| f.kind == frame.kind) {
+                    Some(i) => Place::Replace(i),
+                    None => Place::Append,
+                },
+                _ => Place::Append,
+            };
+        };
         if self.pending.get_mut(topic).is_some() {
             return Place::Hold;
         }
+        let (kind, class, seq) = (frame.kind, frame.body.class, frame.body.seq);
         // An item topic's floor is its snapshot: later items all pass.
-        let keeps_floor = !(kind == FrameKind::Update && is_item_topic(topic));
+        let keeps_floor = !(kind == FrameKind::Update && class == TopicClass::Item);
         match self.last_seq.get_mut(topic) {
             Some(last) if seq <= *last => return Place::Drop,
             Some(last) if keeps_floor => *last = seq,
@@ -144,19 +231,23 @@ impl State {
             }
             None => {}
         }
-        if kind == FrameKind::Update && is_state_topic(topic) {
-            let queued = self.queue.iter().position(|f| f.kind == FrameKind::Update && f.topic.as_ref() == Some(topic));
+        if kind == FrameKind::Update && class == TopicClass::State {
+            let queued = self.queue.iter().position(|f| f.kind == FrameKind::Update && f.topic() == Some(topic));
             if let Some(i) = queued {
                 return Place::Replace(i);
             }
         }
         Place::Append
     }
+
+    /// Takes the writer's waker to wake it once the lock is let go.
+    fn wake_writer(&mut self) -> Option<Waker> {
+        self.writer.take()
+    }
 }
 
 pub struct Outbox {
     state: Mutex<State>,
-    notify: Notify,
     /// Wakes the reader when the server decides to close the connection.
     closing: Notify,
     /// Past this many queued frames the connection is closed as too slow.
@@ -168,12 +259,7 @@ pub const TOO_SLOW: u16 = 1008;
 
 impl Outbox {
     pub fn new(max_queue: usize) -> Arc<Self> {
-        Arc::new(Outbox {
-            state: Mutex::new(State::default()),
-            notify: Notify::new(),
-            closing: Notify::new(),
-            max_queue,
-        })
+        Arc::new(Outbox { state: Mutex::new(State::default()), closing: Notify::new(), max_queue })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -187,14 +273,10 @@ impl Outbox {
         if s.close.is_some() || s.done {
             return;
         }
-        let place = match &frame.topic {
-            Some(topic) => s.place(topic, frame.kind, frame.seq),
-            None => Place::Append,
-        };
-        match place {
+        match s.place(&frame) {
             Place::Drop => return,
             Place::Hold => {
-                if let Some(held) = frame.topic.clone().and_then(|t| s.pending.get_mut(&t)) {
+                if let Some(held) = frame.topic().cloned().and_then(|t| s.pending.get_mut(&t)) {
                     held.push(frame);
                 }
                 return;
@@ -206,12 +288,12 @@ impl Outbox {
             Place::Append => {}
         }
         s.queue.push_back(frame);
-        let overflow = s.queue.len() > self.max_queue;
-        drop(s);
-        if overflow {
+        if s.queue.len() > self.max_queue {
+            drop(s);
             self.close(CloseReason { code: TOO_SLOW, message: "too slow: outbound queue overflow".into() });
-        } else {
-            self.notify.notify_one();
+        } else if let Some(writer) = s.wake_writer() {
+            drop(s);
+            writer.wake();
         }
     }
 
@@ -228,13 +310,13 @@ impl Outbox {
 
     /// Queues the snapshot, then the held-back updates newer than it.
     pub fn complete_subscribe(&self, snapshot: Frame) {
-        let Some(topic) = snapshot.topic.clone() else { return };
+        let Some(topic) = snapshot.topic().cloned() else { return };
         let held = self.lock().pending.remove(&topic).unwrap_or_default();
         // The snapshot is always sent (the contract promises one per
         // subscribe), and it resets the topic's seq to its own.
         {
             let mut s = self.lock();
-            s.last_seq.insert(topic.clone(), snapshot.seq.saturating_sub(1));
+            s.last_seq.insert(topic.clone(), snapshot.body.seq.saturating_sub(1));
         }
         self.push(snapshot);
         for frame in held {
@@ -247,7 +329,7 @@ impl Outbox {
         let mut s = self.lock();
         s.pending.remove(topic);
         s.last_seq.remove(topic);
-        s.queue.retain(|f| f.topic.as_deref() != Some(topic));
+        s.queue.retain(|f| f.topic().map(|t| &**t) != Some(topic));
     }
 
     /// The server ends the connection: the writer sends the close frame
@@ -258,8 +340,11 @@ impl Outbox {
             s.queue.clear();
             s.close = Some(reason);
         }
+        let writer = s.wake_writer();
         drop(s);
-        self.notify.notify_one();
+        if let Some(writer) = writer {
+            writer.wake();
+        }
         self.closing.notify_one();
     }
 
@@ -270,8 +355,13 @@ impl Outbox {
 
     /// The reader ended: wake the writer so it stops.
     pub fn finish(&self) {
-        self.lock().done = true;
-        self.notify.notify_one();
+        let mut s = self.lock();
+        s.done = true;
+        let writer = s.wake_writer();
+        drop(s);
+        if let Some(writer) = writer {
+            writer.wake();
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -282,26 +372,28 @@ impl Outbox {
         self.len() == 0
     }
 
-    /// Waits for the next thing to write.
+    /// Waits for the next thing to write (one task, the writer, calls this).
     pub async fn next(&self) -> Next {
-        loop {
-            {
-                let mut s = self.lock();
-                // A close decided by the server wins over the reader's exit,
-                // so the client learns why.
-                if let Some(reason) = s.close.take() {
-                    s.done = true;
-                    return Next::Close(reason);
-                }
-                if s.done {
-                    return Next::Done;
-                }
-                if let Some(frame) = s.queue.pop_front() {
-                    return Next::Frame(frame);
-                }
+        std::future::poll_fn(|cx| {
+            let mut s = self.lock();
+            // A close decided by the server wins over the reader's exit,
+            // so the client learns why.
+            if let Some(reason) = s.close.take() {
+                s.done = true;
+                return Poll::Ready(Next::Close(reason));
             }
-            self.notify.notified().await;
-        }
+            if s.done {
+                return Poll::Ready(Next::Done);
+            }
+            if let Some(frame) = s.queue.pop_front() {
+                return Poll::Ready(Next::Frame(frame));
+            }
+            if !s.writer.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                s.writer = Some(cx.waker().clone());
+            }
+            Poll::Pending
+        })
+        .await
     }
 }
 
@@ -310,12 +402,12 @@ mod tests {
     use super::*;
 
     fn update(topic: &str, seq: i64) -> Frame {
-        Frame { kind: FrameKind::Update, topic: Some(topic.into()), seq, bytes: format!("{topic}@{seq}").into() }
+        Frame::of_topic(FrameKind::Update, topic.into(), seq, format!("{topic}@{seq}").into())
     }
 
     fn drain(o: &Outbox) -> Vec<String> {
         let mut s = o.lock();
-        s.queue.drain(..).map(|f| f.bytes.to_string()).collect()
+        s.queue.drain(..).map(|f| String::from_utf8_lossy(f.bytes()).into_owned()).collect()
     }
 
     #[test]
@@ -351,9 +443,49 @@ mod tests {
         o.begin_subscribe("feed".into(), None);
         o.push(update("feed", 3));
         o.push(update("feed", 5));
-        let snap = Frame { kind: FrameKind::Snapshot, topic: Some("feed".into()), seq: 3, bytes: "snap@3".into() };
+        let snap = Frame::of_topic(FrameKind::Snapshot, "feed".into(), 3, "snap@3".into());
         o.complete_subscribe(snap);
         assert_eq!(drain(&o), vec!["snap@3", "feed@5"]);
+    }
+
+    #[test]
+    fn a_newer_pong_replaces_a_queued_one_and_a_ping_is_queued_once() {
+        let o = Outbox::new(100);
+        o.push(Frame::pong(Bytes::from_static(b"first")));
+        o.push(Frame::control("reply"));
+        o.push(Frame::pong(Bytes::from_static(b"second")));
+        o.push(Frame::ping());
+        o.push(Frame::ping());
+        assert_eq!(drain(&o), vec!["second", "reply", ""]);
+    }
+
+    #[test]
+    fn a_topic_is_found_by_its_text_under_another_name() {
+        let o = Outbox::new(100);
+        let (ours, theirs): (Arc<str>, Arc<str>) = ("game:1".into(), "game:1".into());
+        o.push(Frame::of_topic(FrameKind::Update, ours, 1, "a".into()));
+        o.push(Frame::of_topic(FrameKind::Update, theirs, 2, "b".into()));
+        o.push(Frame::of_topic(FrameKind::Update, "game:10".into(), 1, "c".into()));
+        assert_eq!(drain(&o), vec!["b", "c"]);
+    }
+
+    #[test]
+    fn a_waiting_writer_is_woken_by_a_frame_and_by_the_end() {
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let o = Outbox::new(10);
+        let writer = o.clone();
+        let got = rt.block_on(async move {
+            let waiting = tokio::spawn(async move {
+                let first = matches!(writer.next().await, Next::Frame(f) if f.bytes() == b"hello");
+                (first, matches!(writer.next().await, Next::Done))
+            });
+            tokio::task::yield_now().await;
+            o.push(Frame::control("hello"));
+            tokio::task::yield_now().await;
+            o.finish();
+            waiting.await.unwrap()
+        });
+        assert_eq!(got, (true, true));
     }
 
     #[test]

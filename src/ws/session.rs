@@ -2,8 +2,9 @@
 //! after the handshake: a reader (the connection's own task) that handles
 //! the client's frames (auth, subscribe, unsubscribe, commands, ping),
 //! enforces the limits and heartbeats, and a writer task that drains the
-//! connection's outbox. The two share the outbox; neither ever blocks the
-//! hub or other connections.
+//! connection's outbox and alone writes to the socket (the reader queues its
+//! pongs and heartbeat pings there too). The two share the outbox; neither
+//! ever blocks the hub or other connections.
 //!
 //! Token expiry on an open socket: a fresh `auth` frame replaces the token
 //! at any time (clients refresh before expiry). When the token expires
@@ -36,7 +37,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
-use tokio::sync::Mutex;
 
 /// Longest a subscribe waits for Redis to confirm a new topic's
 /// subscription before it takes the snapshot anyway (a reconnect resyncs).
@@ -53,10 +53,6 @@ const CLOSE_PROTOCOL: u16 = 1002;
 /// How long the writer waits to hand the close frame over before resetting.
 const CLOSE_HANDOVER: Duration = Duration::from_secs(1);
 
-/// The connection's sending side, shared by the writer (frames from the
-/// outbox, the close frame) and the reader (pongs, heartbeat pings).
-type Writer = Arc<Mutex<FrameWriter>>;
-
 /// Runs one connection, from just after the handshake's `101` until it
 /// ends: the reader here, the writer on a task of its own. `early` holds
 /// what the client sent right behind its handshake.
@@ -64,9 +60,8 @@ pub async fn run(state: Arc<AppState>, io: TcpStream, early: BytesMut) {
     let limits = state.config.ws.clone();
     let _ = io.set_nodelay(true);
     let (read_half, write_half) = io.into_split();
-    let writer: Writer = Arc::new(Mutex::new(FrameWriter::new(write_half)));
     let outbox = Outbox::new(limits.max_queue);
-    actix_web::rt::spawn(write_loop(writer.clone(), outbox.clone(), limits.send_timeout));
+    actix_web::rt::spawn(write_loop(FrameWriter::new(write_half), outbox.clone(), limits.send_timeout));
     let id = NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed);
     state.realtime.hub.connect(id, outbox.clone());
     let conn = Conn {
@@ -79,34 +74,24 @@ pub async fn run(state: Arc<AppState>, io: TcpStream, early: BytesMut) {
         bucket: TokenBucket::new(f64::from(limits.rate_per_sec), limits.rate_burst),
         strikes: 0,
         last_heard: Instant::now(),
-        writer,
     };
     conn.read_loop(FrameReader::new(read_half, early, limits.max_frame_bytes)).await;
 }
 
-async fn write_loop(writer: Writer, outbox: Arc<Outbox>, send_timeout: Duration) {
+/// The one task that writes to the socket: every frame, pings and pongs
+/// included, comes through the outbox.
+async fn write_loop(mut writer: FrameWriter, outbox: Arc<Outbox>, send_timeout: Duration) {
     let reason = loop {
         match outbox.next().await {
-            Next::Frame(frame) => {
-                let sent = async {
-                    // The reader takes the writer only for pongs and pings:
-                    // nearly always free, so skip the queue for it.
-                    let mut w = match writer.try_lock() {
-                        Ok(w) => w,
-                        Err(_) => writer.lock().await,
-                    };
-                    w.send(Opcode::Text, frame.bytes.as_bytes()).await
-                };
-                match within(send_timeout, sent).await {
-                    Ok(Ok(())) => {}
-                    // The connection is gone already.
-                    Ok(Err(_)) => return,
-                    Err(_) => {
-                        // The client stopped reading: nothing more will get through.
-                        outbox.close(CloseReason { code: TOO_SLOW, message: "too slow: not reading".into() });
-                    }
+            Next::Frame(frame) => match within(send_timeout, writer.send(opcode(frame.kind), frame.bytes())).await {
+                Ok(Ok(())) => {}
+                // The connection is gone already.
+                Ok(Err(_)) => return,
+                Err(_) => {
+                    // The client stopped reading: nothing more will get through.
+                    outbox.close(CloseReason { code: TOO_SLOW, message: "too slow: not reading".into() });
                 }
-            }
+            },
             Next::Close(reason) => break Some(reason),
             Next::Done => break None,
         }
@@ -116,15 +101,22 @@ async fn write_loop(writer: Writer, outbox: Arc<Outbox>, send_timeout: Duration)
     // when it closes instead. A close the client started is answered
     // without a code (RFC 6455 §5.5.1).
     let close = async {
-        let mut w = writer.lock().await;
         match &reason {
-            Some(r) => w.close(r.code, &r.message).await,
-            None => w.send(Opcode::Close, &[]).await,
+            Some(r) => writer.close(r.code, &r.message).await,
+            None => writer.send(Opcode::Close, &[]).await,
         }
     };
     if tokio::time::timeout(CLOSE_HANDOVER.min(send_timeout), close).await.is_err() {
         tracing::debug!("close frame stuck behind a client that does not read: reset");
-        reset(&writer, send_timeout).await;
+        writer.reset_on_close();
+    }
+}
+
+fn opcode(kind: FrameKind) -> Opcode {
+    match kind {
+        FrameKind::Ping => Opcode::Ping,
+        FrameKind::Pong => Opcode::Pong,
+        FrameKind::Snapshot | FrameKind::Update | FrameKind::Control => Opcode::Text,
     }
 }
 
@@ -138,13 +130,6 @@ async fn within<T>(
     match futures_util::poll!(work.as_mut()) {
         std::task::Poll::Ready(done) => Ok(done),
         std::task::Poll::Pending => tokio::time::timeout(limit, work).await,
-    }
-}
-
-/// Makes the connection's last close a reset (see [`FrameWriter::reset_on_close`]).
-async fn reset(writer: &Writer, wait: Duration) {
-    if let Ok(w) = tokio::time::timeout(wait, writer.lock()).await {
-        w.reset_on_close();
     }
 }
 
@@ -167,8 +152,6 @@ struct Conn {
     /// `WS_ABUSE_STRIKES` the connection closes with 1008.
     strikes: u32,
     last_heard: Instant,
-    /// The connection's sending side, for pongs and heartbeat pings.
-    writer: Writer,
 }
 
 impl Conn {
@@ -213,7 +196,7 @@ impl Conn {
                             Assembled::TooManyFragments => self.close_with(CLOSE_POLICY, "too many fragments"),
                         },
                         Ok(WsFrame::Ping(bytes)) => {
-                            self.send_control(Opcode::Pong, &bytes, limits.send_timeout).await;
+                            self.outbox.push(Frame::pong(bytes));
                             true
                         }
                         Ok(WsFrame::Pong(_)) => true,
@@ -238,7 +221,7 @@ impl Conn {
                         break;
                     }
                     self.expire_token_if_due();
-                    self.send_control(Opcode::Ping, b"", limits.send_timeout).await;
+                    self.outbox.push(Frame::ping());
                 }
                 _ = self.outbox.closing() => break,
             }
@@ -247,12 +230,6 @@ impl Conn {
         if !client_closed {
             self.linger(&mut reader, limits.send_timeout).await;
         }
-    }
-
-    /// A pong or a ping, given up on after `limit` (the writer notices a
-    /// client that does not read).
-    async fn send_control(&self, opcode: Opcode, payload: &[u8], limit: Duration) {
-        let _ = tokio::time::timeout(limit, async { self.writer.lock().await.send(opcode, payload).await }).await;
     }
 
     /// Closes (the writer sends the frame); `false` so the reader stops.
@@ -396,7 +373,7 @@ impl Conn {
     async fn subscribe(&mut self, raw: &str, since: Option<i64>) -> Result<(), crate::error::AppError> {
         let viewer = self.user.as_ref().map(|u| u.id.clone());
         let topic = Topic::parse(raw, viewer.as_deref())?;
-        let name: Arc<str> = topic.bus_name().into();
+        let name = self.state.realtime.hub.name(&topic.bus_name());
         if !self.subs.contains_key(&name) && self.subs.len() >= self.state.config.ws.max_subscriptions {
             return Err(crate::error::AppError::conflict_code(
                 "too_many_subscriptions",
@@ -417,12 +394,7 @@ impl Conn {
         match source.snapshot(&topic.id).await {
             Ok((seq, data)) => {
                 let bytes = snapshot_frame(&topic.client_name(), seq, &data);
-                self.outbox.complete_subscribe(Frame {
-                    kind: FrameKind::Snapshot,
-                    topic: Some(name),
-                    seq,
-                    bytes: bytes.into(),
-                });
+                self.outbox.complete_subscribe(Frame::of_topic(FrameKind::Snapshot, name, seq, bytes.into()));
                 Ok(())
             }
             Err(e) => {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::json;
 use tracing::{info, warn};
 
-use super::{Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
+use super::{CpuClock, Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
 use crate::api::{Api, RsvpReply, Session, run_tag};
 use crate::baseline::{FloorClient, FloorProcess, Mirror, Probe, RoundOut, Server, compare};
 use crate::cli::{FanoutArgs, PublishVia};
@@ -240,6 +240,7 @@ async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: 
     let timeout = Duration::from_secs(args.update_timeout.max(1));
     let step = (args.updates / 10).max(1);
     info!(updates = args.updates, url = %subscribe_url, "making changes one at a time");
+    let cpu = CpuClock::start(pid);
     for i in 0..args.updates {
         let sent_at = Instant::now();
         let version = publisher.change(&setup.event_id, &setup.topic, i, plan.first_change + i).await?;
@@ -269,6 +270,7 @@ async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: 
             info!(done = i + 1, of = args.updates, "changes delivered");
         }
     }
+    let cpu_seconds = CpuClock::stop(cpu);
     if let Publisher::Ws(conn) = publisher {
         conn.close().await;
     }
@@ -304,7 +306,7 @@ async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: 
         && report.after.clean();
     let human = human(&report);
     let memory = report.memory.clone();
-    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory })
+    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory, cpu_seconds })
 }
 
 fn human(report: &Report) -> String {

@@ -19,7 +19,7 @@ use tracing::{info, warn};
 
 use crate::cli::NetArgs;
 use crate::fleet::FleetOptions;
-use crate::net::{Endpoint, SETTLE, SourcePool, raise_nofile, rss_bytes};
+use crate::net::{Endpoint, SETTLE, SourcePool, cpu_seconds, raise_nofile, rss_bytes};
 
 /// What a scenario produced.
 pub struct Outcome {
@@ -53,6 +53,38 @@ impl Memory {
             self.bytes_per_connection / 1024.0,
             self.pid
         )
+    }
+}
+
+/// The server's CPU time (user + system) over the changes of a round:
+/// started before the first change, stopped once the last one reached
+/// everyone. Divided by the deliveries it is the server's work per delivery,
+/// which the machine's other load disturbs far less than the wall clock.
+pub struct CpuClock {
+    pid: u32,
+    started: f64,
+}
+
+impl CpuClock {
+    /// `None` without a pid or when `/proc` cannot be read (warned).
+    pub fn start(pid: Option<u32>) -> Option<Self> {
+        let pid = pid?;
+        match cpu_seconds(pid) {
+            Ok(started) => Some(CpuClock { pid, started }),
+            Err(e) => {
+                warn!("cannot read server CPU time: {e:#}");
+                None
+            }
+        }
+    }
+
+    /// CPU seconds since [`CpuClock::start`].
+    pub fn stop(clock: Option<Self>) -> Option<f64> {
+        let clock = clock?;
+        cpu_seconds(clock.pid)
+            .inspect_err(|e| warn!("cannot read server CPU time: {e:#}"))
+            .ok()
+            .map(|now| now - clock.started)
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::json;
 use tokio::task::JoinSet;
 use tracing::{info, warn};
 
-use super::{Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
+use super::{CpuClock, Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
 use crate::api::{Api, Session, run_tag};
 use crate::baseline::{FloorClient, FloorProcess, Mirror, Probe, RoundOut, Server, compare};
 use crate::cli::ScoreboardArgs;
@@ -285,6 +285,7 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
     };
 
     info!(goals = args.goals, rate = args.rate, url = %subscribe_url, "scoring");
+    let cpu = CpuClock::start(pid);
     let poster = tokio::spawn(post_goals(scorer.clone(), args.goals, args.rate));
     tokio::pin!(poster);
     let posted = loop {
@@ -320,6 +321,7 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
             );
         }
     }
+    let cpu_seconds = CpuClock::stop(cpu);
     let captured = match probe {
         Some(p) => Some(p.finish(args.goals).await),
         None => None,
@@ -373,7 +375,7 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
         && report.after.clean();
     let human = human(&report, score_ok);
     let memory = report.memory.clone();
-    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory })
+    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory, cpu_seconds })
 }
 
 fn human(report: &Report, score_ok: bool) -> String {
