@@ -6,7 +6,7 @@ async function follow(page: Page, who: Person, url: string) {
   expect(res.status(), `${url}: ${await res.text()}`).toBe(204);
 }
 
-test('a person posts and joins a team; a follower sees both live on the home feed, joins aggregated', async ({ page, browser }, testInfo) => {
+test('a person posts and joins a team; a follower sees both live on the home feed, joins aggregated, then an edit in place and a delete, without reloading', async ({ page, browser }, testInfo) => {
   const id = suffix(testInfo);
   const alice = await createPerson(page, `ali${id}`, 'Alice', 'Ames');
   const carol = await createPerson(page, `car${id}`, 'Carol', 'Cole');
@@ -92,6 +92,20 @@ test('a person posts and joins a team; a follower sees both live on the home fee
   await row.getByRole('button', { name: 'Save' }).click();
   await expect(row).toContainText(`Edited ${id}`);
   await expect(row).toContainText('edited');
+
+  // Bob, still on his feed, sees the edit in place without reloading.
+  const edited = feed.getByTestId('feed-item').first();
+  await expect(edited.getByTestId('post-text')).toHaveText(`Edited ${id}`);
+
+  // Alice deletes an older post; it leaves Bob's open feed, the rest stays put.
+  await expect(feed).toContainText(`Warm-up post 4 ${id}`);
+  const warm = posts.getByTestId('post-row').filter({ hasText: `Warm-up post 4 ${id}` });
+  await warm.getByRole('button', { name: 'Delete' }).click();
+  await warm.getByRole('button', { name: 'Delete?' }).click();
+  await expect(posts.getByTestId('post-row')).toHaveCount(5);
+  await expect(feed).not.toContainText(`Warm-up post 4 ${id}`);
+  await expect(feed).toContainText(`Warm-up post 3 ${id}`);
+  await expect(feed.getByTestId('feed-item').first().getByTestId('post-text')).toHaveText(`Edited ${id}`);
 
   // Bob's own profile shows the composer only to him, and no edit buttons on Alice's posts.
   await b.goto(`/users/${alice.id}`);

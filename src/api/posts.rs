@@ -85,7 +85,7 @@ async fn get_one(state: web::Data<AppState>, _me: MaybeUser, id: web::Path<Strin
     Ok(web::Json(load(&state, &id).await?.into()))
 }
 
-/// Edit a post (its author).
+/// Edit a post (its author); open feeds show the new text in place.
 #[utoipa::path(request_body = PostInput, responses((status = 200, body = Post), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "posts")]
 #[patch("/posts/{id}")]
 async fn edit(
@@ -98,19 +98,22 @@ async fn edit(
     permissions::check(&state.db, Some(&me.id), Action::EditPost { author_id: &post.author_id }).await?;
     let text = content(&body)?;
     db::posts::update(&state.db.pool, &id, &text).await?;
+    state.realtime.push_feed_edit(&state.db, Resource::Post, &id, (state.clock)());
     Ok(web::Json(load(&state, &id).await?.into()))
 }
 
-/// Delete a post (its author); it leaves every feed with it.
+/// Delete a post (its author); it leaves every feed with it, open ones too.
 #[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "posts")]
 #[delete("/posts/{id}")]
 async fn remove(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     let post = load(&state, &id).await?;
     permissions::check(&state.db, Some(&me.id), Action::EditPost { author_id: &post.author_id }).await?;
     let mut tx = state.db.begin().await?;
+    let open = crate::live::feed::watched_about(&mut tx, &state.realtime.pusher, Resource::Post, &id).await?;
     db::feed::forget(&mut *tx, Resource::Post, &id).await?;
     db::posts::delete(&mut *tx, &id).await?;
     tx.commit().await?;
+    state.realtime.push_feed_removals(open, (state.clock)());
     Ok(HttpResponse::NoContent().finish())
 }
 

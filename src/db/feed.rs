@@ -259,6 +259,26 @@ pub async fn touched<'e, E: Executor<'e, Database = Any>>(
     q.fetch_all(ex).await
 }
 
+/// The items about a resource (every feed's, or only those of `users`):
+/// what an edit of it pushes afresh and what its deletion takes away.
+pub async fn about(
+    conn: &mut AnyConnection,
+    resource: Resource,
+    resource_id: &str,
+    users: Option<&[String]>,
+) -> Result<Vec<FeedRow>, sqlx::Error> {
+    let mut sql = format!("SELECT {COLUMNS} FROM feed_items f WHERE f.resource_type = $1 AND f.resource_id = $2");
+    if let Some(users) = users {
+        let list: Vec<String> = (0..users.len()).map(|i| format!("${}", i + 3)).collect();
+        sql.push_str(&format!(" AND f.user_id IN ({})", list.join(", ")));
+    }
+    let mut q = sqlx::query_as(dynamic(sql)).bind(resource.as_str()).bind(resource_id);
+    for u in users.unwrap_or(&[]) {
+        q = q.bind(u);
+    }
+    q.fetch_all(conn).await
+}
+
 /// Whether the person follows anyone or anything (for the first-follow
 /// encouragement).
 pub async fn follows_anything<'e, E: Executor<'e, Database = Any>>(ex: E, user_id: &str) -> Result<bool, sqlx::Error> {

@@ -1,7 +1,10 @@
 //! `feed` — a person's own feed (private; `feed:<userId>` on the bus).
 //! The snapshot is the first page; every new or grown item is an update
 //! carrying that one item (CONTRACT.md › Feed and posts), with the item's
-//! `updatedAt` in milliseconds as its seq.
+//! `updatedAt` in milliseconds as its seq. An edited post's items are
+//! pushed again in place, and a deleted post's items as removals
+//! (`{"id","removed":true}`), both with the commit time as seq
+//! ([`unmoved_seq`]).
 //!
 //! Feed updates are items, not states: the outbox neither coalesces them
 //! nor drops one for arriving after a newer one (`realtime::outbox`), and
@@ -18,7 +21,12 @@ use crate::realtime::topics::{Topic, TopicSource};
 use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Value, json};
+use sqlx::AnyConnection;
 use std::collections::{HashMap, HashSet};
+
+/// Watched feeds are read this many owners per query (bind parameters stay
+/// well under every backend's limit).
+const CHUNK: usize = 500;
 
 /// One item of a person's feed.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -163,7 +171,6 @@ impl TopicSource for FeedTopic {
 /// one node, only the people subscribed here are read; in a cluster every
 /// touched item is published (a subscriber may be on any node).
 pub async fn push(db: &Db, pusher: &Pusher, written: &[Written]) -> Result<(), AppError> {
-    const CHUNK: usize = 500;
     let watchers: Option<Vec<String>> = pusher.local_feed_watchers();
     for w in written {
         let rows = match &watchers {
@@ -183,4 +190,90 @@ pub async fn push(db: &Db, pusher: &Pusher, written: &[Written]) -> Result<(), A
         }
     }
     Ok(())
+}
+
+/// The seq of a push about an item that did not move (an edit, a removal):
+/// `at` is the app's clock after the change committed. A snapshot's floor
+/// is the newest `updatedAt` of its first page, and any snapshot whose floor
+/// reaches `at` was read after the commit, so it already shows the change;
+/// every earlier one lets this push through. Never at or below the item's
+/// own `updatedAt`, so even a clock behind the database's passes the floor
+/// of a snapshot whose newest item is this one.
+pub fn unmoved_seq(at: i64, updated_at: i64) -> i64 {
+    at.max(updated_at.saturating_add(1))
+}
+
+/// The items about a resource in the feeds that are watched, by the same
+/// rule as [`push`]: on one node only those of the people subscribed here,
+/// in a cluster all of them.
+pub async fn watched_about(
+    conn: &mut AnyConnection,
+    pusher: &Pusher,
+    resource: Resource,
+    resource_id: &str,
+) -> Result<Vec<FeedRow>, AppError> {
+    let Some(users) = pusher.local_feed_watchers() else {
+        return Ok(db::feed::about(conn, resource, resource_id, None).await?);
+    };
+    let mut rows = Vec::new();
+    for chunk in users.chunks(CHUNK) {
+        rows.extend(db::feed::about(&mut *conn, resource, resource_id, Some(chunk)).await?);
+    }
+    Ok(rows)
+}
+
+/// After an edit of a resource committed at `at`: every watched item about
+/// it, rebuilt (so its `resource` summary is the new one), goes to its
+/// owner's feed. Its `updatedAt` stays: an edit does not move an item.
+pub async fn push_edited(
+    db: &Db,
+    pusher: &Pusher,
+    resource: Resource,
+    resource_id: &str,
+    at: i64,
+) -> Result<(), AppError> {
+    let rows = {
+        let mut conn = db.pool.acquire().await?;
+        watched_about(&mut conn, pusher, resource, resource_id).await?
+    };
+    for item in items(db, rows).await? {
+        let topic = Topic::feed(item.user_id.clone());
+        let seq = unmoved_seq(at, item.updated_at);
+        pusher.publish_item(&topic, seq, &serde_json::to_value(&item).unwrap_or(Value::Null));
+    }
+    Ok(())
+}
+
+/// The frame that takes an item out of an open feed (docs/realtime.md ›
+/// Frames beyond the contract).
+pub fn removal(item_id: &str) -> Value {
+    json!({"id": item_id, "removed": true})
+}
+
+/// After a deletion committed at `at`: each of these items (read with
+/// [`watched_about`] in the deleting transaction, before they went) leaves
+/// its owner's open feed.
+pub fn push_removed(pusher: &Pusher, rows: &[FeedRow], at: i64) {
+    for row in rows {
+        let topic = Topic::feed(row.user_id.clone());
+        pusher.publish_item(&topic, unmoved_seq(at, row.updated_at), &removal(&row.id));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_push_about_an_unmoved_item_is_above_the_item_and_at_least_the_commit_time() {
+        assert_eq!(unmoved_seq(5_000, 1_000), 5_000);
+        assert_eq!(unmoved_seq(1_000, 1_000), 1_001);
+        assert_eq!(unmoved_seq(900, 1_000), 1_001);
+        assert_eq!(unmoved_seq(0, i64::MAX), i64::MAX);
+    }
+
+    #[test]
+    fn a_removal_names_the_item_and_nothing_else() {
+        assert_eq!(removal("i1"), json!({"id": "i1", "removed": true}));
+    }
 }

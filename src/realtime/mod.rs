@@ -130,4 +130,25 @@ impl Realtime {
             }
         });
     }
+
+    /// Pushes every watched feed item about a resource that was edited at
+    /// `at` (its summary changed, its place did not), in the background.
+    pub fn push_feed_edit(&self, db: &Db, resource: crate::db::feed::Resource, resource_id: &str, at: i64) {
+        let (db, pusher, id) = (db.clone(), self.pusher.clone(), resource_id.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = crate::live::feed::push_edited(&db, &pusher, resource, &id, at).await {
+                tracing::warn!(error = %e, resource_id = %id, "edited feed items not pushed");
+            }
+        });
+    }
+
+    /// Takes these items (deleted at `at`) out of the open feeds, in the
+    /// background.
+    pub fn push_feed_removals(&self, rows: Vec<crate::db::feed::FeedRow>, at: i64) {
+        if rows.is_empty() {
+            return;
+        }
+        let pusher = self.pusher.clone();
+        tokio::spawn(async move { crate::live::feed::push_removed(&pusher, &rows, at) });
+    }
 }

@@ -379,3 +379,77 @@ async fn a_rink_manager_is_not_told_about_the_event_they_made() {
     assert_eq!(s, 201);
     assert!(of_type(&app, &manager, "EVENT_CREATED").await.is_empty());
 }
+
+/// The next update on a feed socket, or None when nothing comes.
+async fn next_update(ws: &mut Ws, within: Duration) -> Option<Value> {
+    ws.next_of("update", within).await
+}
+
+#[actix_web::test]
+async fn an_edited_post_reaches_open_feeds_in_place_and_a_deleted_one_leaves_them() {
+    let app = spawn_app().await;
+    let author = app.user("author").await;
+    let fan = app.user("fan").await;
+    let stranger = app.user("stranger").await;
+    follow(&app, &fan, &format!("users/{}", author.id)).await;
+    let p = post(&app, &author, "Ice at 9").await;
+    let newer = post(&app, &author, "Bring a white jersey").await;
+    let before = of_type(&app, &fan, "POST_CREATED").await;
+    let item = before.iter().find(|i| i["resourceId"] == p.as_str()).expect("the first post's item").clone();
+
+    let mut fans = app.ws().await;
+    fans.auth(&fan).await;
+    let snap = fans.subscribe("feed").await;
+    assert_eq!(snap["data"]["items"][0]["resourceId"], newer.as_str(), "the newer post is on top");
+    let mut strangers = app.ws().await;
+    strangers.auth(&stranger).await;
+    strangers.subscribe("feed").await;
+    let mut authors = app.ws().await;
+    authors.auth(&author).await;
+    authors.subscribe("feed").await;
+
+    // An edit of the older item passes the snapshot's floor, with its place kept.
+    let (s, b) = app.patch(&format!("/api/v1/posts/{p}"), Some(&author), json!({"content": "Ice at 9:30"})).await;
+    assert_eq!(s, 200, "{b}");
+    let edited = next_update(&mut fans, WAIT).await.expect("the edit arrives live");
+    assert_eq!(edited["topic"], "feed");
+    assert_eq!(edited["data"]["id"], item["id"]);
+    assert_eq!(edited["data"]["resource"]["content"], "Ice at 9:30");
+    assert_eq!(edited["data"]["updatedAt"], item["updatedAt"], "an edit does not move the item");
+    assert!(edited["seq"].as_i64().unwrap() > snap["seq"].as_i64().unwrap());
+    let listed = of_type(&app, &fan, "POST_CREATED").await;
+    assert_eq!(listed[1]["id"], item["id"], "still below the newer post");
+
+    // Delete: exactly that item leaves the open feed.
+    let (s, _) = app.delete(&format!("/api/v1/posts/{p}"), Some(&author)).await;
+    assert_eq!(s, 204);
+    let removed = next_update(&mut fans, WAIT).await.expect("the removal arrives live");
+    assert_eq!(removed["topic"], "feed");
+    assert_eq!(removed["data"], json!({"id": item["id"], "removed": true}));
+    assert!(next_update(&mut fans, Duration::from_millis(300)).await.is_none(), "one frame per item");
+
+    // Nobody else's feed heard of either.
+    assert!(next_update(&mut strangers, Duration::from_millis(300)).await.is_none());
+    assert!(next_update(&mut authors, Duration::from_millis(300)).await.is_none());
+}
+
+#[actix_web::test]
+async fn a_refused_edit_pushes_nothing() {
+    let app = spawn_app().await;
+    let author = app.user("author").await;
+    let fan = app.user("fan").await;
+    follow(&app, &fan, &format!("users/{}", author.id)).await;
+    let p = post(&app, &author, "Ice at 9").await;
+    let mut fans = app.ws().await;
+    fans.auth(&fan).await;
+    fans.subscribe("feed").await;
+
+    let (s, b) = app.patch(&format!("/api/v1/posts/{p}"), Some(&fan), json!({"content": "hijacked"})).await;
+    assert_error(s, &b, 403, "forbidden");
+    let (s, b) = app.patch(&format!("/api/v1/posts/{p}"), Some(&author), json!({"content": "   "})).await;
+    assert_error(s, &b, 422, "validation_failed");
+    let (s, _) = app.delete(&format!("/api/v1/posts/{p}"), Some(&fan)).await;
+    assert_eq!(s, 403);
+    assert!(next_update(&mut fans, Duration::from_millis(500)).await.is_none());
+    assert_eq!(of_type(&app, &fan, "POST_CREATED").await[0]["resource"]["content"], "Ice at 9");
+}

@@ -4,16 +4,16 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { api } from '../../../lib/api';
 import type { Page } from '../../../lib/api-types';
 import { foldTopicUpdates, useTopic } from '../../../lib/ws';
-import { foldFeedUpdate } from '../model/merge';
-import type { FeedItem, FeedPage, Post } from '../model/types';
+import { foldFeedUpdate, type LiveFeedPage } from '../model/merge';
+import type { FeedItem, FeedPage, FeedPush, Post } from '../model/types';
 
 export const FEED_TOPIC = 'feed';
 /** Items per page; the topic's snapshot is the server's own first page. */
 const FEED_PAGE = 20;
 const POSTS_PAGE = 20;
 
-// A feed update is one item: fold it into the snapshot page instead of replacing it.
-foldTopicUpdates(FEED_TOPIC, (held, update) => foldFeedUpdate(held as FeedPage | undefined, update as FeedItem));
+// A feed update is one item or one removal: fold it into the snapshot page instead of replacing it.
+foldTopicUpdates(FEED_TOPIC, (held, update) => foldFeedUpdate(held as LiveFeedPage | undefined, update as FeedPush));
 
 export const feedKeys = {
   feed: ['feed'] as const,

@@ -1,12 +1,15 @@
 // What the home feed shows: the REST pages plus the items the socket pushed
 // that the reader has been shown. A push lands at once while the reader is
 // at the top of the page; once they have scrolled down it waits behind the
-// "N new" pill, so nothing jumps under their eyes.
+// "N new" pill, so nothing jumps under their eyes. An edit changes its item
+// where it stands and a deletion takes it out, at once: neither moves
+// anything else.
 
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
-import { mergeFeedItems, unseenItems } from '../model/merge';
-import type { FeedItem } from '../model/types';
-import { useFeedPages, useLiveFeed } from './feed';
+import { useTopicUpdates } from '../../../lib/ws';
+import { applyCorrections, mergeFeedItems, noteFeedPush, NO_CORRECTIONS, unseenItems } from '../model/merge';
+import type { FeedItem, FeedPush } from '../model/types';
+import { FEED_TOPIC, useFeedPages, useLiveFeed } from './feed';
 
 /** Within this many pixels of the top the reader counts as "at the top". */
 const TOP_SLACK_PX = 120;
@@ -35,8 +38,16 @@ export function useFeedView() {
   /** `id@updatedAt` of the items that came in live, for the slide-in. */
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
 
-  const shown = useMemo(() => mergeFeedItems(restItems, revealed), [restItems, revealed]);
-  const pending = useMemo(() => (live && pages.isSuccess ? unseenItems(shown, live) : []), [live, pages.isSuccess, shown]);
+  /** Edits and removals pushed, for the items already on screen. */
+  const [corrections, setCorrections] = useState(NO_CORRECTIONS);
+  useTopicUpdates<FeedPush>(FEED_TOPIC, (push) => setCorrections((c) => noteFeedPush(c, push)));
+
+  const shown = useMemo(() => applyCorrections(mergeFeedItems(restItems, revealed), corrections), [restItems, revealed, corrections]);
+  // A removed item stays removed, even if a push of its last edit comes in after the removal.
+  const pending = useMemo(
+    () => (live && pages.isSuccess ? unseenItems(shown, live).filter((i) => !corrections.removed.has(i.id)) : []),
+    [live, pages.isSuccess, shown, corrections],
+  );
 
   const reveal = useCallback(() => {
     if (pending.length === 0) return;

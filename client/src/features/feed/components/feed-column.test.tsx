@@ -9,7 +9,7 @@ import { renderWithProviders } from '../../../testing/render';
 import { FEED_TOPIC } from '../api/feed';
 import { foldFeedUpdate } from '../model/merge';
 import { feedItem, person } from '../model/test-fixtures';
-import type { FeedItem, FeedPage } from '../model/types';
+import type { FeedItem, FeedPage, FeedPush } from '../model/types';
 import { FeedColumn } from './feed-column';
 
 const alice = person('u-alice', 'Alice', 'Ames');
@@ -28,8 +28,8 @@ function setScroll(y: number) {
   window.dispatchEvent(new Event('scroll'));
 }
 
-function setup(items: FeedItem[]) {
-  mockApi({ 'GET /feed': { items, nextCursor: null } });
+function setup(items: FeedItem[], nextCursor: string | null = null) {
+  mockApi({ 'GET /feed': { items, nextCursor } });
   const live = fakeLiveSocket();
   const store = createStore();
   store.set(connectionStateAtom, 'live');
@@ -40,12 +40,15 @@ function setup(items: FeedItem[]) {
     { store },
   );
   const topic = topicAtomFamily(FEED_TOPIC);
-  const push = (item: FeedItem) =>
+  // As the socket does: fold into the topic, then tell the update's listeners.
+  const push = (item: FeedPush) =>
     act(() => {
       const held = store.get(topic);
       store.set(topic, { seq: (held?.seq ?? 0) + 1, data: foldFeedUpdate(held?.data as FeedPage | undefined, item) });
+      live.emitUpdate(FEED_TOPIC, item);
     });
-  return { live, push };
+  const snapshot = (page: FeedPage) => act(() => store.set(topic, { seq: 1, data: page }));
+  return { live, push, snapshot };
 }
 
 const texts = () => screen.getAllByTestId('feed-item').map((el) => within(el).getByTestId('post-text').textContent);
@@ -73,6 +76,31 @@ describe('FeedColumn', () => {
     expect(texts()).toEqual(['first']);
     await userEvent.click(screen.getByTestId('new-items-pill'));
     expect(texts()).toEqual(['third', 'second', 'first']);
+    expect(screen.queryByTestId('new-items-pill')).toBeNull();
+  });
+
+  it('shows an edit in place and drops a deleted post, without a pill, also while scrolled down', async () => {
+    const { push } = setup([post('c', 3, 'third'), post('b', 2, 'second'), post('a', 1, 'first')]);
+    await screen.findByText('first');
+    act(() => setScroll(900));
+    push(post('b', 2, 'second, edited'));
+    expect(texts()).toEqual(['third', 'second, edited', 'first']);
+    push({ id: 'c', removed: true });
+    expect(texts()).toEqual(['second, edited', 'first']);
+    push({ id: 'unknown', removed: true });
+    expect(texts()).toEqual(['second, edited', 'first']);
+    // The push of an edit that lost the race with its deletion brings nothing back.
+    push(post('c', 3, 'third, edited just before it went'));
+    expect(texts()).toEqual(['second, edited', 'first']);
+    expect(screen.queryByTestId('new-items-pill')).toBeNull();
+  });
+
+  it('edits an item of a page read by scrolling, which the topic does not hold', async () => {
+    const { push, snapshot } = setup([post('b', 2, 'second'), post('a', 1, 'first')], 'more');
+    await screen.findByText('first');
+    snapshot({ items: [post('b', 2, 'second')], nextCursor: 'more' });
+    push(post('a', 1, 'first, edited'));
+    expect(texts()).toEqual(['second', 'first, edited']);
     expect(screen.queryByTestId('new-items-pill')).toBeNull();
   });
 

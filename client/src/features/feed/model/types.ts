@@ -105,6 +105,15 @@ export interface FeedItem {
 
 export type FeedPage = Page<FeedItem>;
 
+/** A `feed` update that takes an item away: its post was deleted (docs/realtime.md). */
+export interface FeedRemoval {
+  id: string;
+  removed: true;
+}
+
+/** What a `feed` update carries: an item, new or changed, or a removal. */
+export type FeedPush = FeedItem | FeedRemoval;
+
 export interface Post {
   id: string;
   content: string;
