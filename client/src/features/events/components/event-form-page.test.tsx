@@ -54,6 +54,25 @@ describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(await screen.findByText('event page')).toBeInTheDocument();
   });
 
+  it('picks the type with the keyboard, one tab stop, opening game details for a game', async () => {
+    mockApi({ 'GET /facilities': { items: [], nextCursor: null } });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new' });
+    expect(screen.getByTestId('event-title')).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(screen.getByTestId('type-PRACTICE')).toHaveFocus();
+    expect(screen.queryByTestId('event-home-name')).not.toBeInTheDocument();
+
+    await user.keyboard('{ArrowLeft}');
+    expect(screen.getByTestId('type-GAME')).toHaveFocus();
+    expect(screen.getByTestId('type-GAME')).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByTestId('event-home-name')).toBeInTheDocument();
+    await user.keyboard('{End}');
+    expect(screen.getByTestId('type-EXTERNAL_GAME')).toHaveAttribute('aria-checked', 'true');
+    await user.tab();
+    expect(screen.getByTestId('event-title')).toHaveFocus();
+  });
+
   it('asks before saving an event that starts in the past, and refuses one decades ahead', async () => {
     const server = mockApi({
       'GET /facilities': { items: [], nextCursor: null },

@@ -12,6 +12,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
+import { ChoiceGroup } from '../../../components/ui/choice-group';
 import { Combobox } from '../../../components/ui/combobox';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
@@ -70,21 +71,15 @@ function RepeatField({ draft, error, onChange }: { draft: EventDraft; error?: st
       <span className="field__label" id="event-repeat-label">
         Repeats
       </span>
-      <div className="type-chips" role="radiogroup" aria-labelledby="event-repeat-label">
-        {(['NONE', 'WEEKLY'] as const).map((r) => (
-          <button
-            key={r}
-            type="button"
-            role="radio"
-            aria-checked={draft.repeat === r}
-            className={`toggle-chip${draft.repeat === r ? ' toggle-chip--on' : ''}`}
-            onClick={() => onChange({ repeat: r })}
-            data-testid={`repeat-${r}`}
-          >
-            {r === 'NONE' ? 'Does not repeat' : 'Every week'}
-          </button>
-        ))}
-      </div>
+      <ChoiceGroup
+        aria-labelledby="event-repeat-label"
+        options={(['NONE', 'WEEKLY'] as const).map((r) => ({ value: r, content: r === 'NONE' ? 'Does not repeat' : 'Every week', 'data-testid': `repeat-${r}` }))}
+        value={draft.repeat}
+        onChange={(repeat) => onChange({ repeat })}
+        className="type-chips"
+        optionClassName="toggle-chip"
+        checkedClassName="toggle-chip--on"
+      />
       {weekly && (
         <div className="repeat-field__until">
           <TextField
@@ -230,25 +225,20 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
             <span className="field__label" id="event-type-label">
               Type
             </span>
-            <div className="type-chips" role="radiogroup" aria-labelledby="event-type-label" data-testid="event-type">
-              {EVENT_TYPES.map((t) => (
-                <button
-                  key={t}
-                  type="button"
-                  role="radio"
-                  aria-checked={draft.eventType === t}
-                  className={`toggle-chip${draft.eventType === t ? ' toggle-chip--on' : ''}`}
-                  onClick={() => {
-                    set('eventType', t);
-                    if (GAME_TYPES.includes(t)) setShowGame(true);
-                    if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
-                  }}
-                  data-testid={`type-${t}`}
-                >
-                  {EVENT_TYPE_LABELS[t]}
-                </button>
-              ))}
-            </div>
+            <ChoiceGroup
+              aria-labelledby="event-type-label"
+              options={EVENT_TYPES.map((t) => ({ value: t, content: EVENT_TYPE_LABELS[t], 'data-testid': `type-${t}` }))}
+              value={draft.eventType}
+              onChange={(t) => {
+                set('eventType', t);
+                if (GAME_TYPES.includes(t)) setShowGame(true);
+                if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
+              }}
+              className="type-chips"
+              optionClassName="toggle-chip"
+              checkedClassName="toggle-chip--on"
+              data-testid="event-type"
+            />
             {errors.eventType && <p className="field__error" role="alert">{errors.eventType}</p>}
           </div>
           <TextField label="Title" value={draft.title} onChange={(e) => set('title', e.target.value)} error={errors.title} placeholder="Tuesday noon pickup" maxLength={200} autoFocus={mode === 'create'} data-testid="event-title" />

@@ -3,6 +3,7 @@
 
 import type { GroupConfig } from '../../../lib/api-types';
 import { Button } from '../../../components/ui/button';
+import { ChoiceGroup } from '../../../components/ui/choice-group';
 import { PlusIcon, XIcon } from '../../../components/ui/icons';
 import { defaultGroupConfig, GROUP_PRESETS, MAX_GROUPS, MIN_GROUPS } from '../model/event-draft';
 
@@ -66,27 +67,29 @@ export function GroupConfigEditor({ value, onChange, error }: { value: GroupConf
               Add a group
             </Button>
           )}
-          <div className="segmented" role="radiogroup" aria-label="Balance groups by">
-            {(
+          <ChoiceGroup
+            aria-label="Balance groups by"
+            options={(
               [
                 ['POSITION', 'By position', 'Goalies, then D, then forwards, spread evenly'],
                 ['ORDER', 'By sign-up order', '1st to one group, 2nd to the next…'],
               ] as const
-            ).map(([v, label, hint]) => (
-              <button
-                key={v}
-                type="button"
-                role="radio"
-                aria-checked={value.balanceBy === v}
-                className={`segmented__opt${value.balanceBy === v ? ' segmented__opt--on' : ''}`}
-                onClick={() => onChange({ ...value, balanceBy: v })}
-                data-testid={`balance-${v}`}
-              >
-                <strong>{label}</strong>
-                <span>{hint}</span>
-              </button>
-            ))}
-          </div>
+            ).map(([v, label, hint]) => ({
+              value: v,
+              content: (
+                <>
+                  <strong>{label}</strong>
+                  <span>{hint}</span>
+                </>
+              ),
+              'data-testid': `balance-${v}`,
+            }))}
+            value={value.balanceBy}
+            onChange={(balanceBy) => onChange({ ...value, balanceBy })}
+            className="segmented"
+            optionClassName="segmented__opt"
+            checkedClassName="segmented__opt--on"
+          />
         </>
       )}
       {error && (

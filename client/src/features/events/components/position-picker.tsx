@@ -1,5 +1,6 @@
 import { HOCKEY_POSITIONS, type HockeyPosition } from '../../../lib/api-types';
 import { POSITION_LABELS, POSITION_SHORT } from '../../../lib/format';
+import { ChoiceGroup } from '../../../components/ui/choice-group';
 
 /** Six big tap targets (C LW RW LD RD G) as one radio group. */
 export function PositionPicker({
@@ -14,23 +15,23 @@ export function PositionPicker({
   label?: string;
 }) {
   return (
-    <div className="pos-picker" role="radiogroup" aria-label={label} data-testid="position-picker">
-      {HOCKEY_POSITIONS.map((p) => (
-        <button
-          key={p}
-          type="button"
-          role="radio"
-          aria-checked={value === p}
-          aria-label={POSITION_LABELS[p]}
-          title={POSITION_LABELS[p]}
-          className={`pos-picker__opt${value === p ? ' pos-picker__opt--on' : ''}${p === 'GOALIE' ? ' pos-picker__opt--goalie' : ''}`}
-          disabled={disabled}
-          onClick={() => onChange(p)}
-          data-testid={`pick-${p}`}
-        >
-          {POSITION_SHORT[p]}
-        </button>
-      ))}
-    </div>
+    <ChoiceGroup
+      aria-label={label}
+      options={HOCKEY_POSITIONS.map((p) => ({
+        value: p,
+        content: POSITION_SHORT[p],
+        className: p === 'GOALIE' ? 'pos-picker__opt--goalie' : undefined,
+        title: POSITION_LABELS[p],
+        'aria-label': POSITION_LABELS[p],
+        'data-testid': `pick-${p}`,
+      }))}
+      value={value}
+      onChange={onChange}
+      className="pos-picker"
+      optionClassName="pos-picker__opt"
+      checkedClassName="pos-picker__opt--on"
+      disabled={disabled}
+      data-testid="position-picker"
+    />
   );
 }

@@ -8,6 +8,7 @@ import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { Status, StatusType, Team } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { ChoiceGroup } from '../../../components/ui/choice-group';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { useCreateStatus, useUpdateStatus } from '../api/statuses';
 import { isShortLived, PERSONAL_TYPES, STATUS_TYPE_BLURBS, STATUS_TYPE_LABELS, TEAM_TYPES } from '../model/describe';
@@ -96,14 +97,23 @@ export function StatusForm({ teams, editing, onDone, onCancel }: StatusFormProps
       {!editing && (
         <fieldset className="field subs-fieldset">
           <legend className="field__label">{draft.target === 'me' ? "I'm" : 'The team is'}</legend>
-          <div className="type-choice" role="radiogroup" aria-label="Kind of status">
-            {types.map((t) => (
-              <button key={t} type="button" role="radio" aria-checked={draft.type === t} className="type-choice__opt" onClick={() => set({ type: t })} data-testid={`status-type-${t}`}>
-                <span className="type-choice__label">{STATUS_TYPE_LABELS[t]}</span>
-                <span className="type-choice__blurb">{STATUS_TYPE_BLURBS[t]}</span>
-              </button>
-            ))}
-          </div>
+          <ChoiceGroup
+            aria-label="Kind of status"
+            options={types.map((t) => ({
+              value: t,
+              content: (
+                <>
+                  <span className="type-choice__label">{STATUS_TYPE_LABELS[t]}</span>
+                  <span className="type-choice__blurb">{STATUS_TYPE_BLURBS[t]}</span>
+                </>
+              ),
+              'data-testid': `status-type-${t}`,
+            }))}
+            value={draft.type}
+            onChange={(type) => set({ type })}
+            className="type-choice"
+            optionClassName="type-choice__opt"
+          />
           {errors.type && (
             <p className="field__error" role="alert">
               {errors.type}
