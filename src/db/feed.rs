@@ -241,22 +241,13 @@ pub async fn page<'e, E: Executor<'e, Database = Any>>(
 
 /// The items one fact wrote or grew since `since` (milliseconds), for the
 /// people among `users` (all of them when `None`): what is pushed live.
-pub async fn touched<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
+pub async fn touched(
+    conn: &mut AnyConnection,
     key: &str,
     since: i64,
     users: Option<&[String]>,
 ) -> Result<Vec<FeedRow>, sqlx::Error> {
-    let mut sql = format!("SELECT {COLUMNS} FROM feed_items f WHERE f.open_key = $1 AND f.updated_at >= $2");
-    if let Some(users) = users {
-        let list: Vec<String> = (0..users.len()).map(|i| format!("${}", i + 3)).collect();
-        sql.push_str(&format!(" AND f.user_id IN ({})", list.join(", ")));
-    }
-    let mut q = sqlx::query_as(dynamic(sql)).bind(key).bind(since);
-    for u in users.unwrap_or(&[]) {
-        q = q.bind(u);
-    }
-    q.fetch_all(ex).await
+    rows_among(conn, "f.open_key = $1 AND f.updated_at >= $2", users, |q| q.bind(key).bind(since)).await
 }
 
 /// The items about a resource (every feed's, or only those of `users`):
@@ -267,16 +258,41 @@ pub async fn about(
     resource_id: &str,
     users: Option<&[String]>,
 ) -> Result<Vec<FeedRow>, sqlx::Error> {
-    let mut sql = format!("SELECT {COLUMNS} FROM feed_items f WHERE f.resource_type = $1 AND f.resource_id = $2");
-    if let Some(users) = users {
-        let list: Vec<String> = (0..users.len()).map(|i| format!("${}", i + 3)).collect();
-        sql.push_str(&format!(" AND f.user_id IN ({})", list.join(", ")));
+    rows_among(conn, "f.resource_type = $1 AND f.resource_id = $2", users, |q| {
+        q.bind(resource.as_str()).bind(resource_id)
+    })
+    .await
+}
+
+type RowsQuery<'q> = sqlx::query::QueryAs<'q, Any, FeedRow, sqlx::any::AnyArguments>;
+
+/// People per query when reading the items of some people: the bind
+/// parameters stay well under every backend's limit.
+const PEOPLE_PER_QUERY: usize = 500;
+
+/// The items matching `condition` (its `$1` and `$2` bound by `bind`), of
+/// the people among `users` (read [`PEOPLE_PER_QUERY`] at a time; none
+/// when the list is empty), or of everyone when `None`.
+async fn rows_among<'q>(
+    conn: &mut AnyConnection,
+    condition: &str,
+    users: Option<&'q [String]>,
+    bind: impl Fn(RowsQuery<'q>) -> RowsQuery<'q>,
+) -> Result<Vec<FeedRow>, sqlx::Error> {
+    let base = format!("SELECT {COLUMNS} FROM feed_items f WHERE {condition}");
+    let Some(users) = users else {
+        return bind(sqlx::query_as(dynamic(base))).fetch_all(conn).await;
+    };
+    let mut rows = Vec::new();
+    for chunk in users.chunks(PEOPLE_PER_QUERY) {
+        let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+        let mut q = bind(sqlx::query_as(dynamic(format!("{base} AND f.user_id IN ({})", list.join(", ")))));
+        for u in chunk {
+            q = q.bind(u);
+        }
+        rows.extend(q.fetch_all(&mut *conn).await?);
     }
-    let mut q = sqlx::query_as(dynamic(sql)).bind(resource.as_str()).bind(resource_id);
-    for u in users.unwrap_or(&[]) {
-        q = q.bind(u);
-    }
-    q.fetch_all(conn).await
+    Ok(rows)
 }
 
 /// Whether the person follows anyone or anything (for the first-follow

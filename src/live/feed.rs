@@ -24,10 +24,6 @@ use serde_json::{Value, json};
 use sqlx::AnyConnection;
 use std::collections::{HashMap, HashSet};
 
-/// Watched feeds are read this many owners per query (bind parameters stay
-/// well under every backend's limit).
-const CHUNK: usize = 500;
-
 /// One item of a person's feed.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -173,16 +169,9 @@ impl TopicSource for FeedTopic {
 pub async fn push(db: &Db, pusher: &Pusher, written: &[Written]) -> Result<(), AppError> {
     let watchers: Option<Vec<String>> = pusher.local_feed_watchers();
     for w in written {
-        let rows = match &watchers {
-            None => db::feed::touched(&db.pool, &w.key, w.since, None).await?,
-            Some(users) if users.is_empty() => continue,
-            Some(users) => {
-                let mut rows = Vec::new();
-                for chunk in users.chunks(CHUNK) {
-                    rows.extend(db::feed::touched(&db.pool, &w.key, w.since, Some(chunk)).await?);
-                }
-                rows
-            }
+        let rows = {
+            let mut conn = db.pool.acquire().await?;
+            db::feed::touched(&mut conn, &w.key, w.since, watchers.as_deref()).await?
         };
         for item in items(db, rows).await? {
             let topic = Topic::feed(item.user_id.clone());
@@ -212,14 +201,7 @@ pub async fn watched_about(
     resource: Resource,
     resource_id: &str,
 ) -> Result<Vec<FeedRow>, AppError> {
-    let Some(users) = pusher.local_feed_watchers() else {
-        return Ok(db::feed::about(conn, resource, resource_id, None).await?);
-    };
-    let mut rows = Vec::new();
-    for chunk in users.chunks(CHUNK) {
-        rows.extend(db::feed::about(&mut *conn, resource, resource_id, Some(chunk)).await?);
-    }
-    Ok(rows)
+    Ok(db::feed::about(conn, resource, resource_id, pusher.local_feed_watchers().as_deref()).await?)
 }
 
 /// After an edit of a resource committed at `at`: every watched item about

@@ -2,7 +2,7 @@
 //! `matches:<userId>` on the bus). The snapshot is every match
 //! (`{"items":[Match…]}`); each update is one change (`upsert`, or `drop` by
 //! status or event), pushed by `market::push`. Updates are changes, not
-//! states: the outbox delivers each one (`realtime::outbox::is_item_topic`).
+//! states: the outbox delivers each one (`realtime::frame::is_item_topic`).
 
 use crate::db::Db;
 use crate::error::AppError;

@@ -2,7 +2,8 @@
 //! fan-out of bus messages to them. A message is serialised once by the
 //! publisher; every subscriber's outbox gets a cheap clone of the same bytes.
 
-use super::outbox::{Frame, FrameKind, Outbox};
+use super::frame::{Frame, FrameKind};
+use super::outbox::Outbox;
 use bytestring::ByteString;
 use dashmap::DashMap;
 use std::collections::HashMap;
