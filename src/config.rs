@@ -91,6 +91,13 @@ pub struct HttpLimits {
     pub per_address_rate: f64,
     /// ...and the burst above it.
     pub per_address_burst: u32,
+    /// WebSocket handshakes per second per client address (IPv6: per /64),
+    /// instead of the per-address request bucket: after a node restarts,
+    /// every phone of an arena behind one address reconnects at once...
+    pub handshake_rate: f64,
+    /// ...so the burst holds a full arena; a sustained flood of handshakes
+    /// is still refused past it.
+    pub handshake_burst: u32,
     /// Requests per second per bearer token (a signed-in user's session)...
     pub per_user_rate: f64,
     /// ...and the burst above it.
@@ -215,6 +222,8 @@ impl Config {
             http: HttpLimits {
                 per_address_rate: num("HTTP_ADDRESS_RATE_PER_SEC", 200)? as f64,
                 per_address_burst: num("HTTP_ADDRESS_RATE_BURST", 2000)? as u32,
+                handshake_rate: num("WS_HANDSHAKE_RATE_PER_SEC", 500)? as f64,
+                handshake_burst: num("WS_HANDSHAKE_BURST", 6000)? as u32,
                 per_user_rate: num("HTTP_USER_RATE_PER_SEC", 50)? as f64,
                 per_user_burst: num("HTTP_USER_RATE_BURST", 1000)? as u32,
                 // Dev auth reachable from the network (it refuses otherwise)

@@ -180,9 +180,15 @@ pub enum Action<'a> {
     ManageGame {
         game_id: &'a str,
     },
-    /// Scoring actions and lineups.
+    /// Scoring actions.
     ScoreGame {
         game_id: &'a str,
+    },
+    /// The players who dress for one side: that side's team staff, the
+    /// rink's staff and the game's score keepers — not the other side's.
+    SetLineup {
+        game_id: &'a str,
+        roster_id: &'a str,
     },
 }
 
@@ -228,7 +234,9 @@ impl Action<'_> {
             Action::ScheduleGame { .. } | Action::ManageGame { .. } => {
                 &[FacilityOwner, FacilityManager, TeamOwner, TeamManager]
             }
-            Action::ScoreGame { .. } => &[Scorekeeper, FacilityOwner, FacilityManager, TeamOwner, TeamManager],
+            Action::ScoreGame { .. } | Action::SetLineup { .. } => {
+                &[Scorekeeper, FacilityOwner, FacilityManager, TeamOwner, TeamManager]
+            }
         }
     }
 
@@ -272,6 +280,7 @@ impl Action<'_> {
             Action::OrganiseEvent { event_id } | Action::CollectPayments { event_id } => Object::Event(event_id),
             Action::ScheduleGame { season_id, roster_ids } => Object::Fixture { season_id, roster_ids },
             Action::ManageGame { game_id } | Action::ScoreGame { game_id } => Object::Game(game_id),
+            Action::SetLineup { game_id, roster_id } => Object::GameSide { game_id, roster_id },
             Action::EditRoster { roster_id }
             | Action::ManagePlayers { roster_id }
             | Action::RemovePlayer { roster_id, .. }
@@ -310,6 +319,12 @@ pub enum Object<'a> {
     Roster(&'a str),
     Event(&'a str),
     Game(&'a str),
+    /// One side of a game: its team relations are those of that side's
+    /// roster only.
+    GameSide {
+        game_id: &'a str,
+        roster_id: &'a str,
+    },
     /// Two rosters of a season that would play each other.
     Fixture {
         season_id: &'a str,
@@ -360,6 +375,10 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
             let row = db::access::game_relations(&db.pool, id, viewer.unwrap_or("")).await?;
             return Ok(from_row(viewer, row.ok_or_else(|| AppError::not_found("game"))?));
         }
+        Object::GameSide { game_id, roster_id } => {
+            let row = db::access::game_side_relations(&db.pool, game_id, roster_id, viewer.unwrap_or("")).await?;
+            return Ok(from_row(viewer, row.ok_or_else(|| AppError::not_found("game"))?));
+        }
         Object::Fixture { season_id, roster_ids } => {
             let row = db::access::fixture_relations(&db.pool, season_id, roster_ids, viewer.unwrap_or("")).await?;
             return Ok(from_row(viewer, row));
@@ -367,7 +386,7 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
         _ => {}
     }
     let (facility, team, roster) = match object {
-        Object::Event(_) | Object::Game(_) | Object::Fixture { .. } => (None, None, None),
+        Object::Event(_) | Object::Game(_) | Object::GameSide { .. } | Object::Fixture { .. } => (None, None, None),
         Object::Nothing => (None, None, None),
         Object::Facility(id) => {
             if !db::facilities::exists(&db.pool, id).await? {

@@ -93,7 +93,7 @@ impl Application {
             App::new()
                 .wrap(from_fn(crate::http_input::refuse_control_characters))
                 .wrap(from_fn(crate::http::headers::middleware))
-                .wrap(TracingLogger::default())
+                .wrap(TracingLogger::<crate::telemetry::RedactedRootSpan>::new())
                 .app_data(server_state.clone())
                 .app_data(openapi.clone())
                 .app_data(routes.clone())

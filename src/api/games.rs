@@ -140,6 +140,10 @@ pub struct GameView {
 pub struct GameViewer {
     pub can_score: bool,
     pub can_manage: bool,
+    /// The sides (roster ids) whose lineup the viewer may set: a team's own
+    /// staff set their side's, the rink's staff and the game's score
+    /// keepers both.
+    pub lineup_roster_ids: Vec<String>,
 }
 
 async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResult<GameView> {
@@ -149,9 +153,18 @@ async fn game_view(state: &AppState, id: &str, viewer: Option<&str>) -> AppResul
         None => None,
         Some(user) => {
             let rel = permissions::relations(&state.db, Some(user), Object::Game(id)).await?;
+            let mut lineup_roster_ids = Vec::new();
+            for roster_id in [&row.home_roster_id, &row.away_roster_id] {
+                let side = Object::GameSide { game_id: id, roster_id };
+                let action = Action::SetLineup { game_id: id, roster_id };
+                if permissions::relations(&state.db, Some(user), side).await?.permits(&action) {
+                    lineup_roster_ids.push(roster_id.clone());
+                }
+            }
             Some(GameViewer {
                 can_score: rel.permits(&Action::ScoreGame { game_id: id }),
                 can_manage: rel.permits(&Action::ManageGame { game_id: id }),
+                lineup_roster_ids,
             })
         }
     };

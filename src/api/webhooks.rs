@@ -131,6 +131,11 @@ async fn clerk(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -
         "user.created" | "user.updated" => {
             let data: ClerkUserData = serde_json::from_value(event.data)
                 .map_err(|e| AppError::BadRequest(format!("not a Clerk user: {e}")))?;
+            if !crate::auth::valid_subject(&data.id) {
+                return Err(AppError::BadRequest(
+                    "a Clerk user's id must be 1-255 characters with no control characters".into(),
+                ));
+            }
             let email = data
                 .primary_email_address_id
                 .as_deref()

@@ -23,6 +23,17 @@ pub struct Identity {
     pub expires_at: i64,
 }
 
+/// Longest `sub` (a user's `clerkId`) we accept: Clerk's are about 32
+/// characters.
+pub const MAX_SUBJECT_CHARS: usize = 255;
+
+/// Whether a token's `sub` (or a webhook's user id) can name a user: not
+/// empty, at most [`MAX_SUBJECT_CHARS`], no control characters (a NUL is
+/// refused by PostgreSQL and kept by SQLite: refused here, the same on both).
+pub fn valid_subject(sub: &str) -> bool {
+    !sub.is_empty() && sub.chars().count() <= MAX_SUBJECT_CHARS && !sub.chars().any(char::is_control)
+}
+
 /// Verifies bearer tokens according to the configured mode.
 pub enum Authenticator {
     Dev(dev::DevAuth),
@@ -37,11 +48,18 @@ impl Authenticator {
         })
     }
 
+    /// A signed, unexpired token whose `sub` can name a user.
     pub async fn verify(&self, token: &str) -> Result<Identity, AppError> {
-        match self {
+        let identity = match self {
             Authenticator::Dev(dev) => dev.verify(token),
             Authenticator::Clerk(clerk) => clerk.verify(token).await,
+        }?;
+        if !valid_subject(&identity.clerk_id) {
+            return Err(AppError::unauthorized(
+                "invalid session token: its subject must be 1-255 characters with no control characters",
+            ));
         }
+        Ok(identity)
     }
 
     pub fn dev(&self) -> Option<&dev::DevAuth> {

@@ -107,7 +107,7 @@ pub async fn set_lineup(
     roster_id: String,
     user_ids: Vec<String>,
 ) -> AppResult<Value> {
-    permissions::check(&state.db, Some(&me.id), Action::ScoreGame { game_id }).await?;
+    permissions::check(&state.db, Some(&me.id), Action::SetLineup { game_id, roster_id: &roster_id }).await?;
     if user_ids.is_empty() || user_ids.len() > MAX_LINEUP {
         return Err(AppError::field("userIds", format!("1 to {MAX_LINEUP} players")));
     }

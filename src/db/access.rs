@@ -136,6 +136,36 @@ pub async fn game_relations<'e, E: Executor<'e, Database = Any>>(
     .await
 }
 
+/// How one user relates to one side of a game: the season's facility, the
+/// game's score keepers, and the team of `roster_id` when it plays in the
+/// game (the other side's team gives no relation).
+pub async fn game_side_relations<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    game_id: &str,
+    roster_id: &str,
+    user_id: &str,
+) -> Result<Option<RelationRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT \
+           (SELECT COUNT(*) FROM seasons s JOIN facilities f ON f.id = s.facility_id \
+              WHERE s.id = g.season_id AND f.owner_id = $3) AS facility_owner, \
+           (SELECT COUNT(*) FROM seasons s JOIN facility_managers m ON m.facility_id = s.facility_id \
+              WHERE s.id = g.season_id AND m.user_id = $3) AS facility_manager, \
+           (SELECT COUNT(*) FROM rosters r JOIN teams t ON t.id = r.team_id \
+              WHERE r.id = $2 AND r.id IN (g.home_roster_id, g.away_roster_id) AND t.owner_id = $3) AS team_owner, \
+           (SELECT COUNT(*) FROM rosters r JOIN team_managers tm ON tm.team_id = r.team_id \
+              WHERE r.id = $2 AND r.id IN (g.home_roster_id, g.away_roster_id) AND tm.user_id = $3) AS team_manager, \
+           CAST(0 AS BIGINT) AS roster_captain, CAST(0 AS BIGINT) AS roster_member, CAST(0 AS BIGINT) AS event_creator, \
+           (SELECT COUNT(*) FROM game_scorekeepers k WHERE k.game_id = g.id AND k.user_id = $3) AS scorekeeper \
+         FROM games g WHERE g.id = $1",
+    )
+    .bind(game_id)
+    .bind(roster_id)
+    .bind(user_id)
+    .fetch_optional(ex)
+    .await
+}
+
 /// How one user relates to a game not yet scheduled: the season's facility
 /// and the teams of the two rosters that would play.
 pub async fn fixture_relations<'e, E: Executor<'e, Database = Any>>(

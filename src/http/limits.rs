@@ -15,7 +15,7 @@ use crate::error::AppError;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::http::header::{AUTHORIZATION, HeaderValue, RETRY_AFTER};
+use actix_web::http::header::{AUTHORIZATION, HeaderValue, RETRY_AFTER, UPGRADE};
 use actix_web::middleware::Next;
 use actix_web::{ResponseError, web};
 use std::collections::HashMap;
@@ -145,6 +145,9 @@ impl<K: Hash + Eq> KeyedBuckets<K> {
 /// The `/api/v1` limits of one node, shared by its workers.
 pub struct RateLimits {
     per_address: Option<KeyedBuckets<IpAddr>>,
+    /// WebSocket handshakes per address, apart from `per_address`: an
+    /// arena's phones reconnecting after a restart are one address.
+    handshakes: Option<KeyedBuckets<IpAddr>>,
     /// Keyed by a hash of the `Authorization` header: a user's token is a
     /// secret, so nobody else can spend their bucket (a user id read from
     /// an unverified token could be), and verifying every token twice is
@@ -160,6 +163,7 @@ impl RateLimits {
     pub fn new(limits: &HttpLimits) -> Self {
         RateLimits {
             per_address: KeyedBuckets::new(limits.per_address_rate, limits.per_address_burst),
+            handshakes: KeyedBuckets::new(limits.handshake_rate, limits.handshake_burst),
             per_user: KeyedBuckets::new(limits.per_user_rate, limits.per_user_burst),
             dev_token: KeyedBuckets::new(limits.dev_token_rate, limits.dev_token_burst),
             trust_forwarded_for: limits.trust_forwarded_for,
@@ -170,7 +174,8 @@ impl RateLimits {
     /// Admits the request or says how long to wait.
     fn admit(&self, req: &ServiceRequest, now: Instant) -> Result<(), Duration> {
         let addr = self.client_addr(req);
-        if let (Some(buckets), Some(addr)) = (&self.per_address, addr) {
+        let per_address = if is_handshake(req) { &self.handshakes } else { &self.per_address };
+        if let (Some(buckets), Some(addr)) = (per_address, addr) {
             buckets.check(addr, now)?;
         }
         if let (Some(buckets), Some(auth)) = (&self.per_user, req.headers().get(AUTHORIZATION)) {
@@ -195,6 +200,13 @@ impl RateLimits {
             .flatten();
         forwarded.or_else(|| req.peer_addr().map(|a| a.ip())).map(address_key)
     }
+}
+
+/// A WebSocket handshake: `GET /api/v1/ws` asking to upgrade.
+fn is_handshake(req: &ServiceRequest) -> bool {
+    req.method() == Method::GET
+        && req.path().trim_end_matches('/') == "/api/v1/ws"
+        && req.headers().get(UPGRADE).and_then(|u| u.to_str().ok()).is_some_and(|u| u.eq_ignore_ascii_case("websocket"))
 }
 
 /// IPv4 (and IPv4-mapped IPv6) per address; IPv6 per /64, the block one
@@ -252,6 +264,39 @@ mod tests {
         let mut b = TokenBucket::new_at(0.0, 1, t0);
         assert!(b.try_take(t0).is_ok());
         assert_eq!(b.try_take(t0 + Duration::from_secs(3600)), Err(Duration::MAX));
+    }
+
+    /// An arena's phones behind one address reconnect after a restart: their
+    /// handshakes draw on a bucket of their own, not the one ordinary
+    /// requests from that address spend, and a flood past it is refused.
+    #[test]
+    fn handshakes_have_a_bucket_of_their_own_per_address() {
+        let settings = [
+            ("HTTP_ADDRESS_RATE_BURST", "2"),
+            ("HTTP_ADDRESS_RATE_PER_SEC", "1"),
+            ("WS_HANDSHAKE_BURST", "5"),
+            ("WS_HANDSHAKE_RATE_PER_SEC", "1"),
+        ];
+        let config = crate::config::Config::from_lookup(|k| {
+            settings.iter().find(|(name, _)| *name == k).map(|(_, v)| (*v).to_string())
+        })
+        .unwrap();
+        let limits = RateLimits::new(&config.http);
+        let peer: std::net::SocketAddr = "10.1.2.3:4000".parse().unwrap();
+        let handshake = || {
+            actix_web::test::TestRequest::get()
+                .uri("/api/v1/ws")
+                .insert_header((UPGRADE, "websocket"))
+                .peer_addr(peer)
+                .to_srv_request()
+        };
+        let request = || actix_web::test::TestRequest::get().uri("/api/v1/events").peer_addr(peer).to_srv_request();
+        let t0 = Instant::now();
+        assert_eq!((0..7).filter(|_| limits.admit(&handshake(), t0).is_ok()).count(), 5);
+        assert_eq!((0..4).filter(|_| limits.admit(&request(), t0).is_ok()).count(), 2);
+        // A plain GET of the socket's path without an upgrade is a request.
+        let plain = actix_web::test::TestRequest::get().uri("/api/v1/ws").peer_addr(peer).to_srv_request();
+        assert!(limits.admit(&plain, t0).is_err());
     }
 
     #[test]

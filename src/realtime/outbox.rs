@@ -37,8 +37,9 @@ pub struct CloseReason {
 pub enum Next {
     Frame(Frame),
     Close(CloseReason),
-    /// The reader went away; stop quietly.
-    Done,
+    /// The reader went away and everything queued before was sent: stop,
+    /// answering the client's close with its code if it gave one.
+    Done(Option<u16>),
 }
 
 /// A connection's few topics and a value each: a list, not a hash map —
@@ -83,6 +84,8 @@ struct State {
     pending: TopicMap<Vec<Frame>>,
     close: Option<CloseReason>,
     done: bool,
+    /// The code of the client's close, echoed in ours (RFC 6455 §5.5.1).
+    echo: Option<u16>,
     /// The writer, while it waits for a frame.
     writer: Option<Waker>,
 }
@@ -249,10 +252,14 @@ impl Outbox {
         self.closing.notified().await;
     }
 
-    /// The reader ended: wake the writer so it stops.
-    pub fn finish(&self) {
+    /// The reader ended: nothing more is queued, and the writer stops once
+    /// what is queued is sent (a reply to a command the client sent just
+    /// before its close goes out ahead of ours). `echo` is the code of the
+    /// client's close.
+    pub fn finish(&self, echo: Option<u16>) {
         let mut s = self.lock();
         s.done = true;
+        s.echo = echo;
         let writer = s.wake_writer();
         drop(s);
         if let Some(writer) = writer {
@@ -278,11 +285,11 @@ impl Outbox {
                 s.done = true;
                 return Poll::Ready(Next::Close(reason));
             }
-            if s.done {
-                return Poll::Ready(Next::Done);
-            }
             if let Some(frame) = s.queue.pop_front() {
                 return Poll::Ready(Next::Frame(frame));
+            }
+            if s.done {
+                return Poll::Ready(Next::Done(s.echo));
             }
             if !s.writer.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
                 s.writer = Some(cx.waker().clone());
@@ -374,15 +381,30 @@ mod tests {
         let got = rt.block_on(async move {
             let waiting = tokio::spawn(async move {
                 let first = matches!(writer.next().await, Next::Frame(f) if f.bytes() == b"hello");
-                (first, matches!(writer.next().await, Next::Done))
+                (first, matches!(writer.next().await, Next::Done(None)))
             });
             tokio::task::yield_now().await;
             o.push(Frame::control("hello"));
             tokio::task::yield_now().await;
-            o.finish();
+            o.finish(None);
             waiting.await.unwrap()
         });
         assert_eq!(got, (true, true));
+    }
+
+    /// A reply queued before the client's close goes out before the
+    /// answer to it, which echoes the client's code; nothing is queued after.
+    #[test]
+    fn the_end_comes_after_what_was_queued_and_echoes_the_clients_code() {
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let o = Outbox::new(10);
+        o.push(Frame::control("reply"));
+        o.finish(Some(1000));
+        o.push(Frame::control("too late"));
+        rt.block_on(async {
+            assert!(matches!(o.next().await, Next::Frame(f) if f.bytes() == b"reply"));
+            assert!(matches!(o.next().await, Next::Done(Some(1000))));
+        });
     }
 
     #[test]

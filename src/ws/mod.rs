@@ -13,9 +13,11 @@ use crate::error::AppError;
 use crate::startup::AppState;
 use actix_codec::Framed;
 use actix_http::body::{BodySize, MessageBody};
-use actix_http::{ConnectionType, Method, Request, Response, StatusCode, h1};
+use actix_http::ws::HandshakeError;
+use actix_http::{ConnectionType, Method, Request, Response, StatusCode, Version, h1};
 use actix_web::body::BoxBody;
 use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, get, web};
 use futures_util::SinkExt;
 use tokio::net::TcpStream;
@@ -29,8 +31,11 @@ pub fn config(cfg: &mut ServiceConfig) {
 /// Browsers send `Origin`; a page from another site may not open a socket
 /// with our users' cookies or tokens. Non-browser clients send none. Same
 /// origin means scheme, host and port (RFC 6454): `https://host` is not the
-/// origin of a page served as `http://host`.
-fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
+/// origin of a page served as `http://host`. Our own origin is the `Host`
+/// the request was sent to over plain HTTP; a proxy's `Forwarded` /
+/// `X-Forwarded-Host` / `X-Forwarded-Proto` count only with
+/// `TRUST_FORWARDED_FOR` (otherwise any client could name its own origin).
+fn origin_allowed(req: &HttpRequest, allowed: &[String], trust_forwarded: bool) -> bool {
     let Some(origin) = req.headers().get("origin").and_then(|o| o.to_str().ok()) else { return true };
     let Ok(origin) = url::Url::parse(origin).map(|u| u.origin()) else { return false };
     // An opaque origin (`null`, `file:`) never equals another.
@@ -41,8 +46,22 @@ fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
     if allowed.iter().any(|a| same(a)) {
         return true;
     }
-    let info = req.connection_info();
-    same(&format!("{}://{}", info.scheme(), info.host()))
+    if trust_forwarded {
+        let info = req.connection_info();
+        return same(&format!("{}://{}", info.scheme(), info.host()));
+    }
+    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).or_else(|| req.uri().host());
+    host.is_some_and(|host| same(&format!("http://{host}")))
+}
+
+/// A refused handshake, in the error envelope. A version we do not speak
+/// names the one we do (RFC 6455 §4.4).
+fn refuse_handshake(err: HandshakeError) -> HttpResponse {
+    let mut res = AppError::BadRequest(format!("not a WebSocket handshake: {err}")).error_response();
+    if matches!(err, HandshakeError::UnsupportedVersion | HandshakeError::NoVersionHeader) {
+        res.headers_mut().insert(header::SEC_WEBSOCKET_VERSION, header::HeaderValue::from_static("13"));
+    }
+    res
 }
 
 /// Upgrade to a WebSocket speaking the JSON frames of CONTRACT.md
@@ -59,13 +78,17 @@ fn origin_allowed(req: &HttpRequest, allowed: &[String]) -> bool {
     (status = 403, body = crate::error::ErrorEnvelope, description = "foreign Origin")), tag = "realtime")]
 #[get("/ws")]
 async fn upgrade(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    if !origin_allowed(&req, &state.config.allowed_origins) {
+    if !origin_allowed(&req, &state.config.allowed_origins, state.config.http.trust_forwarded_for) {
         return AppError::forbidden("this origin may not open a socket").error_response();
+    }
+    // The opening handshake is an HTTP/1.1 request (RFC 6455 §4.1).
+    if req.version() < Version::HTTP_11 {
+        return AppError::BadRequest("a WebSocket handshake needs HTTP/1.1".into()).error_response();
     }
     // Like every other refusal, in the error envelope.
     match actix_http::ws::handshake(req.head()) {
         Ok(mut accepted) => HttpResponse::from(accepted.finish().map_into_boxed_body()),
-        Err(err) => AppError::BadRequest(format!("not a WebSocket handshake: {err}")).error_response(),
+        Err(err) => refuse_handshake(err),
     }
 }
 

@@ -50,6 +50,8 @@ const CLOSE_NORMAL: u16 = 1000;
 const CLOSE_TOO_BIG: u16 = 1009;
 const CLOSE_POLICY: u16 = 1008;
 const CLOSE_PROTOCOL: u16 = 1002;
+/// Text that is not UTF-8 (RFC 6455 §7.4.1).
+const CLOSE_INVALID_DATA: u16 = 1007;
 
 /// How long the writer waits to hand the close frame over before resetting.
 const CLOSE_HANDOVER: Duration = Duration::from_secs(1);
@@ -75,6 +77,7 @@ pub async fn run(state: Arc<AppState>, io: TcpStream, early: BytesMut) {
         bucket: TokenBucket::new(f64::from(limits.rate_per_sec), limits.rate_burst),
         strikes: 0,
         last_heard: Instant::now(),
+        commands: Vec::new(),
     };
     conn.read_loop(FrameReader::new(read_half, early, limits.max_frame_bytes)).await;
 }
@@ -89,18 +92,22 @@ async fn write_loop(mut writer: FrameWriter, outbox: Arc<Outbox>, send_timeout: 
                 // The connection is gone already.
                 Ok(Err(_)) => return,
                 Err(_) => {
-                    // The client stopped reading: nothing more will get through.
-                    outbox.close(CloseReason { code: TOO_SLOW, message: "too slow: not reading".into() });
+                    // The client stopped reading: nothing more will get through
+                    // (the reader learns from the outbox; the writer stops here,
+                    // also when the reader had ended already).
+                    let reason = CloseReason { code: TOO_SLOW, message: "too slow: not reading".into() };
+                    outbox.close(reason.clone());
+                    break Some(reason);
                 }
             },
             Next::Close(reason) => break Some(reason),
-            Next::Done => break None,
+            Next::Done(echo) => break echo.map(|code| CloseReason { code, message: String::new() }),
         }
     };
     // The close frame waits for room in the connection's send buffer, which
     // a client that does not read never makes: then the connection is reset
-    // when it closes instead. A close the client started is answered
-    // without a code (RFC 6455 §5.5.1).
+    // when it closes instead. A close the client started is answered with
+    // its code, or none when it gave none (RFC 6455 §5.5.1).
     let close = async {
         match &reason {
             Some(r) => writer.close(r.code, &r.message).await,
@@ -153,6 +160,8 @@ struct Conn {
     /// `WS_ABUSE_STRIKES` the connection closes with 1008.
     strikes: u32,
     last_heard: Instant,
+    /// Commands still being answered, each on a task of its own.
+    commands: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Conn {
@@ -170,6 +179,8 @@ impl Conn {
         heartbeat.tick().await;
         let mut fragments = Fragments::default();
         let mut client_closed = false;
+        // The code of the client's close frame, echoed in ours.
+        let mut echo = None;
         loop {
             tokio::select! {
                 frame = reader.recv() => {
@@ -181,14 +192,14 @@ impl Conn {
                     let go_on = match frame {
                         Ok(WsFrame::Text(bytes)) => match std::str::from_utf8(&bytes) {
                             Ok(text) => self.on_message(Some(text)).await,
-                            Err(_) => self.close_with(CLOSE_PROTOCOL, "text is not UTF-8"),
+                            Err(_) => self.close_with(CLOSE_INVALID_DATA, "text is not UTF-8"),
                         },
                         Ok(WsFrame::Binary(_)) => self.on_message(None).await,
                         Ok(WsFrame::Continuation(item)) => match fragments.push(item, limits.max_frame_bytes) {
                             Assembled::Partial => true,
                             Assembled::Text(bytes) => match std::str::from_utf8(&bytes) {
                                 Ok(text) => self.on_message(Some(text)).await,
-                                Err(_) => self.close_with(CLOSE_PROTOCOL, "text is not UTF-8"),
+                                Err(_) => self.close_with(CLOSE_INVALID_DATA, "text is not UTF-8"),
                             },
                             Assembled::Binary => self.on_message(None).await,
                             // The same limit and code as one oversized frame:
@@ -201,8 +212,13 @@ impl Conn {
                             true
                         }
                         Ok(WsFrame::Pong(_)) => true,
-                        Ok(WsFrame::Close(_)) => {
+                        Ok(WsFrame::Close(reason)) => {
                             client_closed = true;
+                            // Commands the client sent before its close are
+                            // answered before ours (their replies are queued
+                            // ahead of it).
+                            self.finish_commands().await;
+                            echo = reason.map(|r| u16::from(r.code));
                             false
                         }
                         Err(ProtocolError::Overflow) => self.close_with(CLOSE_TOO_BIG, "frame too large"),
@@ -227,7 +243,7 @@ impl Conn {
                 _ = self.outbox.closing() => break,
             }
         }
-        self.cleanup();
+        self.cleanup(echo);
         if !client_closed {
             self.linger(&mut reader, limits.send_timeout).await;
         }
@@ -416,25 +432,36 @@ impl Conn {
 
     /// Commands run on their own task, so a slow commit never stalls reading;
     /// each is answered by exactly one reply frame.
-    fn command(&self, id: String, command: serde_json::Value) {
+    fn command(&mut self, id: String, command: serde_json::Value) {
         let state = self.state.clone();
         let user = self.user.clone();
         let outbox = self.outbox.clone();
-        actix_web::rt::spawn(async move {
+        let task = actix_web::rt::spawn(async move {
             let reply = match commands::dispatch(&state, user.as_ref(), &id, command).await {
                 Ok(data) => protocol::reply_ok(&id, &data),
                 Err(e) => protocol::reply_err(&id, e.code(), &e.message()),
             };
             outbox.push(Frame::control(reply));
         });
+        self.commands.retain(|c| !c.is_finished());
+        self.commands.push(task);
     }
 
-    fn cleanup(&mut self) {
+    /// Waits (at most the send timeout) for the commands still being
+    /// answered, so their replies go out before the connection closes.
+    async fn finish_commands(&mut self) {
+        let running = futures_util::future::join_all(self.commands.drain(..));
+        if tokio::time::timeout(self.state.config.ws.send_timeout, running).await.is_err() {
+            tracing::debug!(conn = self.id, "commands still running at the client's close: their replies are lost");
+        }
+    }
+
+    fn cleanup(&mut self, echo: Option<u16>) {
         let names: Vec<Arc<str>> = self.subs.keys().cloned().collect();
         for name in names {
             self.unsubscribe(&name);
         }
         self.state.realtime.hub.disconnect(self.id);
-        self.outbox.finish();
+        self.outbox.finish(echo);
     }
 }

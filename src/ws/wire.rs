@@ -56,24 +56,58 @@ pub fn close_payload(code: u16, reason: &str) -> Vec<u8> {
     payload
 }
 
+/// Longest payload a control frame may carry (RFC 6455 §5.5).
+const MAX_CONTROL_PAYLOAD: u64 = 125;
+
+/// The payload length a frame's header announces, once enough of the
+/// header has arrived (`None` before that).
+pub fn announced_length(buf: &[u8]) -> Option<u64> {
+    let second = *buf.get(1)?;
+    match second & 0x7F {
+        126 => Some(u64::from(u16::from_be_bytes(buf.get(2..4)?.try_into().ok()?))),
+        127 => Some(u64::from_be_bytes(buf.get(2..10)?.try_into().ok()?)),
+        short => Some(u64::from(short)),
+    }
+}
+
+/// Refuses a frame by its header alone: a payload over `max` (or a control
+/// frame over 125 bytes) is an error before a byte of it is buffered. The
+/// codec compares the length with its limit only once the whole payload has
+/// arrived, so a header announcing 2^62 bytes would otherwise be buffered
+/// for as long as the client streams.
+fn refuse_by_header(buf: &[u8], max: usize) -> Option<ProtocolError> {
+    let len = announced_length(buf)?;
+    let control = buf[0] & 0x08 != 0;
+    if control && len > MAX_CONTROL_PAYLOAD {
+        return Some(ProtocolError::InvalidLength(usize::try_from(len).unwrap_or(usize::MAX)));
+    }
+    (len > max as u64).then_some(ProtocolError::Overflow)
+}
+
 /// The client's half: frames as they arrive, decoded by actix-http's
-/// WebSocket codec (masking, control frames, the size limit).
+/// WebSocket codec (masking, control frames), each refused by its header
+/// when it announces more than the size limit. What the reader buffers is
+/// bounded by one frame under the limit and one read.
 pub struct FrameReader {
     half: OwnedReadHalf,
     codec: Codec,
     buf: BytesMut,
+    max_frame_bytes: usize,
 }
 
 impl FrameReader {
     /// `early` holds bytes the client sent right behind its handshake.
     pub fn new(half: OwnedReadHalf, early: BytesMut, max_frame_bytes: usize) -> Self {
-        FrameReader { half, codec: Codec::new().max_size(max_frame_bytes), buf: early }
+        FrameReader { half, codec: Codec::new().max_size(max_frame_bytes), buf: early, max_frame_bytes }
     }
 
     /// The next frame; `None` when the client closed the connection.
     /// Cancel-safe: bytes read stay in the reader.
     pub async fn recv(&mut self) -> Option<Result<Frame, ProtocolError>> {
         loop {
+            if let Some(refused) = refuse_by_header(&self.buf, self.max_frame_bytes) {
+                return Some(Err(refused));
+            }
             match self.codec.decode(&mut self.buf) {
                 Ok(Some(frame)) => return Some(Ok(frame)),
                 Ok(None) => {}
@@ -168,6 +202,26 @@ mod tests {
         assert_eq!(&payload[..2], &1008u16.to_be_bytes());
         assert!(std::str::from_utf8(&payload[2..]).is_ok());
         assert_eq!(close_payload(1000, ""), vec![0x03, 0xE8]);
+    }
+
+    #[test]
+    fn a_header_is_refused_as_soon_as_its_length_is_known() {
+        // 2^62 bytes announced: refused from the ten header bytes alone.
+        let mut huge = vec![0x81, 0xFF];
+        huge.extend_from_slice(&(1u64 << 62).to_be_bytes());
+        assert!(matches!(refuse_by_header(&huge, 65_536), Some(ProtocolError::Overflow)));
+        assert!(refuse_by_header(&huge[..9], 65_536).is_none(), "not yet the whole length");
+        // 65,537 in the 64-bit form, 65,536 at the limit in the 16-bit form.
+        let mut over = vec![0x81, 0xFF];
+        over.extend_from_slice(&65_537u64.to_be_bytes());
+        assert!(matches!(refuse_by_header(&over, 65_536), Some(ProtocolError::Overflow)));
+        assert!(refuse_by_header(&[0x81, 0xFE, 0xFF, 0xFF], 65_536).is_none());
+        assert!(matches!(refuse_by_header(&[0x81, 0xFE, 0x10, 0x01], 4096), Some(ProtocolError::Overflow)));
+        // A continuation counts like any data frame; a ping over 125 bytes is refused.
+        assert!(matches!(refuse_by_header(&[0x00, 0xFE, 0x10, 0x01], 4096), Some(ProtocolError::Overflow)));
+        assert!(matches!(refuse_by_header(&[0x89, 0xFE, 0x00, 0x7E], 4096), Some(ProtocolError::InvalidLength(126))));
+        assert!(refuse_by_header(&[0x89, 0xFD], 4096).is_none());
+        assert!(refuse_by_header(&[0x81], 4096).is_none());
     }
 
     /// Frames we write are read back as the client would by the same

@@ -141,6 +141,11 @@ async fn forged_expired_or_misdirected_clerk_tokens_are_refused() {
         ("HS256 keyed with the public PEM", hs256_with_public_key),
         ("alg none", format!("{header_none}.{body}.")),
         ("not a JWT", "not-a-token".to_string()),
+        // Signed, but naming nobody: refused the same on both backends.
+        ("an empty subject", key.sign(None, &with(valid.clone(), json!({"sub": ""})))),
+        ("a NUL in the subject", key.sign(None, &with(valid.clone(), json!({"sub": "user_\u{0}x"})))),
+        ("a newline in the subject", key.sign(None, &with(valid.clone(), json!({"sub": "user_\nx"})))),
+        ("a subject of 256 characters", key.sign(None, &with(valid.clone(), json!({"sub": "u".repeat(256)})))),
     ];
     for (what, token) in cases {
         let (status, body) = me_with_token(&app, &token).await;

@@ -24,6 +24,7 @@ mod schedule;
 mod series;
 mod socket_edges;
 mod socket_fuzz;
+mod socket_protocol;
 mod statuses;
 mod sync;
 mod text_input;

@@ -200,6 +200,8 @@ async fn world(app: &TestApp, c: &Cast) -> World {
     assert_eq!(s, 200, "{b}");
     let rival_team = crate::rosters::team(app, &c.rival, None).await;
     let rival_roster = crate::rosters::roster(app, &c.rival, &rival_team, &season, json!({})).await;
+    let (s, b) = add(app, &c.rival, &rival_roster, &c.rival, json!({})).await;
+    assert_eq!(s, 201, "{b}");
     let (s, b) = app
         .post(
             "/api/v1/games",
@@ -318,6 +320,14 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
         "edit_game" => (Method::PATCH, format!("/games/{}", w.game), Some(json!({"status": "POSTPONED"}))),
         "add_scorekeeper" => (Method::PUT, format!("/games/{}/scorekeepers/{newbie}", w.game), None),
         "score_game" => (Method::POST, format!("/games/{}/actions", w.game), Some(json!({"type": "START"}))),
+        "set_home_lineup" => {
+            (Method::PUT, format!("/games/{}/lineups/{r}", w.game), Some(json!({"userIds": [c.member.id]})))
+        }
+        "set_away_lineup" => (
+            Method::PUT,
+            format!("/games/{}/lineups/{}", w.game, w.rival_roster),
+            Some(json!({"userIds": [c.rival.id]})),
+        ),
         "post_own_status" => {
             (Method::POST, "/statuses".into(), Some(json!({"type": "LOOKING_FOR_TEAM", "entityType": "USER"})))
         }
@@ -477,6 +487,8 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "edit_game",
         "add_scorekeeper",
         "score_game",
+        "set_home_lineup",
+        "set_away_lineup",
         "post_own_status",
         "post_team_status",
         "post_event_call",

@@ -513,8 +513,11 @@ export interface GameUpdate extends Omit<GameDocument, 'log' | 'home' | 'away'> 
 }
 
 export interface GameViewer {
-  /** Post actions and set lineups (staff and the game's score keepers). */
+  /** Post actions (staff and the game's score keepers). */
   canScore: boolean;
+  /** The sides whose lineup the viewer may set: a team's own staff, the
+   * rink's staff and the game's score keepers. */
+  lineupRosterIds: string[];
   /** Reschedule, postpone, cancel, assign score keepers (staff). */
   canManage: boolean;
 }

@@ -35,7 +35,7 @@ function after(game: GameDocument, patch: Partial<GameDocument>): GameDocument {
 
 describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
   it('tells a signed-in user who may not score why, and offers the live page', async () => {
-    setup(makeGame({ viewer: { canScore: false, canManage: false } }));
+    setup(makeGame({ viewer: { canScore: false, canManage: false, lineupRosterIds: ['r-home', 'r-away'] } }));
     expect(await screen.findByTestId('not-a-scorer')).toHaveTextContent("You can't keep score for this game");
     expect(screen.queryByTestId('goal-home')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Follow it live' })).toHaveAttribute('href', '/games/g-1');
@@ -207,9 +207,16 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByTestId('dressed-h2')).not.toBeChecked();
   });
 
+  it("offers a team's staff only their own side's lineup", async () => {
+    setup(makeGame({ viewer: { canScore: true, canManage: false, lineupRosterIds: ['r-away'] } }));
+    expect(await screen.findByTestId('lineup-r-away')).toBeInTheDocument();
+    expect(screen.queryByTestId('lineup-tab-home')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('lineup-r-home')).not.toBeInTheDocument();
+  });
+
   it('lets staff add and remove score keepers', async () => {
     let keepers = [{ userId: 'u-k', displayName: 'Kim Keeper' }];
-    const { server, user } = setup(makeGame({ viewer: { canScore: true, canManage: true } }), {
+    const { server, user } = setup(makeGame({ viewer: { canScore: true, canManage: true, lineupRosterIds: ['r-home', 'r-away'] } }), {
       extra: {
         'GET /games/g-1/scorekeepers': () => keepers,
         'GET /users': { items: [{ id: 'u-new', username: 'nora', firstName: 'Nora', lastName: 'New', profileImage: null, bio: null, profileTypes: [], createdAt: '', followerCount: 0, followingCount: 0, isFollowing: false }], nextCursor: null },

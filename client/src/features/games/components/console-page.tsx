@@ -425,7 +425,7 @@ function Console({ game }: { game: Game }) {
       {status !== 'FINAL' && status !== 'CANCELLED' && (
         <Card className="sk-lineups">
           <CardHeader title="Who dressed" subtitle="Only dressed players can be picked for goals and penalties; each gets a game played at FINAL." />
-          <LineupEditor game={game} busy={busy} onSave={setLineup} />
+          <LineupEditor game={game} editable={game.viewer?.lineupRosterIds ?? []} busy={busy} onSave={setLineup} />
         </Card>
       )}
 

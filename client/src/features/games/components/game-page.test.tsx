@@ -128,7 +128,7 @@ describe('GamePage', () => {
   });
 
   it('offers the console to scorers only, and the arena display to everyone', async () => {
-    setup(makeGame({ viewer: { canScore: false, canManage: false } }));
+    setup(makeGame({ viewer: { canScore: false, canManage: false, lineupRosterIds: ['r-home', 'r-away'] } }));
     expect(await screen.findByTestId('open-display')).toHaveAttribute('href', '/display/game/g-1');
     expect(screen.queryByTestId('open-console')).not.toBeInTheDocument();
   });
@@ -139,7 +139,7 @@ describe('GamePage', () => {
   });
 
   it('lets staff reschedule a game that has not started', async () => {
-    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], viewer: { canScore: true, canManage: true } });
+    const game = makeGame({ status: 'SCHEDULED', period: null, log: [], viewer: { canScore: true, canManage: true, lineupRosterIds: ['r-home', 'r-away'] } });
     const { server, user } = setup(game, { 'PATCH /games/g-1': (call) => ({ ...game, ...(call.body as object), version: 2 }) });
     await user.click(await screen.findByTestId('edit-this-game'));
     await user.selectOptions(screen.getByTestId('edit-game-status'), 'POSTPONED');

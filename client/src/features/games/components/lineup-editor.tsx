@@ -77,19 +77,26 @@ function SideEditor({
 
 export function LineupEditor({
   game,
+  editable,
   busy,
   onSave,
 }: {
   game: GameDocument;
+  /** The sides (roster ids) whose lineup the viewer may set: a team's staff
+   * set their own side's, the rink's staff and score keepers both. */
+  editable: string[];
   busy: boolean;
   onSave: (rosterId: string, userIds: string[], label: string) => Promise<boolean>;
 }) {
-  const [side, setSide] = useState<'home' | 'away'>('home');
-  const team = side === 'home' ? game.home : game.away;
+  const sides = (['home', 'away'] as const).filter((s) => editable.includes(game[s].rosterId));
+  const [picked, setSide] = useState<'home' | 'away'>('home');
+  const side = sides.includes(picked) ? picked : sides[0];
+  if (!side) return <p className="empty-line">Lineups are set by each team's staff, the rink's staff and the game's score keepers.</p>;
+  const team = game[side];
   return (
     <div className="lineups">
       <div className="tabs" role="tablist" aria-label="Team">
-        {(['home', 'away'] as const).map((s) => (
+        {sides.map((s) => (
           <button
             key={s}
             type="button"

@@ -44,7 +44,7 @@ export function makeGame(over: Partial<Game> = {}): Game {
     away: { rosterId: 'r-away', name: 'Ice Hawks', players: AWAY_PLAYERS },
     seasonId: 's-1',
     scheduledAt: '2026-11-20T19:00:00Z',
-    viewer: { canScore: true, canManage: false },
+    viewer: { canScore: true, canManage: false, lineupRosterIds: ['r-home', 'r-away'] },
     ...over,
   };
 }
