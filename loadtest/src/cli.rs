@@ -54,6 +54,12 @@ pub enum Scenario {
     /// own node, times the first import, re-syncs of an unchanged source
     /// and a sync with moved games, with each one's SQL statements.
     Sync(SyncArgs),
+    /// An arena's phones behind one address after a node restart: starts
+    /// its own node with the default rate limits, opens N signed-out sockets
+    /// from one address, SIGKILLs and restarts the node, and times how soon
+    /// every socket is back with the browser client's backoff; then checks a
+    /// flood of handshakes from that address is still refused.
+    Reconnect(ReconnectArgs),
     /// Starts its own cluster (PostgreSQL + Redis), runs RSVPs, goals and
     /// subscribers while killing nodes and dropping Redis connections, and
     /// checks nothing acknowledged was lost and every subscriber converged.
@@ -129,6 +135,35 @@ pub enum Database {
     Sqlite,
     /// A fresh schema `market_<tag>` of --database-url.
     Postgres,
+}
+
+#[derive(Debug, Args)]
+pub struct ReconnectArgs {
+    /// Sockets, all from one address.
+    #[arg(long, default_value_t = 5_000)]
+    pub sockets: usize,
+
+    /// Every socket must be back within this many seconds of the restarted
+    /// node answering.
+    #[arg(long, default_value_t = 10)]
+    pub within: u64,
+
+    /// Handshakes in the flood after the reconnect.
+    #[arg(long, default_value_t = 20_000)]
+    pub flood: usize,
+
+    /// Handshakes of the flood in flight at once.
+    #[arg(long, default_value_t = 200)]
+    pub flood_concurrency: usize,
+
+    /// The `rinkside` binary (default: the one next to this program).
+    #[arg(long)]
+    pub server_bin: Option<std::path::PathBuf>,
+
+    /// Where the node's log and SQLite file go (default: a fresh folder in
+    /// the temp dir).
+    #[arg(long)]
+    pub log_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -96,6 +96,11 @@ pub struct Node {
 }
 
 impl Node {
+    /// A node not yet started, to listen on `port`.
+    pub fn new(index: usize, port: u16) -> Self {
+        Node { index, port, child: None, starts: 0 }
+    }
+
     pub fn base_url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
@@ -152,13 +157,15 @@ impl Node {
             Some(url) => command.env("REDIS_URL", url),
             None => command.env_remove("REDIS_URL"),
         };
+        // The generator is thousands of users on one address: the HTTP
+        // limits are off unless the scenario's own environment sets them.
         let child = command
-            .envs(config.env.iter().map(|(k, v)| (k, v)))
             .env("AUTH_MODE", "dev")
             .env("CLIENT_DIST", "/nonexistent")
             .env("HTTP_ADDRESS_RATE_PER_SEC", "0")
             .env("HTTP_USER_RATE_PER_SEC", "0")
             .env("RUST_LOG", std::env::var("CHAOS_NODE_LOG").unwrap_or_else(|_| "warn".into()))
+            .envs(config.env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -217,7 +224,7 @@ impl Cluster {
         let http = reqwest::Client::builder().build().context("http client")?;
         let mut nodes = Vec::with_capacity(count);
         for index in 0..count {
-            nodes.push(Node { index, port: free_port()?, child: None, starts: 0 });
+            nodes.push(Node::new(index, free_port()?));
         }
         let mut cluster = Self { config, nodes, http };
         for i in 0..count {

@@ -88,6 +88,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Feed(a) => scenario::feed::run(a).await,
         Scenario::Market(a) => scenario::market::run(a).await,
         Scenario::Sync(a) => scenario::sync::run(a).await,
+        Scenario::Reconnect(a) => scenario::reconnect::run(a).await,
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
         Scenario::Floor(a) => floor::run(a).await,
     }

@@ -197,7 +197,13 @@ async fn a_game_is_scheduled_by_league_or_team_staff_and_read_by_anyone_signed_o
     // The facility's owner and either team's owner may schedule.
     let first = new_game(&app, &l.rink, &l.season, &l.home.roster, &l.away.roster, "2026-11-27T19:30:00Z").await;
     let second = new_game(&app, &l.away.coach, &l.season, &l.away.roster, &l.home.roster, PUCK_DROP).await;
-    assert_eq!(first["viewer"], json!({"canScore": true, "canManage": true}));
+    assert_eq!(
+        first["viewer"],
+        json!({"canScore": true, "canManage": true, "lineupRosterIds": [l.home.roster, l.away.roster]})
+    );
+    // A team's staff set their own side's lineup only.
+    let (_, seen) = app.get(&format!("/api/v1/games/{}", id_of(&first)), Some(&l.away.coach)).await;
+    assert_eq!(seen["viewer"]["lineupRosterIds"], json!([l.away.roster]));
 
     let g = public_game(&app, &id_of(&first)).await;
     assert_eq!(g["status"], "SCHEDULED");
@@ -214,7 +220,7 @@ async fn a_game_is_scheduled_by_league_or_team_staff_and_read_by_anyone_signed_o
     assert_eq!(g["scheduledAt"], "2026-11-27T19:30:00.000Z");
     assert!(g.get("viewer").is_none(), "no viewer when signed out");
     let (_, seen) = app.get(&format!("/api/v1/games/{}", id_of(&first)), Some(&stranger)).await;
-    assert_eq!(seen["viewer"], json!({"canScore": false, "canManage": false}));
+    assert_eq!(seen["viewer"], json!({"canScore": false, "canManage": false, "lineupRosterIds": []}));
     let (s, b) = app.get("/api/v1/games/nope", None).await;
     assert_error(s, &b, 404, "not_found");
 
@@ -429,7 +435,10 @@ async fn only_scorers_may_score_and_only_staff_assign_score_keepers() {
     assert_error(s, &b, 403, "forbidden");
     assert_eq!(act(&app, &keeper, &game, json!({"type": "START"})).await["status"], "LIVE");
     let (_, seen) = app.get(&format!("/api/v1/games/{game}"), Some(&keeper)).await;
-    assert_eq!(seen["viewer"], json!({"canScore": true, "canManage": false}));
+    assert_eq!(
+        seen["viewer"],
+        json!({"canScore": true, "canManage": false, "lineupRosterIds": [l.home.roster, l.away.roster]})
+    );
 
     // Team and facility managers score too.
     let (s, b) =

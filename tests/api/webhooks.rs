@@ -223,6 +223,22 @@ async fn an_update_older_than_the_stored_one_is_ignored() {
     assert_eq!(now["user"]["firstName"], "Robert");
 }
 
+/// A user the webhook names must be someone a token could sign in as: an
+/// empty id, or one with a NUL or another control character, is refused
+/// the same on both backends (PostgreSQL would refuse the NUL, SQLite keep it).
+#[actix_web::test]
+async fn a_user_whose_id_is_empty_or_holds_a_control_character_is_refused() {
+    let app = webhook_app().await;
+    let t = 1_700_000_000_000_i64;
+    // A NUL anywhere in a body is refused before any handler (422).
+    let cases = [("", 400, "bad_request"), ("user_\tx", 400, "bad_request"), ("user_\u{0}x", 422, "validation_failed")];
+    for (i, (id, status_wanted, code)) in cases.into_iter().enumerate() {
+        let (status, r) = deliver(&app, &format!("msg_bad{i}"), &user_event("user.created", id, t, json!({}))).await;
+        assert_error(status, &r, status_wanted, code);
+    }
+    assert_eq!(app.count("users").await, 0);
+}
+
 #[actix_web::test]
 async fn an_unknown_event_type_is_acknowledged_and_ignored() {
     let app = webhook_app().await;

@@ -7,6 +7,7 @@ pub mod fanout;
 pub mod feed;
 pub mod market;
 pub mod race;
+pub mod reconnect;
 pub mod scoreboard;
 pub mod steady;
 pub mod sync;
