@@ -7,6 +7,12 @@
 // ignored, so a double tap follows and stays followed. On pages that show
 // one followable (a profile, a team, a rink) the counts also follow the
 // public `follows:ID` topic, so they move when anyone follows.
+//
+// After the request succeeds the button keeps saying what the server now
+// holds until the caller's own data agrees (a refetch brings it), so a list
+// whose data is never refetched (the feed's suggestions) still reads
+// "Following", and a second tap unfollows. A failed request puts the button
+// back and leaves `error` for the caller to show.
 
 import { useCallback, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -34,7 +40,7 @@ export interface FollowCounts {
 
 export function useFollowToggle(kind: FollowKind, target: Followable, { live = false }: { live?: boolean } = {}) {
   const queryClient = useQueryClient();
-  const [override, setOverride] = useState<{ id: string; isFollowing: boolean; followerCount: number } | null>(null);
+  const [override, setOverride] = useState<{ id: string; isFollowing: boolean; followerCount: number; settled: boolean } | null>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const inFlight = useRef(false);
@@ -42,7 +48,14 @@ export function useFollowToggle(kind: FollowKind, target: Followable, { live = f
   const counts = useTopic<FollowCounts>(live ? `follows:${target.id}` : null);
 
   const liveCount = counts?.data.id === target.id ? counts.data.followerCount : null;
-  const current = override && override.id === target.id ? override : { ...target, followerCount: liveCount ?? target.followerCount };
+  const mine = override !== null && override.id === target.id ? override : null;
+  // Once the caller's data agrees with a settled follow, the data speaks again
+  // (and later changes to it, from another tab, show).
+  if (mine?.settled && mine.isFollowing === target.isFollowing) setOverride(null);
+  const shown = mine && !(mine.settled && mine.isFollowing === target.isFollowing) ? mine : null;
+  const current = shown
+    ? { isFollowing: shown.isFollowing, followerCount: shown.settled ? (liveCount ?? shown.followerCount) : shown.followerCount }
+    : { isFollowing: target.isFollowing, followerCount: liveCount ?? target.followerCount };
 
   const toggle = useCallback(async () => {
     const now = Date.now();
@@ -52,11 +65,8 @@ export function useFollowToggle(kind: FollowKind, target: Followable, { live = f
     const follow = !current.isFollowing;
     setError(null);
     setPending(true);
-    setOverride({
-      id: target.id,
-      isFollowing: follow,
-      followerCount: Math.max(0, current.followerCount + (follow ? 1 : -1)),
-    });
+    const followerCount = Math.max(0, current.followerCount + (follow ? 1 : -1));
+    setOverride({ id: target.id, isFollowing: follow, followerCount, settled: false });
     try {
       if (follow) await api.put(`/${kind}/${target.id}/follow`);
       else await api.delete(`/${kind}/${target.id}/follow`);
@@ -67,7 +77,7 @@ export function useFollowToggle(kind: FollowKind, target: Followable, { live = f
         kind !== 'users' ? queryClient.invalidateQueries({ queryKey: ['users'] }) : Promise.resolve(),
         queryClient.invalidateQueries({ queryKey: ['home'] }),
       ]);
-      setOverride(null);
+      setOverride({ id: target.id, isFollowing: follow, followerCount, settled: true });
     } catch (err) {
       setOverride(null);
       setError(err instanceof Error ? err : new Error('Could not update follow'));

@@ -2,6 +2,7 @@
 // each with the same follow button (and endpoints) as their own pages.
 
 import { Link } from 'react-router';
+import { errorMessage } from '../../../lib/api';
 import type { UserSummary } from '../../../lib/api-types';
 import { displayName, handle } from '../../../lib/format';
 import { useFollowToggle, type FollowKind } from '../../../lib/use-follow-toggle';
@@ -30,7 +31,9 @@ export function SuggestionList({ suggestions }: { suggestions: FollowSuggestions
 }
 
 function SuggestionRow({ kind, id, name, sub, to, person }: { kind: FollowKind; id: string; name: string; sub: string; to: string; person?: UserSummary }) {
-  // Suggestions are things I do not follow yet; the count is not shown here.
+  // Suggestions are things I did not follow when the card was made; the
+  // hook then remembers each tap (Following, tap again to unfollow), and a
+  // failed one says why under the row instead of failing silently.
   const follow = useFollowToggle(kind, { id, isFollowing: false, followerCount: 0 });
   return (
     <li className="suggestion">
@@ -42,6 +45,11 @@ function SuggestionRow({ kind, id, name, sub, to, person }: { kind: FollowKind; 
         </span>
       </Link>
       <FollowButton size="sm" subject={name} isFollowing={follow.isFollowing} pending={follow.pending} onToggle={() => void follow.toggle()} />
+      {follow.error && (
+        <p className="suggestion__error" role="alert">
+          {errorMessage(follow.error)}
+        </p>
+      )}
     </li>
   );
 }
