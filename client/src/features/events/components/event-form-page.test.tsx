@@ -168,6 +168,10 @@ describe('EditEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     // Nothing is sent until the organiser picks; the first choice has the focus, Escape goes back.
     expect(await screen.findByRole('alertdialog', { name: 'Save for which weeks?' })).toBeInTheDocument();
     expect(screen.getByTestId('scope-this')).toHaveFocus();
+    // "This event only" is the primary, default choice; every later week is the secondary one.
+    expect(screen.getByTestId('scope-this')).toHaveTextContent('This event only');
+    expect(screen.getByTestId('scope-this')).toHaveClass('btn--primary');
+    expect(screen.getByTestId('scope-following')).toHaveClass('btn--secondary');
     expect(server.callsTo('PATCH', '/events/e-1')).toHaveLength(0);
     await user.keyboard('{Escape}');
     expect(screen.queryByTestId('scope-choice')).not.toBeInTheDocument();

@@ -80,6 +80,30 @@ describe('RsvpPanel', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.queryByTestId('rsvp-out')).not.toBeInTheDocument();
   });
 
+  it("asks before \"Can't make it\" gives my place to the waitlist, and keeping it is the default", async () => {
+    mockApi({ 'GET /me/positions': [] });
+    const fullWithLine: AttendeesDoc = {
+      version: 3,
+      attending: [{ userId: 'u-me', displayName: 'Me', position: 'CENTER', respondedAt: '2026-11-01T00:00:00Z', isPaid: null }],
+      waitlist: [{ userId: 'u-w', displayName: 'W', position: 'LEFT_WING', rank: 1, addedAt: '2026-11-01T00:00:00Z' }],
+      counts: { skaters: 1, goalies: 0, maxSkaters: 1, maxGoalies: 1, waitlistSkaters: 1, waitlistGoalies: 0 },
+    };
+    const { live, user } = setup({ doc: fullWithLine });
+    expect(status()).toHaveTextContent("You're in");
+    await user.click(screen.getByTestId('rsvp-out'));
+    expect(live.command).not.toHaveBeenCalled();
+    const confirm = screen.getByTestId('rsvp-out-confirm');
+    expect(confirm).toHaveTextContent('Give up your place? The skater on the waitlist gets it right away.');
+    expect(screen.getByTestId('rsvp-keep')).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByTestId('rsvp-out-confirm')).not.toBeInTheDocument();
+    expect(live.command).not.toHaveBeenCalled();
+
+    await user.click(screen.getByTestId('rsvp-out'));
+    await user.click(screen.getByTestId('rsvp-give-up'));
+    expect(live.last().command).toEqual({ kind: 'rsvp', eventId: 'e-1', action: 'DECLINED' });
+  });
+
   it('on an unknown outcome says "Checking…", re-reads the event and never claims a failure', async () => {
     let answer: (v: unknown) => void = () => {};
     const server = mockApi({

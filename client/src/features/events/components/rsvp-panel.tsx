@@ -3,7 +3,7 @@
 // wins), a position picker defaulting to their preferred position, and
 // one-tap answers sent as WebSocket commands.
 
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
 import { POSITION_LABELS } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
@@ -13,7 +13,7 @@ import { CheckIcon, ClockIcon, DollarIcon, XIcon } from '../../../components/ui/
 import { Spinner } from '../../../components/ui/spinner';
 import { useMyPositions } from '../api/events';
 import { useRsvp } from '../api/live';
-import { deriveStanding, ordinal, roleOf, spotsLeft, wouldWaitlist, type Standing } from '../model/standing';
+import { deriveStanding, ordinal, roleOf, spotsLeft, waitingForMyPlace, wouldWaitlist, type Standing } from '../model/standing';
 import type { AttendeeCounts, AttendeesDoc } from '../model/types';
 import { PositionPicker } from './position-picker';
 import { AlertsOffer } from '../../../components/ui/alerts-offer';
@@ -56,6 +56,48 @@ function openSpotsText(counts: AttendeeCounts | undefined, position: HockeyPosit
   return `${left} ${noun} ${left === 1 ? 'spot' : 'spots'} left.`;
 }
 
+/**
+ * "Give up your place?": asked before "Can't make it" when someone waits for
+ * the place, because it goes to them at once and is not given back. Keeping
+ * it is the default (focused; Escape keeps it too).
+ */
+function GiveUpConfirm({ waiting, role, onKeep, onGiveUp }: { waiting: number; role: 'SKATER' | 'GOALIE'; onKeep: () => void; onGiveUp: () => void }) {
+  const id = useId();
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => keep.current?.focus(), []);
+  const noun = role === 'GOALIE' ? 'goalie' : 'skater';
+  return (
+    <div
+      className="rsvp-card__confirm"
+      role="alertdialog"
+      aria-labelledby={`${id}-q`}
+      aria-describedby={`${id}-d`}
+      data-testid="rsvp-out-confirm"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onKeep();
+        }
+      }}
+    >
+      <p className="rsvp-card__confirm-text">
+        <strong id={`${id}-q`}>Give up your place?</strong>{' '}
+        <span id={`${id}-d`}>
+          {waiting === 1 ? `The ${noun} on the waitlist` : `The first of ${waiting} ${noun}s on the waitlist`} gets it right away. If you change your mind, you go to the back of the line.
+        </span>
+      </p>
+      <div className="rsvp-card__confirm-buttons">
+        <Button ref={keep} size="lg" block onClick={onKeep} data-testid="rsvp-keep">
+          Keep my place
+        </Button>
+        <Button size="lg" block variant="danger" onClick={onGiveUp} data-testid="rsvp-give-up">
+          Give it up
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProps) {
   const { flight, send, dismiss } = useRsvp(event.id);
   const positions = useMyPositions();
@@ -71,6 +113,14 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
   const fallback: HockeyPosition = preferred && !noPlaces(preferred) ? preferred : noPlaces('CENTER') ? 'GOALIE' : 'CENTER';
   const position: HockeyPosition = picked ?? current ?? fallback;
   const refused = noPlaces(position) && !(current !== null && roleOf(current) === roleOf(position));
+  // Someone waits for my place: "Can't make it" asks first.
+  const [confirmingOut, setConfirmingOut] = useState(false);
+  const waiting = standing.status === 'ATTENDING' && current && doc ? waitingForMyPlace(doc.counts, roleOf(current)) : 0;
+  const decline = () => {
+    setConfirmingOut(false);
+    setPicked(null);
+    void send('DECLINED');
+  };
 
   const busy = flight.phase !== 'idle';
   const closed = cancelled || over;
@@ -129,54 +179,55 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
               Switching between skater and goalie is a new request: you go to the back of the {roleOf(position) === 'GOALIE' ? 'goalie' : 'skater'} line if it is full.
             </p>
           )}
-          <div className="rsvp-card__actions">
-            {!placed && (
-              <Button
-                size="lg"
-                block
-                loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
-                disabled={busy || refused}
-                onClick={() => {
-                  setPicked(null);
-                  void send('ATTENDING', position);
-                }}
-                data-testid="rsvp-in"
-              >
-                I'm in
-              </Button>
-            )}
-            {switching && (
-              <Button
-                size="lg"
-                block
-                loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
-                disabled={busy || refused}
-                onClick={() => {
-                  setPicked(null);
-                  void send('ATTENDING', position);
-                }}
-                data-testid="rsvp-switch"
-              >
-                Switch to {POSITION_LABELS[position].toLowerCase()}
-              </Button>
-            )}
-            {standing.status !== 'DECLINED' && (
-              <Button
-                variant="secondary"
-                size="lg"
-                block
-                loading={flight.phase === 'sending' && flight.action === 'DECLINED'}
-                disabled={busy}
-                onClick={() => {
-                  setPicked(null);
-                  void send('DECLINED');
-                }}
-                data-testid="rsvp-out"
-              >
-                {standing.status === 'WAITLISTED' ? 'Leave the waitlist' : "Can't make it"}
-              </Button>
-            )}
-          </div>
+          {confirmingOut && waiting > 0 && current ? (
+            <GiveUpConfirm waiting={waiting} role={roleOf(current)} onKeep={() => setConfirmingOut(false)} onGiveUp={decline} />
+          ) : (
+            <div className="rsvp-card__actions">
+              {!placed && (
+                <Button
+                  size="lg"
+                  block
+                  loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
+                  disabled={busy || refused}
+                  onClick={() => {
+                    setPicked(null);
+                    void send('ATTENDING', position);
+                  }}
+                  data-testid="rsvp-in"
+                >
+                  I'm in
+                </Button>
+              )}
+              {switching && (
+                <Button
+                  size="lg"
+                  block
+                  loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
+                  disabled={busy || refused}
+                  onClick={() => {
+                    setPicked(null);
+                    void send('ATTENDING', position);
+                  }}
+                  data-testid="rsvp-switch"
+                >
+                  Switch to {POSITION_LABELS[position].toLowerCase()}
+                </Button>
+              )}
+              {standing.status !== 'DECLINED' && (
+                <Button
+                  variant="secondary"
+                  size="lg"
+                  block
+                  loading={flight.phase === 'sending' && flight.action === 'DECLINED'}
+                  disabled={busy}
+                  onClick={() => (waiting > 0 ? setConfirmingOut(true) : decline())}
+                  data-testid="rsvp-out"
+                >
+                  {standing.status === 'WAITLISTED' ? 'Leave the waitlist' : "Can't make it"}
+                </Button>
+              )}
+            </div>
+          )}
         </>
       )}
 

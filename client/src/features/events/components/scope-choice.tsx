@@ -1,7 +1,8 @@
-// "Change this event only" or "This and all following": asked before an
-// edit of an event in a weekly series is saved (docs/series.md). Shown in
-// place, not as a modal; the first choice takes the focus so a keyboard user
-// lands on it, and Escape goes back to editing.
+// "This event only" or "This and all following": asked before an edit of an
+// event in a weekly series is saved (docs/series.md). Shown in place, not as
+// a modal. "This event only" is the default: the primary button, in the
+// primary place, and it takes the focus (Enter picks it); changing every
+// later week is the deliberate, secondary choice. Escape goes back to editing.
 
 import { useEffect, useId, useRef } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -44,11 +45,11 @@ export function ScopeChoice({
         <Button type="button" size="sm" variant="ghost" onClick={onDismiss} disabled={pending !== null} data-testid="scope-back">
           Back
         </Button>
-        <Button ref={first} type="button" size="sm" variant="secondary" loading={pending === 'this'} disabled={pending === 'following'} onClick={() => onChoose('this')} data-testid="scope-this">
-          Change this event only
-        </Button>
-        <Button type="button" size="sm" loading={pending === 'following'} disabled={pending === 'this'} onClick={() => onChoose('following')} data-testid="scope-following">
+        <Button type="button" size="sm" variant="secondary" loading={pending === 'following'} disabled={pending === 'this'} onClick={() => onChoose('following')} data-testid="scope-following">
           This and all following
+        </Button>
+        <Button ref={first} type="button" size="sm" loading={pending === 'this'} disabled={pending === 'following'} onClick={() => onChoose('this')} data-testid="scope-this">
+          This event only
         </Button>
       </div>
     </div>

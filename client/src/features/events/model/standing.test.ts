@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventViewer } from '../../../lib/api-types';
-import { countsLine, deriveStanding, newestDoc, ordinal, overLimitNotes, spotsLeft, waitlistByRole, wouldWaitlist } from './standing';
+import { countsLine, deriveStanding, newestDoc, ordinal, overLimitNotes, spotsLeft, waitingForMyPlace, waitlistByRole, wouldWaitlist } from './standing';
 import type { AttendeeCounts, AttendeesDoc } from './types';
 
 const counts = (over: Partial<AttendeeCounts> = {}): AttendeeCounts => ({
@@ -139,3 +139,16 @@ describe('overLimitNotes', () => {
     expect(overLimitNotes(counts({ skaters: 8, maxSkaters: 8, goalies: 2, maxGoalies: null }))).toEqual([]);
   });
 });
+
+describe('waitingForMyPlace', () => {
+  const full = { skaters: 10, goalies: 1, maxSkaters: 10, maxGoalies: 1, waitlistSkaters: 3, waitlistGoalies: 0 };
+  it('counts the line my place would go to', () => {
+    expect(waitingForMyPlace(full, 'SKATER')).toBe(3);
+    expect(waitingForMyPlace(full, 'GOALIE')).toBe(0);
+  });
+  it('is 0 when leaving promotes nobody: a role over its lowered limit, or no limit', () => {
+    expect(waitingForMyPlace({ ...full, maxSkaters: 8 }, 'SKATER')).toBe(0);
+    expect(waitingForMyPlace({ ...full, maxSkaters: null, waitlistSkaters: 0 }, 'SKATER')).toBe(0);
+  });
+});
+

@@ -121,6 +121,21 @@ export function wouldWaitlist(c: AttendeeCounts, role: Role): boolean {
   return queued > 0 || left === 0;
 }
 
+/**
+ * How many people of `role` wait for a place that an attending player of
+ * that role would free by leaving: 0 when nobody waits, or when the role is
+ * over its limit (a lowered limit) so that leaving promotes nobody. The
+ * "Can't make it" tap asks first when this is above 0: the place goes to
+ * the head of the line at once and is not given back.
+ */
+export function waitingForMyPlace(c: AttendeeCounts, role: Role): number {
+  const queued = role === 'GOALIE' ? c.waitlistGoalies : c.waitlistSkaters;
+  const max = role === 'GOALIE' ? c.maxGoalies : c.maxSkaters;
+  const taken = role === 'GOALIE' ? c.goalies : c.skaters;
+  if (queued === 0 || max === null || taken - 1 >= max) return 0;
+  return queued;
+}
+
 export function waitlistByRole(waitlist: readonly WaitlistEntry[]): { skaters: WaitlistEntry[]; goalies: WaitlistEntry[] } {
   const skaters = waitlist.filter((w) => roleOf(w.position) === 'SKATER').sort((a, b) => a.rank - b.rank);
   const goalies = waitlist.filter((w) => roleOf(w.position) === 'GOALIE').sort((a, b) => a.rank - b.rank);
