@@ -68,6 +68,10 @@ test('two players race for the last skater slot: exactly one gets it, the other 
   // The winner drops out; the loser is promoted on their open page, no reload.
   await loser.evaluate(() => ((window as unknown as { __stillHere: boolean }).__stillHere = true));
   await winner.getByTestId('rsvp-out').click();
+  // A waitlist would take the place: the page asks first, keeping it is the default.
+  await expect(winner.getByTestId('rsvp-out-confirm')).toBeVisible();
+  await expect(winner.getByTestId('rsvp-keep')).toBeFocused();
+  await winner.getByTestId('rsvp-give-up').click();
   await expect(winner.getByTestId('rsvp-status')).toHaveText("You're out");
   await expect(loser.getByTestId('rsvp-status')).toHaveText("You're in");
   expect(await loser.evaluate(() => (window as unknown as { __stillHere?: boolean }).__stillHere)).toBe(true);
