@@ -20,36 +20,36 @@ export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; show
   const score = scoreLine(item);
   const cancelled = item.status === 'CANCELLED' || item.status === 'POSTPONED';
   return (
-    <li className={`sched-row${cancelled ? ' sched-row--cancelled' : ''}`} data-testid={`schedule-${item.id}`}>
-      <div className="sched-row__when">
-        {showDay && <span className="sched-row__day">{when.day}</span>}
-        <span className="sched-row__time">{when.time}</span>
+    <li className={`agenda-row${cancelled ? ' agenda-row--cancelled' : ''}`} data-testid={`schedule-${item.id}`}>
+      <div className="agenda-row__when">
+        {showDay && <span className="agenda-row__day">{when.day}</span>}
+        <span className="agenda-row__time">{when.time}</span>
         {when.zone && (
-          <span className="sched-row__zone" title={`Rink time (${item.timeZone ?? ''})`}>
+          <span className="agenda-row__zone" title={`Rink time (${item.timeZone ?? ''})`}>
             {when.zone}
           </span>
         )}
       </div>
-      <div className="sched-row__body">
-        <span className="sched-row__chips">
+      <div className="agenda-row__body">
+        <span className="agenda-row__chips">
           <span className="event-chip">{kind}</span>
           {cancelled && <span className="event-chip event-chip--cancelled">{item.status === 'POSTPONED' ? 'Postponed' : 'Cancelled'}</span>}
-          {item.status === 'LIVE' && <span className="event-chip sched-row__live">Live</span>}
-          {item.teamName && <span className="sched-row__team">{item.teamName}</span>}
+          {item.status === 'LIVE' && <span className="event-chip agenda-row__live">Live</span>}
+          {item.teamName && <span className="agenda-row__team">{item.teamName}</span>}
         </span>
-        <Link to={href} className="sched-row__title">
+        <Link to={href} className="agenda-row__title">
           {item.title}
         </Link>
-        {(score || item.place) && <span className="sched-row__place">{score ?? item.place}</span>}
+        {(score || item.place) && <span className="agenda-row__place">{score ?? item.place}</span>}
       </div>
-      <div className="sched-row__state">
+      <div className="agenda-row__state">
         {label && item.myState && (
           <span className={`sched-state sched-state--${stateTone(item.myState)}`} data-testid="my-state">
             {label}
           </span>
         )}
         {answers.length > 0 && (
-          <span className="sched-row__answers">
+          <span className="agenda-row__answers">
             {answers.map((a) => (
               <Button
                 key={a}
@@ -65,7 +65,7 @@ export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; show
           </span>
         )}
         {answer.isError && (
-          <span className="sched-row__error" role="alert">
+          <span className="agenda-row__error" role="alert">
             {errorMessage(answer.error)}
           </span>
         )}
