@@ -6,7 +6,7 @@
 //!
 //! Nobody is told about their own action (the actor is skipped), except
 //! the product's own items (welcome, first-follow encouragement), which
-//! have no actor.
+//! have no actor, and a post, which its author sees in their own feed.
 
 use crate::db::feed::{Audience, Fact, Resource, Written, fan_out};
 use crate::db::{self, events::EventRow};
@@ -17,13 +17,15 @@ use sqlx::AnyConnection;
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
 /// A player joined a roster: USER_JOINED_TEAM for the player's followers
-/// and the team's, and TEAM_ROSTER_UPDATED for the team's.
+/// and the team's — one card per join. (It used to write the team's
+/// TEAM_ROSTER_UPDATED as well, so a team's follower got two cards for one
+/// join; that type now tells departures only.)
 pub async fn joined_roster(
     conn: &mut AnyConnection,
     player_id: &str,
     team_id: &str,
     roster_id: &str,
-) -> Result<[Written; 2]> {
+) -> Result<Written> {
     let fact = Fact {
         kind: FeedItemType::UserJoinedTeam,
         actor_id: Some(player_id),
@@ -31,12 +33,11 @@ pub async fn joined_roster(
         resource_id: roster_id,
         extra: None,
     };
-    let joined = fan_out(conn, &fact, &[Audience::UserFollowers(player_id), Audience::TeamFollowers(team_id)]).await?;
-    Ok([joined, roster_changed(conn, player_id, team_id, roster_id).await?])
+    fan_out(conn, &fact, &[Audience::UserFollowers(player_id), Audience::TeamFollowers(team_id)]).await
 }
 
-/// TEAM_ROSTER_UPDATED: the roster changed (a player joined, left or was
-/// taken off); the team's followers.
+/// TEAM_ROSTER_UPDATED: a player left the roster or was taken off it; the
+/// team's followers. (A join is USER_JOINED_TEAM alone.)
 pub async fn roster_changed(conn: &mut AnyConnection, by: &str, team_id: &str, roster_id: &str) -> Result<Written> {
     let fact = Fact {
         kind: FeedItemType::TeamRosterUpdated,
@@ -205,7 +206,8 @@ pub async fn first_follow(conn: &mut AnyConnection, user_id: &str) -> Result<Opt
     Ok(Some(fan_out(conn, &fact, &[Audience::Person(user_id)]).await?))
 }
 
-/// POST_CREATED: the author's followers.
+/// POST_CREATED: the author's followers, and the author: your own post is
+/// in your own feed (the one item that tells its actor).
 pub async fn post_created(conn: &mut AnyConnection, author_id: &str, post_id: &str) -> Result<Written> {
     let fact = Fact {
         kind: FeedItemType::PostCreated,
@@ -214,7 +216,7 @@ pub async fn post_created(conn: &mut AnyConnection, author_id: &str, post_id: &s
         resource_id: post_id,
         extra: None,
     };
-    fan_out(conn, &fact, &[Audience::UserFollowers(author_id)]).await
+    fan_out(conn, &fact, &[Audience::UserFollowers(author_id), Audience::Person(author_id)]).await
 }
 
 /// EXTERNAL_GAME_IMPORTED: one item per sync that created events for

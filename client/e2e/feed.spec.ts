@@ -47,6 +47,8 @@ test('a person posts and joins a team; a follower sees both live on the home fee
   await a.getByTestId('composer-submit').click();
   await expect(a.getByLabel('New post')).toHaveValue('');
   await expect(a.getByTestId('posted-note')).toBeVisible();
+  // Her own post is in her own feed too, live (issue 26).
+  await expect(a.getByTestId('feed-item').first()).toContainText('Alice Ames posted');
 
   // Bob, at the top of his page, sees it slide in without reloading.
   const top = feed.getByTestId('feed-item').first();
@@ -57,9 +59,10 @@ test('a person posts and joins a team; a follower sees both live on the home fee
 
   // Alice joins her team's roster; Bob sees it live.
   await create(page, alice, `/api/v1/rosters/${roster.id}/players`, { userId: alice.id });
-  // (Bob follows the team too, so a roster-change item comes with each join.)
+  // Bob follows the team too: still one card per join (issue 26), no roster-change card beside it.
   const joins = feed.locator('[data-type="USER_JOINED_TEAM"]');
   await expect(joins.first()).toContainText(`Alice Ames joined Ice Owls ${id}`);
+  await expect(feed.locator('[data-type="TEAM_ROSTER_UPDATED"]')).toHaveCount(0);
 
   // Carol joins the same roster: one item, aggregated, not two.
   await create(page, alice, `/api/v1/rosters/${roster.id}/players`, { userId: carol.id });

@@ -31,7 +31,9 @@ pub enum Audience<'a> {
     UserFollowers(&'a str),
     /// Everyone attending or waitlisted for an event.
     EventPeople(&'a str),
-    /// One person.
+    /// One person, told even when they are the fact's actor (your own
+    /// post in your own feed): the one audience the actor is not skipped
+    /// from.
     Person(&'a str),
 }
 
@@ -113,8 +115,9 @@ pub struct Written {
 }
 
 /// Writes (or grows) one item per distinct recipient of the audiences,
-/// skipping the actor (nobody is told what they just did). After the
-/// transaction commits, hand the result to `Realtime::push_feed`.
+/// skipping the actor (nobody is told what they just did) unless named as
+/// an [`Audience::Person`]. After the transaction commits, hand the result
+/// to `Realtime::push_feed`.
 pub async fn fan_out(
     conn: &mut AnyConnection,
     fact: &Fact<'_>,
@@ -135,12 +138,19 @@ pub async fn fan_out(
     let first = 9; // placeholders $1..$8 are the fact's
     let union: Vec<String> =
         audiences.iter().enumerate().map(|(i, a)| a.select().0.replace("{}", &format!("${}", first + i))).collect();
+    // A person named on purpose is told even of their own fact.
+    let named: String = audiences
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a, Audience::Person(_)))
+        .map(|(i, _)| format!(" OR r.uid = ${}", first + i))
+        .collect();
     let sql = format!(
         "INSERT INTO feed_items (id, type, user_id, actor_id, resource_id, resource_type, aggregated_data, \
            created_at, updated_at, open_key, agg_count, agg_actors) \
          SELECT CAST($1 AS TEXT) || '.' || r.uid, CAST($2 AS TEXT), r.uid, CAST($3 AS TEXT), CAST($4 AS TEXT), \
            CAST($5 AS TEXT), CAST($6 AS TEXT), CAST($7 AS BIGINT), CAST($7 AS BIGINT), CAST($8 AS TEXT), 1, CAST($3 AS TEXT) \
-         FROM ({}) r WHERE r.uid <> COALESCE(CAST($3 AS TEXT), '') ORDER BY r.uid \
+         FROM ({}) r WHERE r.uid <> COALESCE(CAST($3 AS TEXT), ''){named} ORDER BY r.uid \
          ON CONFLICT (user_id, open_key) DO UPDATE SET \
            actor_id = excluded.actor_id, \
            updated_at = CASE WHEN excluded.updated_at > feed_items.updated_at \

@@ -97,6 +97,40 @@ async fn an_event_keeps_every_seed_field_and_validates_them() {
 }
 
 #[actix_web::test]
+async fn a_title_over_200_characters_is_refused_saying_how_long_it_is_never_cut() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    // Counted in characters, after trimming: 200 of "é" (400 bytes) is fine.
+    let longest = "é".repeat(200);
+    let event = new_event(&app, &org, json!({"title": format!("  {longest}  ")})).await;
+    let (_, e) = app.get(&format!("/api/v1/events/{event}"), Some(&org)).await;
+    assert_eq!(e["title"], longest.as_str());
+
+    let before = app.count("events").await;
+    let (s, body) = app
+        .post(
+            "/api/v1/events",
+            Some(&org),
+            json!({"title": "x".repeat(201), "startDate": "2026-12-05T20:00:00Z", "eventType": "OTHER"}),
+        )
+        .await;
+    assert_error(s, &body, 422, "validation_failed");
+    assert_eq!(body["error"]["details"]["title"], "201 characters; at most 200", "{body}");
+    assert_eq!(body["error"]["message"], "Title: 201 characters; at most 200", "{body}");
+    assert_eq!(app.count("events").await, before, "nothing stored, cut or not");
+
+    // The same on an edit: refused, and the stored title stays whole.
+    let (s, body) = app.patch(&format!("/api/v1/events/{event}"), Some(&org), json!({"title": "y".repeat(250)})).await;
+    assert_error(s, &body, 422, "validation_failed");
+    assert_eq!(body["error"]["details"]["title"], "250 characters; at most 200", "{body}");
+    let (_, e) = app.get(&format!("/api/v1/events/{event}"), Some(&org)).await;
+    assert_eq!(e["title"], longest.as_str());
+    let (s, e) = app.patch(&format!("/api/v1/events/{event}"), Some(&org), json!({"title": "z".repeat(200)})).await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["title"].as_str().unwrap().chars().count(), 200);
+}
+
+#[actix_web::test]
 async fn full_roles_queue_fairly_and_a_freed_place_promotes_the_head_of_that_roles_line() {
     let app = spawn_app().await;
     let org = app.user("organiser").await;

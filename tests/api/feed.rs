@@ -91,7 +91,11 @@ async fn a_post_reaches_its_authors_followers_only_and_leaves_their_feeds_when_d
     assert_eq!(seen[0]["resource"]["content"], "Ice is fresh tonight — see you at 9:30 https://example.com/rink");
     assert_eq!(seen[0]["actors"][0]["id"], author.id.as_str());
     assert!(of_type(&app, &stranger, "POST_CREATED").await.is_empty());
-    assert!(of_type(&app, &author, "POST_CREATED").await.is_empty(), "nobody is told what they did");
+    // The author's own feed holds it too (issue 26: it used to be missing).
+    let own = of_type(&app, &author, "POST_CREATED").await;
+    assert_eq!(own.len(), 1, "{own:?}");
+    assert_eq!(own[0]["resourceId"], p.as_str());
+    assert_eq!(own[0]["actorId"], author.id.as_str());
 
     // Posts: validation, author-only edits, the profile list.
     let (s, b) = app.post("/api/v1/posts", Some(&author), json!({"content": "   "})).await;
@@ -113,6 +117,7 @@ async fn a_post_reaches_its_authors_followers_only_and_leaves_their_feeds_when_d
     let (s, _) = app.delete(&format!("/api/v1/posts/{p}"), Some(&author)).await;
     assert_eq!(s, 204);
     assert_eq!(of_type(&app, &fan, "POST_CREATED").await.len(), 1, "only the second post is left");
+    assert_eq!(of_type(&app, &author, "POST_CREATED").await.len(), 1, "and in the author's own feed too");
     let (s, _) = app.get(&format!("/api/v1/posts/{p}"), None).await;
     assert_eq!(s, 404);
 }
@@ -240,6 +245,8 @@ async fn joins_aggregate_into_one_item_even_at_the_same_moment_and_seasons_and_d
     let joined = of_type(&app, &fan, "USER_JOINED_TEAM").await;
     assert_eq!(joined.len(), 1, "{joined:?}");
     assert_eq!(joined[0]["aggregatedData"]["count"], 6);
+    // One card per join: no TEAM_ROSTER_UPDATED beside it (issue 26).
+    assert!(of_type(&app, &fan, "TEAM_ROSTER_UPDATED").await.is_empty(), "a join is one card");
     let actors = joined[0]["aggregatedData"]["actorIds"].as_array().unwrap();
     assert_eq!(actors.len(), 6);
     assert_eq!(actors[0], players[5].id.as_str(), "newest first");
@@ -258,6 +265,7 @@ async fn joins_aggregate_into_one_item_even_at_the_same_moment_and_seasons_and_d
     let updated = of_type(&app, &fan, "TEAM_ROSTER_UPDATED").await;
     assert_eq!(updated.len(), 1);
     assert_eq!(updated[0]["actorId"], players[1].id.as_str());
+    assert_eq!(updated[0]["aggregatedData"]["count"], 1, "the departure alone, no joins folded in");
 }
 
 #[actix_web::test]
@@ -306,8 +314,8 @@ async fn paging_covers_every_item_once_and_a_forged_cursor_is_refused() {
     assert_eq!(s, 401);
 }
 
-/// The next update carrying an item of this type (a join also pushes the
-/// team's TEAM_ROSTER_UPDATED item).
+/// The next update carrying an item of this type (skipping others the
+/// same socket may be pushed meanwhile).
 async fn next_item(ws: &mut Ws, kind: &str) -> Option<Value> {
     loop {
         let update = ws.next_of("update", WAIT).await?;
@@ -353,11 +361,15 @@ async fn the_feed_topic_snapshots_the_first_page_and_pushes_new_and_grown_items(
     assert_eq!(two["data"]["id"], one["data"]["id"], "the same item, grown");
     assert_eq!(two["data"]["aggregatedData"]["count"], 2);
 
-    // Nobody else's feed: another person's socket hears nothing of it.
+    // Nobody else's feed: another person's socket hears nothing of it; the
+    // writer's own open feed gets it live.
     let mut other = app.ws().await;
     other.auth(&author).await;
     other.subscribe("feed").await;
     post(&app, &reader, "to my followers, of whom the author is not one").await;
+    let own = next_item(&mut ws, "POST_CREATED").await.expect("my own post reaches my own open feed");
+    assert_eq!(own["data"]["actorId"], reader.id.as_str());
+    assert_eq!(own["data"]["resource"]["content"], "to my followers, of whom the author is not one");
     assert!(other.next_of("update", Duration::from_millis(500)).await.is_none());
 }
 
@@ -419,6 +431,12 @@ async fn an_edited_post_reaches_open_feeds_in_place_and_a_deleted_one_leaves_the
     assert!(edited["seq"].as_i64().unwrap() > snap["seq"].as_i64().unwrap());
     let listed = of_type(&app, &fan, "POST_CREATED").await;
     assert_eq!(listed[1]["id"], item["id"], "still below the newer post");
+    // The author's own feed holds the post too (issue 26): it hears of the
+    // edit, in place, on the author's own item.
+    let own_edit = next_update(&mut authors, WAIT).await.expect("the author's own feed hears of the edit");
+    assert_eq!(own_edit["data"]["resource"]["content"], "Ice at 9:30");
+    assert_eq!(own_edit["data"]["resourceId"], p.as_str());
+    assert_ne!(own_edit["data"]["id"], item["id"], "the author's own item, not the fan's");
 
     // Delete: exactly that item leaves the open feed.
     let (s, _) = app.delete(&format!("/api/v1/posts/{p}"), Some(&author)).await;
@@ -428,9 +446,11 @@ async fn an_edited_post_reaches_open_feeds_in_place_and_a_deleted_one_leaves_the
     assert_eq!(removed["data"], json!({"id": item["id"], "removed": true}));
     assert!(next_update(&mut fans, Duration::from_millis(300)).await.is_none(), "one frame per item");
 
-    // Nobody else's feed heard of either.
+    // The author's feed loses it too; nobody else's feed heard of either.
+    let own_removal = next_update(&mut authors, WAIT).await.expect("the author's own feed hears of the removal");
+    assert_eq!(own_removal["data"], json!({"id": own_edit["data"]["id"], "removed": true}));
     assert!(next_update(&mut strangers, Duration::from_millis(300)).await.is_none());
-    assert!(next_update(&mut authors, Duration::from_millis(300)).await.is_none());
+    assert!(next_update(&mut authors, Duration::from_millis(300)).await.is_none(), "one frame per item");
 }
 
 #[actix_web::test]

@@ -78,12 +78,30 @@ pub struct EventInput {
 
 /// `title`: 1–200 characters after trimming (null leaves it on edit).
 fn title() -> utoipa::openapi::schema::Object {
-    let mut schema = crate::domain::text::schema::text::<200>();
+    let mut schema = crate::domain::text::schema::text::<MAX_TITLE_CHARS>();
     schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([
         utoipa::openapi::schema::Type::String,
         utoipa::openapi::schema::Type::Null,
     ]);
     schema
+}
+
+/// The longest title, in characters after trimming (as the server counts
+/// them: Unicode scalar values, like the client's counter).
+pub const MAX_TITLE_CHARS: usize = 200;
+
+/// Why a (trimmed) title is refused, or `None`. A long one is refused
+/// saying how long it is, never cut: a title pasted from elsewhere must not
+/// lose its end without the organiser seeing it (issue 26).
+fn title_problem(title: &str) -> Option<String> {
+    let n = title.chars().count();
+    if n == 0 {
+        Some("is required".into())
+    } else if n > MAX_TITLE_CHARS {
+        Some(format!("{n} characters; at most {MAX_TITLE_CHARS}"))
+    } else {
+        None
+    }
 }
 
 /// The body of creating an event: [`EventInput`]'s schema with `title`,
@@ -132,8 +150,8 @@ pub(super) async fn merge(
     if let Some(t) = input.title {
         f.title = t.trim().to_string();
     }
-    if f.title.is_empty() || f.title.chars().count() > 200 {
-        errors.insert("title".into(), "is required (at most 200 characters)".into());
+    if let Some(message) = title_problem(&f.title) {
+        errors.insert("title".into(), message);
     }
     f.description = text(input.description, f.description);
     f.location = text(input.location, f.location);

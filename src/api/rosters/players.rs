@@ -100,7 +100,7 @@ async fn add_player(
     tx.commit().await?;
     state.realtime.push_notification_batches([added]);
     state.realtime.push(&[Topic::roster(id.as_str())]).await;
-    state.realtime.push_feed(&state.db, told.to_vec());
+    state.realtime.push_feed(&state.db, vec![told]);
     crate::api::statuses::push_ended(&state, found_a_team).await;
     Ok(HttpResponse::Created().json(load_player(&state, &id, &body.user_id).await?))
 }

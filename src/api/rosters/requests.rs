@@ -241,7 +241,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
             alternate_captain: false,
         };
         db::rosters::players::insert_player(&mut tx, &roster_id, &requester_id, &fields).await?;
-        told.extend(crate::feed::joined_roster(&mut tx, &requester_id, &locked.team_id, &roster_id).await?);
+        told.push(crate::feed::joined_roster(&mut tx, &requester_id, &locked.team_id, &roster_id).await?);
         found_a_team = db::statuses::end_looking_for_team(&mut *tx, &requester_id, &roster_id, (state.clock)()).await?;
     } else if !db::rosters::requests::decide(&mut tx, id, RequestStatus::Rejected.as_str(), &me.id).await? {
         return Err(not_pending());

@@ -80,17 +80,13 @@ async fn a_join_request_is_asked_once_decided_once_and_joins_in_one_transaction(
     assert_eq!(joe_player["position"], "LEFT_DEFENSE");
     assert_eq!(joe_player["commitmentLevel"], "SUBSTITUTE");
 
-    // Feed: joined → Joe's followers and the team's (once each); roster updated → the team's.
+    // Feed: one card per join (issue 26) — joined → Joe's followers and the
+    // team's, once each; no TEAM_ROSTER_UPDATED beside it for the team's.
     let joined = ("USER_JOINED_TEAM".to_string(), Some("ROSTER".to_string()), Some(c.roster.clone()));
-    let updated = ("TEAM_ROSTER_UPDATED".to_string(), Some("ROSTER".to_string()), Some(c.roster.clone()));
     assert_eq!(feed_of(&app, &joes_fan).await, vec![joined.clone()]);
-    let mut team_fans_feed = feed_of(&app, &team_fan).await;
-    team_fans_feed.sort();
-    assert_eq!(team_fans_feed, vec![updated.clone(), joined.clone()]);
-    let mut both_feed = feed_of(&app, &both).await;
-    both_feed.sort();
-    assert_eq!(both_feed, vec![updated, joined]);
-    assert_eq!(app.count("feed_items").await, feed_before + 5);
+    assert_eq!(feed_of(&app, &team_fan).await, vec![joined.clone()]);
+    assert_eq!(feed_of(&app, &both).await, vec![joined]);
+    assert_eq!(app.count("feed_items").await, feed_before + 3);
 
     // Deciding twice, or deciding a decided request, changes nothing.
     let before = app.counts(ROSTER_TABLES).await;

@@ -46,13 +46,29 @@ function describedBy(id: string, error?: string | null, hint?: ReactNode) {
   return undefined;
 }
 
-export type TextFieldProps = FieldChrome & InputHTMLAttributes<HTMLInputElement> & { prefix?: ReactNode };
+export type TextFieldProps = FieldChrome &
+  InputHTMLAttributes<HTMLInputElement> & {
+    prefix?: ReactNode;
+    /**
+     * The most characters the server takes (after trimming, counted as it
+     * counts them): shows a count and marks it over, without cutting what
+     * is typed or pasted the way `maxLength` silently does.
+     */
+    limit?: number;
+  };
 
-export function TextField({ label, hint, error, optional, id, prefix, className, ...input }: TextFieldProps) {
+export function TextField({ label, hint, error, optional, id, prefix, className, limit, ...input }: TextFieldProps) {
   const auto = useId();
   const fid = id ?? auto;
+  const length = limit !== undefined && typeof input.value === 'string' ? Array.from(input.value.trim()).length : 0;
+  const counter =
+    limit !== undefined ? (
+      <span className={`field__counter${length > limit ? ' field__counter--over' : ''}`}>
+        {length}/{limit}
+      </span>
+    ) : undefined;
   return (
-    <FieldFrame id={fid} label={label} hint={hint} error={error} optional={optional}>
+    <FieldFrame id={fid} label={label} hint={hint} error={error} optional={optional} counter={counter}>
       <div className={`input-wrap${prefix ? ' input-wrap--prefixed' : ''}`}>
         {prefix && <span className="input-wrap__prefix">{prefix}</span>}
         <input

@@ -110,6 +110,27 @@ describe('CreateEventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByText('2 to 4 groups')).toBeInTheDocument();
   });
 
+  it('counts the title and refuses a pasted one over 200 characters instead of cutting it', async () => {
+    const server = mockApi({ 'GET /facilities': { items: [], nextCursor: null } });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateEventPage />, { route: '/events/new', path: '/events/new' });
+    const title = screen.getByTestId('event-title');
+    expect(screen.getByText('0/200')).toBeInTheDocument();
+    await user.click(title);
+    await user.paste('x'.repeat(201));
+    expect(title).toHaveValue('x'.repeat(201));
+    expect(screen.getByText('201/200')).toHaveClass('field__counter--over');
+    expect(screen.getByText('201 characters; at most 200.')).toBeInTheDocument();
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    await user.type(screen.getByTestId('event-start'), `${NEXT_YEAR}-12-06T21:00`);
+    await user.click(screen.getByTestId('save-event'));
+    expect(server.callsTo('POST', '/events')).toHaveLength(0);
+
+    await user.type(title, '{Backspace}');
+    expect(screen.getByText('200/200')).not.toHaveClass('field__counter--over');
+    expect(screen.queryByText(/characters; at most 200/)).not.toBeInTheDocument();
+  });
+
   it('asks for a title and a start before sending anything', async () => {
     const server = mockApi({ 'GET /facilities': { items: [], nextCursor: null } });
     const user = userEvent.setup();

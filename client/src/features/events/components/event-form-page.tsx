@@ -30,6 +30,9 @@ import {
   repeatsWeekly,
   patchInput,
   suggestedEnd,
+  TITLE_MAX_CHARS,
+  titleLength,
+  titleProblem,
   validateDraft,
   type EventDraft,
 } from '../model/event-draft';
@@ -241,7 +244,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
             />
             {errors.eventType && <p className="field__error" role="alert">{errors.eventType}</p>}
           </div>
-          <TextField label="Title" value={draft.title} onChange={(e) => set('title', e.target.value)} error={errors.title} placeholder="Tuesday noon pickup" maxLength={200} autoFocus={mode === 'create'} data-testid="event-title" />
+          <TextField label="Title" value={draft.title} onChange={(e) => set('title', e.target.value)} error={errors.title ?? (titleLength(draft.title) > TITLE_MAX_CHARS ? titleProblem(draft.title) : null)} placeholder="Tuesday noon pickup" limit={TITLE_MAX_CHARS} autoFocus={mode === 'create'} data-testid="event-title" />
           <div className="form-grid">
             <TextField
               label="Starts"

@@ -83,6 +83,14 @@ describe('event draft', () => {
     expect(validateDraft({ ...emptyDraft(), title: 'x', startDate: '2026-12-01T12:00', endDate: '2026-12-01T11:00' })).toEqual({ endDate: 'Ends before it starts.' });
   });
 
+  it('counts a title as the server does and refuses one over 200 characters, saying how long it is', () => {
+    const d = { ...emptyDraft(), startDate: '2026-12-01T12:00' };
+    expect(validateDraft({ ...d, title: `  ${'é'.repeat(200)}  ` })).toEqual({});
+    // One emoji is one character to the server, two UTF-16 units here.
+    expect(validateDraft({ ...d, title: '🏒'.repeat(200) })).toEqual({});
+    expect(validateDraft({ ...d, title: 'x'.repeat(201) })).toEqual({ title: '201 characters; at most 200.' });
+  });
+
   it('suggests a 90-minute slot', () => {
     expect(suggestedEnd('2026-12-01T19:00')).toBe('2026-12-01T20:30');
     expect(suggestedEnd('')).toBe('');

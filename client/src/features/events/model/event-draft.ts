@@ -121,6 +121,22 @@ export function suggestedEnd(start: string): string {
   return toLocalInput(new Date(new Date(iso).getTime() + 90 * 60_000).toISOString());
 }
 
+/** The longest title the server takes (characters after trimming). */
+export const TITLE_MAX_CHARS = 200;
+
+/** Characters as the server counts them (Unicode scalar values, after trim). */
+export function titleLength(title: string): number {
+  return Array.from(title.trim()).length;
+}
+
+/** Why the title cannot be saved, or null. A long one is refused, never cut (the server's words). */
+export function titleProblem(title: string): string | null {
+  const n = titleLength(title);
+  if (n === 0) return 'Give the event a name.';
+  if (n > TITLE_MAX_CHARS) return `${n} characters; at most ${TITLE_MAX_CHARS}.`;
+  return null;
+}
+
 const isWhole = (s: string) => /^\d+$/.test(s.trim());
 
 /** The checks we can make before asking the server; it checks again. */
@@ -130,8 +146,8 @@ export const EVENT_HORIZON_MS = (2 * 365 + 1) * 24 * 3600 * 1000;
 /** `originalStart`: an edited event's stored start, which is not checked again when unchanged. */
 export function validateDraft(d: EventDraft, now: number = Date.now(), originalStart?: string): FieldErrors {
   const e: FieldErrors = {};
-  if (!d.title.trim()) e.title = 'Give the event a name.';
-  else if (d.title.trim().length > 200) e.title = 'At most 200 characters.';
+  const title = titleProblem(d.title);
+  if (title) e.title = title;
   const start = fromLocalInput(d.startDate);
   if (!start) e.startDate = 'When does it start?';
   else if (Date.parse(start) > now + EVENT_HORIZON_MS && !(originalStart && Date.parse(originalStart) === Date.parse(start))) e.startDate = 'Pick a start within two years from today.';

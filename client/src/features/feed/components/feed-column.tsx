@@ -22,7 +22,7 @@ export function FeedColumn() {
   const create = useCreatePost(me.id);
   const { items, pendingCount, showNew, isFresh, pages } = useFeedView();
   const sentinel = useRef<HTMLDivElement | null>(null);
-  /** Your own posts are not in your feed: say where the new one went. */
+  /** Say where the new post went: your feed (it arrives live on top), your followers' and your profile. */
   const [posted, setPosted] = useState(false);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
 
@@ -45,7 +45,7 @@ export function FeedColumn() {
       <Composer onPost={(content) => create.mutateAsync(content)} onPosted={() => setPosted(true)} />
       {posted && (
         <p className="feed__posted" role="status" data-testid="posted-note">
-          Posted. Your followers see it in their feeds; it is on <Link to={`/users/${me.id}`}>your profile</Link>.
+          Posted. It is in your feed and your followers' feeds, and on <Link to={`/users/${me.id}`}>your profile</Link>.
         </p>
       )}
 

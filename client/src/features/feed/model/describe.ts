@@ -82,7 +82,7 @@ export function describeFeedItem(item: FeedItem, viewerFirstName?: string | null
       return [...(who ?? [t('Someone')]), t(' joined '), teamLink(item.resource as FeedRosterResource | null)];
     case 'TEAM_ROSTER_UPDATED': {
       const r = item.resource as FeedRosterResource | null;
-      // A join or a departure (the server says which only through USER_JOINED_TEAM).
+      // A departure (a join is USER_JOINED_TEAM alone since issue 26; older items may be joins).
       return [t('Roster change on '), teamLink(r), ...(who ? [t(': '), ...who] : [])];
     }
     case 'SEASON_STARTED': {
