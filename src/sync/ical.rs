@@ -6,7 +6,9 @@
 //! - Components nest: only properties directly inside a VEVENT count, so a
 //!   VTIMEZONE's `DTSTART` or a VALARM's `DESCRIPTION` never leak into a game.
 //!   A feed that ends inside a component was cut short and is refused, since
-//!   reading half of it would remove the other half's games.
+//!   reading half of it would remove the other half's games. Lines after
+//!   the closing `END:VCALENDAR` are ignored (caches append a timestamp
+//!   there), unless one opens another `BEGIN:VCALENDAR`, as RFC 5545 allows.
 //! - `DTSTART`/`DTEND` (or `DURATION`): `…Z` is UTC; `TZID=` is read in that
 //!   zone (in the rink's `zone` when chrono-tz does not know the name);
 //!   floating times and `VALUE=DATE` (midnight) in the rink's `zone`. Local
@@ -44,6 +46,11 @@ pub fn parse(body: &[u8], zone: Tz) -> Result<Schedule, ScheduleError> {
     for (line_number, line) in unfold(&text) {
         let Some(property) = Property::parse(line_number, &line) else { continue };
         let component = || property.value.trim().to_ascii_uppercase();
+        if saw_calendar && stack.is_empty() && !(property.name == "BEGIN" && component() == "VCALENDAR") {
+            // After the calendar's END:VCALENDAR: what a cache or proxy
+            // appended (a timestamp, a comment), not part of the schedule.
+            continue;
+        }
         match property.name.as_str() {
             "BEGIN" => {
                 let component = component();

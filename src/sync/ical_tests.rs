@@ -2,7 +2,7 @@ use chrono_tz::America::Toronto;
 use proptest::prelude::*;
 
 use super::*;
-use crate::sync::schedule::{assert_matches_expected, assert_well_formed, fixture, fuzz_config, mutated};
+use crate::sync::schedule::{assert_matches_expected, assert_well_formed, fixture, fuzz_config, mutated, our_fixture};
 
 /// A calendar around `events` (VEVENT bodies, CRLF-joined by the caller or not).
 fn calendar(events: &[&str]) -> Vec<u8> {
@@ -182,6 +182,30 @@ fn broken_calendars_are_refused_with_the_line() {
     assert_eq!(message(bad_start), "line 4: DTSTART `20261301T203000` is not a date and time");
     let no_start = parse(&calendar(&["UID:g1\r\nSUMMARY:A vs B"]), Toronto);
     assert_eq!(message(no_start), "line 3: `g1` has no DTSTART");
+}
+
+#[test]
+fn a_line_a_cache_appended_after_end_vcalendar_is_ignored() {
+    let schedule = parse(&our_fixture("cache-appended.ics"), Toronto).unwrap();
+    let ids: Vec<&str> = schedule.games.iter().map(|g| g.external_id.as_str()).collect();
+    assert_eq!(ids, ["game-880001@scheduler.example", "game-880002@scheduler.example"]);
+    let trailing = b"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260909T003000Z\r\nSUMMARY:A vs B\r\nEND:VEVENT\r\n\
+                     END:VCALENDAR\r\nX-Cache: HIT\r\nEND:VEVENT\r\nSUMMARY:C vs D\r\n";
+    assert_eq!(parse(trailing, Toronto).unwrap().games.len(), 1, "whatever follows the calendar is not read");
+}
+
+#[test]
+fn a_calendar_cut_short_is_still_refused_with_or_without_a_second_one() {
+    let cut = b"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260909T003000Z\r\nSUMMARY:A vs B\r\nEND:VEVENT\r\n";
+    assert_eq!(message(parse(cut, Toronto)), "the calendar ends inside VCALENDAR (no END:VCALENDAR): it was cut short");
+    let second_cut = b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:A vs B\r\n";
+    assert_eq!(
+        message(parse(second_cut, Toronto)),
+        "the calendar ends inside VEVENT (no END:VEVENT): it was cut short"
+    );
+    let two = b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\n\
+                DTSTART:20260909T003000Z\r\nSUMMARY:A vs B\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+    assert_eq!(parse(two, Toronto).unwrap().games.len(), 1, "a second calendar object is read");
 }
 
 #[test]

@@ -356,6 +356,14 @@ pub(crate) fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 
+/// A fixture of ours, from `tests/fixtures/schedules/` in the crate: the
+/// real-world shapes met since the shared season fixtures were written.
+#[cfg(test)]
+pub(crate) fn our_fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/fixtures/schedules/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+}
+
 /// The proptest configuration of a fuzz test: `cases` unless `FUZZ_CASES`
 /// says otherwise (`FUZZ_CASES=100000 cargo test fuzz` for a long run).
 #[cfg(test)]
