@@ -138,6 +138,24 @@ fn summaries_name_home_and_away_in_every_spelling() {
 }
 
 #[test]
+fn a_home_or_away_suffix_decides_the_home_side_and_is_not_part_of_a_name() {
+    let teams = |summary: &str| parse_summary(summary).map(|s| (s.home, s.away, s.goals));
+    let pair = |home: &str, away: &str, goals| Some((home.to_string(), away.to_string(), goals));
+    assert_eq!(teams("Ice Owls vs. Blue Liners (Away)"), pair("Blue Liners", "Ice Owls", None));
+    assert_eq!(teams("Ice Owls vs. Blue Liners (Home)"), pair("Ice Owls", "Blue Liners", None));
+    assert_eq!(teams("Ice Owls vs Blue Liners [AWAY] "), pair("Blue Liners", "Ice Owls", None));
+    assert_eq!(teams("Ice Owls vs Blue Liners(away)"), pair("Blue Liners", "Ice Owls", None));
+    // Once played, the score follows its team.
+    assert_eq!(teams("Ice Owls 4 - 1 Blue Liners (Away)"), pair("Blue Liners", "Ice Owls", Some((1, 4))));
+    // With `@` the suffix still speaks of the first-named team.
+    assert_eq!(teams("Ice Owls @ Blue Liners (Away)"), pair("Blue Liners", "Ice Owls", None));
+    assert_eq!(teams("Ice Owls @ Blue Liners (Home)"), pair("Ice Owls", "Blue Liners", None));
+    // A name that merely ends in the word keeps it.
+    assert_eq!(teams("Road Warriors vs Far From Home"), pair("Road Warriors", "Far From Home", None));
+    assert_eq!(teams("(Away)"), None);
+}
+
+#[test]
 fn away_at_home_is_read_home_side_second() {
     let game = only_game(&format!("{BASIC}\r\nSUMMARY:Wolverines @ Polar Bears"));
     assert_eq!((game.home.as_str(), game.away.as_str()), ("Polar Bears", "Wolverines"));
