@@ -70,3 +70,44 @@ async fn a_club_feed_titled_us_vs_them_away_gets_the_home_side_right_and_each_op
         assert_eq!(e["teams"], json!([{"teamId": owls, "teamName": "Ice Owls", "role": role}]), "{e}");
     }
 }
+
+/// A calendar of `events` (VEVENT bodies), as a club's site writes one.
+fn calendar(events: &[String]) -> String {
+    let events: String = events.iter().map(|e| format!("BEGIN:VEVENT\r\n{e}\r\nEND:VEVENT\r\n")).collect();
+    format!("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Club//EN\r\n{events}END:VCALENDAR\r\n")
+}
+
+fn vevent(uid: &str, start: chrono::DateTime<chrono::Utc>, summary: &str, location: &str) -> String {
+    format!(
+        "UID:{uid}\r\nDTSTART:{}\r\nDURATION:PT1H10M\r\nSUMMARY:{summary}\r\nLOCATION:{location}",
+        start.format("%Y%m%dT%H%M%SZ")
+    )
+}
+
+#[actix_web::test]
+async fn a_shouted_team_name_takes_the_nicer_spelling_the_feed_has() {
+    let app = spawn_app().await;
+    let league = league(&app).await;
+    let day = chrono::Utc::now() + chrono::Duration::days(3);
+    let week = chrono::Duration::days(7);
+    let body = calendar(&[
+        vevent("s1", day, "ICE OWLS vs BLUE LINERS", "Rink A"),
+        vevent("s2", day + week, "Top Shelf vs Ice Owls", "Rink A"),
+        vevent("s3", day + week * 2, "ICE OWLS @ Top Shelf", "Rink A"),
+    ]);
+    league.source.put("/shouted.ics", "text/calendar", body);
+    league.point_at(&app, "/shouted.ics").await;
+    league.synced(&app).await;
+    let mut names: Vec<String> =
+        league.rosters(&app).await.iter().map(|r| r["name"].as_str().unwrap().to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["BLUE LINERS", "Ice Owls", "Top Shelf"], "only ever shouted: kept as written");
+    let sides: Vec<(String, String)> = league
+        .games(&app)
+        .await
+        .iter()
+        .map(|g| (g["homeName"].as_str().unwrap().into(), g["awayName"].as_str().unwrap().into()))
+        .collect();
+    let pair = |h: &str, a: &str| (h.to_string(), a.to_string());
+    assert_eq!(sides, [pair("Ice Owls", "BLUE LINERS"), pair("Top Shelf", "Ice Owls"), pair("Top Shelf", "Ice Owls")]);
+}
