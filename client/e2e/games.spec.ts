@@ -209,6 +209,34 @@ test('a score keeper records goals and a signed-out arena display shows each wit
   for (const p of [display, scorer, seasonDisplay]) await p.context().close();
 });
 
+test('END 3RD at 1–0 then FINAL stays regulation: the console offers FINAL, not END OT', async ({ page, browser }, testInfo) => {
+  test.setTimeout(90_000);
+  const id = suffix(testInfo);
+  const owner = await createPerson(page.request, `reg${id}`, 'Rita', 'Regulation');
+  const rink = await buildRink(page.request, owner, id);
+  const act = (body: unknown) => call(page.request, 'post', `/games/${rink.gameId}/actions`, owner.token, body);
+  await act({ type: 'START' });
+  await act({ type: 'GOAL', rosterId: rink.home.rosterId });
+  await act({ type: 'END_PERIOD' });
+  await act({ type: 'END_PERIOD' });
+
+  const display = await openAs(browser, testInfo, null, { width: 1920, height: 1080 });
+  await display.goto(`/display/game/${rink.gameId}`);
+  const scorer = await openAs(browser, testInfo, owner);
+  await scorer.goto(`/games/${rink.gameId}/score`);
+  await expect(scorer.getByTestId('end-period')).toContainText('End 3rd');
+  await scorer.getByTestId('end-period').click();
+  await expect(scorer.getByTestId('period-over')).toContainText('Not tied: no overtime');
+  await expect(scorer.getByText(/End OT/i)).toHaveCount(0);
+  await expect(scorer.getByTestId('console-state')).toHaveText('End of 3rd');
+  await scorer.screenshot({ path: shot(testInfo, 'console-end-of-regulation') });
+  await scorer.getByTestId('final').click();
+  await scorer.getByTestId('final-confirm-yes').click();
+  await expect(scorer.getByTestId('console-state')).toHaveText('Final');
+  await expect(display.getByTestId('display-state')).toHaveText('Final', { timeout: DISPLAY_WITHIN_MS * 5 });
+  for (const p of [display, scorer]) await p.context().close();
+});
+
 test('a league manager schedules a game, reschedules it, and sees standings and leaders', async ({ page }, testInfo) => {
   const id = suffix(testInfo);
   const owner = await createPerson(page.request, `mgr${id}`, 'Max', 'Manager');

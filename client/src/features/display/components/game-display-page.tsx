@@ -17,12 +17,13 @@ const RETRY_MS = 5_000;
 /** How long the scoring side glows after a goal. */
 const GOAL_FLASH_MS = 6000;
 
-/** The big middle of the board: "2nd / PERIOD", "END OF / 1st", "FINAL / OT", "FACE-OFF / 7:00 PM". */
+/** The big middle of the board: "2nd / PERIOD", "1st / INTERMISSION", "FINAL / OVERTIME", "7:00 PM / FACE-OFF". */
 function middle(game: Game): { big: string; small: string } {
   switch (game.status) {
     case 'LIVE': {
       const last = game.log[game.log.length - 1];
-      if (last?.type === 'END_PERIOD' && last.period) return { big: periodShort(last.period), small: 'Intermission' };
+      // A period that ended without the game moving on (3rd or OT with a lead) is the end, not an intermission.
+      if (last?.type === 'END_PERIOD' && last.period) return { big: periodShort(last.period), small: last.period === game.period ? 'End of period' : 'Intermission' };
       if (game.period === 'OT') return { big: 'OT', small: 'Overtime' };
       if (game.period === 'SO') return { big: 'SO', small: 'Shootout' };
       return { big: periodShort(game.period), small: 'Period' };
