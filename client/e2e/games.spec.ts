@@ -117,7 +117,12 @@ test('a score keeper records goals and a signed-out arena display shows each wit
   await expect(display.getByTestId('display-connection')).toHaveAttribute('data-state', 'live');
   await expect(display.getByTestId('display-home-name')).toHaveText(rink.home.name);
   await expect(display.getByTestId('display-away-name')).toHaveText(rink.away.name);
-  await expect(display.getByTestId('display-home-score')).toHaveText('–');
+  // Before puck drop: the pill says when it starts (not LIVE), and each score is a dimmed 0.
+  await expect(display.getByTestId('display-game-state')).toHaveText(/^Starts /);
+  await expect(display.getByTestId('display-connection')).toHaveText('');
+  await expect(display.getByTestId('display-home-score')).toHaveText('0');
+  await expect(display.getByTestId('display-away-score')).toHaveClass(/dg__score--pending/);
+  await display.screenshot({ path: shot(testInfo, 'display-before-puck-drop') });
 
   // The score keeper, on their own device, at the project's size (desktop or phone).
   const scorer = await openAs(browser, testInfo, keeper);
@@ -128,6 +133,8 @@ test('a score keeper records goals and a signed-out arena display shows each wit
   await scorer.getByTestId('start-game').click();
   await expect(display.getByTestId('display-home-score')).toHaveText('0', { timeout: DISPLAY_WITHIN_MS });
   await expect(display.getByTestId('display-state')).toContainText('1st');
+  await expect(display.getByTestId('display-game-state')).toHaveText('Live');
+  await expect(display.getByTestId('display-home-score')).not.toHaveClass(/dg__score--pending/);
 
   // Goal, home: scorer, then two assists; the second assist sends it.
   await scorer.getByTestId('goal-home').click();
@@ -179,6 +186,8 @@ test('a score keeper records goals and a signed-out arena display shows each wit
   await display.context().setOffline(true);
   await expect(display.getByTestId('display-connection')).toHaveAttribute('data-state', 'reconnecting', { timeout: 8000 });
   await expect(display.getByTestId('display-connection')).toContainText('Scores as of');
+  // The lost connection is its own marker; the game is still LIVE.
+  await expect(display.getByTestId('display-game-state')).toHaveText('Live');
   await display.context().setOffline(false);
   await expect(display.getByTestId('display-connection')).toHaveAttribute('data-state', 'live', { timeout: 15_000 });
   await expect(display.getByTestId('display-home-score')).toHaveText('2');
@@ -192,6 +201,10 @@ test('a score keeper records goals and a signed-out arena display shows each wit
   await scorer.getByTestId('final-confirm-yes').click();
   await expect(scorer.getByTestId('console-final')).toBeVisible();
   await expect(display.getByTestId('display-state')).toContainText('Final', { timeout: DISPLAY_WITHIN_MS });
+  // FINAL at 2–1 after the 1st: regulation, and the pill says Final, not LIVE.
+  await expect(display.getByTestId('display-state')).not.toContainText('Overtime');
+  await expect(display.getByTestId('display-game-state')).toHaveText('Final');
+  await display.screenshot({ path: shot(testInfo, 'display-final') });
   const winner = seasonDisplay.getByTestId(`display-standing-${rink.home.rosterId}`);
   await expect(winner).toContainText('+1');
   await expect(winner.locator('td').last()).toHaveText('2');
@@ -207,6 +220,35 @@ test('a score keeper records goals and a signed-out arena display shows each wit
   await page.screenshot({ path: shot(testInfo, 'game-page') });
 
   for (const p of [display, scorer, seasonDisplay]) await p.context().close();
+});
+
+test('END 3RD at 1–0 then FINAL stays regulation: the console offers FINAL, not END OT', async ({ page, browser }, testInfo) => {
+  test.setTimeout(90_000);
+  const id = suffix(testInfo);
+  const owner = await createPerson(page.request, `reg${id}`, 'Rita', 'Regulation');
+  const rink = await buildRink(page.request, owner, id);
+  const act = (body: unknown) => call(page.request, 'post', `/games/${rink.gameId}/actions`, owner.token, body);
+  await act({ type: 'START' });
+  await act({ type: 'GOAL', rosterId: rink.home.rosterId });
+  await act({ type: 'END_PERIOD' });
+  await act({ type: 'END_PERIOD' });
+
+  const display = await openAs(browser, testInfo, null, { width: 1920, height: 1080 });
+  await display.goto(`/display/game/${rink.gameId}`);
+  const scorer = await openAs(browser, testInfo, owner);
+  await scorer.goto(`/games/${rink.gameId}/score`);
+  await expect(scorer.getByTestId('end-period')).toContainText('End 3rd');
+  await scorer.getByTestId('end-period').click();
+  await expect(scorer.getByTestId('period-over')).toContainText('Not tied: no overtime');
+  await expect(scorer.getByText(/End OT/i)).toHaveCount(0);
+  await expect(scorer.getByTestId('console-state')).toHaveText('End of 3rd');
+  await scorer.screenshot({ path: shot(testInfo, 'console-end-of-regulation') });
+  await scorer.getByTestId('final').click();
+  await scorer.getByTestId('final-confirm-yes').click();
+  await expect(scorer.getByTestId('console-state')).toHaveText('Final');
+  await expect(display.getByTestId('display-state')).toHaveText('Final', { timeout: DISPLAY_WITHIN_MS * 5 });
+  await expect(display.getByTestId('display-game-state')).toHaveText('Final');
+  for (const p of [display, scorer]) await p.context().close();
 });
 
 test('a league manager schedules a game, reschedules it, and sees standings and leaders', async ({ page }, testInfo) => {

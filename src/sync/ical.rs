@@ -6,13 +6,17 @@
 //! - Components nest: only properties directly inside a VEVENT count, so a
 //!   VTIMEZONE's `DTSTART` or a VALARM's `DESCRIPTION` never leak into a game.
 //!   A feed that ends inside a component was cut short and is refused, since
-//!   reading half of it would remove the other half's games.
+//!   reading half of it would remove the other half's games. Lines after
+//!   the closing `END:VCALENDAR` are ignored (caches append a timestamp
+//!   there), unless one opens another `BEGIN:VCALENDAR`, as RFC 5545 allows.
 //! - `DTSTART`/`DTEND` (or `DURATION`): `…Z` is UTC; `TZID=` is read in that
 //!   zone (in the rink's `zone` when chrono-tz does not know the name);
 //!   floating times and `VALUE=DATE` (midnight) in the rink's `zone`. Local
 //!   times in the result are the rink's wall clock.
 //! - `UID` is the external id, verbatim. `SUMMARY` is `Home vs Away` (also
-//!   `vs.`, `v`), `Away @ Home`, or `Home 3 - 2 Away` once played.
+//!   `vs.`, `v`), `Away @ Home`, or `Home 3 - 2 Away` once played; a
+//!   trailing `(Home)` / `(Away)` (club feeds: "Us vs. Them (Away)") says
+//!   where the first-named team plays and is not part of a name.
 //!   `CATEGORIES`' first entry is the division; `LOCATION` up to its first
 //!   comma (escaped or not: `Rink A\, Example Ice Centre`) is the rink; a
 //!   `Game type: X` line in `DESCRIPTION` is the type; `STATUS:CANCELLED`
@@ -44,6 +48,11 @@ pub fn parse(body: &[u8], zone: Tz) -> Result<Schedule, ScheduleError> {
     for (line_number, line) in unfold(&text) {
         let Some(property) = Property::parse(line_number, &line) else { continue };
         let component = || property.value.trim().to_ascii_uppercase();
+        if saw_calendar && stack.is_empty() && !(property.name == "BEGIN" && component() == "VCALENDAR") {
+            // After the calendar's END:VCALENDAR: what a cache or proxy
+            // appended (a timestamp, a comment), not part of the schedule.
+            continue;
+        }
         match property.name.as_str() {
             "BEGIN" => {
                 let component = component();
@@ -380,8 +389,39 @@ struct Summary {
 }
 
 /// `Home 3 - 2 Away`, `Home vs Away` (`vs.`, `v`, `v.`), or `Away @ Home`;
-/// case and runs of whitespace do not matter.
+/// case and runs of whitespace do not matter. A club's own feed ends its
+/// titles with `(Home)` or `(Away)`, which then says where the first-named
+/// team plays ("Us vs. Them (Away)": Them are at home), whatever the form.
 fn parse_summary(summary: &str) -> Option<Summary> {
+    let (summary, first_at_home) = side_suffix(summary);
+    let (mut read, first_is_home) = parse_pair(summary)?;
+    if first_at_home.is_some_and(|home| home != first_is_home) {
+        std::mem::swap(&mut read.home, &mut read.away);
+        read.goals = read.goals.map(|(home, away)| (away, home));
+    }
+    Some(read)
+}
+
+/// The title without a trailing `(Home)` / `(Away)` (also in square
+/// brackets, any case), and whether it said the first-named team is at home.
+fn side_suffix(summary: &str) -> (&str, Option<bool>) {
+    let trimmed = summary.trim_end();
+    for (word, home) in [("home", true), ("away", false)] {
+        for (open, close) in [('(', ')'), ('[', ']')] {
+            let Some(inner) = trimmed.strip_suffix(close) else { continue };
+            let Some(start) = inner.len().checked_sub(word.len() + 1) else { continue };
+            let Some(tail) = inner.get(start..) else { continue };
+            if tail.starts_with(open) && tail[1..].eq_ignore_ascii_case(word) {
+                return (&inner[..start], Some(home));
+            }
+        }
+    }
+    (summary, None)
+}
+
+/// The two teams of a title (and the score once played), and whether its
+/// form names the home team first (`@` names it second).
+fn parse_pair(summary: &str) -> Option<(Summary, bool)> {
     let words: Vec<&str> = summary.split_whitespace().collect();
     let summary = words.join(" ");
     let both = |home: &str, away: &str, goals| {
@@ -392,17 +432,17 @@ fn parse_summary(summary: &str) -> Option<Summary> {
     for i in 1..words.len().saturating_sub(3) {
         if score(words[i]) && matches!(words[i + 1], "-" | "\u{2013}" | ":") && score(words[i + 2]) {
             let goals = (words[i].parse().ok()?, words[i + 2].parse().ok()?);
-            return both(&words[..i].join(" "), &words[i + 3..].join(" "), Some(goals));
+            return Some((both(&words[..i].join(" "), &words[i + 3..].join(" "), Some(goals))?, true));
         }
     }
     let lower = summary.to_ascii_lowercase();
     for separator in [" vs. ", " vs ", " v. ", " v "] {
         if let Some(i) = lower.find(separator) {
-            return both(&summary[..i], &summary[i + separator.len()..], None);
+            return Some((both(&summary[..i], &summary[i + separator.len()..], None)?, true));
         }
     }
     let (away, home) = summary.split_once(" @ ")?;
-    both(home, away, None)
+    Some((both(home, away, None)?, false))
 }
 
 #[cfg(test)]

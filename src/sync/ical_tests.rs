@@ -2,7 +2,7 @@ use chrono_tz::America::Toronto;
 use proptest::prelude::*;
 
 use super::*;
-use crate::sync::schedule::{assert_matches_expected, assert_well_formed, fixture, fuzz_config, mutated};
+use crate::sync::schedule::{assert_matches_expected, assert_well_formed, fixture, fuzz_config, mutated, our_fixture};
 
 /// A calendar around `events` (VEVENT bodies, CRLF-joined by the caller or not).
 fn calendar(events: &[&str]) -> Vec<u8> {
@@ -138,6 +138,24 @@ fn summaries_name_home_and_away_in_every_spelling() {
 }
 
 #[test]
+fn a_home_or_away_suffix_decides_the_home_side_and_is_not_part_of_a_name() {
+    let teams = |summary: &str| parse_summary(summary).map(|s| (s.home, s.away, s.goals));
+    let pair = |home: &str, away: &str, goals| Some((home.to_string(), away.to_string(), goals));
+    assert_eq!(teams("Ice Owls vs. Blue Liners (Away)"), pair("Blue Liners", "Ice Owls", None));
+    assert_eq!(teams("Ice Owls vs. Blue Liners (Home)"), pair("Ice Owls", "Blue Liners", None));
+    assert_eq!(teams("Ice Owls vs Blue Liners [AWAY] "), pair("Blue Liners", "Ice Owls", None));
+    assert_eq!(teams("Ice Owls vs Blue Liners(away)"), pair("Blue Liners", "Ice Owls", None));
+    // Once played, the score follows its team.
+    assert_eq!(teams("Ice Owls 4 - 1 Blue Liners (Away)"), pair("Blue Liners", "Ice Owls", Some((1, 4))));
+    // With `@` the suffix still speaks of the first-named team.
+    assert_eq!(teams("Ice Owls @ Blue Liners (Away)"), pair("Blue Liners", "Ice Owls", None));
+    assert_eq!(teams("Ice Owls @ Blue Liners (Home)"), pair("Ice Owls", "Blue Liners", None));
+    // A name that merely ends in the word keeps it.
+    assert_eq!(teams("Road Warriors vs Far From Home"), pair("Road Warriors", "Far From Home", None));
+    assert_eq!(teams("(Away)"), None);
+}
+
+#[test]
 fn away_at_home_is_read_home_side_second() {
     let game = only_game(&format!("{BASIC}\r\nSUMMARY:Wolverines @ Polar Bears"));
     assert_eq!((game.home.as_str(), game.away.as_str()), ("Polar Bears", "Wolverines"));
@@ -182,6 +200,30 @@ fn broken_calendars_are_refused_with_the_line() {
     assert_eq!(message(bad_start), "line 4: DTSTART `20261301T203000` is not a date and time");
     let no_start = parse(&calendar(&["UID:g1\r\nSUMMARY:A vs B"]), Toronto);
     assert_eq!(message(no_start), "line 3: `g1` has no DTSTART");
+}
+
+#[test]
+fn a_line_a_cache_appended_after_end_vcalendar_is_ignored() {
+    let schedule = parse(&our_fixture("cache-appended.ics"), Toronto).unwrap();
+    let ids: Vec<&str> = schedule.games.iter().map(|g| g.external_id.as_str()).collect();
+    assert_eq!(ids, ["game-880001@scheduler.example", "game-880002@scheduler.example"]);
+    let trailing = b"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260909T003000Z\r\nSUMMARY:A vs B\r\nEND:VEVENT\r\n\
+                     END:VCALENDAR\r\nX-Cache: HIT\r\nEND:VEVENT\r\nSUMMARY:C vs D\r\n";
+    assert_eq!(parse(trailing, Toronto).unwrap().games.len(), 1, "whatever follows the calendar is not read");
+}
+
+#[test]
+fn a_calendar_cut_short_is_still_refused_with_or_without_a_second_one() {
+    let cut = b"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260909T003000Z\r\nSUMMARY:A vs B\r\nEND:VEVENT\r\n";
+    assert_eq!(message(parse(cut, Toronto)), "the calendar ends inside VCALENDAR (no END:VCALENDAR): it was cut short");
+    let second_cut = b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:A vs B\r\n";
+    assert_eq!(
+        message(parse(second_cut, Toronto)),
+        "the calendar ends inside VEVENT (no END:VEVENT): it was cut short"
+    );
+    let two = b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\n\
+                DTSTART:20260909T003000Z\r\nSUMMARY:A vs B\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+    assert_eq!(parse(two, Toronto).unwrap().games.len(), 1, "a second calendar object is read");
 }
 
 #[test]

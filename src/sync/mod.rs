@@ -4,6 +4,7 @@
 //! - `address`, `fetch`: the fetcher that cannot be turned against us (SSRF).
 //! - `schedule`: the one shape every adapter returns; `detect` picks the
 //!   adapter; `daysmart`, `ical`, `csv` read each format.
+//! - `spelling`: one spelling per team name, the nicest the source has (pure).
 //! - `matching`: which of our teams an external team is (pure).
 //! - `plan`: what a sync changes, rows and events (pure).
 //! - `run`: one sync, from the lease to the report; `scheduler`: the hourly
@@ -20,3 +21,4 @@ pub mod plan;
 pub mod run;
 pub mod schedule;
 pub mod scheduler;
+pub mod spelling;

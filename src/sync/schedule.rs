@@ -110,8 +110,10 @@ pub(crate) fn not_a_schedule(message: impl Into<String>) -> ScheduleError {
 impl Schedule {
     /// Puts what an adapter read into the shape `Schedule` promises: one team
     /// and one game per external id (the later one wins, as a later page or a
-    /// later line is the newer word), both sorted. Does not check limits.
-    pub(crate) fn assemble(teams: Vec<Team>, games: Vec<Game>) -> Schedule {
+    /// later line is the newer word), both sorted, each team name spelled
+    /// the one best way the source has (`spelling`). Does not check limits.
+    pub(crate) fn assemble(mut teams: Vec<Team>, mut games: Vec<Game>) -> Schedule {
+        super::spelling::respell(&mut teams, &mut games);
         let mut schedule =
             Schedule { teams: dedup_by_id(teams, |t| &t.external_id), games: dedup_by_id(games, |g| &g.external_id) };
         schedule.teams.sort_by(|a, b| {
@@ -353,6 +355,14 @@ mod tests;
 #[cfg(test)]
 pub(crate) fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/../shared/fixtures/schedules/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+}
+
+/// A fixture of ours, from `tests/fixtures/schedules/` in the crate: the
+/// real-world shapes met since the shared season fixtures were written.
+#[cfg(test)]
+pub(crate) fn our_fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/fixtures/schedules/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 

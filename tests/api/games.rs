@@ -305,18 +305,19 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
     assert_eq!(g["log"].as_array().unwrap().last().unwrap()["minutes"], 2);
     assert_eq!(stats(&app, &a[0]).await, [0, 0, 0, 2, 0]);
 
-    // Periods: 1 → 2 → 3 → OT → SO, and nothing after the shootout.
-    for want in ["2", "3", "OT", "SO"] {
+    // Periods: 1 → 2 → 3; at 1–0 the end of the 3rd ends regulation and
+    // there is no overtime (the tied walk to OT and SO is its own test).
+    for want in ["2", "3", "3"] {
         let g = act(&app, &l.rink, &game, json!({"type": "END_PERIOD"})).await;
         assert_eq!(g["period"], want);
     }
     let (s, b) = app.post(&format!("/api/v1/games/{game}/actions"), Some(&l.rink), json!({"type": "END_PERIOD"})).await;
     assert_error(s, &b, 409, "conflict");
-    // A shootout goal counts like any other.
+    // A goal entered after the buzzer counts like any other, and its UNDO takes it back.
     let g = act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": away, "scorerId": a[1].id})).await;
     assert_eq!(
         (g["awayScore"].as_i64(), g["log"].as_array().unwrap().last().unwrap()["period"].as_str()),
-        (Some(1), Some("SO"))
+        (Some(1), Some("3"))
     );
     let g = act(&app, &l.rink, &game, json!({"type": "UNDO"})).await;
     assert_eq!(g["awayScore"], 0);
@@ -350,7 +351,7 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
 
     // UNDO of FINAL takes the result and the games played back.
     let g = act(&app, &l.rink, &game, json!({"type": "UNDO"})).await;
-    assert_eq!((g["status"].as_str(), g["period"].as_str()), (Some("LIVE"), Some("SO")));
+    assert_eq!((g["status"].as_str(), g["period"].as_str()), (Some("LIVE"), Some("3")));
     let table = standings(&app, &l.season).await;
     assert_eq!(record(line(&table, home)), [0; 7]);
     assert_eq!(record(line(&table, away)), [0; 7]);
@@ -367,6 +368,72 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
         .await
         .unwrap();
     assert_eq!(undone, 3, "two goals and a FINAL were undone, and stay in the log marked");
+}
+
+/// Issue 26: END 3RD at 1–0 and then FINAL read "FINAL · OT". Overtime is
+/// played only from a tie; scored over HTTP and watched over the socket.
+#[actix_web::test]
+async fn end_of_the_third_and_final_at_one_nil_stays_regulation() {
+    let app = spawn_app().await;
+    let l = league(&app, 1).await;
+    let game = game_of(&app, &l).await;
+    let mut display = app.ws().await;
+    display.subscribe(&format!("game:{game}")).await;
+    let mut keeper = app.ws().await;
+    keeper.auth(&l.rink).await;
+
+    act(&app, &l.rink, &game, json!({"type": "START"})).await;
+    act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": l.home.roster})).await;
+    act(&app, &l.rink, &game, json!({"type": "END_PERIOD"})).await;
+    act(&app, &l.rink, &game, json!({"type": "END_PERIOD"})).await;
+    // END 3RD over the socket, as the console sends it.
+    let r = keeper.command("end3", json!({"kind": "gameAction", "gameId": game, "type": "END_PERIOD"})).await;
+    assert_eq!((r["ok"].as_bool(), r["data"]["period"].as_str()), (Some(true), Some("3")), "{r}");
+    assert_eq!(r["data"]["log"].as_array().unwrap().last().unwrap()["type"], "END_PERIOD");
+    // Going on to OT with a lead is refused, over both transports, in the envelope.
+    let (s, b) = app.post(&format!("/api/v1/games/{game}/actions"), Some(&l.rink), json!({"type": "END_PERIOD"})).await;
+    assert_error(s, &b, 409, "conflict");
+    let r = keeper.command("ot", json!({"kind": "gameAction", "gameId": game, "type": "END_PERIOD"})).await;
+    assert_eq!((r["ok"].as_bool(), r["error"]["code"].as_str()), (Some(false), Some("conflict")), "{r}");
+
+    let r = keeper.command("final", json!({"kind": "gameAction", "gameId": game, "type": "FINAL"})).await;
+    assert_eq!((r["data"]["status"].as_str(), r["data"]["period"].as_str()), (Some("FINAL"), Some("3")), "{r}");
+    let g = public_game(&app, &game).await;
+    assert_eq!((g["status"].as_str(), g["period"].as_str()), (Some("FINAL"), Some("3")), "regulation, not OT");
+    let last = loop {
+        let u = display.next_of("update", Duration::from_secs(5)).await.expect("pushes up to FINAL");
+        if u["data"]["status"] == "FINAL" {
+            break u;
+        }
+    };
+    assert_eq!(last["data"]["period"], "3", "the display is told regulation: {last}");
+    let (_, sched) = app.get(&format!("/api/v1/seasons/{}/schedule", l.season), None).await;
+    assert_eq!(sched[0]["period"], "3");
+    assert_eq!(record(line(&standings(&app, &l.season).await, &l.home.roster)), [1, 1, 0, 0, 2, 1, 0]);
+}
+
+#[actix_web::test]
+async fn a_tied_game_goes_to_overtime_then_a_shootout_and_no_further() {
+    let app = spawn_app().await;
+    let l = league(&app, 1).await;
+    let game = game_of(&app, &l).await;
+    act(&app, &l.rink, &game, json!({"type": "START"})).await;
+    act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": l.home.roster})).await;
+    act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": l.away.roster})).await;
+    for want in ["2", "3", "OT", "SO"] {
+        let g = act(&app, &l.rink, &game, json!({"type": "END_PERIOD"})).await;
+        assert_eq!(g["period"], want);
+    }
+    let (s, b) = app.post(&format!("/api/v1/games/{game}/actions"), Some(&l.rink), json!({"type": "END_PERIOD"})).await;
+    assert_error(s, &b, 409, "conflict");
+    // A shootout goal counts like any other.
+    let g = act(&app, &l.rink, &game, json!({"type": "GOAL", "rosterId": l.away.roster})).await;
+    assert_eq!(
+        (g["awayScore"].as_i64(), g["log"].as_array().unwrap().last().unwrap()["period"].as_str()),
+        (Some(2), Some("SO"))
+    );
+    let g = act(&app, &l.rink, &game, json!({"type": "FINAL"})).await;
+    assert_eq!((g["status"].as_str(), g["period"].as_str()), (Some("FINAL"), Some("SO")));
 }
 
 #[actix_web::test]

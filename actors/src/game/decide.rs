@@ -7,8 +7,13 @@
 //!   postponed game back to SCHEDULED; CANCELLED is final).
 //! - A SCHEDULED game accepts only START, SetLineup and SetStatus; a FINAL
 //!   game only UNDO; a POSTPONED game only SetLineup and SetStatus.
-//! - END_PERIOD advances 1 → 2 → 3 → OT → SO and is rejected in SO. (decided) No
-//!   tie is required to go to OT: leagues differ, and UNDO fixes a slip.
+//! - END_PERIOD advances 1 → 2 → 3 → OT → SO and is rejected in SO. Overtime
+//!   (and a shootout after it) is played only from a tie: END_PERIOD in the
+//!   3rd or in OT with one side ahead records the end of that period without
+//!   moving on (the game is over, FINAL next, in regulation or in OT), and a
+//!   second END_PERIOD then is a `conflict` (issue 26: END 3RD at 1–0 used to
+//!   put the game in OT, so its FINAL read "Final · OT"). A goal entered late
+//!   that ties it lets the next END_PERIOD go on to OT.
 //! - GOAL: the roster must be home or away; scorer optional; up to two
 //!   distinct assists, none the scorer, (decided) none without a scorer. PENALTY:
 //!   1..=60 minutes. (decided) Named players must be on that roster AND dressed, so
@@ -331,6 +336,14 @@ fn penalty(
 
 fn end_period(state: &GameState) -> Result<(EntryKind, Details, GameEffects), Rejection> {
     let current = state.period();
+    let tiebreak_next = matches!(current, Some(Period::Third | Period::Overtime));
+    if tiebreak_next && state.home_score() != state.away_score() {
+        if state.period_ended() {
+            return Err(Rejection::state("the game is not tied, so there is no overtime or shootout; record FINAL"));
+        }
+        // The end of the deciding period: logged, but the period stays.
+        return Ok((EntryKind::EndPeriod, Details::default(), GameEffects::default()));
+    }
     let next =
         current.and_then(Period::next).ok_or_else(|| Rejection::state("there is no period after the shootout"))?;
     let effects = GameEffects { period: Some(Change { from: current, to: Some(next) }), ..GameEffects::default() };

@@ -259,6 +259,14 @@ impl GameState {
         self.game.log.iter().rev().find(|e| e.kind != EntryKind::Undo && !e.undone)
     }
 
+    /// Whether the current period has been ended without the game moving
+    /// on: a standing END_PERIOD entry of this very period (END 3RD with a
+    /// lead, or END OT after an overtime goal). Such a game waits for FINAL.
+    pub fn period_ended(&self) -> bool {
+        let Some(current) = self.game.period else { return false };
+        self.game.log.iter().any(|e| e.kind == EntryKind::EndPeriod && !e.undone && e.period == Some(current))
+    }
+
     /// See `EventState::seal`.
     pub fn seal(&mut self) {
         self.batch_open = false;

@@ -69,6 +69,11 @@ proptest! {
                 Err(_) => prop_assert_eq!(&state, &before, "a rejection changed the state"),
             }
             state.seal();
+            // Overtime and the shootout are only ever entered from a tie (issue 26).
+            if matches!(command, GameCommand::Action(GameAction::EndPeriod)) && state.period() != before.period() {
+                let into_tiebreak = matches!(state.period(), Some(Period::Overtime | Period::Shootout));
+                prop_assert!(!into_tiebreak || before.home_score() == before.away_score(), "went to {:?} with a lead", state.period());
+            }
             // The score is always what the standing log says.
             let standing = state.log().iter().filter(|e| e.kind == EntryKind::Goal && !e.undone);
             let (home, away) = standing.fold((0, 0), |(h, a), e| (h + e.effects.home_score, a + e.effects.away_score));

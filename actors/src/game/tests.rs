@@ -176,6 +176,61 @@ fn end_period_walks_one_two_three_overtime_shootout_and_stops_there() {
 }
 
 #[test]
+fn end_of_the_third_with_a_lead_stays_in_regulation_and_waits_for_final() {
+    let mut state = live();
+    act(&mut state, goal("H", Some("h1"), &[])).unwrap();
+    act(&mut state, GameAction::EndPeriod).unwrap();
+    act(&mut state, GameAction::EndPeriod).unwrap();
+    let end_third = act(&mut state, GameAction::EndPeriod).unwrap();
+    assert_eq!(state.period(), Some(Period::Third), "1–0 after the 3rd: no overtime");
+    assert_eq!(end_third.entry.as_ref().map(|e| (e.kind, e.period)), Some((EntryKind::EndPeriod, Some(Period::Third))));
+    assert!(state.period_ended());
+    let again = act(&mut state, GameAction::EndPeriod).unwrap_err();
+    assert!(matches!(again, Rejection::State(_)), "going on to OT with a lead is a conflict: {again:?}");
+    act(&mut state, GameAction::Final).unwrap();
+    assert_eq!((state.status(), state.period()), (GameStatus::Final, Some(Period::Third)));
+}
+
+#[test]
+fn a_late_goal_that_ties_an_ended_third_lets_the_game_go_to_overtime() {
+    let mut state = live();
+    act(&mut state, goal("H", None, &[])).unwrap();
+    for _ in 0..3 {
+        act(&mut state, GameAction::EndPeriod).unwrap();
+    }
+    act(&mut state, goal("A", None, &[])).unwrap();
+    act(&mut state, GameAction::EndPeriod).unwrap();
+    assert_eq!(state.period(), Some(Period::Overtime));
+    assert!(!state.period_ended());
+}
+
+#[test]
+fn an_overtime_goal_ends_overtime_without_a_shootout() {
+    let mut state = live();
+    for _ in 0..3 {
+        act(&mut state, GameAction::EndPeriod).unwrap();
+    }
+    assert_eq!(state.period(), Some(Period::Overtime), "0–0 after the 3rd goes to OT");
+    act(&mut state, goal("A", None, &[])).unwrap();
+    act(&mut state, GameAction::EndPeriod).unwrap();
+    assert_eq!(state.period(), Some(Period::Overtime));
+    assert!(matches!(act(&mut state, GameAction::EndPeriod), Err(Rejection::State(_))));
+}
+
+#[test]
+fn undoing_the_end_of_regulation_reopens_the_third() {
+    let mut state = live();
+    act(&mut state, goal("H", None, &[])).unwrap();
+    for _ in 0..3 {
+        act(&mut state, GameAction::EndPeriod).unwrap();
+    }
+    act(&mut state, GameAction::Undo).unwrap();
+    assert_eq!(state.period(), Some(Period::Third));
+    assert!(!state.period_ended());
+    assert!(act(&mut state, GameAction::EndPeriod).is_ok(), "the 3rd can be ended again");
+}
+
+#[test]
 fn final_gives_every_dressed_player_a_game_and_the_winner_two_points() {
     let mut state = live();
     act(&mut state, goal("H", Some("h1"), &[])).unwrap();

@@ -2,6 +2,7 @@
 //! loopback schedule server, re-syncs that write nothing, moved, removed and
 //! newly scored games, matching by hand and claims, refused sources.
 
+mod real_world;
 mod refused;
 mod source;
 

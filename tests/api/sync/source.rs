@@ -13,6 +13,13 @@ pub fn fixture(name: &str) -> String {
     std::fs::read_to_string(format!("{FIXTURES}{name}")).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
 
+/// Our own fixtures: real-world shapes met since the shared season was written.
+pub const OUR_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/schedules/");
+
+pub fn our_fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("{OUR_FIXTURES}{name}")).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
+
 type Files = Arc<Mutex<HashMap<String, (String, Vec<u8>)>>>;
 
 pub struct Source {

@@ -81,6 +81,7 @@ export function ConnectionMark({
   lostAt,
   hasData,
   what = 'Scores',
+  quiet = false,
 }: {
   fresh: boolean;
   reconnecting: boolean;
@@ -88,7 +89,16 @@ export function ConnectionMark({
   hasData: boolean;
   /** What the screen shows, for "Scores as of 8:02:10 PM". */
   what?: string;
+  /**
+   * A healthy connection is a small dot with no word: on a screen whose
+   * pill says the game's own state (LIVE, FINAL, "Starts 7:00 PM"), a
+   * second "Live" about the socket reads as the game's (issue 26).
+   */
+  quiet?: boolean;
 }) {
+  if (fresh && quiet) {
+    return <span className="dmark dmark--ok" data-testid="display-connection" data-state="live" role="img" aria-label="Connected" title="Connected" />;
+  }
   if (fresh) {
     return (
       <span className="dmark dmark--live" data-testid="display-connection" data-state="live">

@@ -8,7 +8,7 @@ import { gameSnapshotFrame, gameUpdateFrame } from '../../../testing/game-frames
 import { openLiveSocket } from '../../../testing/open-live-socket';
 import { mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
-import { GameDisplayPage } from './game-display-page';
+import { GameDisplayPage, gamePill } from './game-display-page';
 
 const entry = (seq: number, over: Partial<GameLogEntry>): GameLogEntry => ({
   seq,
@@ -40,8 +40,8 @@ const game: Game = {
   scheduledAt: '2026-11-20T19:00:00Z',
 };
 
-function setup() {
-  const server = mockApi({ 'GET /games/g-1': game, 'GET /seasons/s-1': { id: 's-1', name: 'Fall League', facilityName: 'Lakeside Ice' } });
+function setup(g: Game = game) {
+  const server = mockApi({ 'GET /games/g-1': g, 'GET /seasons/s-1': { id: 's-1', name: 'Fall League', facilityName: 'Lakeside Ice' } });
   const live = fakeLiveSocket();
   const store = createStore();
   store.set(connectionStateAtom, 'live');
@@ -128,5 +128,43 @@ describe('GameDisplayPage', () => {
     expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#9 Alice Ames');
     expect(screen.getByTestId('display-state')).toHaveTextContent('1stIntermission');
     act(() => socket.stop());
+  });
+  it("says the game's state in its pill, not the connection's: LIVE only in play", async () => {
+    const { store } = setup();
+    await screen.findByTestId('display-home-name');
+    act(() => store.set(topicAtomFamily('game:g-1'), { seq: 3, data: game }));
+    expect(screen.getByTestId('display-game-state')).toHaveTextContent('Live');
+    // A healthy socket is a quiet dot, not a second "Live".
+    expect(screen.getByTestId('display-connection')).toHaveAttribute('data-state', 'live');
+    expect(screen.getByTestId('display-connection')).toHaveTextContent('');
+
+    act(() => store.set(topicAtomFamily('game:g-1'), { seq: 4, data: { ...game, version: 4, status: 'FINAL' } }));
+    expect(screen.getByTestId('display-game-state')).toHaveTextContent('Final');
+    expect(screen.queryByText(/^live$/i)).not.toBeInTheDocument();
+
+    act(() => store.set(connectionStateAtom, 'reconnecting'));
+    expect(screen.getByTestId('display-game-state')).toHaveTextContent('Final');
+    expect(screen.getByTestId('display-connection')).toHaveTextContent('Reconnecting…');
+  });
+
+  it('shows the start time in the pill and a dimmed 0 for each score before puck drop', async () => {
+    const at = new Date();
+    at.setHours(19, 0, 0, 0);
+    const scheduled: Game = { ...game, status: 'SCHEDULED', period: null, homeScore: 0, awayScore: 0, log: [], version: 0, scheduledAt: at.toISOString() };
+    setup(scheduled);
+    expect(await screen.findByTestId('display-game-state')).toHaveTextContent(/^Starts 7:00\sPM$/);
+    for (const side of ['home', 'away']) {
+      const score = screen.getByTestId(`display-${side}-score`);
+      expect(score).toHaveTextContent('0');
+      expect(score).toHaveClass('dg__score--pending');
+    }
+  });
+});
+
+describe('gamePill', () => {
+  const now = new Date(2026, 10, 20, 12, 0);
+  it('names the day of a game that is not today', () => {
+    expect(gamePill({ status: 'SCHEDULED', scheduledAt: new Date(2026, 10, 21, 19, 0).toISOString() }, now)).toMatch(/^Starts Tomorrow 7:00\sPM$/);
+    expect(gamePill({ status: 'POSTPONED', scheduledAt: now.toISOString() }, now)).toBe('Postponed');
   });
 });

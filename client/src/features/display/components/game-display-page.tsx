@@ -7,7 +7,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Game, GameDocument } from '../../../lib/api-types';
-import { describeLog, lastGoal, periodShort, timeOfDay, useLiveGame, useSeasonQuery, type GameSide } from '../../../lib/games';
+import { describeLog, isSameLocalDay, lastGoal, periodShort, timeOfDay, useLiveGame, useSeasonQuery, type GameSide } from '../../../lib/games';
 import { dayLabel } from '../../../lib/event-format';
 import { Spinner } from '../../../components/ui/spinner';
 import { ConnectionMark, DisplayFrame, useFreshness } from './display-frame';
@@ -17,12 +17,13 @@ const RETRY_MS = 5_000;
 /** How long the scoring side glows after a goal. */
 const GOAL_FLASH_MS = 6000;
 
-/** The big middle of the board: "2nd / PERIOD", "END OF / 1st", "FINAL / OT", "FACE-OFF / 7:00 PM". */
+/** The big middle of the board: "2nd / PERIOD", "1st / INTERMISSION", "FINAL / OVERTIME", "7:00 PM / FACE-OFF". */
 function middle(game: Game): { big: string; small: string } {
   switch (game.status) {
     case 'LIVE': {
       const last = game.log[game.log.length - 1];
-      if (last?.type === 'END_PERIOD' && last.period) return { big: periodShort(last.period), small: 'Intermission' };
+      // A period that ended without the game moving on (3rd or OT with a lead) is the end, not an intermission.
+      if (last?.type === 'END_PERIOD' && last.period) return { big: periodShort(last.period), small: last.period === game.period ? 'End of period' : 'Intermission' };
       if (game.period === 'OT') return { big: 'OT', small: 'Overtime' };
       if (game.period === 'SO') return { big: 'SO', small: 'Shootout' };
       return { big: periodShort(game.period), small: 'Period' };
@@ -36,6 +37,37 @@ function middle(game: Game): { big: string; small: string } {
     case 'CANCELLED':
       return { big: 'Cancelled', small: '' };
   }
+}
+
+/**
+ * The pill at the top right says the game's state, never the connection's:
+ * LIVE only while the puck is in play, FINAL after, the start time before
+ * puck drop ("Starts 7:00 PM", with the day when it is not today).
+ */
+export function gamePill(game: Pick<Game, 'status' | 'scheduledAt'>, now: Date = new Date()): string {
+  switch (game.status) {
+    case 'LIVE':
+      return 'Live';
+    case 'FINAL':
+      return 'Final';
+    case 'SCHEDULED': {
+      const day = isSameLocalDay(game.scheduledAt, now) ? '' : `${dayLabel(game.scheduledAt, now)} `;
+      return `Starts ${day}${timeOfDay(game.scheduledAt)}`;
+    }
+    case 'POSTPONED':
+      return 'Postponed';
+    case 'CANCELLED':
+      return 'Cancelled';
+  }
+}
+
+function GamePill({ game }: { game: Game }) {
+  return (
+    <span className={`dpill dpill--${game.status.toLowerCase()}`} data-testid="display-game-state" data-status={game.status}>
+      {game.status === 'LIVE' && <span className="dpill__dot" aria-hidden="true" />}
+      {gamePill(game)}
+    </span>
+  );
 }
 
 /** Which side scored since the last state this hook saw (never on the first paint). */
@@ -80,8 +112,9 @@ function Team({ game, side, flash }: { game: Game; side: GameSide; flash: boolea
           {team.name}
         </span>
       </span>
-      <span className="dg__score" data-testid={`display-${side}-score`}>
-        {started ? score : '–'}
+      {/* Before puck drop a dimmed 0 holds the place of the score (no blank bar). */}
+      <span className={`dg__score${started ? '' : ' dg__score--pending'}`} data-testid={`display-${side}-score`}>
+        {started ? score : 0}
       </span>
       {flash && (
         <span className="dg__goal" aria-live="assertive">
@@ -148,11 +181,11 @@ export function GameDisplayPage() {
     return () => clearInterval(t);
   }, [failed, notFound]);
 
-  const mark = <ConnectionMark {...freshness} hasData={Boolean(game)} />;
+  const connection = <ConnectionMark {...freshness} hasData={Boolean(game)} quiet />;
 
   if (!game) {
     return (
-      <DisplayFrame title="Rinkside" mark={mark} stale={false} testId="game-display">
+      <DisplayFrame title="Rinkside" mark={connection} stale={false} testId="game-display">
         <div className="display__message">
           {query.isError ? (
             <>
@@ -172,7 +205,12 @@ export function GameDisplayPage() {
     <DisplayFrame
       title={`${game.home.name} vs ${game.away.name}`}
       subtitle={<SeasonLine seasonId={game.seasonId} />}
-      mark={mark}
+      mark={
+        <>
+          <GamePill game={game} />
+          {connection}
+        </>
+      }
       stale={!freshness.fresh}
       testId="game-display"
       footer={<Ticker game={game} />}

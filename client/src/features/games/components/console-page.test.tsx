@@ -343,4 +343,24 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     await user.click(screen.getByTestId('start-confirm-yes'));
     expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'START' });
   });
+  it('offers FINAL, not END OT, once the 3rd has ended with a lead', async () => {
+    const game = makeGame({
+      period: '3',
+      homeScore: 1,
+      log: [
+        logEntry(1, { type: 'START' }),
+        logEntry(2, { rosterId: 'r-home', playerId: 'h1' }),
+        logEntry(3, { type: 'END_PERIOD', period: '1' }),
+        logEntry(4, { type: 'END_PERIOD', period: '2' }),
+        logEntry(5, { type: 'END_PERIOD', period: '3' }),
+      ],
+      version: 6,
+    });
+    setup(game);
+    expect(await screen.findByTestId('period-over')).toHaveTextContent('Not tied: no overtime');
+    expect(screen.queryByTestId('end-period')).not.toBeInTheDocument();
+    expect(screen.queryByText(/End OT/i)).not.toBeInTheDocument();
+    expect(screen.getByTestId('final')).toBeEnabled();
+    expect(screen.getByTestId('console-state')).toHaveTextContent('End of 3rd');
+  });
 });

@@ -25,6 +25,7 @@ import { PageSpinner, Spinner } from '../../../components/ui/spinner';
 import { useScoring } from '../api/scoring';
 import type { ScoringFlight } from '../atoms';
 import { pickerStep, type PickerEvent, type PickerState } from '../model/picker';
+import { periodStep } from '../model/period';
 import { UndoIcon } from './game-icons';
 import { LineupEditor } from './lineup-editor';
 import { PickerSheet } from './picker-sheet';
@@ -295,7 +296,7 @@ function Console({ game }: { game: Game }) {
   const described = describeLog(game);
   const last = described[described.length - 1];
   const undoWhat = last ? [last.title, last.primary].filter(Boolean).join(' · ') : null;
-  const inSO = game.period === 'SO';
+  const step = periodStep(game);
 
   return (
     <div className="sk-console">
@@ -388,13 +389,21 @@ function Console({ game }: { game: Game }) {
               </div>
             ) : (
               <div className="sk-grid sk-grid--secondary">
-                <button type="button" className="sk-btn sk-btn--period" disabled={busy || inSO} onClick={() => send({ type: 'END_PERIOD' })} data-testid="end-period">
-                  {busy && flight.action === 'END_PERIOD' ? <Spinner /> : `End ${periodShort(game.period)}`}
-                  <small>{inSO ? 'Shootout is the last' : 'End period'}</small>
-                </button>
-                <button type="button" className="sk-btn sk-btn--final" disabled={busy} onClick={() => setConfirmFinal(true)} data-testid="final">
+                {/* Not tied after the 3rd (or after an OT goal): no END OT, FINAL is what is left. */}
+                {step.finalNext ? (
+                  <p className="sk-btn sk-btn--period sk-btn--note" data-testid="period-over">
+                    {step.hint}
+                    <small>Tap Final to end the game</small>
+                  </p>
+                ) : (
+                  <button type="button" className="sk-btn sk-btn--period" disabled={busy || !step.canEnd} onClick={() => send({ type: 'END_PERIOD' })} data-testid="end-period">
+                    {busy && flight.action === 'END_PERIOD' ? <Spinner /> : step.label}
+                    <small>{step.hint}</small>
+                  </button>
+                )}
+                <button type="button" className={`sk-btn sk-btn--final${step.finalNext ? ' sk-btn--next' : ''}`} disabled={busy} onClick={() => setConfirmFinal(true)} data-testid="final">
                   Final
-                  <small>End the game</small>
+                  <small>{step.finalNext ? 'The game is over' : 'End the game'}</small>
                 </button>
               </div>
             )}

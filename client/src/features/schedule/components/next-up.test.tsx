@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import { createStore } from 'jotai';
 import userEvent from '@testing-library/user-event';
 import type { ScheduleItem } from '../../../lib/api-types';
 import { mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
+import { fakeLiveSocket } from '../../../testing/fake-live-socket';
+import { LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
 import { NextUp } from './next-up';
 
 const later = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString();
@@ -75,5 +78,37 @@ describe('NextUp', { timeout: 20_000 }, () => {
     mockApi({ 'GET /me/schedule': { from: later(0), to: later(28), items: [] } });
     renderWithProviders(<NextUp />);
     expect(await screen.findByText('Nothing in the next four weeks.')).toBeInTheDocument();
+  });
+  it("drops today's finished game, keeps my waitlisted pickup past six rows, and moves a live score from the game's topic", async () => {
+    const games = Array.from({ length: 6 }, (_, n) =>
+      item({ kind: 'GAME', id: `g${n}`, title: `Game ${n}`, eventType: null, myState: 'ON_ROSTER', status: 'SCHEDULED', startsAt: later(0.5 + n), endsAt: later(0.6 + n) }),
+    );
+    mockApi({
+      'GET /me/schedule': {
+        from: later(0),
+        to: later(28),
+        items: [
+          item({ kind: 'GAME', id: 'done', title: 'Earlier today', eventType: null, myState: 'ON_ROSTER', status: 'FINAL', homeScore: 3, awayScore: 1, startsAt: later(-0.1), endsAt: later(0.01) }),
+          item({ kind: 'GAME', id: 'now', title: 'Under way', eventType: null, myState: 'ON_ROSTER', status: 'LIVE', homeScore: 0, awayScore: 0, startsAt: later(-0.02), endsAt: later(0.05) }),
+          ...games,
+          item({ id: 'pickup', title: 'Sunday pickup', eventType: 'OTHER', teamName: null, myState: 'WAITLISTED', waitlistRank: 1, startsAt: later(9), endsAt: later(9.1) }),
+        ],
+      },
+    });
+    const live = fakeLiveSocket();
+    const store = createStore();
+    renderWithProviders(
+      <LiveSocketContext.Provider value={live.socket}>
+        <NextUp />
+      </LiveSocketContext.Provider>,
+      { store },
+    );
+    expect(await screen.findByTestId('schedule-pickup')).toHaveTextContent('Waitlist #1');
+    expect(screen.queryByTestId('schedule-done')).not.toBeInTheDocument();
+    expect(within(screen.getByTestId('next-up-list')).getAllByRole('listitem').length).toBe(6);
+    expect(live.subscribe).toHaveBeenCalledWith('game:now');
+
+    act(() => store.set(topicAtomFamily('game:now'), { seq: 5, data: { id: 'now', status: 'LIVE', homeScore: 2, awayScore: 1, version: 5 } }));
+    expect(screen.getByTestId('schedule-now')).toHaveTextContent('2 – 1');
   });
 });
