@@ -159,9 +159,18 @@ mod tests {
             merge([Some("Rink 2, Riverside Ice Centre - Rink 2, 100 River Rd")]).as_deref(),
             Some("Rink 2, Riverside Ice Centre, 100 River Rd")
         );
-        assert_eq!(merge([Some("Rink 2"), Some("Riverside Ice Centre - Rink 2")]).as_deref(), Some("Rink 2, Riverside Ice Centre"));
-        assert_eq!(merge([Some("Rink 2"), Some("Riverside Ice Centre")]).as_deref(), Some("Rink 2, Riverside Ice Centre"));
-        assert_eq!(merge([Some("Riverside Ice Centre"), Some("riverside ice centre")]).as_deref(), Some("Riverside Ice Centre"));
+        assert_eq!(
+            merge([Some("Rink 2"), Some("Riverside Ice Centre - Rink 2")]).as_deref(),
+            Some("Rink 2, Riverside Ice Centre")
+        );
+        assert_eq!(
+            merge([Some("Rink 2"), Some("Riverside Ice Centre")]).as_deref(),
+            Some("Rink 2, Riverside Ice Centre")
+        );
+        assert_eq!(
+            merge([Some("Riverside Ice Centre"), Some("riverside ice centre")]).as_deref(),
+            Some("Riverside Ice Centre")
+        );
     }
 
     #[test]
