@@ -4,8 +4,10 @@
 //!
 //! Times are written in UTC (`…Z`), which every calendar shows in its own
 //! zone, so no VTIMEZONE is needed; text is escaped (`\\`, `;`, `,`, line
-//! breaks) and lines are folded at 75 octets without splitting a
-//! character.
+//! breaks; a tab is kept, as TEXT allows it) and lines are folded at 75
+//! octets without splitting a character. Every event names an ORGANIZER,
+//! which `METHOD:PUBLISH` requires (RFC 5546 §3.2.1): a no-reply address
+//! of ours (`no_reply`).
 
 use chrono::{DateTime, Utc};
 
@@ -46,9 +48,37 @@ impl CalendarStatus {
     }
 }
 
+/// Where nobody reads: the ORGANIZER when `SMTP_FROM` names no domain.
+const FALLBACK_DOMAIN: &str = "rinkside.invalid";
+
+/// The ORGANIZER's address: `no-reply@` the domain of the `SMTP_FROM`
+/// setting (`Rinkside <notifications@example.com>` or a bare address),
+/// `no-reply@rinkside.invalid` when it has none we can use. The feed is
+/// read-only, so replies must not reach a person.
+pub fn no_reply(smtp_from: &str) -> String {
+    let address = match (smtp_from.rfind('<'), smtp_from.rfind('>')) {
+        (Some(open), Some(close)) if open < close => &smtp_from[open + 1..close],
+        _ => smtp_from,
+    };
+    let domain = address.trim().rsplit_once('@').map(|(_, domain)| domain.trim().trim_end_matches('.'));
+    let usable = |d: &&str| {
+        !d.is_empty()
+            && d.len() <= 253
+            && d.split('.').all(|label| {
+                !label.is_empty()
+                    && !label.starts_with('-')
+                    && !label.ends_with('-')
+                    && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            })
+    };
+    format!("no-reply@{}", domain.filter(usable).unwrap_or(FALLBACK_DOMAIN).to_ascii_lowercase())
+}
+
 /// A whole VCALENDAR: `name` is the calendar's name in calendar apps,
-/// `stamp` (epoch ms) the DTSTAMP of every event (when this was written).
-pub fn write(name: &str, events: &[CalendarEvent], stamp: i64) -> String {
+/// `organizer` the address every event names as its ORGANIZER (see
+/// `no_reply`), `stamp` (epoch ms) the DTSTAMP of every event (when this
+/// was written).
+pub fn write(name: &str, organizer: &str, events: &[CalendarEvent], stamp: i64) -> String {
     let mut out = String::new();
     for line in
         ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Rinkside//Schedule//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
@@ -67,6 +97,7 @@ pub fn write(name: &str, events: &[CalendarEvent], stamp: i64) -> String {
         push(&mut out, &format!("DTEND:{}", utc(e.end.max(e.start))));
         push(&mut out, &format!("SEQUENCE:{}", e.sequence.clamp(0, i64::from(i32::MAX))));
         push(&mut out, &format!("LAST-MODIFIED:{}", utc(e.last_modified)));
+        push(&mut out, &format!("ORGANIZER;CN=Rinkside:mailto:{organizer}"));
         push(&mut out, &format!("SUMMARY:{}", escape(&e.summary)));
         if let Some(d) = &e.description {
             push(&mut out, &format!("DESCRIPTION:{}", escape(d)));
@@ -88,7 +119,8 @@ fn utc(ms: i64) -> String {
 }
 
 /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line
-/// breaks; other control characters (none pass our input rules) dropped.
+/// breaks. A tab is TEXT (`WSP` is in `TSAFE-CHAR`) and stays as typed;
+/// other control characters, which TEXT cannot hold, are dropped.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -103,6 +135,7 @@ pub fn escape(text: &str) -> String {
                 }
             }
             '\n' => out.push_str("\\n"),
+            '\t' => out.push('\t'),
             c if c.is_control() => {}
             c => out.push(c),
         }
@@ -153,7 +186,12 @@ mod tests {
 
     #[test]
     fn text_is_escaped_and_times_are_utc() {
-        let out = write("Sam's schedule", &[event("Tuesday pickup — waitlist #2")], 1_795_000_000_000);
+        let out = write(
+            "Sam's schedule",
+            "no-reply@example.com",
+            &[event("Tuesday pickup — waitlist #2")],
+            1_795_000_000_000,
+        );
         assert!(out.starts_with("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"));
         assert!(out.ends_with("END:VCALENDAR\r\n"));
         let lines = unfold(&out);
@@ -166,19 +204,52 @@ mod tests {
     #[test]
     fn long_lines_fold_at_75_octets_between_characters() {
         let long = "é".repeat(100);
-        let out = write("x", &[event(&long)], 0);
+        let out = write("x", "no-reply@example.com", &[event(&long)], 0);
         for line in out.split("\r\n") {
             assert!(line.len() <= FOLD_AT, "{} octets: {line}", line.len());
         }
         assert!(unfold(&out).contains(&format!("SUMMARY:{long}\r\n")));
     }
 
+    #[test]
+    fn a_tab_in_a_title_is_kept_even_where_a_fold_falls_beside_it() {
+        let out = write("x", "no-reply@example.com", &[event("Pickup\tRink 2")], 0);
+        assert!(unfold(&out).contains("SUMMARY:Pickup\tRink 2\r\n"), "{out}");
+        // "SUMMARY:" and 66 letters fill the line: the tab starts the next
+        // one, after the fold's own space, and unfolding keeps it.
+        let title = format!("{}\tend", "a".repeat(FOLD_AT - "SUMMARY:".len()));
+        let out = write("x", "no-reply@example.com", &[event(&title)], 0);
+        assert!(out.contains("\r\n \tend\r\n"), "{out}");
+        assert!(unfold(&out).contains(&format!("SUMMARY:{title}\r\n")));
+        assert_eq!(escape("a\u{7}b\u{0}c"), "abc", "other control characters cannot be TEXT");
+    }
+
+    #[test]
+    fn every_event_names_its_organizer_as_publish_requires() {
+        let out = unfold(&write("x", "no-reply@example.com", &[event("a"), event("b")], 0));
+        assert!(out.contains("METHOD:PUBLISH\r\n"));
+        assert_eq!(out.matches("ORGANIZER;CN=Rinkside:mailto:no-reply@example.com\r\n").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn the_organizer_is_no_reply_at_the_mail_senders_domain() {
+        assert_eq!(no_reply("Rinkside <notifications@Rink.Example.com>"), "no-reply@rink.example.com");
+        assert_eq!(no_reply("alerts@example.org"), "no-reply@example.org");
+        assert_eq!(no_reply("\"Rinkside, Inc.\" <a@example.net.>"), "no-reply@example.net");
+        for unusable in ["", "Rinkside", "a@", "a@-bad.com", "a@exa mple.com", "<a@b..c>", "a@b.c>evil@x.org\r\nX:"] {
+            assert_eq!(no_reply(unusable), "no-reply@rinkside.invalid", "{unusable:?}");
+        }
+    }
+
     proptest! {
-        /// Any text: every physical line fits, and unfolding then
-        /// unescaping gives the text back (less dropped control characters).
+        /// Any text, tabs and other control characters included: every
+        /// physical line fits, and unfolding then unescaping gives the text
+        /// back with only the control characters TEXT cannot hold dropped
+        /// (a tab stays: it used to be dropped too, which lost it from
+        /// titles, issue 26).
         #[test]
-        fn any_summary_folds_and_unescapes_to_itself(text in "\\PC{0,200}") {
-            let out = write("x", &[event(&text)], 0);
+        fn any_summary_folds_and_unescapes_to_itself(text in "[\\PC\t\u{0}-\u{1f}]{0,200}") {
+            let out = write("x", "no-reply@example.com", &[event(&text)], 0);
             for line in out.split("\r\n") {
                 prop_assert!(line.len() <= FOLD_AT);
             }
@@ -197,7 +268,12 @@ mod tests {
                     back.push(c);
                 }
             }
-            let want: String = text.chars().filter(|c| !c.is_control() || *c == '\n').collect();
+            let want: String = text
+                .replace("\r\n", "\n")
+                .replace('\r', "\n")
+                .chars()
+                .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+                .collect();
             prop_assert_eq!(back, want);
         }
     }

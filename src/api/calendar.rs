@@ -119,7 +119,8 @@ async fn feed(state: web::Data<AppState>, file: web::Path<String>) -> AppResult<
             .await?;
     let events: Vec<CalendarEvent> =
         items.iter().filter(|i| i.my_state != Some(ScheduleState::Declined)).map(calendar_event).collect();
-    Ok(ics(calendar::write(&format!("Rinkside — {name}"), &events, now), None))
+    let organizer = calendar::no_reply(&state.config.smtp_from);
+    Ok(ics(calendar::write(&format!("Rinkside — {name}"), &organizer, &events, now), None))
 }
 
 /// One event as an iCalendar file, with my standing in its title: "Add to
@@ -133,7 +134,8 @@ async fn event_ics(state: web::Data<AppState>, me: AuthUser, id: web::Path<Strin
     let item = schedule::from_event(row, true);
     let event = calendar_event(&item);
     let file = format!("{}.ics", file_name(&item.title));
-    Ok(ics(calendar::write(&item.title, &[event], (state.clock)()), Some(&file)))
+    let organizer = calendar::no_reply(&state.config.smtp_from);
+    Ok(ics(calendar::write(&item.title, &organizer, &[event], (state.clock)()), Some(&file)))
 }
 
 fn ics(body: String, download: Option<&str>) -> HttpResponse {
@@ -188,23 +190,11 @@ fn calendar_event(item: &ScheduleItem) -> CalendarEvent {
         (_, Some(ScheduleState::Waitlisted | ScheduleState::NotAnswered)) => CalendarStatus::Tentative,
         _ => CalendarStatus::Confirmed,
     };
-    let mut description = Vec::new();
-    if let (Some(home), Some(away)) = (&item.home_name, &item.away_name) {
-        description.push(format!("{home} vs {away}"));
-    }
-    if let Some(season) = &item.season_name {
-        description.push(season.clone());
-    }
-    if let (Some(f), Some(p)) = (&item.facility_name, &item.place)
-        && f != p
-    {
-        description.push(f.clone());
-    }
     CalendarEvent {
         uid: format!("{kind}-{}@rinkside", item.id),
         summary: summary(item),
-        description: Some(description.join("\n")),
-        location: item.place.clone(),
+        description: description(item),
+        location: location(item),
         start: item.starts_at,
         end: item.ends_at,
         status,
@@ -213,6 +203,30 @@ fn calendar_event(item: &ScheduleItem) -> CalendarEvent {
         sequence: (item.updated_at - item.created_at).max(0) / 1000,
         last_modified: item.updated_at,
     }
+}
+
+/// DESCRIPTION: the organiser's own words, then for a game its matchup and
+/// season, one line each (where they are known); `None` when there is
+/// nothing to say. Where it is lives in LOCATION, not here.
+fn description(item: &ScheduleItem) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(own) = item.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        lines.push(own.to_string());
+    }
+    if let (Some(home), Some(away)) = (&item.home_name, &item.away_name) {
+        lines.push(format!("{home} vs {away}"));
+    }
+    if let Some(season) = &item.season_name {
+        lines.push(season.clone());
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// LOCATION: the imported game's rink, the event's location and the rink
+/// (facility) it is at, each part written once ("Rink 2, Riverside Ice
+/// Centre", never "Rink 2, Riverside Ice Centre - Rink 2").
+fn location(item: &ScheduleItem) -> Option<String> {
+    crate::sync::place::merge([item.rink.as_deref(), item.location.as_deref(), item.facility_name.as_deref()])
 }
 
 #[cfg(test)]

@@ -122,17 +122,26 @@ pub struct NotificationSettings {
     /// minutes before its start, largest first (default `[1440, 120]`:
     /// a day and two hours before). Empty: no reminders.
     pub reminder_minutes: Vec<i64>,
+    /// Whether I am told (SUB_MATCH) when an event with open places matches
+    /// my AVAILABLE_TO_SUB status; default true.
+    pub sub_matches: bool,
 }
 
-/// New notification settings.
+/// New notification settings: each field given replaces that setting, an
+/// absent one keeps it (so a screen that shows one setting cannot reset
+/// another it never read).
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NotificationSettingsInput {
     /// At most 4, each 5 to 10080 (a week) minutes before the start, no
     /// repeats. Empty: no reminders.
     #[schema(schema_with = reminder_minutes_schema)]
-    #[serde(deserialize_with = "whole_list")]
-    pub reminder_minutes: Vec<i64>,
+    #[serde(default, deserialize_with = "some_whole_list")]
+    pub reminder_minutes: Option<Vec<i64>>,
+    /// `false`: no SUB_MATCH notifications (absent or null keeps the
+    /// setting).
+    #[serde(default)]
+    pub sub_matches: Option<bool>,
 }
 
 /// `reminderMinutes`: up to [`MAX_REMINDERS`] different whole numbers of
@@ -151,6 +160,11 @@ fn reminder_minutes_schema() -> utoipa::openapi::schema::Array {
         .unique_items(true)
         .description(Some("Minutes before the start, each once; empty for no reminders."))
         .build()
+}
+
+/// [`whole_list`] of a field that may be absent (but not null).
+fn some_whole_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<i64>>, D::Error> {
+    whole_list(d).map(Some)
 }
 
 /// A list of whole numbers (`1440`, not `1440.5` nor `"1440"`).
@@ -184,9 +198,14 @@ pub fn checked_reminders(minutes: &[i64]) -> Result<Vec<i64>, AppError> {
 #[utoipa::path(responses((status = 200, body = NotificationSettings), (status = 401, body = crate::error::ErrorEnvelope)), tag = "notifications", security(("bearerAuth" = [])))]
 #[get("/me/notification-settings")]
 async fn settings(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<NotificationSettings>> {
-    let mut reminder_minutes = rows::reminder_minutes(&state.db.pool, &me.id).await?;
+    Ok(web::Json(read_settings(&state, &me.id).await?))
+}
+
+async fn read_settings(state: &AppState, user_id: &str) -> AppResult<NotificationSettings> {
+    let mut reminder_minutes = rows::reminder_minutes(&state.db.pool, user_id).await?;
     reminder_minutes.sort_unstable_by(|a, b| b.cmp(a));
-    Ok(web::Json(NotificationSettings { reminder_minutes }))
+    let sub_matches = rows::sub_matches(&state.db.pool, user_id).await?;
+    Ok(NotificationSettings { reminder_minutes, sub_matches })
 }
 
 /// Change my notification settings.
@@ -197,9 +216,15 @@ async fn set_settings(
     me: AuthUser,
     body: web::Json<NotificationSettingsInput>,
 ) -> AppResult<web::Json<NotificationSettings>> {
-    let reminder_minutes = checked_reminders(&body.reminder_minutes)?;
-    rows::set_reminder_minutes(&state.db.pool, &me.id, &reminder_minutes, (state.clock)()).await?;
-    Ok(web::Json(NotificationSettings { reminder_minutes }))
+    let reminders = body.reminder_minutes.as_deref().map(checked_reminders).transpose()?;
+    let now = (state.clock)();
+    if let Some(minutes) = &reminders {
+        rows::set_reminder_minutes(&state.db.pool, &me.id, minutes, now).await?;
+    }
+    if let Some(on) = body.sub_matches {
+        rows::set_sub_matches(&state.db.pool, &me.id, on, now).await?;
+    }
+    Ok(web::Json(read_settings(&state, &me.id).await?))
 }
 
 #[cfg(test)]

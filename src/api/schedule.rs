@@ -55,6 +55,17 @@ pub struct ScheduleItem {
     pub time_zone: Option<String>,
     /// Where: the event's location, the imported game's rink, or the rink.
     pub place: Option<String>,
+    /// The pieces `place` chose from, for the calendar feed, which writes
+    /// them all, once each (`sync::place::merge`): the event's location
+    /// and the imported game's rink.
+    #[serde(skip)]
+    pub location: Option<String>,
+    #[serde(skip)]
+    pub rink: Option<String>,
+    /// The event's description, for the calendar feed (not in the JSON:
+    /// the event page reads it from the event).
+    #[serde(skip)]
+    pub description: Option<String>,
     pub facility_id: Option<String>,
     pub facility_name: Option<String>,
     /// Events only.
@@ -150,7 +161,10 @@ pub fn from_event(row: ScheduleEventRow, own: bool) -> ScheduleItem {
         kind: ScheduleKind::Event,
         event_type: EventType::parse(&row.event_type),
         ends_at: row.end_date.unwrap_or(row.start_date + EVENT_LENGTH_MS),
-        place: row.location.or(row.external_rink).or_else(|| row.facility_name.clone()),
+        place: row.location.clone().or_else(|| row.external_rink.clone()).or_else(|| row.facility_name.clone()),
+        location: row.location,
+        rink: row.external_rink,
+        description: row.description,
         status: if row.cancelled_at.is_some() { "CANCELLED" } else { "SCHEDULED" }.into(),
         waitlist_rank: if my_state == Some(ScheduleState::Waitlisted) { row.waitlist_rank } else { None },
         my_state,
@@ -185,6 +199,9 @@ fn from_game(row: ScheduleGameRow, own: bool) -> ScheduleItem {
         ends_at: row.scheduled_at + GAME_LENGTH_MS,
         time_zone: Some(row.timezone),
         place: Some(row.facility_name.clone()),
+        location: None,
+        rink: None,
+        description: None,
         facility_id: Some(row.facility_id),
         facility_name: Some(row.facility_name),
         event_type: None,

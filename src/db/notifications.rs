@@ -345,6 +345,53 @@ pub async fn set_reminder_minutes<'e, E: Executor<'e, Database = Any>>(
     Ok(())
 }
 
+/// Whether the person is told of new sub-market matches (SUB_MATCH); on
+/// unless they turned it off.
+pub async fn sub_matches<'e, E: Executor<'e, Database = Any>>(ex: E, user_id: &str) -> Result<bool> {
+    let stored: Option<i64> = sqlx::query_scalar("SELECT sub_matches FROM notification_settings WHERE user_id = $1")
+        .bind(user_id)
+        .fetch_optional(ex)
+        .await?;
+    Ok(stored != Some(0))
+}
+
+/// Turns SUB_MATCH on or off; a person with no settings row gets one with
+/// the default reminders.
+pub async fn set_sub_matches<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_id: &str,
+    on: bool,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO notification_settings (user_id, reminder_minutes, max_minutes, sub_matches, updated_at)          VALUES ($1, $2, $3, $4, $5)          ON CONFLICT (user_id) DO UPDATE SET sub_matches = excluded.sub_matches, updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(store_minutes(&DEFAULT_REMINDERS))
+    .bind(DEFAULT_REMINDERS.iter().copied().max().unwrap_or(0))
+    .bind(flag(on))
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Of these people, those who turned SUB_MATCH off.
+pub async fn sub_matches_off(conn: &mut AnyConnection, user_ids: &[String]) -> Result<Vec<String>> {
+    if user_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT user_id FROM notification_settings WHERE sub_matches = 0 AND user_id IN ({})",
+        placeholder_list(1, user_ids.len())
+    );
+    let mut q = sqlx::query_scalar(dynamic(sql));
+    for id in user_ids {
+        q = q.bind(id);
+    }
+    q.fetch_all(&mut *conn).await
+}
+
 /// `",1440,120,"`: a comma at each end, so one offset is `LIKE '%,120,%'`.
 pub fn store_minutes(minutes: &[i64]) -> String {
     let inner: Vec<String> = minutes.iter().map(i64::to_string).collect();

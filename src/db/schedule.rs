@@ -43,6 +43,8 @@ pub struct ScheduleEventRow {
     pub event_type: String,
     pub location: Option<String>,
     pub external_rink: Option<String>,
+    /// The organiser's words, for the calendar feed's DESCRIPTION.
+    pub description: Option<String>,
     pub facility_id: Option<String>,
     pub facility_name: Option<String>,
     pub timezone: Option<String>,
@@ -114,7 +116,8 @@ fn events_sql(whose: Whose<'_>, picked: &str, every_answer: bool) -> String {
     };
     format!(
         "WITH picked AS ({picked}) \
-         SELECT e.id, e.title, e.start_date, e.end_date, e.event_type, e.location, e.external_rink, e.facility_id, \
+         SELECT e.id, e.title, e.start_date, e.end_date, e.event_type, e.location, e.external_rink, e.description, \
+           e.facility_id, \
            f.name AS facility_name, f.timezone, e.cancelled_at, e.home_score, e.away_score, e.created_at, \
            e.updated_at, \
            COALESCE((SELECT t.name FROM event_teams et JOIN teams t ON t.id = et.team_id \

@@ -110,7 +110,7 @@ string_enum!(
         EventCancelled => "EVENT_CANCELLED", EventMoved => "EVENT_MOVED",
         JoinRequestApproved => "JOIN_REQUEST_APPROVED", JoinRequestRejected => "JOIN_REQUEST_REJECTED",
         AddedToRoster => "ADDED_TO_ROSTER", GameStarted => "GAME_STARTED", GameFinal => "GAME_FINAL",
-        EventReminder => "EVENT_REMINDER",
+        EventReminder => "EVENT_REMINDER", SubMatch => "SUB_MATCH",
     }
 );
 

@@ -1,6 +1,7 @@
 //! Who is told what when the market changes, after the write committed:
 //! each affected person's `matches` topic gets one change per match
-//! (`upsert`, or `drop` by status or by event), and a rink's `spots:`
+//! (`upsert`, or `drop` by status or by event), a sub an event matches gets
+//! a SUB_MATCH notification (once per event), and a rink's `spots:`
 //! document is pushed when one of its events' open places move.
 //!
 //! Event changes arrive from the RSVP batches' commits
@@ -153,6 +154,7 @@ pub async fn event_changed(db: &Db, pusher: &Pusher, event_id: &str, now: i64) -
     let subs = view::statuses(db, db::statuses::list(&db.pool, &filter).await?).await?;
     let answered: HashSet<String> = db::spots::answered_by(&db.pool, event_id).await?.into_iter().collect();
     let spot = summary.spot();
+    let mut matched = Vec::new();
     for sub in &subs {
         let Some(owner) = sub.user_id.as_deref() else { continue };
         let side = sub.side();
@@ -164,9 +166,32 @@ pub async fn event_changed(db: &Db, pusher: &Pusher, event_id: &str, now: i64) -
         let wanted = rules::spot_matches(&side, &spot, now) || !asks.is_empty();
         if wanted && !answered.contains(owner) {
             tell(pusher, owner, Change::Upsert(&Match::event(sub, summary.clone(), asks)));
+            matched.push(owner.to_string());
         } else {
             tell(pusher, owner, Change::DropEvent(event_id));
         }
+    }
+    notify_matched(db, pusher, event_id, &matched, (summary.open.skaters, summary.open.goalies)).await
+}
+
+/// SUB_MATCH for the subs an event matches now (`crate::notify::sub_match`:
+/// once per event per person, as their settings allow), pushed once it
+/// commits. Already-told people cost one insert that does nothing.
+async fn notify_matched(
+    db: &Db,
+    pusher: &Pusher,
+    event_id: &str,
+    matched: &[String],
+    open: (Option<i64>, Option<i64>),
+) -> Result<(), AppError> {
+    if matched.is_empty() {
+        return Ok(());
+    }
+    let mut tx = db.begin().await?;
+    let batch = crate::notify::sub_match(&mut tx, event_id, matched, open).await?;
+    tx.commit().await?;
+    if let Some(batch) = batch {
+        pusher.push_notifications(batch);
     }
     Ok(())
 }
@@ -192,8 +217,8 @@ pub fn watch(db: Db, pusher: Arc<Pusher>, clock: Clock, mut changes: mpsc::Unbou
     });
 }
 
-/// [`event_changed`] in the background (an edit moved the event's time or
-/// rink; the RSVP batches report through [`watch`]).
+/// [`event_changed`] in the background (a new event, or an edit moved the
+/// event's time or rink; the RSVP batches report through [`watch`]).
 pub fn event_changed_soon(db: &Db, pusher: &Arc<Pusher>, event_id: &str, now: i64) {
     let (db, pusher, event_id) = (db.clone(), pusher.clone(), event_id.to_string());
     tokio::spawn(async move {

@@ -88,6 +88,9 @@ pub fn words(row: &NotificationRow) -> (String, String) {
             let lead = if m % 60 == 0 { format!("In {} hours", m / 60) } else { format!("In {m} minutes") };
             (format!("{lead}: {title}"), "A reminder of your event.".to_string())
         }
+        Some(NotificationType::SubMatch) => {
+            (format!("Sub wanted: {title}"), "An event with open places matches your availability to sub.".to_string())
+        }
         Some(NotificationType::JoinRequestApproved) => {
             (format!("Welcome to {team}"), format!("Your request to join {roster} was approved."))
         }
@@ -139,5 +142,9 @@ mod tests {
             words(&row("GAME_FINAL", r#"{"homeName":"Owls","awayName":"Hawks","homeScore":3,"awayScore":2}"#));
         assert_eq!(final_score.0, "Final: Owls 3, Hawks 2");
         assert_eq!(words(&row("EVENT_REMINDER", r#"{"title":"Skate","minutesBefore":120}"#)).0, "In 2 hours: Skate");
+        assert_eq!(
+            words(&row("SUB_MATCH", r#"{"title":"Noon skate","open":{"goalies":1}}"#)).0,
+            "Sub wanted: Noon skate"
+        );
     }
 }

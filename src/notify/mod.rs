@@ -157,6 +157,49 @@ pub async fn event_moved(
     Ok(Some(batch))
 }
 
+/// The dedupe key of SUB_MATCH: one per event per person, however often
+/// the event's open places move in and out of matching.
+pub fn sub_match_key(event_id: &str) -> String {
+    format!("SUB_MATCH|{event_id}")
+}
+
+/// SUB_MATCH: an event (new, or with places newly open, or with a new call
+/// for subs) matches these people's AVAILABLE_TO_SUB statuses (decided by
+/// `market::push::event_changed`). Told once per event per person
+/// ([`sub_match_key`]), never to the event's creator, not for a cancelled
+/// event, and not to people who turned `subMatches` off. `open` is the
+/// places open now (`null` = no limit). Returns the batch when anyone was
+/// told for the first time.
+pub async fn sub_match(
+    conn: &mut AnyConnection,
+    event_id: &str,
+    subs: &[String],
+    open: (Option<i64>, Option<i64>),
+) -> Result<Option<String>> {
+    if subs.is_empty() {
+        return Ok(None);
+    }
+    let Some(event) = rows::event_facts(&mut *conn, event_id).await? else { return Ok(None) };
+    if event.cancelled_at.is_some() {
+        return Ok(None);
+    }
+    let off = rows::sub_matches_off(&mut *conn, subs).await?;
+    let to: Vec<String> = subs.iter().filter(|u| **u != event.creator_id && !off.contains(u)).cloned().collect();
+    if to.is_empty() {
+        return Ok(None);
+    }
+    let batch = new_batch();
+    let note = NewNotification {
+        kind: NotificationType::SubMatch,
+        about: About::Event,
+        resource_id: event_id,
+        payload: with(event_payload(&event), json!({"open": {"skaters": open.0, "goalies": open.1}})),
+        dedupe_key: Some(sub_match_key(event_id)),
+    };
+    let written = rows::insert(&mut *conn, &note, &to, &batch).await?;
+    Ok((written > 0).then_some(batch))
+}
+
 async fn roster_payload(conn: &mut AnyConnection, roster_id: &str) -> Result<Option<Value>> {
     Ok(rows::roster_facts(&mut *conn, roster_id).await?.map(|r| {
         json!({"teamId": r.team_id, "teamName": r.team_name, "rosterName": r.roster_name, "seasonName": r.season_name})

@@ -75,6 +75,7 @@ impl Realtime {
         crate::market::push::watch(db.clone(), pusher.clone(), clock.clone(), changed);
         // Every writer of notifications hands its committed batch here.
         let (notices, batches) = tokio::sync::mpsc::unbounded_channel();
+        pusher.set_notices(notices.clone());
         let mailer = match &config.smtp_url {
             Some(url) => Some(Arc::new(crate::notify::mail::Mailer::new(url, &config.smtp_from)?)),
             None => None,

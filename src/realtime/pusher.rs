@@ -24,15 +24,33 @@ pub struct Pusher {
     /// The topic owners are registered after the actor registries, which
     /// need this pusher first: a cell breaks the cycle.
     sources: OnceLock<Arc<TopicSources>>,
+    /// Where committed notification batches go to be pushed (the same
+    /// channel as `Realtime::push_notifications`): the sub market's fan-out
+    /// (`market::push`) writes SUB_MATCH notifications with only the pusher
+    /// at hand. Set once at start, after the channel exists.
+    notices: OnceLock<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 impl Pusher {
     pub fn new(bus: Arc<Bus>) -> Arc<Self> {
-        Arc::new(Pusher { bus, sources: OnceLock::new() })
+        Arc::new(Pusher { bus, sources: OnceLock::new(), notices: OnceLock::new() })
     }
 
     pub fn set_sources(&self, sources: Arc<TopicSources>) {
         let _ = self.sources.set(sources);
+    }
+
+    pub fn set_notices(&self, notices: tokio::sync::mpsc::UnboundedSender<String>) {
+        let _ = self.notices.set(notices);
+    }
+
+    /// Pushes a committed batch of notifications (`crate::notify`), in the
+    /// background; before start has set the channel, nothing (no writer
+    /// runs before then).
+    pub fn push_notifications(&self, batch: String) {
+        if let Some(notices) = self.notices.get() {
+            let _ = notices.send(batch);
+        }
     }
 
     /// Subscribers on this node, or possibly on others (through Redis).
@@ -121,7 +139,7 @@ impl rinkside_actors::Publisher for Pusher {
 
     fn touched(&self, topics: Vec<String>) {
         let topics: Vec<Topic> = topics.iter().filter_map(|name| Topic::from_bus_name(name)).collect();
-        let me = Pusher { bus: self.bus.clone(), sources: self.sources.clone() };
+        let me = Pusher { bus: self.bus.clone(), sources: self.sources.clone(), notices: self.notices.clone() };
         tokio::spawn(async move { me.push_all(&topics).await });
     }
 }

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use super::matching::{self, Candidate, External, Verdict};
+use super::place;
 use super::schedule::{Schedule, normalise_name};
 use crate::db::sync::{ExternalGameRow, ExternalRosterRow};
 
@@ -15,6 +16,10 @@ use crate::db::sync::{ExternalGameRow, ExternalRosterRow};
 pub struct Season<'a> {
     pub id: &'a str,
     pub facility_id: &'a str,
+    /// The season's rink's name: a source's place that repeats it keeps
+    /// only the rest as the game's rink (`place::rink_at`), since the
+    /// game's event is at this rink already.
+    pub facility_name: &'a str,
     /// (id, facility division name) of the season's division mappings.
     pub mappings: &'a [(String, String)],
 }
@@ -112,7 +117,7 @@ pub fn plan(
         }
     }
     let roster_of: HashMap<&str, &str> = rosters.iter().map(|r| (r.external_id.as_str(), r.id.as_str())).collect();
-    plan_games(&mut out, stored_games, schedule, &roster_of, now, new_id);
+    plan_games(&mut out, stored_games, schedule, &roster_of, season.facility_name, now, new_id);
     out.rosters = rosters;
     out
 }
@@ -122,6 +127,7 @@ fn plan_games(
     stored_games: &[ExternalGameRow],
     schedule: &Schedule,
     roster_of: &HashMap<&str, &str>,
+    venue: &str,
     now: i64,
     new_id: &mut dyn FnMut() -> String,
 ) {
@@ -138,7 +144,7 @@ fn plan_games(
             external_id: game.external_id.clone(),
             date_time: game.start_utc_ms,
             end_time: game.end_utc_ms,
-            rink: game.rink.clone(),
+            rink: game.rink.as_deref().and_then(|rink| place::rink_at(rink, venue)),
             division: game.division.clone(),
             home_goals: game.home_goals,
             away_goals: game.away_goals,

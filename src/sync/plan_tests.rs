@@ -48,7 +48,7 @@ fn ids() -> impl FnMut() -> String {
 
 fn run(stored: &Plan, schedule: &Schedule, candidates: &[Candidate]) -> Plan {
     let (id, facility, mappings) = season();
-    let scope = Season { id: &id, facility_id: &facility, mappings: &mappings };
+    let scope = Season { id: &id, facility_id: &facility, facility_name: "Example Ice Centre", mappings: &mappings };
     let mut next = ids();
     let mut fresh = move || format!("new-{}", next());
     plan(&scope, &stored.rosters, &stored.games, schedule, candidates, 1_000, &mut fresh)
@@ -128,4 +128,18 @@ fn a_game_with_a_matched_team_gets_an_event_and_a_removed_ones_event_is_cancelle
 fn a_game_without_a_matched_team_gets_no_event() {
     let p = run(&Plan::default(), &schedule(vec![game("g1", 8, "a", "b", None)]), &[]);
     assert!(event_steps(&p.games, &p.rosters, &HashMap::new()).is_empty());
+}
+
+#[test]
+fn a_place_that_repeats_the_seasons_rink_keeps_only_the_rest_as_the_games_rink() {
+    let place = |rink: &str| {
+        let mut g = game("g1", 8, "a", "b", None);
+        g.rink = Some(rink.into());
+        let p = run(&Plan::default(), &schedule(vec![g]), &[]);
+        p.games[0].rink.clone()
+    };
+    assert_eq!(place("Example Ice Centre - Rink 2").as_deref(), Some("Rink 2"));
+    assert_eq!(place("Rink 2, Example Ice Centre - Rink 2").as_deref(), Some("Rink 2"));
+    assert_eq!(place("Example Ice Centre"), None, "the event is at the season's rink already");
+    assert_eq!(place("Northside Arena - Rink 1").as_deref(), Some("Northside Arena - Rink 1"));
 }

@@ -275,7 +275,12 @@ async fn attempt(state: &AppState, season_id: &str, trigger: &Trigger, started_a
     let candidates = candidates(&mut tx, season_id, &season.facility_id).await?;
     let mappings = store::mappings(&mut *tx, season_id).await?;
     let now = (state.clock)();
-    let scope = plan::Season { id: season_id, facility_id: &season.facility_id, mappings: &mappings };
+    let scope = plan::Season {
+        id: season_id,
+        facility_id: &season.facility_id,
+        facility_name: &season.facility_name,
+        mappings: &mappings,
+    };
     let mut planned = plan::plan(&scope, &stored_rosters, &stored_games, &schedule, &candidates, now, &mut new_id);
     let written = write_plan(&mut tx, state, &season, &by, &mut planned).await?;
     let report = Report {

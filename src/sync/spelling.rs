@@ -51,7 +51,9 @@ pub fn best<'a>(spellings: impl IntoIterator<Item = &'a str>) -> Option<&'a str>
         seen.entry(name).or_insert(Seen { case: case_of(name), count: 0, first: i }).count += 1;
     }
     seen.into_iter()
-        .max_by(|(_, a), (_, b)| (a.case, a.count, std::cmp::Reverse(a.first)).cmp(&(b.case, b.count, std::cmp::Reverse(b.first))))
+        .max_by(|(_, a), (_, b)| {
+            (a.case, a.count, std::cmp::Reverse(a.first)).cmp(&(b.case, b.count, std::cmp::Reverse(b.first)))
+        })
         .map(|(name, _)| name)
 }
 
@@ -59,7 +61,8 @@ pub fn best<'a>(spellings: impl IntoIterator<Item = &'a str>) -> Option<&'a str>
 /// seen anywhere among them.
 pub fn respell(teams: &mut [Team], games: &mut [Game]) {
     let mut by_key: HashMap<String, Vec<&str>> = HashMap::new();
-    let names = teams.iter().map(|t| t.name.as_str()).chain(games.iter().flat_map(|g| [g.home.as_str(), g.away.as_str()]));
+    let names =
+        teams.iter().map(|t| t.name.as_str()).chain(games.iter().flat_map(|g| [g.home.as_str(), g.away.as_str()]));
     for name in names {
         by_key.entry(normalise_name(name)).or_default().push(name);
     }
@@ -131,7 +134,8 @@ mod tests {
             Team { external_id: "ice owls|c1".into(), name: "ICE OWLS".into(), division: Some("C1".into()) },
             Team { external_id: "ice owls|c2".into(), name: "Ice Owls".into(), division: Some("C2".into()) },
         ];
-        let mut games = vec![game("ICE OWLS", "BLUE LINERS"), game("Top Shelf", "Ice Owls"), game("ICE OWLS", "Top Shelf")];
+        let mut games =
+            vec![game("ICE OWLS", "BLUE LINERS"), game("Top Shelf", "Ice Owls"), game("ICE OWLS", "Top Shelf")];
         respell(&mut teams, &mut games);
         assert!(teams.iter().all(|t| t.name == "Ice Owls"), "{teams:?}");
         let sides: Vec<(&str, &str)> = games.iter().map(|g| (g.home.as_str(), g.away.as_str())).collect();

@@ -360,11 +360,12 @@ async fn reminder_settings_default_to_a_day_and_two_hours_and_refuse_what_makes_
     let app = spawn_app().await;
     let me = app.user("myself").await;
     let path = "/api/v1/me/notification-settings";
+    // (The settings also carry `subMatches` since issue 26, on by default.)
     let (s, b) = app.get(path, Some(&me)).await;
-    assert_eq!((s, b), (200, json!({"reminderMinutes": [1440, 120]})));
+    assert_eq!((s, b), (200, json!({"reminderMinutes": [1440, 120], "subMatches": true})));
     let (s, b) = app.put(path, Some(&me), Some(json!({"reminderMinutes": [30, 600]}))).await;
-    assert_eq!((s, &b), (200, &json!({"reminderMinutes": [600, 30]})));
-    assert_eq!(app.get(path, Some(&me)).await.1, json!({"reminderMinutes": [600, 30]}));
+    assert_eq!((s, &b), (200, &json!({"reminderMinutes": [600, 30], "subMatches": true})));
+    assert_eq!(app.get(path, Some(&me)).await.1, json!({"reminderMinutes": [600, 30], "subMatches": true}));
     for bad in [json!([1]), json!([20_000]), json!([60, 60]), json!([10, 20, 30, 40, 50]), json!([1.5]), json!("60")] {
         let (s, b) = app.put(path, Some(&me), Some(json!({"reminderMinutes": bad}))).await;
         assert_error(s, &b, 422, "validation_failed");
@@ -372,7 +373,7 @@ async fn reminder_settings_default_to_a_day_and_two_hours_and_refuse_what_makes_
     let (s, b) = app.put(path, Some(&me), Some(json!({"reminderMinutes": [60], "email": true}))).await;
     assert_error(s, &b, 422, "validation_failed");
     let (s, b) = app.put(path, Some(&me), Some(json!({"reminderMinutes": []}))).await;
-    assert_eq!((s, b), (200, json!({"reminderMinutes": []})));
+    assert_eq!((s, b), (200, json!({"reminderMinutes": [], "subMatches": true})));
     let (s, b) = app.get(path, None).await;
     assert_error(s, &b, 401, "unauthorized");
 }
@@ -570,4 +571,102 @@ async fn an_smtp_url_that_is_not_smtp_stops_the_server_at_start_saying_so() {
     let config = test_config(&url, &[("SMTP_URL", "http://mail.example.com")]);
     let err = rinkside::startup::Application::build(config).await.err().expect("refused");
     assert!(err.to_string().contains("SMTP_URL"), "{err}");
+}
+
+/// A time `ms` from now, as the API takes it.
+fn from_now(ms: i64) -> String {
+    rinkside::time::to_rfc3339(chrono::Utc::now().timestamp_millis() + ms)
+}
+
+/// A signed-in socket subscribed to its owner's `matches`.
+async fn watching_matches(app: &TestApp, u: &TestUser) -> Ws {
+    let mut ws = app.ws().await;
+    ws.auth(u).await;
+    let snap = ws.subscribe("matches").await;
+    assert_eq!(snap["data"]["items"], json!([]), "no match yet");
+    ws
+}
+
+/// The next `matches` upsert about this event (skipping other changes).
+async fn upserted(ws: &mut Ws, event: &str) -> Option<Value> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let up = ws.next_of("update", left).await?;
+        if up["data"]["op"] == "upsert" && up["data"]["match"]["event"]["id"] == event {
+            return Some(up);
+        }
+    }
+}
+
+/// The SUB_MATCH notifications a person has, as `resourceId`s.
+async fn sub_matches(app: &TestApp, u: &TestUser) -> Vec<String> {
+    notes(app, u).await.into_iter().filter(|(kind, _)| kind == "SUB_MATCH").map(|(_, id)| id).collect()
+}
+
+#[actix_web::test]
+async fn a_new_event_with_open_places_reaches_matching_subs_live_and_tells_each_once_unless_they_opted_out() {
+    let app = spawn_app().await;
+    let [org, sub, quiet, skater, keeper] = [
+        app.user("organiser").await,
+        app.user("sub").await,
+        app.user("quiet").await,
+        app.user("skatersub").await,
+        app.user("keeper").await,
+    ];
+    let settings = "/api/v1/me/notification-settings";
+    let (s, b) = app.get(settings, Some(&sub)).await;
+    assert_eq!((s, b), (200, json!({"reminderMinutes": [1440, 120], "subMatches": true})), "on by default");
+    // Opting out keeps the reminders; changing reminders keeps the opt-out.
+    let (s, b) = app.put(settings, Some(&quiet), Some(json!({"subMatches": false}))).await;
+    assert_eq!((s, b), (200, json!({"reminderMinutes": [1440, 120], "subMatches": false})));
+    let (s, b) = app.put(settings, Some(&quiet), Some(json!({"reminderMinutes": [60]}))).await;
+    assert_eq!((s, b), (200, json!({"reminderMinutes": [60], "subMatches": false})));
+    let (s, b) = app.put(settings, Some(&quiet), Some(json!({"subMatches": "no"}))).await;
+    assert_error(s, &b, 422, "validation_failed");
+
+    for (who, position) in [(&sub, "GOALIE"), (&quiet, "GOALIE"), (&skater, "CENTER")] {
+        let body = json!({"type": "AVAILABLE_TO_SUB", "entityType": "USER", "positions": [position], "expiresAt": from_now(6 * HOUR)});
+        let (s, b) = app.post("/api/v1/statuses", Some(who), body).await;
+        assert_eq!(s, 201, "{b}");
+    }
+    let mut subs_matches = watching_matches(&app, &sub).await;
+    let mut subs_notes = watching(&app, &sub).await;
+    let mut quiets_matches = watching_matches(&app, &quiet).await;
+    let mut quiets_notes = watching(&app, &quiet).await;
+    let mut skaters_notes = watching(&app, &skater).await;
+
+    // A new event short of a goalie (skaters unlimited): no reload needed.
+    let event = new_event(&app, &org, json!({"startDate": from_now(3 * HOUR), "maxGoalies": 1})).await;
+    let up = upserted(&mut subs_matches, &event).await.expect("the new event reaches the sub's open socket");
+    assert_eq!(up["data"]["match"]["event"]["open"]["goalies"], 1);
+    let told = pushed_op(&mut subs_notes, "new").await;
+    assert_eq!(told["notification"]["type"], "SUB_MATCH");
+    assert_eq!(told["notification"]["resourceType"], "EVENT");
+    assert_eq!(told["notification"]["resourceId"], event.as_str());
+    assert_eq!(told["notification"]["data"]["title"], "Tuesday pickup");
+    assert_eq!(told["notification"]["data"]["open"], json!({"skaters": null, "goalies": 1}));
+    // Who opted out still sees the match live, and is told nothing.
+    upserted(&mut quiets_matches, &event).await.expect("the match is still shown live");
+    nothing_pushed(&mut quiets_notes).await;
+    // A skater: no goalie place is a match for them.
+    nothing_pushed(&mut skaters_notes).await;
+
+    // The place fills and opens again: the match comes back, the
+    // notification does not (one per event per person).
+    rsvp_as(&app, &keeper, &event, "GOALIE").await;
+    rsvp(&app, &keeper, &event, "DECLINED").await;
+    upserted(&mut subs_matches, &event).await.expect("the match is back");
+    nothing_pushed(&mut subs_notes).await;
+    assert_eq!(sub_matches(&app, &sub).await, vec![event.clone()]);
+    assert!(sub_matches(&app, &quiet).await.is_empty());
+    assert!(sub_matches(&app, &skater).await.is_empty());
+    assert!(sub_matches(&app, &org).await.is_empty(), "the organiser is nobody's sub here");
+}
+
+async fn rsvp_as(app: &TestApp, u: &TestUser, event: &str, position: &str) -> Value {
+    let body = json!({"action": "ATTENDING", "position": position});
+    let (s, r) = app.put(&format!("/api/v1/events/{event}/rsvp"), Some(u), Some(body)).await;
+    assert_eq!(s, 200, "{r}");
+    r
 }

@@ -345,3 +345,42 @@ async fn add_to_calendar_downloads_one_event_with_my_standing() {
     let (s, b) = app.get("/api/v1/events/nothing/calendar.ics", Some(&me)).await;
     assert_error(s, &b, 404, "not_found");
 }
+
+#[actix_web::test]
+async fn the_calendar_feed_keeps_a_tab_in_a_title_and_exports_the_events_description_with_an_organizer() {
+    let app = spawn_app_with(&[("SMTP_FROM", "Rinkside <notifications@rinks.example.com>")]).await;
+    let rink = app.user("rinkowner").await;
+    let facility = facility(&app, &rink).await;
+    let me = app.user("skater9").await;
+    let start = Utc::now() + Duration::days(2);
+    let pickup = event(
+        &app,
+        &rink,
+        json!({"title": "Tuesday\tpickup", "startDate": at(start), "endDate": at(start + Duration::minutes(90)),
+               "eventType": "OTHER", "facilityId": facility, "location": "Rink 2",
+               "description": "Bring a dark and a light jersey.\nPay at the door; cash, please."}),
+    )
+    .await;
+    answer(&app, &me, &pickup, "ATTENDING").await;
+    let (s, made) = app.post("/api/v1/me/calendar-feed", Some(&me), json!({})).await;
+    assert_eq!(s, 201, "{made}");
+    let path = made["path"].as_str().unwrap();
+
+    // As written: the tab kept, the description escaped, the place once.
+    let text = app.http.get(app.url(path)).send().await.unwrap().text().await.unwrap();
+    assert!(text.lines().all(|l| l.len() <= 75), "folded at 75 octets");
+    let unfolded = text.replace("\r\n ", "");
+    assert!(unfolded.contains("\r\nSUMMARY:Tuesday\tpickup — in\r\n"), "{unfolded}");
+    assert!(
+        unfolded.contains("\r\nDESCRIPTION:Bring a dark and a light jersey.\\nPay at the door\\; cash\\, please.\r\n"),
+        "{unfolded}"
+    );
+    assert!(unfolded.contains("\r\nLOCATION:Rink 2\\, Maple Arena\r\n"), "{unfolded}");
+    assert!(unfolded.contains("\r\nORGANIZER;CN=Rinkside:mailto:no-reply@rinks.example.com\r\n"), "{unfolded}");
+    // As a calendar app reads it.
+    let calendar: Calendar = text.parse().unwrap_or_else(|e| panic!("{e}: {text}"));
+    let events = events_of(&calendar);
+    assert_eq!(events[0].get_summary(), Some("Tuesday\tpickup — in"));
+    assert!(events[0].property_value("DESCRIPTION").unwrap().starts_with("Bring a dark and a light jersey."));
+    assert_eq!(events[0].property_value("LOCATION"), Some("Rink 2, Maple Arena"));
+}

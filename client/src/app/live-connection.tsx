@@ -4,6 +4,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useAuth } from '../lib/auth/auth-context';
 import { defaultSocketUrl, LiveSocket, LiveSocketContext, type LiveSocketOptions } from '../lib/ws';
+import { RefreshOnReconnect } from './refresh-on-reconnect';
 
 /**
  * An arena display must say "reconnecting" within seconds of losing the
@@ -42,5 +43,10 @@ export function LiveConnection({ children }: { children: ReactNode }) {
     [socket],
   );
 
-  return <LiveSocketContext.Provider value={socket}>{children}</LiveSocketContext.Provider>;
+  return (
+    <LiveSocketContext.Provider value={socket}>
+      <RefreshOnReconnect />
+      {children}
+    </LiveSocketContext.Provider>
+  );
 }

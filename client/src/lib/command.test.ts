@@ -45,6 +45,17 @@ describe('sendCommand', () => {
     expect(keys[0]).not.toBe(keys[1]);
   });
 
+  it('sends a kept key as it is: the socket frame\'s id, or the Idempotency-Key', async () => {
+    const live = fakeLiveSocket();
+    const rest = vi.fn<(key: string) => Promise<string>>(async () => 'from rest');
+    await sendCommand(null, 'offline', rsvp, rest, 'r_kept_key_1');
+    expect(rest).toHaveBeenCalledWith('r_kept_key_1');
+    const sent = sendCommand(live.socket, 'live', rsvp, rest, 'r_kept_key_1');
+    expect(live.last().id).toBe('r_kept_key_1');
+    live.last().resolve('ok');
+    await sent;
+  });
+
   it('passes a refusal or an unknown outcome through untouched', async () => {
     const live = fakeLiveSocket();
     const refused = sendCommand(live.socket, 'live', rsvp, async () => null);

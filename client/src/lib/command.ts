@@ -33,25 +33,33 @@ export function newIdempotencyKey(): string {
 }
 
 /**
- * Send `command` over `socket` if it is live, else call `rest` with a new
- * Idempotency-Key. The path is chosen once, when called: a socket that drops
- * meanwhile re-sends the same command id itself.
+ * Send `command` over `socket` if it is live, else call `rest`, with `key`
+ * as its idempotency key on either path (the socket frame's `id`, or the
+ * Idempotency-Key header: the server keeps one store for both). A caller
+ * that may send the same command again later (a tap made during an outage,
+ * re-sent when the server is back) passes the key it kept, so the server
+ * applies it once whichever path each attempt took. The path is chosen once,
+ * when called: a socket that drops meanwhile re-sends the same id itself.
  */
 export async function sendCommand<T>(
   socket: LiveSocket | null,
   connection: ConnectionState,
   command: CommandBody,
   rest: RestFallback<T>,
+  key: string = newIdempotencyKey(),
 ): Promise<SentCommand<T>> {
-  if (socket && connection === 'live') return { reply: await socket.command<T>(command), viaSocket: true };
-  return { reply: await rest(newIdempotencyKey()), viaSocket: false };
+  if (socket && connection === 'live') return { reply: await socket.command<T>(command, undefined, key), viaSocket: true };
+  return { reply: await rest(key), viaSocket: false };
 }
 
 /** `sendCommand` bound to the tab's socket and its connection state. */
 export function useSendCommand() {
   const socket = useLiveSocket();
   const connection = useConnectionState();
-  return useCallback(<T>(command: CommandBody, rest: RestFallback<T>) => sendCommand<T>(socket, connection, command, rest), [socket, connection]);
+  return useCallback(
+    <T>(command: CommandBody, rest: RestFallback<T>, key?: string) => sendCommand<T>(socket, connection, command, rest, key),
+    [socket, connection],
+  );
 }
 
 /** No answer came (timeout, lost connection, a 5xx): the command may or may not have been applied. */

@@ -415,9 +415,10 @@ export class LiveSocket {
    * CommandRejectedError on `ok:false`, or UnknownOutcomeError on timeout.
    * A command interrupted by a reconnect is re-sent with the same id, which
    * the server answers with the first reply, so it is never applied twice.
+   * `id` is the command's idempotency key when the caller keeps one across
+   * retries (the same key a REST retry would send); by default a fresh one.
    */
-  command<T = unknown, C extends CommandBody = CommandBody>(command: C, timeoutMs = this.opts.commandTimeoutMs): Promise<T> {
-    const id = newCommandId();
+  command<T = unknown, C extends CommandBody = CommandBody>(command: C, timeoutMs = this.opts.commandTimeoutMs, id: string = newCommandId()): Promise<T> {
     const frame = JSON.stringify({ type: 'command', id, command });
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -7,6 +7,8 @@ import type { CommandBody, LiveSocket } from '../lib/ws';
 
 export interface PendingTestCommand {
   command: CommandBody;
+  /** The id (idempotency key) the caller gave, if any. */
+  id?: string;
   resolve: (data: unknown) => void;
   reject: (err: Error) => void;
 }
@@ -16,9 +18,9 @@ export function fakeLiveSocket() {
   const subscribe = vi.fn<(topic: string) => () => void>(() => () => {});
   const resubscribe = vi.fn<(topic: string, since?: number) => boolean>(() => true);
   const command = vi.fn(
-    (cmd: CommandBody) =>
+    (cmd: CommandBody, _timeoutMs?: number, id?: string) =>
       new Promise<unknown>((resolve, reject) => {
-        commands.push({ command: cmd, resolve, reject });
+        commands.push({ command: cmd, id, resolve, reject });
       }),
   );
   const listeners = new Map<string, Set<(data: unknown) => void>>();

@@ -244,14 +244,21 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventI
     };
     let series_id = series_id.as_deref();
     let id = db::events::insert(&mut *tx, &me.id, &fields, max_skaters, max_goalies, hosted, series_id).await?;
+    let mut made = vec![id.clone()];
     for &start in series.iter().flat_map(|s| s.starts.iter().skip(1)) {
         let week = series::at(&fields, start);
-        db::events::insert(&mut *tx, &me.id, &week, max_skaters, max_goalies, hosted, series_id).await?;
+        made.push(db::events::insert(&mut *tx, &me.id, &week, max_skaters, max_goalies, hosted, series_id).await?);
     }
     // The feed hears of a series once, on its first event.
     let told = crate::feed::event_created(&mut tx, &me.id, &id).await?;
     tx.commit().await?;
     state.realtime.push_feed(&state.db, vec![told]);
+    // Open places are news to the subs they match, live and as SUB_MATCH
+    // (`market::push`; a week of a series beyond the market's 7-day horizon
+    // is no open spot yet and is skipped there).
+    for event_id in &made {
+        crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, event_id, now);
+    }
     Ok(HttpResponse::Created().json(load_event(&state, &id, Some(&me)).await?))
 }
 

@@ -111,3 +111,39 @@ async fn a_shouted_team_name_takes_the_nicer_spelling_the_feed_has() {
     let pair = |h: &str, a: &str| (h.to_string(), a.to_string());
     assert_eq!(sides, [pair("Ice Owls", "BLUE LINERS"), pair("Top Shelf", "Ice Owls"), pair("Top Shelf", "Ice Owls")]);
 }
+
+#[actix_web::test]
+async fn a_place_the_source_writes_twice_is_written_once_in_the_game_and_the_calendar_feed() {
+    let app = spawn_app().await;
+    let league = league(&app).await;
+    league.team(&app, &league.staff, "Ice Owls").await;
+    let start = chrono::Utc::now() + chrono::Duration::days(3);
+    // The season's rink is "Example Ice Centre"; the club writes it into
+    // every place, with the sheet after it.
+    let body = calendar(&[vevent(
+        "p1",
+        start,
+        "Ice Owls vs Blue Liners",
+        "Example Ice Centre - Rink 2\\, 100 River Rd\\, Toronto",
+    )]);
+    league.source.put("/club.ics", "text/calendar", body);
+    league.point_at(&app, "/club.ics").await;
+    league.synced(&app).await;
+    let games = league.games(&app).await;
+    assert_eq!(games[0]["rink"], "Rink 2", "{games:?}");
+    let event = games[0]["eventId"].as_str().unwrap().to_string();
+    let (_, e) = app.get(&format!("/api/v1/events/{event}"), Some(&league.staff)).await;
+    assert_eq!(e["externalRink"], "Rink 2");
+
+    let (s, r) = app
+        .put(&format!("/api/v1/events/{event}/rsvp"), Some(&league.staff), Some(json!({"action": "ATTENDING"})))
+        .await;
+    assert_eq!(s, 200, "{r}");
+    let (s, made) = app.post("/api/v1/me/calendar-feed", Some(&league.staff), json!({})).await;
+    assert_eq!(s, 201, "{made}");
+    let res = app.http.get(app.url(made["path"].as_str().unwrap())).send().await.unwrap();
+    let text = res.text().await.unwrap().replace("\r\n ", "");
+    let vevent = &text[text.find("BEGIN:VEVENT").unwrap()..];
+    assert!(vevent.contains("\r\nLOCATION:Rink 2\\, Example Ice Centre\r\n"), "{vevent}");
+    assert!(vevent.contains("\r\nDESCRIPTION:Ice Owls vs Blue Liners\r\n"), "no rink in the description: {vevent}");
+}

@@ -7,6 +7,7 @@
 import { atom, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import { releaseWithTopic, topicAtomFamily } from '../../lib/ws';
+import type { HockeyPosition } from '../../lib/api-types';
 import type { RsvpAction, AttendeesDoc, RsvpReply } from './model/types';
 
 const EVENT_TOPIC = 'event';
@@ -20,10 +21,22 @@ export const eventDocAtomFamily = atomFamily((eventId: string) =>
 releaseWithTopic(EVENT_TOPIC, eventDocAtomFamily);
 
 export interface RsvpFlight {
-  /** `checking`: the outcome is unknown and we are re-reading the event. */
-  phase: 'idle' | 'sending' | 'checking';
+  /**
+   * `checking`: the outcome is unknown and we are re-reading the event.
+   * `unsent`: the server could not be reached, so the answer is held (with
+   * its key) and goes out again when the socket is back, or on Retry.
+   */
+  phase: 'idle' | 'sending' | 'checking' | 'unsent';
   /** What was asked last (for the spinner on the right button). */
   action: RsvpAction | null;
+  /** The position asked for with the last ATTENDING, for a re-send. */
+  position?: HockeyPosition;
+  /**
+   * The answer's idempotency key: one per tap, kept across every re-send
+   * (socket or REST) so the server applies the tap once however many
+   * attempts reach it.
+   */
+  key?: string;
   /** The last reply we got; compared by version with the live document. */
   reply: RsvpReply | null;
   /** The server refused the answer (not a timeout): show why. */

@@ -8,13 +8,13 @@
 // its connection) may still have been applied, so we say "checking…" and
 // re-read the event instead of reporting a failure.
 
-import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../../lib/api';
 import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
-import { isUnknownOutcome, useSendCommand } from '../../../lib/command';
-import { useTopic, useTopicUpdates } from '../../../lib/ws';
+import { isUnknownOutcome, newIdempotencyKey, useSendCommand } from '../../../lib/command';
+import { UnknownOutcomeError, useConnectionState, useTopic, useTopicUpdates } from '../../../lib/ws';
 import { eventDocAtomFamily, eventTopic, rsvpFlightAtomFamily } from '../atoms';
 import { newestDoc } from '../model/standing';
 import type { AttendeesDoc, RemoveAttendeeCommand, RsvpAction, RsvpCommand, RsvpReply } from '../model/types';
@@ -92,50 +92,87 @@ export function useRefetchOnFeedPush(eventId: string) {
 export function useRsvp(eventId: string) {
   const sendCommand = useSendCommand();
   const queryClient = useQueryClient();
+  const connection = useConnectionState();
   const [flight, setFlight] = useAtom(rsvpFlightAtomFamily(eventId));
 
+  /**
+   * One tap: `key` is its idempotency key, new for a tap and the same for
+   * every re-send of it, so however many attempts reach the server (a
+   * socket frame that was sent before the outage, a REST retry, the re-send
+   * when the socket is back) it is applied once.
+   */
   const send = useCallback(
-    async (action: RsvpAction, position?: HockeyPosition) => {
-      setFlight((f) => ({ ...f, phase: 'sending', action, error: null, note: null }));
+    async (action: RsvpAction, position?: HockeyPosition, key: string = newIdempotencyKey()) => {
+      setFlight((f) => ({ ...f, phase: 'sending', action, position, key, error: null, note: null }));
       try {
-        // The socket when it is up (the reply is the outcome); REST with an
-        // idempotency key otherwise, so a retry can never double-book.
+        // The socket when it is up (the reply is the outcome); REST with the
+        // same key otherwise, so a retry can never double-book.
         const command: RsvpCommand = { kind: 'rsvp', eventId, action, ...(position ? { position } : {}) };
-        const { reply, viaSocket } = await sendCommand<RsvpReply>(command, (key) => putRsvp(eventId, action, position, key));
-        setFlight((f) => ({ ...f, phase: 'idle', reply, error: null, note: null }));
+        const { reply, viaSocket } = await sendCommand<RsvpReply>(command, (k) => putRsvp(eventId, action, position, k), key);
+        setFlight((f) => ({ ...f, phase: 'idle', reply, key: undefined, error: null, note: null }));
         // Without the socket no push will follow: read the list again.
         if (!viaSocket) void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(eventId) });
         void queryClient.invalidateQueries({ queryKey: eventKeys.lists });
         void queryClient.invalidateQueries({ queryKey: ['home', 'events'] });
       } catch (err) {
         if (!isUnknownOutcome(err)) {
-          setFlight((f) => ({ ...f, phase: 'idle', error: errorMessage(err), note: null }));
+          setFlight((f) => ({ ...f, phase: 'idle', key: undefined, error: errorMessage(err), note: null }));
           return;
         }
         setFlight((f) => ({ ...f, phase: 'checking', error: null, note: null }));
+        // A frame that never left this tab cannot have been applied.
+        const neverSent = err instanceof UnknownOutcomeError && !err.wasSent;
         let settled = false;
+        let reached = false;
         try {
-          const event = await queryClient.fetchQuery({ queryKey: eventKeys.detail(eventId), queryFn: ({ signal }) => fetchEvent(eventId, signal), staleTime: 0 });
+          // `fetchQuery` on the page's own key would put the page in an
+          // error state if the server is down: read past the cache instead.
+          const event = await fetchEvent(eventId);
+          reached = true;
+          queryClient.setQueryData(eventKeys.detail(eventId), event);
           void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(eventId) });
           const status = event.viewer?.status ?? null;
           settled = action === 'ATTENDING' ? status === 'ATTENDING' || status === 'WAITLISTED' : status !== 'ATTENDING' && status !== 'WAITLISTED';
         } catch {
-          settled = false;
+          // Out of reach: `reached` stays false.
         }
-        setFlight((f) => ({
-          ...f,
-          phase: 'idle',
+        if (settled) {
+          setFlight((f) => ({ ...f, phase: 'idle', key: undefined, note: null }));
+        } else if (reached && !neverSent) {
           // Not a failure: the server may still apply it; this page updates live when it does.
-          note: settled ? null : 'Rinkside has not confirmed your answer yet. This page updates by itself when it does.',
-        }));
+          setFlight((f) => ({ ...f, phase: 'idle', key: undefined, note: 'Rinkside has not confirmed your answer yet. This page updates by itself when it does.' }));
+        } else {
+          // The server is out of reach: hold the tap (with its key) until it is back.
+          setFlight((f) => ({ ...f, phase: 'unsent', note: null }));
+        }
       }
     },
     [sendCommand, eventId, queryClient, setFlight],
   );
 
+  /** Send the held tap again, with its own key. */
+  const retry = useCallback(() => {
+    if (flight.phase !== 'unsent' || !flight.action) return;
+    void send(flight.action, flight.position, flight.key);
+  }, [flight, send]);
+
+  /** Forget the held tap ("Don't send"). */
+  const drop = useCallback(() => setFlight((f) => ({ ...f, phase: 'idle', action: null, key: undefined, error: null, note: null })), [setFlight]);
+
+  // The socket is back: a held tap goes out by itself. Only on the way back
+  // (not whenever the socket is live), so an answer the server keeps
+  // failing waits for a Retry instead of going round in a loop.
+  const resend = useEffectEvent(retry);
+  const lastConnection = useRef(connection);
+  useEffect(() => {
+    const was = lastConnection.current;
+    lastConnection.current = connection;
+    if (connection === 'live' && was !== 'live') resend();
+  }, [connection]);
+
   const dismiss = useCallback(() => setFlight((f) => ({ ...f, error: null, note: null })), [setFlight]);
 
-  return { flight, send, dismiss };
+  return { flight, send, retry, drop, dismiss };
 }
 
 export type RemovalState = { userId: string; phase: 'sending' | 'checking' } | null;

@@ -41,8 +41,10 @@ export function EventPage({ renderSubsCall }: { renderSubsCall?: RenderSubsCall 
   const { id = '' } = useParams();
   const query = useEvent(id);
   if (query.isPending) return <PageSpinner label="Loading event" />;
-  if (query.isError) {
-    const notFound = query.error instanceof ApiError && query.error.status === 404;
+  // A failed re-read (the server restarting) keeps the event on screen: the
+  // page reads it again when the socket is back (RefreshOnReconnect).
+  const notFound = query.isError && query.error instanceof ApiError && query.error.status === 404;
+  if (query.isError && (query.data === undefined || notFound)) {
     return (
       <Card>
         <EmptyState
@@ -55,6 +57,7 @@ export function EventPage({ renderSubsCall }: { renderSubsCall?: RenderSubsCall 
       </Card>
     );
   }
+  if (query.data === undefined) return <PageSpinner label="Loading event" />;
   return <EventView key={query.data.id} event={query.data} renderSubsCall={renderSubsCall} />;
 }
 

@@ -133,6 +133,66 @@ describe('RsvpPanel', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByTestId('rsvp-in')).toBeEnabled();
   });
 
+  it('holds a tap made while the server is out of reach ("Not sent yet") and sends it once, with the same key, when the socket is back', async () => {
+    const down = () => {
+      throw new TypeError('Failed to fetch');
+    };
+    const server = mockApi({ 'GET /me/positions': [], 'PUT /events/e-1/rsvp': down, 'GET /events/e-1': down });
+    const { live, user, store } = setup({ connection: 'reconnecting' });
+    await user.click(screen.getByTestId('rsvp-in'));
+    expect(await screen.findByTestId('rsvp-unsent')).toHaveTextContent("Not sent yet");
+    expect(screen.getByTestId('rsvp-unsent')).toHaveTextContent("Your answer (I'm in) goes out by itself when the connection is back.");
+    expect(screen.getByTestId('rsvp-in')).toBeDisabled();
+    const [rest] = server.callsTo('PUT', '/events/e-1/rsvp');
+    const key = rest?.headers['Idempotency-Key'];
+    expect(key).toMatch(/.{8,}/);
+    expect(live.command).not.toHaveBeenCalled();
+
+    act(() => store.set(connectionStateAtom, 'live'));
+    await waitFor(() => expect(live.command).toHaveBeenCalledTimes(1));
+    expect(live.last().command).toEqual({ kind: 'rsvp', eventId: 'e-1', action: 'ATTENDING', position: 'CENTER' });
+    expect(live.last().id).toBe(key);
+    await act(async () => live.last().resolve({ status: 'ATTENDING', waitlistRank: null, version: 2 }));
+    expect(status()).toHaveTextContent("You're in");
+    expect(screen.queryByTestId('rsvp-unsent')).not.toBeInTheDocument();
+    // Live again and again: nothing more goes out.
+    act(() => store.set(connectionStateAtom, 'reconnecting'));
+    act(() => store.set(connectionStateAtom, 'live'));
+    expect(live.command).toHaveBeenCalledTimes(1);
+  });
+
+  it('a held tap can be sent again now ("Retry", same key) or forgotten ("Don\'t send")', async () => {
+    const keys: string[] = [];
+    const down = (call: { headers: Record<string, string> }) => {
+      keys.push(call.headers['Idempotency-Key'] ?? '');
+      throw new TypeError('Failed to fetch');
+    };
+    mockApi({ 'GET /me/positions': [], 'PUT /events/e-1/rsvp': down, 'GET /events/e-1': () => { throw new TypeError('Failed to fetch'); } });
+    const { user } = setup({ connection: 'reconnecting' });
+    await user.click(screen.getByTestId('rsvp-in'));
+    await screen.findByTestId('rsvp-unsent');
+    await user.click(screen.getByTestId('rsvp-retry'));
+    await waitFor(() => expect(keys).toHaveLength(2));
+    expect(keys[1]).toBe(keys[0]);
+    await screen.findByTestId('rsvp-unsent');
+    await user.click(screen.getByTestId('rsvp-drop'));
+    expect(screen.queryByTestId('rsvp-unsent')).not.toBeInTheDocument();
+    expect(status()).toHaveTextContent('Are you in?');
+    expect(screen.getByTestId('rsvp-in')).toBeEnabled();
+  });
+
+  it('holds a socket command that never left the tab, whatever the re-read says', async () => {
+    mockApi({ 'GET /me/positions': [], 'GET /events/e-1': makeEvent({ version: 1 }) });
+    const { live, user } = setup();
+    await user.click(screen.getByTestId('rsvp-in'));
+    const first = live.last();
+    await act(async () => first.reject(new UnknownOutcomeError(first.id ?? '', false)));
+    expect(await screen.findByTestId('rsvp-unsent')).toBeInTheDocument();
+    await user.click(screen.getByTestId('rsvp-retry'));
+    expect(live.command).toHaveBeenCalledTimes(2);
+    expect(live.last().id).toBe(first.id);
+  });
+
   it("shows the server's refusal when it says no", async () => {
     mockApi({ 'GET /me/positions': [] });
     const { live, user } = setup();

@@ -99,7 +99,7 @@ function GiveUpConfirm({ waiting, role, onKeep, onGiveUp }: { waiting: number; r
 }
 
 export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProps) {
-  const { flight, send, dismiss } = useRsvp(event.id);
+  const { flight, send, retry, drop, dismiss } = useRsvp(event.id);
   const positions = useMyPositions();
   const standing = deriveStanding({ userId, doc, reply: flight.reply, viewer: event.viewer, eventVersion: event.version });
   const preferred = positions.data?.find((p) => p.isPreferred)?.position ?? positions.data?.[0]?.position;
@@ -235,6 +235,26 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
         <p className="rsvp-card__checking" role="status" data-testid="rsvp-checking">
           <Spinner size="sm" /> Checking…
         </p>
+      )}
+      {flight.phase === 'unsent' && (
+        <div data-testid="rsvp-unsent">
+          <Alert
+            tone="warning"
+            title="Not sent yet"
+            action={
+              <span className="rsvp-card__unsent-buttons">
+                <Button size="sm" onClick={retry} data-testid="rsvp-retry">
+                  Retry
+                </Button>
+                <Button size="sm" variant="ghost" onClick={drop} data-testid="rsvp-drop">
+                  Don't send
+                </Button>
+              </span>
+            }
+          >
+            Rinkside can't be reached right now. Your answer ({flight.action === 'DECLINED' ? "Can't make it" : "I'm in"}) goes out by itself when the connection is back.
+          </Alert>
+        </div>
       )}
       {flight.error && (
         <Alert action={<Button size="sm" variant="ghost" onClick={dismiss}>Dismiss</Button>}>{flight.error}</Alert>

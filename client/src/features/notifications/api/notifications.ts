@@ -78,7 +78,8 @@ export function useNotificationSettings() {
 export function useSaveNotificationSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (s: NotificationSettings) => api.put<NotificationSettings>('/me/notification-settings', s),
+    // Only the settings given change (the server keeps the others).
+    mutationFn: (s: Partial<NotificationSettings>) => api.put<NotificationSettings>('/me/notification-settings', s),
     onSuccess: (saved) => queryClient.setQueryData(notificationKeys.settings, saved),
   });
 }

@@ -17,7 +17,7 @@ describe('NotificationsPage', () => {
         nextCursor: null,
       },
       'GET /notifications/unread-count': { unread: 1 },
-      'GET /me/notification-settings': { reminderMinutes: [1440, 120] },
+      'GET /me/notification-settings': { reminderMinutes: [1440, 120], subMatches: true },
       'PUT /me/notification-settings': (call) => call.body as object,
     });
     renderWithProviders(<NotificationsPage />);
@@ -35,5 +35,23 @@ describe('NotificationsPage', () => {
     await user.click(screen.getByTestId('save-reminders'));
     await waitFor(() => expect(server.callsTo('PUT', '/me/notification-settings')).toHaveLength(1));
     expect(server.callsTo('PUT', '/me/notification-settings')[0]?.body).toEqual({ reminderMinutes: [1440, 30] });
+  });
+
+  it('turns sub-match notifications off on its own, keeping the reminders', async () => {
+    const server = mockApi({
+      'GET /notifications': { items: [], nextCursor: null },
+      'GET /notifications/unread-count': { unread: 0 },
+      'GET /me/notification-settings': { reminderMinutes: [120], subMatches: true },
+      'PUT /me/notification-settings': (call) => ({ reminderMinutes: [120], ...(call.body as object) }),
+    });
+    renderWithProviders(<NotificationsPage />);
+    const box = await screen.findByTestId('sub-matches');
+    await waitFor(() => expect(box).toBeEnabled());
+    expect(box).toBeChecked();
+    await userEvent.setup().click(box);
+    await waitFor(() => expect(server.callsTo('PUT', '/me/notification-settings')).toHaveLength(1));
+    expect(server.callsTo('PUT', '/me/notification-settings')[0]?.body).toEqual({ subMatches: false });
+    await waitFor(() => expect(screen.getByTestId('sub-matches')).not.toBeChecked());
+    expect(screen.getByTestId('reminder-120')).toBeChecked();
   });
 });

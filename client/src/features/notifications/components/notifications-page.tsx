@@ -66,7 +66,31 @@ export function NotificationsPage() {
         </Card>
       )}
       <ReminderSettings />
+      <SubMatchSetting />
     </div>
+  );
+}
+
+/** SUB_MATCH on or off, saved as soon as it is ticked (one setting, no form). */
+function SubMatchSetting() {
+  const settings = useNotificationSettings();
+  const save = useSaveNotificationSettings();
+  const on = save.isPending ? Boolean(save.variables?.subMatches) : (settings.data?.subMatches ?? true);
+  return (
+    <Card className="reminder-settings">
+      <h2 className="reminder-settings__title">Sub matches</h2>
+      <label className="reminder-settings__choice">
+        <input
+          type="checkbox"
+          checked={on}
+          disabled={!settings.data || save.isPending}
+          onChange={(e) => save.mutate({ subMatches: e.target.checked })}
+          data-testid="sub-matches"
+        />
+        Tell me when a new event with open places matches my availability to sub
+      </label>
+      {save.isError && <Alert tone="error">{errorMessage(save.error)}</Alert>}
+    </Card>
   );
 }
 

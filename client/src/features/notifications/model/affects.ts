@@ -1,10 +1,11 @@
 // What a notification means for the rest of the screen: every type but a
-// reminder tells of a change to my schedule (a new standing, time or place,
-// a cancellation, a team, a game starting or its final score), so Home's
-// "Next up" and My schedule reload when one arrives, on any node.
+// reminder and a sub match tells of a change to my schedule (a new standing,
+// time or place, a cancellation, a team, a game starting or its final
+// score), so Home's "Next up" and My schedule reload when one arrives, on
+// any node. A sub match is an event I have not answered: not on my schedule.
 
 import type { NotificationType } from './types';
 
 export function changesMySchedule(type: NotificationType): boolean {
-  return type !== 'EVENT_REMINDER';
+  return type !== 'EVENT_REMINDER' && type !== 'SUB_MATCH';
 }

@@ -32,4 +32,15 @@ describe('describeNotification', () => {
     const moved = makeNotification({ type: 'EVENT_MOVED', data: { title: 'Tuesday pickup', changes: ['TIME', 'PLACE'], startDate: '2026-12-02T03:00:00.000Z' } });
     expect(describeNotification(moved).title).toBe('New time and place: Tuesday pickup');
   });
+
+  it('words a sub match by the places open, and opens the event', () => {
+    const base = makeNotification({ type: 'SUB_MATCH' });
+    const goalie = describeNotification({ ...base, data: { ...base.data, open: { skaters: null, goalies: 1 } } });
+    expect(goalie.title).toBe('Sub wanted: Tuesday pickup');
+    expect(goalie.body).toMatch(/^1 goalie place open · /);
+    expect(goalie.body).toContain('Maple Arena');
+    expect(goalie.href).toBe('/events/e-1');
+    const both = describeNotification({ ...base, data: { ...base.data, open: { skaters: 2, goalies: 1 } } });
+    expect(both.body).toMatch(/^2 skater places and 1 goalie place open · /);
+  });
 });

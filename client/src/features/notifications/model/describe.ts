@@ -2,7 +2,7 @@
 // and the browser notification alike.
 
 import { formatInZone } from './when';
-import type { AppNotification } from './types';
+import type { AppNotification, NotificationData } from './types';
 
 export interface Described {
   /** One line: what happened. */
@@ -29,6 +29,14 @@ function reminderLead(minutes: number | undefined): string {
   if (minutes % 1440 === 0) return minutes === 1440 ? 'Tomorrow' : `In ${minutes / 1440} days`;
   if (minutes % 60 === 0) return minutes === 60 ? 'In an hour' : `In ${minutes / 60} hours`;
   return `In ${minutes} minutes`;
+}
+
+/** "1 goalie place open", "2 skater places and 1 goalie place open"; '' when nothing is counted. */
+function openPlaces(open: NotificationData['open']): string {
+  if (!open) return '';
+  const part = (n: number | null, what: string) => (n && n > 0 ? `${n} ${what} ${n === 1 ? 'place' : 'places'}` : null);
+  const parts = [part(open.skaters, 'skater'), part(open.goalies, 'goalie')].filter((p): p is string => p !== null);
+  return parts.length ? `${parts.join(' and ')} open` : '';
 }
 
 function link(n: AppNotification): string {
@@ -66,6 +74,8 @@ export function describeNotification(n: AppNotification): Described {
       const state = d.status === 'WAITLISTED' ? ' You are on the waitlist.' : '';
       return { title: `${reminderLead(d.minutesBefore)}: ${eventName(n)}`, body: `${eventWhen(n)}${state}`, href };
     }
+    case 'SUB_MATCH':
+      return { title: `Sub wanted: ${eventName(n)}`, body: [openPlaces(d.open), eventWhen(n)].filter(Boolean).join(' · '), href };
     case 'JOIN_REQUEST_APPROVED':
       return { title: `Welcome to ${team}`, body: `Your request to join ${d.rosterName ?? 'the roster'}${season} was approved.`, href };
     case 'JOIN_REQUEST_REJECTED':

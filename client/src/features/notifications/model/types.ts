@@ -10,7 +10,8 @@ export type NotificationType =
   | 'ADDED_TO_ROSTER'
   | 'GAME_STARTED'
   | 'GAME_FINAL'
-  | 'EVENT_REMINDER';
+  | 'EVENT_REMINDER'
+  | 'SUB_MATCH';
 
 /** What the screen shows, as of the fact; keys depend on the type. */
 export interface NotificationData {
@@ -33,6 +34,8 @@ export interface NotificationData {
   awayScore?: number;
   scheduledAt?: string;
   seasonId?: string;
+  /** SUB_MATCH: the places open when it matched (null = no limit). */
+  open?: { skaters: number | null; goalies: number | null };
 }
 
 export interface AppNotification {
@@ -59,4 +62,6 @@ export type NotificationsUpdate =
 
 export interface NotificationSettings {
   reminderMinutes: number[];
+  /** Tell me when an event with open places matches my availability to sub (SUB_MATCH). */
+  subMatches: boolean;
 }
