@@ -144,7 +144,7 @@ async fn seed(api: &Api) -> Result<World> {
             let who = if goalie { handle(name, "goalie") } else { handle(name, &format!("skater{}", n + 1)) };
             let player = api.sign_in(&who).await?;
             let jersey = if goalie { FIRST_GOALIE_JERSEY as usize + t } else { 7 + n * 3 };
-            let position = if goalie { "GOALIE" } else { ["CENTER", "LEFT_WING", "RIGHT_WING", "DEFENSE"][n % 4] };
+            let position = roster_position(n, goalie);
             api.post(
                 &captain,
                 &format!("/api/v1/rosters/{roster}/players"),
@@ -321,6 +321,12 @@ impl Dice {
         self.0 ^= self.0 << 17;
         self.0 % n.max(1)
     }
+}
+
+/// The roster position of a team's `n`-th player (HockeyPosition text).
+fn roster_position(n: usize, goalie: bool) -> &'static str {
+    const SKATERS: [&str; 5] = ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"];
+    if goalie { "GOALIE" } else { SKATERS[n % SKATERS.len()] }
 }
 
 /// A dev user's handle from a team name and a role: `ice_owls_goalie`.
@@ -635,6 +641,15 @@ mod tests {
         let names: std::collections::HashSet<_> = handles.iter().map(|h| demo_name(h)).collect();
         assert_eq!(names.len(), handles.len());
         assert_eq!(demo_name("ice_owls_skater1"), demo_name("ice_owls_skater1"));
+    }
+
+    #[test]
+    fn roster_positions_are_hockey_positions_and_only_the_goalie_is_a_goalie() {
+        for n in 0..PLAYERS {
+            let goalie = n + 1 == PLAYERS;
+            let position = rinkside_actors::hockey::Position::parse(roster_position(n, goalie)).unwrap();
+            assert_eq!(position == rinkside_actors::hockey::Position::Goalie, goalie, "player {n}");
+        }
     }
 
     #[test]
