@@ -54,8 +54,8 @@ pub struct Config {
     pub content_security_policy: Option<String>,
     /// Season sync (docs/sync.md).
     pub sync: SyncSettings,
-    /// The demo's simulated score keeper plays this often (`DEMO=1`;
-    /// docs/demo.md); `None`: no demo.
+    /// The wall-clock length of one demo game, puck drop to FINAL (`DEMO=1`,
+    /// `DEMO_GAME_SECONDS`; docs/demo.md); `None`: no demo.
     pub demo: Option<Duration>,
     /// How often each node looks for due reminders (one node at a time runs
     /// them, docs/notifications.md); 0 turns reminders off on this node.
@@ -241,9 +241,9 @@ impl Config {
                 tick: secs("SYNC_TICK_SECONDS", 30)?,
             },
             demo: flag("DEMO")
-                .then(|| secs("DEMO_PLAY_SECONDS", 4))
+                .then(|| secs("DEMO_GAME_SECONDS", crate::demo::GAME_SECONDS))
                 .transpose()?
-                .map(|d| d.max(Duration::from_secs(1))),
+                .map(|d| d.max(Duration::from_secs(crate::demo::MIN_GAME_SECONDS))),
             reminder_tick: secs("REMINDER_TICK_SECONDS", 30)?,
             smtp_url: non_empty("SMTP_URL"),
             smtp_from: non_empty("SMTP_FROM").unwrap_or_else(|| "Rinkside <notifications@rinkside.invalid>".into()),

@@ -1,15 +1,16 @@
 //! The demo (`DEMO=1`, which `make run` sets; docs/demo.md): on an empty
 //! database it builds a rink with a league — four teams, their rosters and a
-//! schedule — and a Tuesday pickup one skater short of full with a goalie
-//! waitlisted; then, for as long as the server runs, a simulated score keeper
-//! plays a game between two of the teams, a goal or a penalty every few
-//! seconds, so the live pages and the arena display move the moment someone
-//! opens them. Everything goes through the public API with dev sign-in, like
+//! schedule on league evenings — and a Tuesday pickup one skater short of
+//! full with a goalie waitlisted; then, for as long as the server runs, a
+//! simulated score keeper plays a game between two of the teams at a game's
+//! pace (about eleven minutes of wall time, a handful of goals and
+//! penalties, skaters only), with a pause for the ice between games, so the
+//! live pages and the arena display move the moment someone opens them. Everything goes through the public API with dev sign-in, like
 //! any client: the same validation, actors and pushes.
 
 use crate::db::Db;
 use anyhow::{Context, Result, bail};
-use chrono::{Datelike, Duration as Days, SecondsFormat, TimeZone, Utc, Weekday};
+use chrono::{Datelike, Duration as Days, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, TimeZone, Utc, Weekday};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -21,14 +22,37 @@ const SEASON: &str = "Winter 2026 Adult League";
 const TEAMS: [&str; 4] = ["Ice Owls", "Blue Liners", "Top Shelf", "Puck Hogs"];
 /// Players per roster: the last one of each is its goalie.
 const PLAYERS: usize = 8;
-/// Plays (goals and penalties) per period of the simulated game.
-const PLAYS_PER_PERIOD: u32 = 8;
+/// Goalies wear 30 and up, skaters 7 to 25: how an earlier run's roster
+/// (seeded before positions were set) still tells its goalie apart.
+const FIRST_GOALIE_JERSEY: i64 = 30;
+/// The default wall-clock length of one demo game, puck drop to FINAL
+/// (`DEMO_GAME_SECONDS`): eleven minutes, so that a visitor watches one game
+/// rather than a new one every two minutes (issue 26).
+pub const GAME_SECONDS: u64 = 11 * 60;
+/// The shortest game `DEMO_GAME_SECONDS` may ask for (tests run short ones).
+pub const MIN_GAME_SECONDS: u64 = 10;
+/// Goals in a demo game: at least this many (a demo shows goals)…
+const MIN_GOALS: u64 = 3;
+/// …and up to this many more.
+const EXTRA_GOALS: u64 = 5;
+/// Penalties: 1 to 4.
+const MIN_PENALTIES: u64 = 1;
+const EXTRA_PENALTIES: u64 = 4;
+/// League evenings in the rink's zone: (day, first puck drop, second).
+/// Two games a night, every team plays once (four teams).
+const LEAGUE_NIGHTS: [(Weekday, (u32, u32), (u32, u32)); 3] =
+    [(Weekday::Tue, (19, 0), (20, 30)), (Weekday::Thu, (19, 0), (20, 30)), (Weekday::Sun, (13, 0), (14, 30))];
+/// A double round robin of four teams, two games a night, each team once a
+/// night: the second half swaps home and away.
+const PAIRINGS: [(usize, usize); 12] =
+    [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2), (1, 0), (3, 2), (2, 0), (3, 1), (3, 0), (2, 1)];
 
-/// The simulated game's sides: roster id and player ids.
+/// The simulated game's sides: roster id and the ids of its skaters (never
+/// the goalie: goalies do not score or assist in the demo).
 #[derive(Debug, Clone)]
 struct Side {
     roster_id: String,
-    players: Vec<String>,
+    skaters: Vec<String>,
 }
 
 /// What the score keeper needs: the season and the two sides.
@@ -39,16 +63,17 @@ struct World {
     away: Side,
 }
 
-/// Starts the demo beside the server at `base` (its own address).
-pub fn spawn(base: String, db: Db, play_every: Duration) {
+/// Starts the demo beside the server at `base` (its own address); each game
+/// lasts `game_length` of wall time.
+pub fn spawn(base: String, db: Db, game_length: Duration) {
     actix_web::rt::spawn(async move {
-        if let Err(e) = run(&base, &db, play_every).await {
+        if let Err(e) = run(&base, &db, game_length).await {
             tracing::error!(error = %format!("{e:#}"), "demo stopped");
         }
     });
 }
 
-async fn run(base: &str, db: &Db, play_every: Duration) -> Result<()> {
+async fn run(base: &str, db: &Db, game_length: Duration) -> Result<()> {
     let api = Api::new(base)?;
     let world = match crate::db::demo::latest_game_of_owner(&db.pool, &format!("dev_{RINK_OWNER}")).await? {
         Some((game, season_id)) => world_of(&api, &game, season_id).await?,
@@ -58,7 +83,7 @@ async fn run(base: &str, db: &Db, play_every: Duration) -> Result<()> {
             return Ok(());
         }
     };
-    keep_score(&api, &world, play_every).await
+    keep_score(&api, &world, game_length).await
 }
 
 /// The two sides of an earlier run's game.
@@ -69,16 +94,25 @@ async fn world_of(api: &Api, game: &str, season_id: String) -> Result<World> {
         let keeper = api.sign_in(RINK_OWNER).await?;
         api.post(&keeper, &format!("/api/v1/games/{game}/actions"), json!({"type": "FINAL"})).await?;
     }
-    let side = |v: &Value| Side {
+    Ok(World { season_id, home: side_of_game(&g["home"]), away: side_of_game(&g["away"]) })
+}
+
+/// One side of a game document as the demo plays it: its skaters only. The
+/// document lists players in its own order (not the seed's), so the goalie
+/// is told by position, or for an older seed by jersey number.
+fn side_of_game(v: &Value) -> Side {
+    let is_goalie =
+        |p: &Value| p["position"] == "GOALIE" || p["jerseyNumber"].as_i64().is_some_and(|n| n >= FIRST_GOALIE_JERSEY);
+    Side {
         roster_id: v["rosterId"].as_str().unwrap_or_default().to_owned(),
-        players: v["players"]
+        skaters: v["players"]
             .as_array()
             .into_iter()
             .flatten()
+            .filter(|p| !is_goalie(p))
             .filter_map(|p| p["userId"].as_str().map(str::to_owned))
             .collect(),
-    };
-    Ok(World { season_id, home: side(&g["home"]), away: side(&g["away"]) })
+    }
 }
 
 /// Builds the demo's rink, league and pickup.
@@ -104,29 +138,34 @@ async fn seed(api: &Api) -> Result<World> {
                 json!({"teamId": team, "seasonId": season, "name": name, "status": "ACTIVE"}),
             )
             .await?;
-        let mut players = Vec::new();
+        let mut skaters = Vec::new();
         for n in 0..PLAYERS {
-            let who = if n + 1 == PLAYERS { handle(name, "goalie") } else { handle(name, &format!("skater{}", n + 1)) };
+            let goalie = n + 1 == PLAYERS;
+            let who = if goalie { handle(name, "goalie") } else { handle(name, &format!("skater{}", n + 1)) };
             let player = api.sign_in(&who).await?;
-            let jersey = if n + 1 == PLAYERS { 30 + t } else { 7 + n * 3 };
+            let jersey = if goalie { FIRST_GOALIE_JERSEY as usize + t } else { 7 + n * 3 };
+            let position = roster_position(n, goalie);
             api.post(
                 &captain,
                 &format!("/api/v1/rosters/{roster}/players"),
-                json!({"userId": player.user_id, "jerseyNumber": jersey}),
+                json!({"userId": player.user_id, "jerseyNumber": jersey, "position": position}),
             )
             .await?;
-            players.push(player.user_id);
+            if !goalie {
+                skaters.push(player.user_id);
+            }
         }
-        sides.push(Side { roster_id: roster, players });
+        sides.push(Side { roster_id: roster, skaters });
     }
-    // Two league nights a week ahead: every pair of teams meets once.
-    for (n, (h, a)) in [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)].into_iter().enumerate() {
-        let days = 2 + 3 * (n as i64 / 2);
+    // League evenings from tomorrow: every pair of teams meets twice, home
+    // and away, two games a night.
+    let today = Utc::now().with_timezone(&zone()).date_naive();
+    for ((h, a), when) in PAIRINGS.into_iter().zip(league_slots(today, PAIRINGS.len())) {
         api.post(
             &owner,
             "/api/v1/games",
             json!({"homeRosterId": sides[h].roster_id, "awayRosterId": sides[a].roster_id, "seasonId": season,
-                   "scheduledAt": at(days, 19 + (n as u32 % 2) * 2)}),
+                   "scheduledAt": rink_time(when)}),
         )
         .await?;
     }
@@ -163,9 +202,9 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
     Ok(())
 }
 
-/// Plays games between the two sides for as long as the server runs: a
-/// game already live goes on, otherwise a new one starts now.
-async fn keep_score(api: &Api, world: &World, every: Duration) -> Result<()> {
+/// Plays games between the two sides for as long as the server runs, each
+/// `length` long, with a pause for the ice between them (a third of a game).
+async fn keep_score(api: &Api, world: &World, length: Duration) -> Result<()> {
     let keeper = api.sign_in(RINK_OWNER).await?;
     let mut dice = Dice::seeded(Utc::now().timestamp_millis() as u64);
     loop {
@@ -182,34 +221,88 @@ async fn keep_score(api: &Api, world: &World, every: Duration) -> Result<()> {
         );
         let actions = format!("/api/v1/games/{game}/actions");
         let act = |body: Value| api.post(&keeper, &actions, body);
-        act(json!({"type": "START"})).await?;
-        for period in 1..=3 {
-            for _ in 0..PLAYS_PER_PERIOD {
-                tokio::time::sleep(every).await;
-                if let Err(e) = act(play(&mut dice, world)).await {
-                    tracing::warn!(error = %format!("{e:#}"), "demo: a play was refused");
+        let mut clock = Duration::ZERO;
+        for beat in timeline(length, &mut dice) {
+            tokio::time::sleep(beat.at.saturating_sub(clock)).await;
+            clock = beat.at;
+            let body = match beat.step {
+                Step::Start => json!({"type": "START"}),
+                Step::EndPeriod => json!({"type": "END_PERIOD"}),
+                Step::Final => json!({"type": "FINAL"}),
+                Step::Goal => play(&mut dice, world, false),
+                Step::Penalty => play(&mut dice, world, true),
+            };
+            let plays = matches!(beat.step, Step::Goal | Step::Penalty);
+            match act(body).await {
+                Err(e) if plays => tracing::warn!(error = %format!("{e:#}"), "demo: a play was refused"),
+                other => {
+                    other?;
                 }
             }
-            tokio::time::sleep(every).await;
-            act(json!({"type": if period == 3 { "FINAL" } else { "END_PERIOD" }})).await?;
         }
-        tokio::time::sleep(every * 5).await;
+        tokio::time::sleep(length / 3).await;
     }
 }
 
-/// The next play: mostly goals (a scorer and one assist from the side),
-/// sometimes a two-minute minor.
-fn play(dice: &mut Dice, world: &World) -> Value {
+/// One thing the demo's score keeper does during a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Start,
+    Goal,
+    Penalty,
+    EndPeriod,
+    Final,
+}
+
+/// A step and when it happens, from puck drop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Beat {
+    at: Duration,
+    step: Step,
+}
+
+/// One game's steps, in order, over `length` of wall time: three periods
+/// with two intermissions a third of a period long (so a period is 3/11 of
+/// the game), 3 to 7 goals and 1 to 4 penalties at random moments inside
+/// the periods, never in an intermission, and FINAL at the end of the 3rd.
+fn timeline(length: Duration, dice: &mut Dice) -> Vec<Beat> {
+    let period = length * 3 / 11;
+    let break_ = period / 3;
+    let starts = [Duration::ZERO, period + break_, (period + break_) * 2];
+    let beat = |at, step| Beat { at, step };
+    let mut beats = vec![beat(Duration::ZERO, Step::Start)];
+    beats.push(beat(period, Step::EndPeriod));
+    beats.push(beat(starts[1] + period, Step::EndPeriod));
+    beats.push(beat(length, Step::Final));
+    let goals = MIN_GOALS + dice.below(EXTRA_GOALS);
+    let penalties = MIN_PENALTIES + dice.below(EXTRA_PENALTIES);
+    let plays = (0..goals).map(|_| Step::Goal).chain((0..penalties).map(|_| Step::Penalty));
+    // Inside a period, clear of its first and last twentieth.
+    let span = period.as_millis().max(20) as u64;
+    for step in plays.collect::<Vec<_>>() {
+        let start = starts[dice.below(3) as usize];
+        let at = start + Duration::from_millis(span / 20 + dice.below(span * 9 / 10));
+        beats.push(beat(at, step));
+    }
+    // Stable: at the same instant START comes first and FINAL last.
+    beats.sort_by_key(|b| (b.at, matches!(b.step, Step::Final | Step::EndPeriod)));
+    beats
+}
+
+/// A play by a skater of either side: a goal (a scorer and usually one
+/// assist) or a two-minute minor. Goalies never score, assist or get the
+/// demo's penalties: the sides hold skaters only.
+fn play(dice: &mut Dice, world: &World, penalty: bool) -> Value {
     let side = if dice.below(2) == 0 { &world.home } else { &world.away };
-    // Skaters only: the goalie is the side's last player.
-    let skaters = &side.players[..side.players.len().saturating_sub(1).max(1)];
-    let pick = |dice: &mut Dice| skaters[dice.below(skaters.len() as u64) as usize].clone();
-    let scorer = pick(dice);
-    if dice.below(5) == 0 {
+    let skaters = &side.skaters;
+    let pick = |dice: &mut Dice| skaters.get(dice.below(skaters.len() as u64) as usize).cloned();
+    let Some(scorer) = pick(dice) else {
+        return json!({"type": "GOAL", "rosterId": side.roster_id});
+    };
+    if penalty {
         return json!({"type": "PENALTY", "rosterId": side.roster_id, "playerId": scorer, "minutes": 2});
     }
-    let assist = pick(dice);
-    let assists: Vec<String> = if assist == scorer { vec![] } else { vec![assist] };
+    let assists: Vec<String> = pick(dice).filter(|a| *a != scorer).into_iter().collect();
     json!({"type": "GOAL", "rosterId": side.roster_id, "scorerId": scorer, "assistIds": assists})
 }
 
@@ -230,6 +323,12 @@ impl Dice {
     }
 }
 
+/// The roster position of a team's `n`-th player (HockeyPosition text).
+fn roster_position(n: usize, goalie: bool) -> &'static str {
+    const SKATERS: [&str; 5] = ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"];
+    if goalie { "GOALIE" } else { SKATERS[n % SKATERS.len()] }
+}
+
 /// A dev user's handle from a team name and a role: `ice_owls_goalie`.
 fn handle(team: &str, role: &str) -> String {
     format!("{}_{role}", team.to_lowercase().replace(' ', "_"))
@@ -239,6 +338,31 @@ fn handle(team: &str, role: &str) -> String {
 fn at(days: i64, hour: u32) -> String {
     let day = (Utc::now() + Days::days(days)).date_naive();
     rfc3339(Utc.from_utc_datetime(&day.and_hms_opt(hour.min(23), 0, 0).unwrap_or_default()))
+}
+
+/// The first `n` league puck drops after `today` (the rink's local date),
+/// on the league's evenings ([`LEAGUE_NIGHTS`]), on the rink's clock.
+fn league_slots(today: NaiveDate, n: usize) -> Vec<NaiveDateTime> {
+    let mut slots = Vec::with_capacity(n);
+    let mut day = today;
+    while slots.len() < n {
+        day += Days::days(1);
+        if let Some((_, first, second)) = LEAGUE_NIGHTS.iter().find(|(d, ..)| *d == day.weekday()) {
+            for (h, m) in [first, second] {
+                if slots.len() < n
+                    && let Some(t) = NaiveTime::from_hms_opt(*h, *m, 0)
+                {
+                    slots.push(day.and_time(t));
+                }
+            }
+        }
+    }
+    slots
+}
+
+/// A time on the rink's clock as RFC 3339 UTC.
+fn rink_time(local: NaiveDateTime) -> String {
+    rfc3339(zone().from_local_datetime(&local).earliest().map_or_else(Utc::now, |t| t.with_timezone(&Utc)))
 }
 
 fn rfc3339(when: chrono::DateTime<Utc>) -> String {
@@ -261,8 +385,7 @@ fn zone() -> chrono_tz::Tz {
 
 /// Next Tuesday at 21:30 in the rink's zone.
 fn next_tuesday_evening() -> String {
-    let local = next_tuesday().and_hms_opt(21, 30, 0).unwrap_or_default();
-    rfc3339(zone().from_local_datetime(&local).earliest().map_or_else(Utc::now, |t| t.with_timezone(&Utc)))
+    rink_time(next_tuesday().and_hms_opt(21, 30, 0).unwrap_or_default())
 }
 
 /// The last day of the pickup's series: ten Tuesdays from next one.
@@ -410,33 +533,106 @@ impl Api {
 mod tests {
     use super::*;
 
-    fn world() -> World {
-        let side = |r: &str| Side { roster_id: r.into(), players: (0..PLAYERS).map(|n| format!("{r}-p{n}")).collect() };
-        World { season_id: "s".into(), home: side("h"), away: side("a") }
+    /// A game document's side as the server lists it after a restart: the
+    /// goalie first (the document's order is not the seed's), one side
+    /// seeded with positions, the other (an older seed) without.
+    fn restarted_world() -> World {
+        let doc = |r: &str, positions: bool| {
+            let mut players = vec![json!({"userId": format!("{r}-goalie"), "jerseyNumber": 30,
+                                          "position": if positions { json!("GOALIE") } else { Value::Null }})];
+            players.extend((1..PLAYERS).map(|n| json!({"userId": format!("{r}-s{n}"), "jerseyNumber": 7 + 3 * (n - 1),
+                                                         "position": if positions { json!("CENTER") } else { Value::Null }})));
+            json!({"rosterId": r, "players": players})
+        };
+        World { season_id: "s".into(), home: side_of_game(&doc("h", true)), away: side_of_game(&doc("a", false)) }
     }
 
     #[test]
-    fn plays_credit_a_skater_of_the_side_and_never_assist_the_scorer() {
-        let w = world();
+    fn goalies_never_score_assist_or_take_the_demos_penalties() {
+        let w = restarted_world();
+        assert_eq!((w.home.skaters.len(), w.away.skaters.len()), (PLAYERS - 1, PLAYERS - 1));
         let mut dice = Dice::seeded(42);
-        let (mut goals, mut penalties) = (0, 0);
-        for _ in 0..500 {
-            let p = play(&mut dice, &w);
-            let roster = p["rosterId"].as_str().unwrap();
-            let side = if roster == "h" { &w.home } else { &w.away };
-            let goalie = side.players.last().unwrap();
-            match p["type"].as_str().unwrap() {
-                "GOAL" => {
-                    goals += 1;
-                    let scorer = p["scorerId"].as_str().unwrap();
-                    assert!(side.players.iter().any(|x| x == scorer) && scorer != goalie);
-                    assert!(p["assistIds"].as_array().unwrap().iter().all(|a| a != scorer));
-                }
-                "PENALTY" => penalties += 1,
-                other => panic!("{other}"),
+        for n in 0..500 {
+            let p = play(&mut dice, &w, n % 4 == 0);
+            let side = if p["rosterId"] == "h" { &w.home } else { &w.away };
+            let named: Vec<&str> = [&p["scorerId"], &p["playerId"]]
+                .into_iter()
+                .filter_map(Value::as_str)
+                .chain(p["assistIds"].as_array().into_iter().flatten().filter_map(Value::as_str))
+                .collect();
+            assert!(!named.is_empty(), "{p}");
+            for who in &named {
+                assert!(!who.ends_with("goalie"), "a goalie was credited: {p}");
+                assert!(side.skaters.iter().any(|s| s == who), "{who} is not a skater of the side");
+            }
+            if p["type"] == "GOAL" {
+                assert!(p["assistIds"].as_array().unwrap().iter().all(|a| *a != p["scorerId"]));
             }
         }
-        assert!(goals > penalties && penalties > 0, "{goals} goals, {penalties} penalties");
+    }
+
+    #[test]
+    fn a_demo_game_lasts_its_length_with_a_handful_of_plays_inside_the_periods() {
+        let length = Duration::from_secs(GAME_SECONDS);
+        assert!((600..=720).contains(&GAME_SECONDS), "ten to twelve minutes by default");
+        for seed in 1..200 {
+            let beats = timeline(length, &mut Dice::seeded(seed));
+            let steps: Vec<Step> = beats.iter().map(|b| b.step).collect();
+            assert_eq!((steps.first(), steps.last()), (Some(&Step::Start), Some(&Step::Final)));
+            assert_eq!((beats[0].at, beats.last().unwrap().at), (Duration::ZERO, length));
+            assert!(beats.windows(2).all(|w| w[0].at <= w[1].at), "in order");
+            assert_eq!(steps.iter().filter(|s| **s == Step::EndPeriod).count(), 2);
+            let goals = steps.iter().filter(|s| **s == Step::Goal).count();
+            let penalties = steps.iter().filter(|s| **s == Step::Penalty).count();
+            assert!((3..=7).contains(&goals) && (1..=4).contains(&penalties), "{goals} goals, {penalties} penalties");
+            // Every play falls inside a period, never in an intermission.
+            let (period, break_) = (length * 3 / 11, length * 3 / 11 / 3);
+            let periods =
+                [(Duration::ZERO, period), (period + break_, period * 2 + break_), ((period + break_) * 2, length)];
+            for b in beats.iter().filter(|b| matches!(b.step, Step::Goal | Step::Penalty)) {
+                assert!(
+                    periods.iter().any(|(from, to)| *from < b.at && b.at < *to),
+                    "a play in an intermission at {:?}",
+                    b.at
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn league_games_are_on_league_evenings_on_the_rinks_clock() {
+        // Monday 30 November 2026.
+        let monday = NaiveDate::from_ymd_opt(2026, 11, 30).unwrap();
+        let slots = league_slots(monday, PAIRINGS.len());
+        let read: Vec<String> = slots.iter().map(|s| s.format("%a %H:%M").to_string()).collect();
+        assert_eq!(
+            read,
+            [
+                "Tue 19:00",
+                "Tue 20:30",
+                "Thu 19:00",
+                "Thu 20:30",
+                "Sun 13:00",
+                "Sun 14:30",
+                "Tue 19:00",
+                "Tue 20:30",
+                "Thu 19:00",
+                "Thu 20:30",
+                "Sun 13:00",
+                "Sun 14:30"
+            ]
+        );
+        assert!(slots.windows(2).all(|w| w[0] < w[1]) && slots[0].date() > monday);
+        // 7:00 PM in Toronto in winter is midnight UTC.
+        assert_eq!(rink_time(slots[0]), "2026-12-02T00:00:00Z");
+        // Each team plays once a night, and every pair meets home and away.
+        for night in PAIRINGS.chunks(2) {
+            let mut teams: Vec<usize> = night.iter().flat_map(|(h, a)| [*h, *a]).collect();
+            teams.sort_unstable();
+            assert_eq!(teams, [0, 1, 2, 3]);
+        }
+        let pairs: std::collections::HashSet<_> = PAIRINGS.iter().collect();
+        assert_eq!(pairs.len(), 12);
     }
 
     #[test]
@@ -445,6 +641,15 @@ mod tests {
         let names: std::collections::HashSet<_> = handles.iter().map(|h| demo_name(h)).collect();
         assert_eq!(names.len(), handles.len());
         assert_eq!(demo_name("ice_owls_skater1"), demo_name("ice_owls_skater1"));
+    }
+
+    #[test]
+    fn roster_positions_are_hockey_positions_and_only_the_goalie_is_a_goalie() {
+        for n in 0..PLAYERS {
+            let goalie = n + 1 == PLAYERS;
+            let position = rinkside_actors::hockey::Position::parse(roster_position(n, goalie)).unwrap();
+            assert_eq!(position == rinkside_actors::hockey::Position::Goalie, goalie, "player {n}");
+        }
     }
 
     #[test]

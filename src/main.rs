@@ -29,8 +29,8 @@ async fn run() -> anyhow::Result<()> {
             let app = Application::build(config.clone()).await?;
             tracing::info!(bind = %config.bind, port = app.port(), database = backend(&config), cluster = config.redis_url.is_some(), "rinkside listening");
             let local = format!("http://127.0.0.1:{}", app.port());
-            if let Some(every) = config.demo {
-                rinkside::demo::spawn(local.clone(), app.state().db.clone(), every);
+            if let Some(game_length) = config.demo {
+                rinkside::demo::spawn(local.clone(), app.state().db.clone(), game_length);
             }
             println!("Rinkside is ready: open {local} (Ctrl-C stops it)");
             app.run_until_stopped().await

@@ -36,7 +36,8 @@ async function startDemo(): Promise<{ child: ChildProcess; base: string; gameId:
       CLIENT_DIST: path.resolve(here, '../dist'),
       RUST_LOG: 'info,tracing_actix_web=warn',
       DEMO: '1',
-      DEMO_PLAY_SECONDS: '1',
+      // A whole game in 24 s (3 to 7 goals): the score moves while the display watches.
+      DEMO_GAME_SECONDS: '24',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -69,8 +70,8 @@ test('the demo game moves on the arena display without anyone scoring', async ({
       Number(await page.getByTestId('display-home-score').innerText()) +
       Number(await page.getByTestId('display-away-score').innerText());
     const before = await total();
-    // A play a second, most of them goals: the score moves within seconds.
-    await expect.poll(total, { timeout: 20_000 }).toBeGreaterThan(before);
+    // At least three goals in a 24-second game: the score moves within seconds.
+    await expect.poll(total, { timeout: 25_000 }).toBeGreaterThan(before);
     await expect(page.getByTestId('display-last-goal')).toBeVisible();
 
     // The rest of the demo is there: the league and the pickup one skater short.

@@ -12,7 +12,8 @@
 //!   2", never in "Rink 20") gives way to it, in the place of the first.
 //! - `rink_at` is the part of a source's place that the venue does not
 //!   already say: what an imported game stores as its rink, since its event
-//!   is at the season's rink already.
+//!   is at the season's rink already; `same_place` tells a rink so
+//!   rewritten from a move.
 //!
 //! Pure: text in, text out.
 
@@ -118,6 +119,20 @@ pub fn rink_at(place: &str, venue: &str) -> Option<String> {
     merge(write(&kept).as_deref().into_iter().map(Some))
 }
 
+/// Whether two rinks at `venue` are one place once each is written with
+/// the venue, each segment once: "Riverside Ice Centre - Rink 2" and
+/// "Rink 2" at Riverside Ice Centre are. A rink rewritten that way is no
+/// move, and its people are not told of one.
+pub fn same_place(a: Option<&str>, b: Option<&str>, venue: &str) -> bool {
+    let keys = |rink: Option<&str>| {
+        let mut keys: Vec<String> =
+            merge([rink, Some(venue)]).map(|m| segments(&m).into_iter().map(|s| s.key).collect()).unwrap_or_default();
+        keys.sort();
+        keys
+    };
+    keys(a) == keys(b)
+}
+
 /// `text` after a leading `venue` (any case) and the spaces or marks after
 /// it: "Riverside Ice Centre Rink 2" → "Rink 2".
 fn strip_leading_venue<'a>(text: &'a str, venue: &str) -> Option<&'a str> {
@@ -192,6 +207,15 @@ mod tests {
         assert_eq!(rink_at("Northside Arena - Rink 1", venue).as_deref(), Some("Northside Arena - Rink 1"));
         assert_eq!(rink_at("Riverside Ice Centres - Pad 1", venue).as_deref(), Some("Riverside Ice Centres - Pad 1"));
         assert_eq!(rink_at("Rink 2", "").as_deref(), Some("Rink 2"));
+    }
+
+    #[test]
+    fn a_rink_rewritten_once_is_the_same_place_a_new_sheet_is_not() {
+        let venue = "Riverside Ice Centre";
+        assert!(same_place(Some("Riverside Ice Centre - Rink 2"), Some("Rink 2"), venue));
+        assert!(same_place(Some("Riverside Ice Centre"), None, venue));
+        assert!(!same_place(Some("Rink 2"), Some("Rink 3"), venue));
+        assert!(!same_place(None, Some("Rink 3"), venue));
     }
 
     proptest! {

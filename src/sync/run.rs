@@ -402,7 +402,9 @@ async fn write_events(
                 if before.start_date != wanted.start_date || before.end_date != wanted.end_date {
                     changes.push(EventChange::Time);
                 }
-                if before.external_rink != wanted.external_rink {
+                // A rink only rewritten (written once, issue 26) is no move.
+                let (was, is) = (before.external_rink.as_deref(), wanted.external_rink.as_deref());
+                if !super::place::same_place(was, is, &season.facility_name) {
                     changes.push(EventChange::Place);
                 }
                 if !changes.is_empty() {
