@@ -570,3 +570,26 @@ async fn a_team_is_linked_to_an_event_only_with_its_staff_and_either_side_may_un
     let (_, e) = app.get(&format!("/api/v1/events/{game}"), Some(&coach)).await;
     assert_eq!(e["teams"], json!([]));
 }
+
+/// Issue 26: answering a deleted event said "Event 01a2… not found not
+/// found" (the actor's phrase, with " not found" added again).
+#[actix_web::test]
+async fn answering_a_deleted_event_says_event_not_found_once_without_its_id() {
+    let app = spawn_app().await;
+    let org = app.user("gone_org").await;
+    let player = app.user("gone_player").await;
+    let event = new_event(&app, &org, json!({})).await;
+    let (s, b) = app.delete(&format!("/api/v1/events/{event}"), Some(&org)).await;
+    assert!(s == 200 || s == 204, "{s} {b}");
+
+    let (s, b) = app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&player), Some(json!({"action": "ATTENDING"}))).await;
+    assert_error(s, &b, 404, "not_found");
+    assert_eq!(b["error"]["message"], "Event not found");
+
+    let mut ws = app.ws().await;
+    ws.auth(&player).await;
+    let reply = ws.command("gone-1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING"})).await;
+    assert_eq!(reply["ok"], false, "{reply}");
+    assert_eq!(reply["error"]["code"], "not_found");
+    assert_eq!(reply["error"]["message"], "Event not found");
+}

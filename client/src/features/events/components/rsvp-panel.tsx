@@ -4,6 +4,7 @@
 // one-tap answers sent as WebSocket commands.
 
 import { useEffect, useId, useRef, useState } from 'react';
+import { useReveal } from '../../../lib/use-reveal';
 import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
 import { POSITION_LABELS } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
@@ -100,6 +101,8 @@ function GiveUpConfirm({ waiting, role, onKeep, onGiveUp }: { waiting: number; r
 
 export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProps) {
   const { flight, send, retry, drop, dismiss } = useRsvp(event.id);
+  const unsentRef = useRef<HTMLDivElement>(null);
+  useReveal(unsentRef, flight.phase === 'unsent');
   const positions = useMyPositions();
   const standing = deriveStanding({ userId, doc, reply: flight.reply, viewer: event.viewer, eventVersion: event.version });
   const preferred = positions.data?.find((p) => p.isPreferred)?.position ?? positions.data?.[0]?.position;
@@ -237,7 +240,7 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
         </p>
       )}
       {flight.phase === 'unsent' && (
-        <div data-testid="rsvp-unsent">
+        <div data-testid="rsvp-unsent" ref={unsentRef} className="rsvp-card__unsent">
           <Alert
             tone="warning"
             title="Not sent yet"
