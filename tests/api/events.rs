@@ -582,7 +582,8 @@ async fn answering_a_deleted_event_says_event_not_found_once_without_its_id() {
     let (s, b) = app.delete(&format!("/api/v1/events/{event}"), Some(&org)).await;
     assert!(s == 200 || s == 204, "{s} {b}");
 
-    let (s, b) = app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&player), Some(json!({"action": "ATTENDING"}))).await;
+    let (s, b) =
+        app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&player), Some(json!({"action": "ATTENDING"}))).await;
     assert_error(s, &b, 404, "not_found");
     assert_eq!(b["error"]["message"], "Event not found");
 
