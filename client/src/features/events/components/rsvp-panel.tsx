@@ -13,7 +13,7 @@ import { CheckIcon, ClockIcon, DollarIcon, XIcon } from '../../../components/ui/
 import { Spinner } from '../../../components/ui/spinner';
 import { useMyPositions } from '../api/events';
 import { useRsvp } from '../api/live';
-import { deriveStanding, ordinal, roleOf, spotsLeft, waitingForMyPlace, wouldWaitlist, type Standing } from '../model/standing';
+import { deriveStanding, ordinal, roleOf, spotsLeft, standingHeadline, waitingForMyPlace, wouldWaitlist } from '../model/standing';
 import type { AttendeeCounts, AttendeesDoc } from '../model/types';
 import { PositionPicker } from './position-picker';
 import { AlertsOffer } from '../../../components/ui/alerts-offer';
@@ -24,23 +24,6 @@ export interface RsvpPanelProps {
   userId: string;
   cancelled: boolean;
   over: boolean;
-}
-
-type Tone = 'in' | 'waiting' | 'out' | 'open' | 'closed';
-
-function headline(s: Standing): { tone: Tone; title: string } {
-  switch (s.status) {
-    case 'ATTENDING':
-      return { tone: 'in', title: "You're in" };
-    case 'WAITLISTED':
-      return { tone: 'waiting', title: s.rank ? `Waitlisted #${s.rank}` : 'Waitlisted' };
-    case 'DECLINED':
-      return { tone: 'out', title: "You're out" };
-    case 'REMOVED':
-      return { tone: 'out', title: "You're off the list" };
-    default:
-      return { tone: 'open', title: 'Are you in?' };
-  }
 }
 
 function openSpotsText(counts: AttendeeCounts | undefined, position: HockeyPosition): string {
@@ -124,8 +107,7 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
 
   const busy = flight.phase !== 'idle';
   const closed = cancelled || over;
-  const { tone, title } = headline(standing);
-  const shownTone: Tone = closed && !placed ? 'closed' : tone;
+  const { tone: shownTone, title } = standingHeadline(standing, { cancelled, over });
   const switching = placed && current !== null && position !== current;
   const roleSwitch = switching && current !== null && roleOf(current) !== roleOf(position);
 

@@ -44,7 +44,7 @@ export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; show
       </div>
       <div className="sched-row__state">
         {label && item.myState && (
-          <span className={`sched-state sched-state--${stateTone(item.myState)}`} data-testid="my-state">
+          <span className={`sched-state sched-state--${stateTone(item.myState, item.status)}`} data-testid="my-state">
             {label}
           </span>
         )}

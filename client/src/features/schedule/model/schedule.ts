@@ -12,8 +12,14 @@ export function browserZone(): string {
   }
 }
 
-/** "In", "Waitlist #2", "Not answered"…; null where there is nothing to say (public views). */
-export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank'>): string | null {
+/**
+ * "In", "Waitlist #2", "Not answered"…; null where there is nothing to say
+ * (public views). A cancelled event is never "In" (issue 26): it says what
+ * the answer was ("Was in"), in the muted tone of [`stateTone`].
+ */
+export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank' | 'status'>): string | null {
+  if (item.status === 'CANCELLED' && item.myState === 'ATTENDING') return 'Was in';
+  if (item.status === 'CANCELLED' && item.myState === 'WAITLISTED') return 'Was waitlisted';
   switch (item.myState) {
     case 'ATTENDING':
       return 'In';
@@ -32,7 +38,9 @@ export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank'>)
 
 export type StateTone = 'in' | 'wait' | 'out' | 'ask' | 'roster';
 
-export function stateTone(state: ScheduleState): StateTone {
+/** The colour of a standing; a cancelled item's is never green ("in") or amber ("wait"). */
+export function stateTone(state: ScheduleState, status?: ScheduleItem['status']): StateTone {
+  if (status === 'CANCELLED' && (state === 'ATTENDING' || state === 'WAITLISTED')) return 'out';
   return ({ ATTENDING: 'in', WAITLISTED: 'wait', DECLINED: 'out', NOT_ANSWERED: 'ask', ON_ROSTER: 'roster' } as const)[state];
 }
 
