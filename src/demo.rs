@@ -38,9 +38,11 @@ const EXTRA_GOALS: u64 = 5;
 /// Penalties: 1 to 4.
 const MIN_PENALTIES: u64 = 1;
 const EXTRA_PENALTIES: u64 = 4;
+/// A puck drop on the rink's clock: (hour, minute).
+type Clock = (u32, u32);
 /// League evenings in the rink's zone: (day, first puck drop, second).
 /// Two games a night, every team plays once (four teams).
-const LEAGUE_NIGHTS: [(Weekday, (u32, u32), (u32, u32)); 3] =
+const LEAGUE_NIGHTS: [(Weekday, Clock, Clock); 3] =
     [(Weekday::Tue, (19, 0), (20, 30)), (Weekday::Thu, (19, 0), (20, 30)), (Weekday::Sun, (13, 0), (14, 30))];
 /// A double round robin of four teams, two games a night, each team once a
 /// night: the second half swaps home and away.

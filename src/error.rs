@@ -19,6 +19,10 @@ pub enum AppError {
     Forbidden(String),
     #[error("not found")]
     NotFound(String),
+    /// A 404 whose message is already a whole phrase ("event not found"),
+    /// as the actors word theirs: `NotFound` would add " not found" again.
+    #[error("not found")]
+    NotFoundMessage(String),
     /// A state conflict with a specific code (e.g. `roster_full`, `conflict`).
     #[error("conflict")]
     Conflict { code: &'static str, message: String },
@@ -106,7 +110,7 @@ impl AppError {
         match self {
             Self::Unauthorized(_) => "unauthorized",
             Self::Forbidden(_) => "forbidden",
-            Self::NotFound(_) => "not_found",
+            Self::NotFound(_) | Self::NotFoundMessage(_) => "not_found",
             Self::Conflict { code, .. } | Self::Unprocessable { code, .. } => code,
             Self::Validation { .. } => "validation_failed",
             Self::BadRequest(_) => "bad_request",
@@ -134,7 +138,8 @@ impl AppError {
             | Self::PayloadTooLarge(m)
             | Self::RateLimited(m)
             | Self::KeyReused(m)
-            | Self::Unavailable(m) => m.clone(),
+            | Self::Unavailable(m)
+            | Self::NotFoundMessage(m) => m.clone(),
             Self::NotFound(what) => format!("{what} not found"),
             Self::Conflict { message, .. } | Self::Unprocessable { message, .. } | Self::Validation { message, .. } => {
                 message.clone()
@@ -161,7 +166,7 @@ impl ResponseError for AppError {
         match self {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::NotFound(_) | Self::NotFoundMessage(_) => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::Validation { .. } | Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
@@ -266,7 +271,7 @@ impl From<rinkside_actors::ActorError> for AppError {
     fn from(err: rinkside_actors::ActorError) -> Self {
         use rinkside_actors::ActorError as A;
         match err {
-            A::NotFound(what) => AppError::NotFound(what),
+            A::NotFound(message) => AppError::NotFoundMessage(message),
             A::Validation { field, message } => AppError::field(&field, message),
             A::Conflict(message) => AppError::conflict(message),
             A::Overloaded(message) => AppError::RateLimited(message),
@@ -338,6 +343,11 @@ mod tests {
     #[test]
     fn every_message_a_person_reads_starts_with_a_capital() {
         assert_eq!(AppError::not_found("user").message(), "User not found");
+        // An actor's message is a whole phrase: said once, without the id.
+        let gone = AppError::from(rinkside_actors::ActorError::NotFound("event not found".into()));
+        assert_eq!(gone.message(), "Event not found");
+        assert_eq!(gone.status_code(), StatusCode::NOT_FOUND);
+        assert_eq!(gone.code(), "not_found");
         assert_eq!(AppError::conflict("that already exists").message(), "That already exists");
         let err = AppError::field("id", "you cannot follow yourself");
         assert_eq!(err.message(), "Id: you cannot follow yourself");

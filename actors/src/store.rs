@@ -150,6 +150,8 @@ pub struct EventCommit {
     pub limits: Option<Limits>,
     /// The event became cancelled in this batch.
     pub cancelled: bool,
+    /// Why (the organiser's words), when it became cancelled and they said.
+    pub cancel_reason: Option<String>,
     /// `Some` when the places left per role changed in this batch (an
     /// answer, a removal, new limits, a cancellation): the sub market's
     /// open spots follow it.

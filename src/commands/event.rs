@@ -105,11 +105,12 @@ pub async fn set_limits(
     Ok(())
 }
 
-/// Cancels the event (organisers); RSVPs are kept.
-pub async fn cancel(state: &AppState, me: &AuthUser, event_id: &str) -> AppResult<()> {
+/// Cancels the event (organisers), saying why if they did (checked by the
+/// caller); RSVPs are kept.
+pub async fn cancel(state: &AppState, me: &AuthUser, event_id: &str, reason: Option<String>) -> AppResult<()> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
     let since = crate::db::now_ms();
-    send(state, me, event_id, EventCommand::Cancel, None).await?;
+    send(state, me, event_id, EventCommand::Cancel { reason }, None).await?;
     push_event_updated(state, event_id, since);
     Ok(())
 }
@@ -122,12 +123,17 @@ pub async fn touch(state: &AppState, by: &str, event_id: &str) -> AppResult<()> 
     send_as(state, by, event_id, EventCommand::Touch, None).await.map(drop)
 }
 
+/// Why the sync cancels an imported game's event.
+pub const SYNC_CANCEL_REASON: &str = "No longer on the league's schedule.";
+
 /// Cancels an imported game's event because the game left the league's
-/// schedule (season sync decided; no permission check). `by` is who the
-/// sync acts for. An event already cancelled stays so.
+/// schedule (season sync decided; no permission check), saying so
+/// ([`SYNC_CANCEL_REASON`]). `by` is who the sync acts for. An event
+/// already cancelled stays so, with its reason.
 pub async fn cancel_for_sync(state: &AppState, by: &str, event_id: &str) -> AppResult<()> {
     let since = crate::db::now_ms();
-    match send_as(state, by, event_id, EventCommand::Cancel, None).await {
+    let command = EventCommand::Cancel { reason: Some(SYNC_CANCEL_REASON.to_string()) };
+    match send_as(state, by, event_id, command, None).await {
         Ok(_) => {}
         Err(AppError::Conflict { .. }) => return Ok(()),
         Err(e) => return Err(e),

@@ -196,15 +196,17 @@ async fn check_versions(
     commits: &[EventCommit],
     now: i64,
 ) -> Result<(), StoreError> {
-    const COLUMNS: usize = 10;
+    const COLUMNS: usize = 11;
     for chunk in commits.chunks(backend.rows_per_statement(COLUMNS)) {
-        // VALUES columns are column1…column10 on both backends.
+        // VALUES columns are column1…column11 on both backends.
         let sql = format!(
             "UPDATE events SET version = v.column3, updated_at = ${now_at}, \
                max_skaters = CASE WHEN v.column4 = 1 THEN v.column5 ELSE events.max_skaters END, \
                max_goalies = CASE WHEN v.column4 = 1 THEN v.column6 ELSE events.max_goalies END, \
                cancelled_at = CASE WHEN v.column7 = 1 AND events.cancelled_at IS NULL THEN ${now_at} \
                  ELSE events.cancelled_at END, \
+               cancel_reason = CASE WHEN v.column7 = 1 AND events.cancelled_at IS NULL THEN CAST(v.column11 AS TEXT) \
+                 ELSE events.cancel_reason END, \
                open_skaters = CASE WHEN v.column8 = 1 THEN v.column9 ELSE events.open_skaters END, \
                open_goalies = CASE WHEN v.column8 = 1 THEN v.column10 ELSE events.open_goalies END \
              FROM (VALUES {}) AS v \
@@ -226,7 +228,8 @@ async fn check_versions(
                 .bind(flag(c.cancelled))
                 .bind(flag(c.open_places.is_some()))
                 .bind(c.open_places.and_then(|o| o.skaters))
-                .bind(c.open_places.and_then(|o| o.goalies));
+                .bind(c.open_places.and_then(|o| o.goalies))
+                .bind(c.cancel_reason.as_deref());
         }
         let moved = q.bind(now).fetch_all(&mut *conn).await.map_err(other)?;
         if moved.len() == chunk.len() {
@@ -407,6 +410,7 @@ mod tests {
             waitlist_history: Vec::new(),
             limits: None,
             cancelled: false,
+            cancel_reason: None,
             open_places: None,
             results: Vec::new(),
         }

@@ -29,6 +29,8 @@ pub struct EventRow {
     pub group_config: Option<String>,
     pub version: i64,
     pub cancelled_at: Option<i64>,
+    /// Why it was cancelled, in the organiser's words (or the sync's).
+    pub cancel_reason: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
     /// 1 when listed at its facility under the rink's name.
@@ -40,7 +42,7 @@ pub struct EventRow {
 pub(crate) const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e.end_date, e.image_url, \
     e.creator_id, e.facility_id, e.season_id, e.external_home_team_name, e.external_away_team_name, \
     e.external_rink, e.home_score, e.away_score, e.event_type, e.max_skaters, e.max_goalies, e.group_config, \
-    e.version, e.cancelled_at, e.created_at, e.updated_at, e.hosted_by_facility, e.series_id";
+    e.version, e.cancelled_at, e.cancel_reason, e.created_at, e.updated_at, e.hosted_by_facility, e.series_id";
 
 /// A person's name as others see it: "First Last", else the username.
 pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \

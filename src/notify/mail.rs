@@ -80,7 +80,8 @@ pub fn words(row: &NotificationRow) -> (String, String) {
             (format!("Taken off the list: {title}"), "An organiser removed you from this event.".to_string())
         }
         Some(NotificationType::EventCancelled) => {
-            (format!("Cancelled: {title}"), "This event will not take place.".to_string())
+            let why = data["reason"].as_str().map(|r| format!(" {r}")).unwrap_or_default();
+            (format!("Cancelled: {title}"), format!("This event will not take place.{why}"))
         }
         Some(NotificationType::EventMoved) => (format!("New time or place: {title}"), "The event moved.".to_string()),
         Some(NotificationType::EventReminder) => {

@@ -112,7 +112,8 @@ pub async fn event_commit(conn: &mut AnyConnection, c: &EventCommit) -> Result<(
             kind: NotificationType::EventCancelled,
             about: About::Event,
             resource_id: &c.event_id,
-            payload,
+            // Why, in the organiser's words (null when they did not say).
+            payload: with(payload, json!({"reason": c.cancel_reason})),
             dedupe_key: None,
         };
         rows::insert(&mut *conn, &note, &people, &batch).await?;

@@ -131,6 +131,50 @@ async fn a_title_over_200_characters_is_refused_saying_how_long_it_is_never_cut(
 }
 
 #[actix_web::test]
+async fn a_cancellation_says_why_on_the_event_and_in_the_notification_and_a_reason_over_500_is_refused() {
+    let app = spawn_app().await;
+    let org = app.user("organiser").await;
+    let skater = app.user("skater").await;
+    let event = new_event(&app, &org, json!({"maxSkaters": 10})).await;
+    rsvp(&app, &skater, &event, json!({"action": "ATTENDING"})).await;
+    let (_, e) = app.get(&format!("/api/v1/events/{event}"), Some(&skater)).await;
+    assert_eq!(e["cancelReason"], Value::Null, "null while not cancelled: {e}");
+
+    // Too long: refused, nothing cancelled.
+    let cancel = format!("/api/v1/events/{event}/cancel");
+    let (s, b) = app.post(&cancel, Some(&org), json!({"reason": "x".repeat(501)})).await;
+    assert_error(s, &b, 422, "validation_failed");
+    assert_eq!(b["error"]["details"]["reason"], "501 characters; at most 500", "{b}");
+    let (s, b) = app.post(&cancel, Some(&org), json!({"reason": "Ice", "why": "extra"})).await;
+    assert_error(s, &b, 422, "validation_failed");
+    let (_, e) = app.get(&format!("/api/v1/events/{event}"), Some(&skater)).await;
+    assert_eq!(e["cancelledAt"], Value::Null, "{e}");
+
+    let (s, e) = app.post(&cancel, Some(&org), json!({"reason": "  Zamboni broke down.  "})).await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["cancelReason"], "Zamboni broke down.");
+    let (_, seen) = app.get(&format!("/api/v1/events/{event}"), Some(&skater)).await;
+    assert_eq!(seen["cancelReason"], "Zamboni broke down.");
+    let (_, notes) = app.get("/api/v1/notifications", Some(&skater)).await;
+    let told =
+        notes["items"].as_array().unwrap().iter().find(|n| n["type"] == "EVENT_CANCELLED").expect("told").clone();
+    assert_eq!(told["data"]["reason"], "Zamboni broke down.", "{told}");
+    // Cancelling again changes nothing, the reason included.
+    let (s, b) = app.post(&cancel, Some(&org), json!({"reason": "Another story"})).await;
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(b["cancelReason"], "Zamboni broke down.");
+
+    // Without a body (as before reasons existed) or with a blank one: no reason.
+    let other = new_event(&app, &org, json!({})).await;
+    let (s, e) = send(app.req(reqwest::Method::POST, &format!("/api/v1/events/{other}/cancel"), Some(&org))).await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["cancelReason"], Value::Null);
+    let third = new_event(&app, &org, json!({})).await;
+    let (s, e) = app.post(&format!("/api/v1/events/{third}/cancel"), Some(&org), json!({"reason": "   "})).await;
+    assert_eq!((s, &e["cancelReason"]), (200, &Value::Null), "{e}");
+}
+
+#[actix_web::test]
 async fn full_roles_queue_fairly_and_a_freed_place_promotes_the_head_of_that_roles_line() {
     let app = spawn_app().await;
     let org = app.user("organiser").await;
@@ -603,4 +647,28 @@ async fn a_team_is_linked_to_an_event_only_with_its_staff_and_either_side_may_un
     assert_eq!(s, 204);
     let (_, e) = app.get(&format!("/api/v1/events/{game}"), Some(&coach)).await;
     assert_eq!(e["teams"], json!([]));
+}
+
+/// Issue 26: answering a deleted event said "Event 01a2… not found not
+/// found" (the actor's phrase, with " not found" added again).
+#[actix_web::test]
+async fn answering_a_deleted_event_says_event_not_found_once_without_its_id() {
+    let app = spawn_app().await;
+    let org = app.user("gone_org").await;
+    let player = app.user("gone_player").await;
+    let event = new_event(&app, &org, json!({})).await;
+    let (s, b) = app.delete(&format!("/api/v1/events/{event}"), Some(&org)).await;
+    assert!(s == 200 || s == 204, "{s} {b}");
+
+    let (s, b) =
+        app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&player), Some(json!({"action": "ATTENDING"}))).await;
+    assert_error(s, &b, 404, "not_found");
+    assert_eq!(b["error"]["message"], "Event not found");
+
+    let mut ws = app.ws().await;
+    ws.auth(&player).await;
+    let reply = ws.command("gone-1", json!({"kind": "rsvp", "eventId": event, "action": "ATTENDING"})).await;
+    assert_eq!(reply["ok"], false, "{reply}");
+    assert_eq!(reply["error"]["code"], "not_found");
+    assert_eq!(reply["error"]["message"], "Event not found");
 }

@@ -231,10 +231,24 @@ async fn an_edit_reaches_this_event_or_all_that_follow_and_a_refusal_changes_not
         pushed["data"]["events"].as_array().unwrap().iter().map(|e| !e["cancelledAt"].is_null()).collect();
     assert_eq!(cancelled, [false, false, false, true, false, false]);
     assert!(pushed["seq"].as_i64() > snap["seq"].as_i64());
-    let (s, b) = app.post(&format!("/api/v1/events/{}/cancel?scope=following", ids[4]), Some(&org), json!({})).await;
+    let (s, b) = app
+        .post(
+            &format!("/api/v1/events/{}/cancel?scope=following", ids[4]),
+            Some(&org),
+            json!({"reason": "Rink closed for the holidays"}),
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
     let cancelled: Vec<bool> = weeks(&app, &org, &series_id).await.into_iter().map(|w| w.3).collect();
     assert_eq!(cancelled, [false, false, false, true, true, true]);
+    // Each week the scope cancelled says why; the one cancelled alone before says nothing.
+    let mut reasons = Vec::new();
+    for id in &ids {
+        let (_, e) = app.get(&format!("/api/v1/events/{id}"), Some(&org)).await;
+        reasons.push(e["cancelReason"].as_str().map(str::to_string));
+    }
+    let closed = Some("Rink closed for the holidays".to_string());
+    assert_eq!(reasons, [None, None, None, None, closed.clone(), closed]);
     let (s, b) = app.post(&format!("/api/v1/events/{}/cancel?scope=following", ids[5]), Some(&org), json!({})).await;
     assert_error(s, &b, 409, "event_cancelled");
 

@@ -79,7 +79,7 @@ impl Aggregate for EventAggregate {
         effects.absorb(outcome.effects);
         Ok(match command {
             EventCommand::Rsvp { user_id, .. } | EventCommand::Remove { user_id } => Some(user_id.clone()),
-            EventCommand::SetLimits { .. } | EventCommand::Cancel | EventCommand::Touch => None,
+            EventCommand::SetLimits { .. } | EventCommand::Cancel { .. } | EventCommand::Touch => None,
         })
     }
 
@@ -109,6 +109,7 @@ impl Aggregate for EventAggregate {
                 .limits_changed
                 .then(|| Limits { max_skaters: state.max_skaters(), max_goalies: state.max_goalies() }),
             cancelled: effects.cancelled,
+            cancel_reason: effects.cancel_reason,
             open_places: state.open_places_changed(),
             results,
         };

@@ -73,7 +73,9 @@ pub enum EventCommand {
     /// New limits (`None` = unlimited). Raising promotes at once.
     SetLimits { max_skaters: Option<i64>, max_goalies: Option<i64> },
     /// The event will not take place; RSVPs are kept for the record.
-    Cancel,
+    /// `reason`: why, as the organiser put it (checked by the server: at
+    /// most 500 characters); kept with the first cancellation only.
+    Cancel { reason: Option<String> },
     /// Something its readers see changed beside the RSVPs (an attendee
     /// marked paid): a new version, published, so open pages re-read the
     /// event. Allowed on a cancelled event too (refunds are marked there).
@@ -151,6 +153,8 @@ pub struct Effects {
     pub limits_changed: bool,
     /// The event became cancelled.
     pub cancelled: bool,
+    /// Why, when it became cancelled and the command said.
+    pub cancel_reason: Option<String>,
     /// [`EventCommand::Touch`]: only the version moves.
     pub touched: bool,
 }
@@ -172,6 +176,11 @@ impl Effects {
         self.waitlist_history.extend(later.waitlist_history);
         self.limits_changed |= later.limits_changed;
         self.cancelled |= later.cancelled;
+        // Only the cancellation that took effect says why (a later Cancel
+        // of a cancelled event decides nothing).
+        if self.cancel_reason.is_none() {
+            self.cancel_reason = later.cancel_reason;
+        }
         self.touched |= later.touched;
     }
 
@@ -269,7 +278,7 @@ impl EventState {
 /// Decides one command against `state`, mutating it. On `Err` the state is
 /// untouched (every check happens before the first change).
 pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Result<Outcome, Rejection> {
-    if state.cancelled && !matches!(command, EventCommand::Cancel | EventCommand::Touch) {
+    if state.cancelled && !matches!(command, EventCommand::Cancel { .. } | EventCommand::Touch) {
         return Err(Rejection::Cancelled);
     }
     let mut fx = Effects::default();
@@ -304,10 +313,11 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
             fx.touched = true;
             None
         }
-        EventCommand::Cancel => {
+        EventCommand::Cancel { reason } => {
             if !state.cancelled {
                 state.cancelled = true;
                 fx.cancelled = true;
+                fx.cancel_reason = reason.clone();
             }
             None
         }

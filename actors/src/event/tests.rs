@@ -308,10 +308,25 @@ fn declining_without_ever_attending_records_a_declined_answer() {
 }
 
 #[test]
+fn a_cancellation_carries_its_reason_once_and_a_repeated_cancel_changes_nothing() {
+    let mut state = event(Some(1), None);
+    let out = run(&mut state, EventCommand::Cancel { reason: Some("Zamboni broke down.".into()) }).unwrap();
+    assert!(out.effects.cancelled);
+    assert_eq!(out.effects.cancel_reason.as_deref(), Some("Zamboni broke down."));
+    let again = run(&mut state, EventCommand::Cancel { reason: Some("Another story".into()) }).unwrap();
+    assert!(again.effects.is_empty());
+    assert_eq!(again.effects.cancel_reason, None, "the first reason stands");
+    // In one batch, the cancellation that took effect says why.
+    let mut first = out.effects;
+    first.absorb(again.effects);
+    assert_eq!(first.cancel_reason.as_deref(), Some("Zamboni broke down."));
+}
+
+#[test]
 fn every_command_on_a_cancelled_event_is_rejected_without_changing_anything() {
     let mut state = event(Some(1), None);
     attend(&mut state, "a", Position::Center);
-    let out = run(&mut state, EventCommand::Cancel).unwrap();
+    let out = run(&mut state, EventCommand::Cancel { reason: None }).unwrap();
     assert!(out.effects.cancelled);
     let before = state.clone();
     let err = run(&mut state, rsvp("b", RsvpAnswer::Attending, None)).unwrap_err();
@@ -319,7 +334,7 @@ fn every_command_on_a_cancelled_event_is_rejected_without_changing_anything() {
     assert_eq!(crate::ActorError::from(err).code(), "conflict");
     assert!(run(&mut state, EventCommand::Remove { user_id: "a".into() }).is_err());
     assert!(run(&mut state, EventCommand::SetLimits { max_skaters: None, max_goalies: None }).is_err());
-    assert!(run(&mut state, EventCommand::Cancel).unwrap().effects.is_empty());
+    assert!(run(&mut state, EventCommand::Cancel { reason: None }).unwrap().effects.is_empty());
     assert_eq!(state, before);
 }
 
@@ -424,7 +439,7 @@ fn a_batch_reports_the_open_places_only_when_they_change() {
     decide_only(&mut state, rsvp("g", RsvpAnswer::Declined, None));
     assert_eq!(state.open_places_changed(), None);
     state.seal();
-    decide_only(&mut state, EventCommand::Cancel);
+    decide_only(&mut state, EventCommand::Cancel { reason: None });
     assert_eq!(state.open_places_changed(), Some(OpenPlaces { skaters: Some(0), goalies: Some(0) }));
 }
 
@@ -464,7 +479,7 @@ fn a_touch_moves_only_the_version_even_on_a_cancelled_event() {
     assert!(out.effects.touched && out.effects.rsvps.is_empty() && out.effects.rsvp_history.is_empty());
     assert_eq!(state.version(), before + 1);
     assert_eq!(status(&state, "a"), RsvpStatus::Attending);
-    run(&mut state, EventCommand::Cancel).unwrap();
+    run(&mut state, EventCommand::Cancel { reason: None }).unwrap();
     let cancelled = state.version();
     run(&mut state, EventCommand::Touch).unwrap();
     assert_eq!(state.version(), cancelled + 1);

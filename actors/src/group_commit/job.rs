@@ -98,7 +98,7 @@ impl<A: Aggregate> Job<A> {
                 None => match A::load(&self.deps.store, &self.id).await {
                     Ok(Some(state)) => state,
                     Ok(None) => {
-                        let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
+                        let err = ActorError::NotFound(format!("{} not found", A::KIND));
                         return Done::failed(n, err, Next::Gone);
                     }
                     Err(e) => return Done::failed(n, internal(&e), Next::Reload),
@@ -136,7 +136,7 @@ impl<A: Aggregate> Job<A> {
                     tokio::time::sleep(conflict_pause(attempt)).await;
                 }
                 Err(StoreError::NotFound) => {
-                    let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
+                    let err = ActorError::NotFound(format!("{} not found", A::KIND));
                     return Done::failed(n, err, Next::Gone);
                 }
                 Err(e) => {

@@ -172,7 +172,7 @@ impl<A: Aggregate> AggregateActor<A> {
             self.deps.publisher.touched(done.touched);
         }
         if gone {
-            let err = ActorError::NotFound(format!("{} {} not found", A::KIND, self.id));
+            let err = ActorError::NotFound(format!("{} not found", A::KIND));
             for w in self.queue.drain(..) {
                 let _ = w.tx.send(Err(err.clone()));
             }

@@ -182,6 +182,8 @@ export interface RinkEvent {
   /** The attendees document's version (the `seq` of the `event:ID` topic). */
   version: number;
   cancelledAt: string | null;
+  /** Why the organiser cancelled it (null when they did not say, or not cancelled). */
+  cancelReason: string | null;
   createdAt: string;
   updatedAt: string;
   teams: EventTeamLink[];

@@ -116,6 +116,7 @@ export function makeEvent(overrides: Partial<RinkEvent> = {}): RinkEvent {
     groupConfig: null,
     version: 1,
     cancelledAt: null,
+    cancelReason: null,
     createdAt: NOW,
     updatedAt: NOW,
     teams: [],

@@ -152,6 +152,9 @@ pub struct Event {
     #[serde(with = "crate::time::rfc3339_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub cancelled_at: Option<i64>,
+    /// Why it was cancelled, as the organiser put it; null when they did
+    /// not say, and while it is not cancelled.
+    pub cancel_reason: Option<String>,
     #[serde(with = "crate::time::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
@@ -190,6 +193,7 @@ fn event_from(row: EventRow, teams: Vec<EventTeam>, viewer: Option<Viewer>) -> E
         max_goalies: row.max_goalies,
         version: row.version,
         cancelled_at: row.cancelled_at,
+        cancel_reason: row.cancel_reason,
         created_at: row.created_at,
         updated_at: row.updated_at,
         series_id: row.series_id,
@@ -364,20 +368,67 @@ async fn require_organiser(state: &AppState, event_id: &str, me: &AuthUser) -> A
     db::events::get(&state.db.pool, event_id).await?.ok_or_else(|| AppError::not_found("event"))
 }
 
+/// The longest cancellation reason, in characters after trimming.
+pub const MAX_CANCEL_REASON_CHARS: usize = 500;
+
+/// The body of cancelling, optional as a whole (no body: no reason).
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CancelInput {
+    /// Why, shown on the event (`cancelReason`) and in the cancellation
+    /// notification: at most 500 characters after trimming; blank or null
+    /// is no reason.
+    #[schema(schema_with = crate::domain::text::schema::optional_text::<MAX_CANCEL_REASON_CHARS>)]
+    pub reason: Option<String>,
+}
+
+/// The reason of a cancel body: none for an empty body, blank or null;
+/// a 422 beyond [`MAX_CANCEL_REASON_CHARS`]. The body is read by hand
+/// because it is optional: a client that sends none (as before reasons
+/// existed) still cancels.
+fn cancel_reason(body: &[u8]) -> AppResult<Option<String>> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let input: CancelInput = serde_json::from_slice(body).map_err(|e| {
+        if e.is_data() {
+            AppError::field("reason", e.to_string())
+        } else {
+            AppError::BadRequest(format!("malformed JSON: {e}"))
+        }
+    })?;
+    let reason = input.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    match reason {
+        None => Ok(None),
+        Some(r) => {
+            let n = r.chars().count();
+            if n > MAX_CANCEL_REASON_CHARS {
+                return Err(AppError::field("reason", format!("{n} characters; at most {MAX_CANCEL_REASON_CHARS}")));
+            }
+            crate::domain::text::text(r, MAX_CANCEL_REASON_CHARS).map(Some).map_err(|m| AppError::field("reason", m))
+        }
+    }
+}
+
 /// Cancel an event: everyone watching it sees it at once; RSVPs are kept.
-/// With `scope=following`, it and every later event of its series.
-#[utoipa::path(params(ScopeQuery), responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
-    (status = 409, body = crate::error::ErrorEnvelope, description = "already cancelled")), tag = "events", security(("bearerAuth" = [])))]
+/// With `scope=following`, it and every later event of its series (each
+/// with the same reason).
+#[utoipa::path(params(ScopeQuery), request_body(content = Option<CancelInput>, description = "Optional: why."),
+    responses((status = 200, body = Event), (status = 403, body = crate::error::ErrorEnvelope),
+    (status = 409, body = crate::error::ErrorEnvelope, description = "already cancelled"),
+    (status = 422, body = crate::error::ErrorEnvelope, description = "a reason over 500 characters")), tag = "events", security(("bearerAuth" = [])))]
 #[post("/events/{id}/cancel")]
 async fn cancel(
     state: web::Data<AppState>,
     me: AuthUser,
     id: web::Path<String>,
     query: web::Query<ScopeQuery>,
+    body: web::Bytes,
 ) -> AppResult<web::Json<Event>> {
+    let reason = cancel_reason(&body)?;
     match query.scope.unwrap_or_default() {
-        Scope::This => commands::event::cancel(&state, &me, &id).await?,
-        Scope::Following => series::cancel_following(&state, &me, &id).await?,
+        Scope::This => commands::event::cancel(&state, &me, &id, reason).await?,
+        Scope::Following => series::cancel_following(&state, &me, &id, reason).await?,
     }
     let event = load_event(&state, &id, Some(&me)).await?;
     series::changed(&state, event.series_id.as_deref());

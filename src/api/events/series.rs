@@ -169,14 +169,19 @@ pub(super) async fn end_at_last_event(state: &AppState, series_id: &str) -> AppR
 /// Cancels `event_id` and every later event of its series not cancelled,
 /// each through its own actor (as one cancel each: run again, it cancels
 /// what is left).
-pub(super) async fn cancel_following(state: &AppState, me: &AuthUser, event_id: &str) -> AppResult<()> {
+pub(super) async fn cancel_following(
+    state: &AppState,
+    me: &AuthUser,
+    event_id: &str,
+    reason: Option<String>,
+) -> AppResult<()> {
     let row = super::require_organiser(state, event_id, me).await?;
     let (_, events) = following(state, &row).await?;
     if events.is_empty() {
         return Err(AppError::conflict_code("event_cancelled", "every event from this one on is already cancelled"));
     }
     for event in events {
-        match commands::event::cancel(state, me, &event.id).await {
+        match commands::event::cancel(state, me, &event.id, reason.clone()).await {
             Ok(()) | Err(AppError::Conflict { .. }) => {}
             Err(e) => return Err(e),
         }

@@ -5,7 +5,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { RinkEvent } from '../../lib/api-types';
-import { dateTile, EVENT_TYPE_LABELS, isCommunityEvent, timeRange } from '../../lib/event-format';
+import { EVENT_TYPE_LABELS, isCommunityEvent } from '../../lib/event-format';
+import { rinkDateTile, rinkTimeRange } from '../../lib/rink-time';
 import { ChevronRightIcon, ClockIcon, PinIcon } from './icons';
 import './event-card.css';
 
@@ -19,10 +20,16 @@ export interface EventCardProps {
   badge?: ReactNode;
   compact?: boolean;
   testId?: string;
+  /**
+   * The rink's IANA zone, when the caller knows it: the day and time are on
+   * the rink's clock, labelled when the device's differs (lib/rink-time.ts).
+   * Without it, the device's clock.
+   */
+  timeZone?: string | null;
 }
 
-export function EventCard({ event, place, counts, badge, compact = false, testId }: EventCardProps) {
-  const tile = dateTile(event.startDate);
+export function EventCard({ event, place, counts, badge, compact = false, testId, timeZone = null }: EventCardProps) {
+  const tile = rinkDateTile(event.startDate, timeZone);
   const cancelled = Boolean(event.cancelledAt);
   return (
     <Link
@@ -50,7 +57,7 @@ export function EventCard({ event, place, counts, badge, compact = false, testId
         <span className="event-card__meta">
           <ClockIcon size={15} />
           <span className="sr-only">{tile.weekday} {tile.month} {tile.day}, </span>
-          {timeRange(event.startDate, event.endDate)}
+          {rinkTimeRange(event.startDate, event.endDate, timeZone)}
         </span>
         {place && (
           <span className="event-card__meta">

@@ -205,11 +205,21 @@ export function useUpdateEvent(id: string) {
   });
 }
 
+/** The longest cancellation reason the server takes (characters after trimming). */
+export const CANCEL_REASON_MAX_CHARS = 500;
+
+export interface CancelInput {
+  scope?: SeriesScope;
+  /** Why, shown on the event and told to everyone (blank: none). */
+  reason?: string;
+}
+
 export function useCancelEvent(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (scope: SeriesScope = 'this') => api.post<RinkEvent>(`/events/${enc(id)}/cancel`, undefined, { query: scopeQuery(scope) }),
-    onSuccess: (event, scope = 'this') => {
+    mutationFn: ({ scope = 'this', reason = '' }: CancelInput) =>
+      api.post<RinkEvent>(`/events/${enc(id)}/cancel`, reason.trim() ? { reason: reason.trim() } : undefined, { query: scopeQuery(scope) }),
+    onSuccess: (event, { scope = 'this' }) => {
       queryClient.setQueryData(eventKeys.detail(id), event);
       void refreshEvent(queryClient, id);
       refreshSeries(queryClient, event, scope);

@@ -6,7 +6,8 @@
 import { Link } from 'react-router';
 import type { RinkEvent } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
-import { dayLabel, EVENT_TYPE_LABELS, isCommunityEvent, isEventOver, isEventUnderway, relativeTime, timeRange } from '../../../lib/event-format';
+import { dayLabel, EVENT_TYPE_LABELS, isCommunityEvent, isEventOver, isEventUnderway, relativeTime } from '../../../lib/event-format';
+import { rinkTimeRange } from '../../../lib/rink-time';
 import { displayName } from '../../../lib/format';
 import { usePerson } from '../../../lib/orgs';
 import { ButtonLink } from '../../../components/ui/button';
@@ -47,6 +48,7 @@ function CommunityNote({ event, rinkName }: { event: RinkEvent; rinkName: string
 
 export function EventHero({ event, doc, cancelled, isLive }: { event: RinkEvent; doc: AttendeesDoc | null; cancelled: boolean; isLive: boolean }) {
   const facility = useFacilityById(event.facilityId);
+  const rinkZone = facility.data?.timezone ?? null;
   const type = event.eventType.toLowerCase();
   const hasImage = Boolean(event.imageUrl && /^https?:\/\//i.test(event.imageUrl));
   const community = isCommunityEvent(event);
@@ -70,7 +72,7 @@ export function EventHero({ event, doc, cancelled, isLive }: { event: RinkEvent;
           <li>
             <CalendarIcon size={18} />
             <span>
-              <strong>{dayLabel(event.startDate)}</strong> · {timeRange(event.startDate, event.endDate)}
+              <strong>{dayLabel(event.startDate)}</strong> · {rinkTimeRange(event.startDate, event.endDate, rinkZone)}
             </span>
           </li>
           {(event.facilityId || event.location || event.externalRink) && (

@@ -15,6 +15,11 @@ export function usePlace(event: RinkEvent): string | null {
   return parts.length ? parts.join(' · ') : null;
 }
 
+/** The zone of the event's rink (null without a rink, or until it is read). */
+export function useRinkZone(event: Pick<RinkEvent, 'facilityId'>): string | null {
+  return useFacilityById(event.facilityId).data?.timezone ?? null;
+}
+
 /**
  * A card that follows its event's counts live while it is on screen (one
  * topic subscription per visible card, dropped shortly after it scrolls
@@ -26,6 +31,7 @@ export function EventListItem({ event }: { event: RinkEvent }) {
   useTopic(visible && !event.cancelledAt ? eventTopic(event.id) : null);
   const doc = useKnownAttendees(event.id);
   const place = usePlace(event);
+  const zone = useRinkZone(event);
   const counts = doc?.counts;
   const full = counts && !event.cancelledAt && spotsLeft(counts, 'SKATER') === 0;
   return (
@@ -36,6 +42,7 @@ export function EventListItem({ event }: { event: RinkEvent }) {
         counts={counts ? countsLine(counts) : null}
         badge={full ? <span className="event-chip event-chip--full">Full</span> : undefined}
         testId={`event-card-${event.id}`}
+        timeZone={zone}
       />
     </li>
   );

@@ -348,6 +348,16 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(renderSubsCall).not.toHaveBeenCalled();
   });
 
+  it('says why a cancelled event was cancelled, and never shows my place there as a green "You\'re in"', async () => {
+    const doc = fullDoc(1, { attending: [att('u-me', 'CENTER')], waitlist: [], counts: { skaters: 1, goalies: 0, maxSkaters: 4, maxGoalies: 1, waitlistSkaters: 0, waitlistGoalies: 0 } });
+    setup(makeEvent({ version: 1, cancelledAt: '2026-11-01T00:00:00Z', cancelReason: 'Zamboni broke down.' }), doc);
+    expect(await screen.findByText('Cancelled: Zamboni broke down.')).toBeInTheDocument();
+    expect(screen.getByTestId('rsvp-status')).toHaveTextContent('Cancelled');
+    expect(screen.getByTestId('rsvp-status')).not.toHaveTextContent("You're in");
+    expect(screen.getByTestId('rsvp-panel')).not.toHaveClass('rsvp-card--in');
+    expect(screen.getByTestId('rsvp-panel')).toHaveClass('rsvp-card--closed');
+  });
+
   it('shows no open places on a cancelled event', async () => {
     const doc = fullDoc(1, { attending: [], waitlist: [], counts: { skaters: 0, goalies: 0, maxSkaters: 4, maxGoalies: 1, waitlistSkaters: 0, waitlistGoalies: 0 } });
     setup(makeEvent({ version: 1, cancelledAt: '2026-11-01T00:00:00Z' }), doc);

@@ -115,7 +115,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
       {!cancelled && !over && <AddToCalendar eventId={event.id} title={event.title} />}
       {cancelled && (
         <div data-testid="cancelled-banner">
-          <Alert tone="warning" title="This event is cancelled">
+          <Alert tone="warning" title={event.cancelReason ? `Cancelled: ${event.cancelReason}` : 'This event is cancelled'}>
             {event.cancelledAt
               ? `The organiser called it off on ${new Date(event.cancelledAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}. Nobody needs to show up.`
               : 'The organiser called it off. Nobody needs to show up.'}

@@ -15,7 +15,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { useCancelEvent, useDeleteEvent, useLinkTeam, useMyTeams, useUnlinkTeam, useUpdateEvent, type SeriesScope } from '../api/events';
+import { CANCEL_REASON_MAX_CHARS, useCancelEvent, useDeleteEvent, useLinkTeam, useMyTeams, useUnlinkTeam, useUpdateEvent, type SeriesScope } from '../api/events';
 import { ScopeChoice } from './scope-choice';
 
 /** '' → null (unlimited); otherwise a whole number ≥ 0, or an error message. */
@@ -230,7 +230,12 @@ export function OrganiserTools({ event, cancelled, counts = null }: { event: Rin
   const remove = useDeleteEvent(event.id);
   const collects = Boolean(event.viewer?.canCollectPayments);
   const inSeries = Boolean(event.seriesId);
-  const cancelling = (scope: SeriesScope) => cancel.isPending && (cancel.variables ?? 'this') === scope;
+  const cancelling = (scope: SeriesScope) => cancel.isPending && (cancel.variables?.scope ?? 'this') === scope;
+  const [reason, setReason] = useState('');
+  const reasonTooLong = Array.from(reason.trim()).length > CANCEL_REASON_MAX_CHARS;
+  const cancelAs = (scope: SeriesScope) => {
+    if (!reasonTooLong) cancel.mutate({ scope, reason });
+  };
 
   return (
     <Card className="event-block event-block--tools" data-testid="organiser-tools">
@@ -258,18 +263,31 @@ export function OrganiserTools({ event, cancelled, counts = null }: { event: Rin
       <section className="tool-section tool-section--danger">
         <h3 className="tool-section__title">Danger zone</h3>
         {(cancel.error || remove.error) && <Alert>{errorMessage(cancel.error ?? remove.error)}</Alert>}
+        {!cancelled && (
+          <TextField
+            label="Reason for cancelling"
+            optional
+            hint="Shown on the event and told to everyone who answered."
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            limit={CANCEL_REASON_MAX_CHARS}
+            error={reasonTooLong ? `${Array.from(reason.trim()).length} characters; at most ${CANCEL_REASON_MAX_CHARS}.` : null}
+            placeholder="Not enough goalies"
+            data-testid="cancel-reason"
+          />
+        )}
         <div className="tool-row tool-row--wrap">
           {!cancelled && !inSeries && (
-            <ConfirmButton size="sm" confirmLabel="Tap again to cancel it" loading={cancel.isPending} onConfirm={() => cancel.mutate('this')} data-testid="cancel-event">
+            <ConfirmButton size="sm" confirmLabel="Tap again to cancel it" loading={cancel.isPending} onConfirm={() => cancelAs('this')} data-testid="cancel-event">
               Cancel event
             </ConfirmButton>
           )}
           {!cancelled && inSeries && (
             <>
-              <ConfirmButton size="sm" confirmLabel="Tap again to cancel this week" loading={cancelling('this')} disabled={cancel.isPending} onConfirm={() => cancel.mutate('this')} data-testid="cancel-event">
+              <ConfirmButton size="sm" confirmLabel="Tap again to cancel this week" loading={cancelling('this')} disabled={cancel.isPending} onConfirm={() => cancelAs('this')} data-testid="cancel-event">
                 Cancel this one
               </ConfirmButton>
-              <ConfirmButton size="sm" confirmLabel="Tap again to cancel the rest" loading={cancelling('following')} disabled={cancel.isPending} onConfirm={() => cancel.mutate('following')} data-testid="cancel-following">
+              <ConfirmButton size="sm" confirmLabel="Tap again to cancel the rest" loading={cancelling('following')} disabled={cancel.isPending} onConfirm={() => cancelAs('following')} data-testid="cancel-following">
                 Cancel this and all following
               </ConfirmButton>
             </>

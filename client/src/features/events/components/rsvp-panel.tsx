@@ -4,6 +4,7 @@
 // one-tap answers sent as WebSocket commands.
 
 import { useEffect, useId, useRef, useState } from 'react';
+import { useReveal } from '../../../lib/use-reveal';
 import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
 import { POSITION_LABELS } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
@@ -13,7 +14,7 @@ import { CheckIcon, ClockIcon, DollarIcon, XIcon } from '../../../components/ui/
 import { Spinner } from '../../../components/ui/spinner';
 import { useMyPositions } from '../api/events';
 import { useRsvp } from '../api/live';
-import { deriveStanding, ordinal, roleOf, spotsLeft, waitingForMyPlace, wouldWaitlist, type Standing } from '../model/standing';
+import { deriveStanding, ordinal, roleOf, spotsLeft, standingHeadline, waitingForMyPlace, wouldWaitlist } from '../model/standing';
 import type { AttendeeCounts, AttendeesDoc } from '../model/types';
 import { PositionPicker } from './position-picker';
 import { AlertsOffer } from '../../../components/ui/alerts-offer';
@@ -24,23 +25,6 @@ export interface RsvpPanelProps {
   userId: string;
   cancelled: boolean;
   over: boolean;
-}
-
-type Tone = 'in' | 'waiting' | 'out' | 'open' | 'closed';
-
-function headline(s: Standing): { tone: Tone; title: string } {
-  switch (s.status) {
-    case 'ATTENDING':
-      return { tone: 'in', title: "You're in" };
-    case 'WAITLISTED':
-      return { tone: 'waiting', title: s.rank ? `Waitlisted #${s.rank}` : 'Waitlisted' };
-    case 'DECLINED':
-      return { tone: 'out', title: "You're out" };
-    case 'REMOVED':
-      return { tone: 'out', title: "You're off the list" };
-    default:
-      return { tone: 'open', title: 'Are you in?' };
-  }
 }
 
 function openSpotsText(counts: AttendeeCounts | undefined, position: HockeyPosition): string {
@@ -100,6 +84,8 @@ function GiveUpConfirm({ waiting, role, onKeep, onGiveUp }: { waiting: number; r
 
 export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProps) {
   const { flight, send, retry, drop, dismiss } = useRsvp(event.id);
+  const unsentRef = useRef<HTMLDivElement>(null);
+  useReveal(unsentRef, flight.phase === 'unsent');
   const positions = useMyPositions();
   const standing = deriveStanding({ userId, doc, reply: flight.reply, viewer: event.viewer, eventVersion: event.version });
   const preferred = positions.data?.find((p) => p.isPreferred)?.position ?? positions.data?.[0]?.position;
@@ -124,8 +110,7 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
 
   const busy = flight.phase !== 'idle';
   const closed = cancelled || over;
-  const { tone, title } = headline(standing);
-  const shownTone: Tone = closed && !placed ? 'closed' : tone;
+  const { tone: shownTone, title } = standingHeadline(standing, { cancelled, over });
   const switching = placed && current !== null && position !== current;
   const roleSwitch = switching && current !== null && roleOf(current) !== roleOf(position);
 
@@ -237,7 +222,7 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
         </p>
       )}
       {flight.phase === 'unsent' && (
-        <div data-testid="rsvp-unsent">
+        <div data-testid="rsvp-unsent" ref={unsentRef} className="rsvp-card__unsent">
           <Alert
             tone="warning"
             title="Not sent yet"

@@ -27,6 +27,7 @@ function event(over: Partial<RinkEvent> = {}): RinkEvent {
     groupConfig: null,
     version: 3,
     cancelledAt: null,
+    cancelReason: null,
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     teams: [],

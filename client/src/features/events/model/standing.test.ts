@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventViewer } from '../../../lib/api-types';
-import { countsLine, deriveStanding, newestDoc, ordinal, overLimitNotes, spotsLeft, waitingForMyPlace, waitlistByRole, wouldWaitlist } from './standing';
+import { countsLine, deriveStanding, newestDoc, ordinal, overLimitNotes, spotsLeft, standingHeadline, waitingForMyPlace, waitlistByRole, wouldWaitlist } from './standing';
 import type { AttendeeCounts, AttendeesDoc } from './types';
 
 const counts = (over: Partial<AttendeeCounts> = {}): AttendeeCounts => ({
@@ -152,3 +152,23 @@ describe('waitingForMyPlace', () => {
   });
 });
 
+
+describe('standingHeadline', () => {
+  const open = { cancelled: false, over: false };
+  it('is green "You\'re in" for a place at a live event', () => {
+    expect(standingHeadline({ status: 'ATTENDING', rank: null }, open)).toEqual({ tone: 'in', title: "You're in" });
+    expect(standingHeadline({ status: 'WAITLISTED', rank: 2 }, open)).toEqual({ tone: 'waiting', title: 'Waitlisted #2' });
+  });
+
+  it('never shows a cancelled event as "You\'re in", whatever the answer was', () => {
+    for (const status of ['ATTENDING', 'WAITLISTED', 'DECLINED', null] as const) {
+      expect(standingHeadline({ status, rank: null }, { cancelled: true, over: false })).toEqual({ tone: 'closed', title: 'Cancelled' });
+      expect(standingHeadline({ status, rank: null }, { cancelled: true, over: true }).tone).toBe('closed');
+    }
+  });
+
+  it('keeps the standing an event that is over ended with, and closes it for the unplaced', () => {
+    expect(standingHeadline({ status: 'ATTENDING', rank: null }, { cancelled: false, over: true })).toEqual({ tone: 'in', title: "You're in" });
+    expect(standingHeadline({ status: null, rank: null }, { cancelled: false, over: true }).tone).toBe('closed');
+  });
+});

@@ -29,6 +29,36 @@ export interface StandingInputs {
 
 const NOT_PLACED = new Set<RsvpStatus>(['DECLINED', 'REMOVED']);
 
+export type StandingTone = 'in' | 'waiting' | 'out' | 'open' | 'closed';
+
+/**
+ * The RSVP panel's headline. A cancelled event is never "You're in" in
+ * green (issue 26): whatever the viewer had answered, it reads "Cancelled"
+ * in the closed tone. An event that is over keeps the standing it ended
+ * with; answers are closed there too (`closed` without a place).
+ */
+export function standingHeadline(s: Pick<Standing, 'status' | 'rank'>, { cancelled, over }: { cancelled: boolean; over: boolean }): { tone: StandingTone; title: string } {
+  if (cancelled) return { tone: 'closed', title: 'Cancelled' };
+  const placed = s.status === 'ATTENDING' || s.status === 'WAITLISTED';
+  const { tone, title } = headline(s);
+  return { tone: over && !placed ? 'closed' : tone, title };
+}
+
+function headline(s: Pick<Standing, 'status' | 'rank'>): { tone: StandingTone; title: string } {
+  switch (s.status) {
+    case 'ATTENDING':
+      return { tone: 'in', title: "You're in" };
+    case 'WAITLISTED':
+      return { tone: 'waiting', title: s.rank ? `Waitlisted #${s.rank}` : 'Waitlisted' };
+    case 'DECLINED':
+      return { tone: 'out', title: "You're out" };
+    case 'REMOVED':
+      return { tone: 'out', title: "You're off the list" };
+    default:
+      return { tone: 'open', title: 'Are you in?' };
+  }
+}
+
 export function deriveStanding({ userId, doc, reply, viewer, eventVersion }: StandingInputs): Standing {
   const candidates: Standing[] = [];
   if (viewer) {

@@ -2,9 +2,9 @@
 // seasons and the teams based there. What a rink shares with a team (the
 // page read, search, followers, staff, transfer, delete) is in lib/orgs.ts.
 
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { Facility, FacilityPage, Page, SeasonDetail, Team } from '../../../lib/api-types';
+import type { Facility, FacilityPage, Page, RinkEvent, SeasonDetail, Team } from '../../../lib/api-types';
 import { orgKeys, useDeleteOrg, useOrgPage, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
 import type { SeasonValues } from '../../../components/ui/season-form';
 import { PAGE_SIZE } from '../../../config/constants';
@@ -94,5 +94,21 @@ export function useCreateSeason(facilityId: string) {
       // Every cached list of the facility's seasons (this page's, the event and roster forms').
       void queryClient.invalidateQueries({ queryKey: ['facilities', facilityId, 'seasons'] });
     },
+  });
+}
+
+/** How many upcoming skates a rink's page shows before "All events here". */
+export const UPCOMING_AT_RINK = 5;
+
+/**
+ * The rink's next events (`GET /events?facilityId=`: what the rink lists,
+ * starting from now). Under the events' list key, so an RSVP or a new event
+ * anywhere refreshes it too.
+ */
+export function useUpcomingAtFacility(facilityId: string) {
+  return useQuery({
+    queryKey: ['events', 'list', { facilityId, upcoming: true }, UPCOMING_AT_RINK] as const,
+    queryFn: ({ signal }) =>
+      api.get<Page<RinkEvent>>('/events', { signal, query: { facilityId, from: new Date().toISOString(), limit: UPCOMING_AT_RINK } }),
   });
 }

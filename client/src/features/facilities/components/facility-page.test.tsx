@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makePublicUser, makeTeam } from '../../../testing/fixtures';
+import { makeEvent, makePublicUser, makeTeam } from '../../../testing/fixtures';
 import { apiError, mockApi, reply } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { makeFacilityPage, makeSeason } from '../testing';
@@ -20,6 +20,7 @@ function setup(routes: Parameters<typeof mockApi>[0], route = '/facilities/f-1',
     'GET /facilities/f-1/teams': empty,
     'GET /facilities/f-1/followers': empty,
     'GET /users': { items: [ada], nextCursor: null },
+    'GET /events': empty,
     ...routes,
   });
   renderWithProviders(element, {
@@ -53,6 +54,27 @@ describe('FacilityPage', { timeout: TIMEOUT_MS }, () => {
     expect(screen.queryByTestId('new-season')).not.toBeInTheDocument();
     expect(screen.queryByTestId('staff-add-toggle')).not.toBeInTheDocument();
     expect(await screen.findByTestId('staff-owner')).toHaveTextContent('Olive Owens');
+  });
+
+  it('lists the rink\'s upcoming skates, soonest first, each linking to its event', async () => {
+    const skate = makeEvent({ id: 'e-9', title: 'Friday stick time', facilityId: 'f-1', hostedByFacility: true, startDate: new Date(Date.now() + 86_400_000).toISOString(), endDate: null });
+    const { server } = setup({
+      'GET /facilities/f-1': makeFacilityPage({ timezone: 'America/Toronto' }),
+      'GET /facilities/f-1/seasons': empty,
+      'GET /events': { items: [skate], nextCursor: null },
+    });
+    const card = await screen.findByTestId('facility-event-e-9');
+    expect(card).toHaveTextContent('Friday stick time');
+    expect(card).toHaveAttribute('href', '/events/e-9');
+    expect(within(screen.getByTestId('facility-upcoming')).getByRole('heading', { name: 'Upcoming skates' })).toBeInTheDocument();
+    const [call] = server.callsTo('GET', '/events');
+    expect(call?.query.get('facilityId')).toBe('f-1');
+    expect(Date.parse(call?.query.get('from') ?? '')).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('says so when the rink lists nothing upcoming', async () => {
+    setup({ 'GET /facilities/f-1': makeFacilityPage({}), 'GET /facilities/f-1/seasons': empty });
+    expect(await within(await screen.findByTestId('facility-upcoming')).findByText('Nothing on the schedule')).toBeInTheDocument();
   });
 
   it('lets the owner add and remove managers', async () => {

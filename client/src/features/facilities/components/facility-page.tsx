@@ -4,7 +4,8 @@
 
 import { useSyncExternalStore } from 'react';
 import { Link, useParams } from 'react-router';
-import { useFacility, useFacilitySeasons, useFacilityTeams, useTransferFacility } from '../api/facilities';
+import { UPCOMING_AT_RINK, useFacility, useFacilitySeasons, useFacilityTeams, useTransferFacility, useUpcomingAtFacility } from '../api/facilities';
+import { EventCard } from '../../../components/ui/event-card';
 import { errorMessage } from '../../../lib/api';
 import type { FacilityPage as FacilityPageData, SeasonDetail } from '../../../lib/api-types';
 import { useAuth } from '../../../lib/auth/auth-context';
@@ -106,6 +107,7 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
       <OrgLayout
         main={
           <>
+            <UpcomingSkatesCard facility={facility} />
             <SeasonsCard facility={facility} />
             <TeamsCard facilityId={facility.id} />
           </>
@@ -156,6 +158,49 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
         }
       />
     </div>
+  );
+}
+
+/** "Upcoming skates": the events the rink lists, soonest first (the event page promises it). */
+function UpcomingSkatesCard({ facility }: { facility: FacilityPageData }) {
+  const upcoming = useUpcomingAtFacility(facility.id);
+  const items = upcoming.data?.items ?? [];
+  const more = Boolean(upcoming.data?.nextCursor);
+  const allHere = `/events?facilityId=${encodeURIComponent(facility.id)}`;
+  return (
+    <Card padded={false} data-testid="facility-upcoming">
+      <div className="card__pad card__pad--header">
+        <CardHeader
+          title="Upcoming skates"
+          action={
+            more ? (
+              <ButtonLink to={allHere} size="sm" variant="ghost">
+                All events here
+              </ButtonLink>
+            ) : undefined
+          }
+        />
+      </div>
+      {upcoming.isPending ? (
+        <ListSkeleton rows={2} />
+      ) : upcoming.isError ? (
+        <div className="card__pad">
+          <Alert>{errorMessage(upcoming.error)}</Alert>
+        </div>
+      ) : items.length === 0 ? (
+        <EmptyState icon={<CalendarIcon size={28} />} title="Nothing on the schedule">
+          Skates and games {facility.name} lists show up here.
+        </EmptyState>
+      ) : (
+        <ul className="facility-upcoming" aria-label={`Next ${UPCOMING_AT_RINK} at ${facility.name}`}>
+          {items.map((e) => (
+            <li key={e.id}>
+              <EventCard event={e} place={e.location ?? facility.name} compact testId={`facility-event-${e.id}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }
 

@@ -33,6 +33,14 @@ describe('describeNotification', () => {
     expect(describeNotification(moved).title).toBe('New time and place: Tuesday pickup');
   });
 
+  it('says why an event was cancelled when the organiser did', () => {
+    const base = makeNotification({ type: 'EVENT_CANCELLED' });
+    const why = describeNotification({ ...base, data: { ...base.data, reason: 'Zamboni broke down.' } });
+    expect(why.title).toBe('Cancelled: Tuesday pickup');
+    expect(why.body).toMatch(/^Zamboni broke down\. · /);
+    expect(describeNotification({ ...base, data: { ...base.data, reason: null } }).body).not.toContain('null');
+  });
+
   it('words a sub match by the places open, and opens the event', () => {
     const base = makeNotification({ type: 'SUB_MATCH' });
     const goalie = describeNotification({ ...base, data: { ...base.data, open: { skaters: null, goalies: 1 } } });

@@ -65,7 +65,7 @@ export function describeNotification(n: AppNotification): Described {
     case 'REMOVED_FROM_EVENT':
       return { title: `Taken off the list: ${eventName(n)}`, body: `An organiser removed you. ${eventWhen(n)}`.trim(), href };
     case 'EVENT_CANCELLED':
-      return { title: `Cancelled: ${eventName(n)}`, body: eventWhen(n) || 'This event will not take place.', href };
+      return { title: `Cancelled: ${eventName(n)}`, body: [d.reason, eventWhen(n)].filter(Boolean).join(' · ') || 'This event will not take place.', href };
     case 'EVENT_MOVED': {
       const what = (d.changes ?? []).map((c) => (c === 'TIME' ? 'time' : 'place')).join(' and ') || 'details';
       return { title: `New ${what}: ${eventName(n)}`, body: `Now ${eventWhen(n)}`, href };

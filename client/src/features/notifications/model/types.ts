@@ -34,6 +34,8 @@ export interface NotificationData {
   awayScore?: number;
   scheduledAt?: string;
   seasonId?: string;
+  /** EVENT_CANCELLED: why, in the organiser's words (null when they did not say). */
+  reason?: string | null;
   /** SUB_MATCH: the places open when it matched (null = no limit). */
   open?: { skaters: number | null; goalies: number | null };
 }

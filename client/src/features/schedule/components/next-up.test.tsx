@@ -3,7 +3,7 @@ import { act, screen, within } from '@testing-library/react';
 import { createStore } from 'jotai';
 import userEvent from '@testing-library/user-event';
 import type { ScheduleItem } from '../../../lib/api-types';
-import { mockApi } from '../../../testing/mock-api';
+import { apiError, mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { fakeLiveSocket } from '../../../testing/fake-live-socket';
 import { LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
@@ -40,6 +40,18 @@ function item(over: Partial<ScheduleItem>): ScheduleItem {
 }
 
 describe('NextUp', { timeout: 20_000 }, () => {
+  it('answering an event that was deleted meanwhile says "Event not found" in words, not the server\'s raw phrase', async () => {
+    mockApi({
+      'GET /me/schedule': { from: later(0), to: later(28), items: [item({})] },
+      'PUT /events/:id/rsvp': apiError(404, 'not_found', 'Event 01a2b3c4 not found not found'),
+    });
+    renderWithProviders(<NextUp />);
+    const row = await screen.findByTestId('schedule-e1');
+    await userEvent.click(within(row).getByRole('button', { name: "I'm in" }));
+    expect(await within(row).findByTestId('answer-error')).toHaveTextContent('Event not found. It may have been deleted.');
+    expect(row).not.toHaveTextContent('01a2b3c4');
+  });
+
   it('shows my team game and my place in line, and answers the game in one tap', async () => {
     let answered = false;
     const api = mockApi({

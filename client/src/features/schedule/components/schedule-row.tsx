@@ -2,17 +2,27 @@
 // named when it is not the viewer's), what, where, my standing, and the
 // one-tap answers an event of mine offers.
 
+import { useRef } from 'react';
 import { Link } from 'react-router';
 import type { ScheduleItem } from '../../../lib/api-types';
-import { errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
+import { useReveal } from '../../../lib/use-reveal';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
 import { Button } from '../../../components/ui/button';
 import { useAnswer } from '../api/schedule';
 import { answerLabel, answersFor, scoreLine, stateLabel, stateTone, zonedWhen } from '../model/schedule';
 
+/** A refusal in words: a deleted event is "Event not found", whatever the server's phrase. */
+export function answerError(err: unknown): string {
+  if (err instanceof ApiError && err.status === 404) return 'Event not found. It may have been deleted.';
+  return errorMessage(err);
+}
+
 export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; showDay?: boolean }) {
   const when = zonedWhen(item);
   const answer = useAnswer();
+  const errorRef = useRef<HTMLSpanElement>(null);
+  useReveal(errorRef, answer.isError);
   const label = stateLabel(item);
   const answers = answersFor(item);
   const kind = item.kind === 'GAME' ? 'League game' : item.eventType ? EVENT_TYPE_LABELS[item.eventType] : 'Event';
@@ -44,7 +54,7 @@ export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; show
       </div>
       <div className="agenda-row__state">
         {label && item.myState && (
-          <span className={`sched-state sched-state--${stateTone(item.myState)}`} data-testid="my-state">
+          <span className={`sched-state sched-state--${stateTone(item.myState, item.status)}`} data-testid="my-state">
             {label}
           </span>
         )}
@@ -65,8 +75,8 @@ export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; show
           </span>
         )}
         {answer.isError && (
-          <span className="agenda-row__error" role="alert">
-            {errorMessage(answer.error)}
+          <span className="agenda-row__error" role="alert" ref={errorRef} data-testid="answer-error">
+            {answerError(answer.error)}
           </span>
         )}
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScheduleItem } from '../../../lib/api-types';
-import { answerLabel, answersFor, dayKey, startOfWeek, stateLabel, weekDays, zonedWhen } from './schedule';
+import { answerLabel, answersFor, dayKey, startOfWeek, stateLabel, stateTone, weekDays, zonedWhen } from './schedule';
 
 function item(over: Partial<ScheduleItem> = {}): ScheduleItem {
   return {
@@ -38,6 +38,16 @@ describe('my standing', () => {
     expect(stateLabel(item({ myState: 'ATTENDING' }))).toBe('In');
     expect(stateLabel(item({ myState: 'NOT_ANSWERED' }))).toBe('Not answered');
     expect(stateLabel(item({ myState: null }))).toBeNull();
+  });
+
+  it('never shows a cancelled event as a green "In" (Next up and My schedule alike)', () => {
+    const cancelled = item({ status: 'CANCELLED', myState: 'ATTENDING' });
+    expect(stateLabel(cancelled)).toBe('Was in');
+    expect(stateTone('ATTENDING', 'CANCELLED')).toBe('out');
+    expect(stateLabel(item({ status: 'CANCELLED', myState: 'WAITLISTED', waitlistRank: 1 }))).toBe('Was waitlisted');
+    expect(stateTone('WAITLISTED', 'CANCELLED')).toBe('out');
+    expect(stateTone('ATTENDING', 'SCHEDULED')).toBe('in');
+    expect(stateTone('ATTENDING')).toBe('in');
   });
 
   it('offers one tap to answer an event, and none on a game, a cancelled or a past event', () => {

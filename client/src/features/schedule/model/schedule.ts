@@ -2,18 +2,19 @@
 // zone (named when it is not the browser's), and the days of a week.
 
 import type { ScheduleItem, ScheduleState } from '../../../lib/api-types';
+import { deviceZone, sameClock, zoneAbbreviation } from '../../../lib/rink-time';
 
-/** The browser's IANA zone (UTC when it cannot tell). */
-export function browserZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
+/** The browser's IANA zone (UTC when it cannot tell): lib/rink-time.ts's. */
+export const browserZone = deviceZone;
 
-/** "In", "Waitlist #2", "Not answered"…; null where there is nothing to say (public views). */
-export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank'>): string | null {
+/**
+ * "In", "Waitlist #2", "Not answered"…; null where there is nothing to say
+ * (public views). A cancelled event is never "In" (issue 26): it says what
+ * the answer was ("Was in"), in the muted tone of [`stateTone`].
+ */
+export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank' | 'status'>): string | null {
+  if (item.status === 'CANCELLED' && item.myState === 'ATTENDING') return 'Was in';
+  if (item.status === 'CANCELLED' && item.myState === 'WAITLISTED') return 'Was waitlisted';
   switch (item.myState) {
     case 'ATTENDING':
       return 'In';
@@ -32,7 +33,9 @@ export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank'>)
 
 export type StateTone = 'in' | 'wait' | 'out' | 'ask' | 'roster';
 
-export function stateTone(state: ScheduleState): StateTone {
+/** The colour of a standing; a cancelled item's is never green ("in") or amber ("wait"). */
+export function stateTone(state: ScheduleState, status?: ScheduleItem['status']): StateTone {
+  if (status === 'CANCELLED' && (state === 'ATTENDING' || state === 'WAITLISTED')) return 'out';
   return ({ ATTENDING: 'in', WAITLISTED: 'wait', DECLINED: 'out', NOT_ANSWERED: 'ask', ON_ROSTER: 'roster' } as const)[state];
 }
 
@@ -66,29 +69,6 @@ export function itemZone(item: Pick<ScheduleItem, 'timeZone'>, local: string = b
   return item.timeZone ?? local;
 }
 
-/** A short name of a zone at an instant, e.g. "EST" or "GMT+1". */
-function zoneName(ms: number, zone: string): string {
-  try {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(ms));
-    return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone;
-  } catch {
-    return zone;
-  }
-}
-
-/** Whether two zones read the same wall clock at an instant. */
-function sameClock(ms: number, a: string, b: string): boolean {
-  if (a === b) return true;
-  const fmt = (z: string) => {
-    try {
-      return new Intl.DateTimeFormat('en-US', { timeZone: z, hour: 'numeric', minute: 'numeric', day: 'numeric' }).format(new Date(ms));
-    } catch {
-      return z;
-    }
-  };
-  return fmt(a) === fmt(b);
-}
-
 export interface ZonedWhen {
   /** "Tue, Nov 24". */
   day: string;
@@ -114,7 +94,7 @@ export function zonedWhen(item: Pick<ScheduleItem, 'startsAt' | 'timeZone'>, loc
   return {
     day: safe({ weekday: 'short', month: 'short', day: 'numeric' }, zone),
     time: safe({ hour: 'numeric', minute: '2-digit' }, zone),
-    zone: sameClock(ms, zone, local) ? null : zoneName(ms, zone),
+    zone: sameClock(ms, zone, local) ? null : zoneAbbreviation(ms, zone),
     dayKey: dayKey(ms, zone),
   };
 }
