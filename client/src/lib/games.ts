@@ -9,6 +9,7 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import type {
+  Facility,
   Game,
   GameDocument,
   GameLogEntry,
@@ -21,6 +22,7 @@ import type {
   Standing,
 } from './api-types';
 import { mergeGameUpdate } from './merge-game-update';
+import { rinkTimeRange } from './rink-time';
 import { mergeTopicUpdates, useTopic } from './ws';
 
 const enc = encodeURIComponent;
@@ -49,6 +51,20 @@ export const seasonGameKeys = {
 
 /** How long pushes are gathered before a dependent REST read is refreshed. */
 const REFRESH_DEBOUNCE_MS = 400;
+
+/**
+ * The IANA zone of a season's or team's rink, for times on its clock
+ * (lib/rink-time.ts); null while loading or without a rink. Shares the
+ * facilities' cache key.
+ */
+export function useRinkZone(facilityId: string | null): string | null {
+  const facility = useQuery({
+    queryKey: ['facilities', facilityId ?? ''],
+    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(facilityId ?? '')}`, { signal }),
+    enabled: Boolean(facilityId),
+  });
+  return facility.data?.timezone ?? null;
+}
 
 export const fetchGame = (id: string, signal?: AbortSignal) => api.get<Game>(`/games/${enc(id)}`, { signal });
 
@@ -183,14 +199,15 @@ export function gameStateLine(g: Pick<GameDocument, 'status' | 'period'> & { log
 }
 
 /** A schedule line's state: "LIVE · 2nd", "Final · OT", "Postponed", or the start time. */
-export function scheduleStateLine(e: Pick<GameScheduleEntry, 'status' | 'period' | 'scheduledAt'>): string {
+/** A schedule row's state; a game not started shows its face-off on the rink's clock (`zone`, lib/rink-time.ts). */
+export function scheduleStateLine(e: Pick<GameScheduleEntry, 'status' | 'period' | 'scheduledAt'>, zone: string | null = null): string {
   switch (e.status) {
     case 'LIVE':
       return e.period ? `Live · ${periodShort(e.period)}` : 'Live';
     case 'FINAL':
       return `Final${finalSuffix(e.period)}`;
     case 'SCHEDULED':
-      return timeOfDay(e.scheduledAt);
+      return zone ? rinkTimeRange(e.scheduledAt, null, zone) : timeOfDay(e.scheduledAt);
     default:
       return GAME_STATUS_LABELS[e.status];
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rinkClock, rinkDateTile, rinkTimeRange, shownZone, zoneLabel } from './rink-time';
+import { rinkClock, rinkDateTile, rinkDayKey, rinkDayLabel, rinkTimeRange, shownZone, zoneLabel } from './rink-time';
 
 // The device is in Berlin, the rink in Toronto: 2026-12-01T00:30Z is
 // Monday 7:30 PM at the rink and Tuesday 1:30 AM on the device.
@@ -18,6 +18,17 @@ describe('rink time', () => {
   it('puts the day on the rink\u2019s calendar, not the device\u2019s', () => {
     expect(rinkDateTile(START, RINK, DEVICE)).toEqual({ weekday: 'Mon', day: '30', month: 'Nov' });
     expect(rinkDateTile(START, DEVICE, DEVICE)).toEqual({ weekday: 'Tue', day: '1', month: 'Dec' });
+  });
+
+  it('groups and names schedule days on the rink\u2019s calendar', () => {
+    expect(rinkDayKey(START, RINK, DEVICE)).toBe('2026-11-30');
+    expect(rinkDayKey(START, DEVICE, DEVICE)).toBe('2026-12-01');
+    // Monday noon at the rink: the 7:30 PM game is today there, though the device already reads Tuesday.
+    const monday = new Date('2026-11-30T17:00:00Z');
+    expect(rinkDayLabel(START, RINK, monday, DEVICE)).toBe('Today');
+    expect(rinkDayLabel(START, DEVICE, monday, DEVICE)).toBe('Tomorrow');
+    expect(rinkDayLabel('2026-12-05T00:30:00Z', RINK, monday, DEVICE)).toMatch(/^Friday, December 4$/);
+    expect(rinkDayLabel('2027-01-05T00:30:00Z', RINK, monday, DEVICE)).toMatch(/2027/);
   });
 
   it('has no label when the device reads the rink\u2019s clock', () => {

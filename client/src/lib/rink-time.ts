@@ -101,3 +101,26 @@ export function rinkDateTile(iso: string, rinkZone: string | null | undefined, d
     month: fmt(zone, { month: 'short' }).format(d),
   };
 }
+
+/** `YYYY-MM-DD` of an instant on the rink's calendar ("" for a bad instant). */
+export function rinkDayKey(iso: string, rinkZone: string | null | undefined, device: string = deviceZone()): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? '' : dayKeyIn(ms, shownZone(rinkZone, device));
+}
+
+/**
+ * "Today", "Tomorrow", "Yesterday" — counted on the rink's calendar — else
+ * "Saturday, November 28" (the year added when it is not this year).
+ */
+export function rinkDayLabel(iso: string, rinkZone: string | null | undefined, now: Date = new Date(), device: string = deviceZone()): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return '';
+  const zone = shownZone(rinkZone, device);
+  const days = (key: string) => Date.parse(`${key}T00:00:00Z`) / 86_400_000;
+  const diff = days(dayKeyIn(ms, zone)) - days(dayKeyIn(now.getTime(), zone));
+  if (diff === 0) return 'Today';
+  if (diff === 1) return 'Tomorrow';
+  if (diff === -1) return 'Yesterday';
+  const sameYear = dayKeyIn(ms, zone).slice(0, 4) === dayKeyIn(now.getTime(), zone).slice(0, 4);
+  return fmt(zone, { weekday: 'long', month: 'long', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) }).format(new Date(ms));
+}

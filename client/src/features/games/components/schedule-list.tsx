@@ -6,8 +6,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { GameScheduleEntry } from '../../../lib/api-types';
-import { dayLabel } from '../../../lib/event-format';
-import { hasScore, isSameLocalDay, scheduleStateLine } from '../../../lib/games';
+import { hasScore, scheduleStateLine } from '../../../lib/games';
+import { rinkDayKey, rinkDayLabel } from '../../../lib/rink-time';
 import { Button } from '../../../components/ui/button';
 import { EditIcon } from '../../../components/ui/icons';
 import { canEditGame, GameEditForm } from './game-edit-form';
@@ -19,14 +19,15 @@ interface DayGroup {
   games: GameScheduleEntry[];
 }
 
-function byDay(entries: GameScheduleEntry[], now: Date): DayGroup[] {
+/** Days on the rink's calendar (`zone`; the device's without one). */
+function byDay(entries: GameScheduleEntry[], now: Date, zone: string | null): DayGroup[] {
+  const today = rinkDayKey(now.toISOString(), zone);
   const out: DayGroup[] = [];
   for (const e of entries) {
-    const d = new Date(e.scheduledAt);
-    const key = `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+    const key = rinkDayKey(e.scheduledAt, zone);
     const last = out[out.length - 1];
     if (last && last.key === key) last.games.push(e);
-    else out.push({ key, label: dayLabel(e.scheduledAt, now), today: isSameLocalDay(e.scheduledAt, now), games: [e] });
+    else out.push({ key, label: rinkDayLabel(e.scheduledAt, zone, now), today: key === today, games: [e] });
   }
   return out;
 }
@@ -45,7 +46,7 @@ function resultFor(e: GameScheduleEntry, teamId: string): Result | null {
   return mine > theirs ? 'W' : mine < theirs ? 'L' : 'T';
 }
 
-function Row({ e, teamId, editable }: { e: GameScheduleEntry; teamId?: string; editable: boolean }) {
+function Row({ e, teamId, editable, zone }: { e: GameScheduleEntry; teamId?: string; editable: boolean; zone: string | null }) {
   const [editing, setEditing] = useState(false);
   const scored = hasScore(e.status);
   const result = teamId ? resultFor(e, teamId) : null;
@@ -54,10 +55,10 @@ function Row({ e, teamId, editable }: { e: GameScheduleEntry; teamId?: string; e
   return (
     <li className={`sched-row sched-row--${status}`} data-testid={`schedule-${e.id}`}>
       <div className="sched-row__main">
-        <Link to={`/games/${e.id}`} className="sched-row__link" aria-label={`${e.homeRosterName} vs ${e.awayRosterName}, ${scheduleStateLine(e)}`}>
+        <Link to={`/games/${e.id}`} className="sched-row__link" aria-label={`${e.homeRosterName} vs ${e.awayRosterName}, ${scheduleStateLine(e, zone)}`}>
           <span className="sched-row__state">
             {e.status === 'LIVE' && <span className="game-live-dot" aria-hidden="true" />}
-            {scheduleStateLine(e)}
+            {scheduleStateLine(e, zone)}
           </span>
           <span className="sched-row__teams">
             <span className={`sched-row__team${lead === 'home' ? ' sched-row__team--won' : ''}`}>
@@ -92,6 +93,7 @@ export function ScheduleList({
   canEdit = () => false,
   showSeason = false,
   now = new Date(),
+  zone = null,
 }: {
   entries: GameScheduleEntry[];
   /** Show results from this team's point of view. */
@@ -100,10 +102,12 @@ export function ScheduleList({
   /** Name the season on each day (team schedules span seasons). */
   showSeason?: boolean;
   now?: Date;
+  /** The rink's IANA zone: days and face-offs on its clock, labelled when the device's differs. */
+  zone?: string | null;
 }) {
   return (
     <div className="sched" data-testid="schedule">
-      {byDay(entries, now).map((g) => (
+      {byDay(entries, now, zone).map((g) => (
         <section key={g.key} className={`sched__day${g.today ? ' sched__day--today' : ''}`} aria-label={g.label}>
           <h3 className="sched__day-title">
             {g.label}
@@ -111,7 +115,7 @@ export function ScheduleList({
           </h3>
           <ul className="sched__list">
             {g.games.map((e) => (
-              <Row key={e.id} e={e} teamId={teamId} editable={canEdit(e)} />
+              <Row key={e.id} e={e} teamId={teamId} editable={canEdit(e)} zone={zone} />
             ))}
           </ul>
         </section>

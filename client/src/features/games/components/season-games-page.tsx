@@ -9,7 +9,7 @@ import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { GameScheduleEntry, SeasonDetail } from '../../../lib/api-types';
-import { seasonGameKeys, useLiveSeason, useSeasonQuery } from '../../../lib/games';
+import { seasonGameKeys, useLiveSeason, useRinkZone, useSeasonQuery } from '../../../lib/games';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -74,6 +74,7 @@ function SeasonGames({ season }: { season: SeasonDetail }) {
   const managed = useManagedRosterIds(rosters.data, !facilityStaff);
   const canSchedule = facilityStaff || managed.ids.size > 0;
   const leaders = useLeaders(season.id);
+  const rinkZone = useRinkZone(season.facilityId);
   const queryClient = useQueryClient();
   const [showForm, setShowForm] = useState(false);
   const [filter, setFilter] = useState<Filter | null>(null);
@@ -160,7 +161,7 @@ function SeasonGames({ season }: { season: SeasonDetail }) {
             ) : shown.length === 0 ? (
               <p className="empty-line">{shownFilter === 'results' ? 'No results yet.' : 'No games coming up.'}</p>
             ) : (
-              <ScheduleList entries={shown} canEdit={canEdit} now={now} />
+              <ScheduleList entries={shown} canEdit={canEdit} now={now} zone={rinkZone} />
             )}
           </Card>
         </div>

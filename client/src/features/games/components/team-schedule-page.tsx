@@ -13,6 +13,7 @@ import { CalendarIcon, TeamIcon } from '../../../components/ui/icons';
 import { LoadMore } from '../../../components/ui/load-more';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
+import { useRinkZone } from '../../../lib/games';
 import { useTeam, useTeamSchedule } from '../api/games';
 import { ScheduleList } from './schedule-list';
 import '../games.css';
@@ -42,6 +43,8 @@ function TeamSchedule({ team }: { team: TeamPage }) {
   const [seasonId, setSeasonId] = useState<string | null>(null);
   const schedule = useTeamSchedule(team.id, seasonId);
   const entries = schedule.data?.pages.flatMap((p) => p.items) ?? [];
+  // Times on the home rink's clock (docs/conventions.md › Times on screen).
+  const rinkZone = useRinkZone(team.facilityId);
   // One chip per season the team has a roster in (rosters come latest season first).
   const seasons = [...new Map(team.rosters.map((r) => [r.seasonId, r.seasonName])).entries()];
 
@@ -73,7 +76,7 @@ function TeamSchedule({ team }: { team: TeamPage }) {
           </EmptyState>
         ) : (
           <>
-            <ScheduleList entries={entries} teamId={team.id} showSeason={seasonId === null && seasons.length > 1} />
+            <ScheduleList entries={entries} teamId={team.id} showSeason={seasonId === null && seasons.length > 1} zone={rinkZone} />
             <LoadMore hasMore={Boolean(schedule.hasNextPage)} loading={schedule.isFetchingNextPage} onLoadMore={() => void schedule.fetchNextPage()} />
           </>
         )}
