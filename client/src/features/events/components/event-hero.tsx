@@ -6,8 +6,8 @@
 import { Link } from 'react-router';
 import type { RinkEvent } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
-import { dayLabel, EVENT_TYPE_LABELS, isCommunityEvent, isEventOver, isEventUnderway, relativeTime } from '../../../lib/event-format';
-import { rinkTimeRange } from '../../../lib/rink-time';
+import { EVENT_TYPE_LABELS, isCommunityEvent, isEventOver, isEventUnderway, relativeTime } from '../../../lib/event-format';
+import { rinkDayLabel, rinkTimeRange } from '../../../lib/rink-time';
 import { displayName } from '../../../lib/format';
 import { usePerson } from '../../../lib/orgs';
 import { ButtonLink } from '../../../components/ui/button';
@@ -72,7 +72,7 @@ export function EventHero({ event, doc, cancelled, isLive }: { event: RinkEvent;
           <li>
             <CalendarIcon size={18} />
             <span>
-              <strong>{dayLabel(event.startDate)}</strong> · {rinkTimeRange(event.startDate, event.endDate, rinkZone)}
+              <strong>{rinkDayLabel(event.startDate, rinkZone)}</strong> · {rinkTimeRange(event.startDate, event.endDate, rinkZone)}
             </span>
           </li>
           {(event.facilityId || event.location || event.externalRink) && (

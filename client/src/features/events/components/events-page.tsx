@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { useEventList, useFacilityById, useFacilityOptions } from '../api/events';
+import { useEventList, useFacilityById, useFacilityOptions, useRinkZones } from '../api/events';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api';
 import { EVENT_TYPES, type RinkEvent } from '../../../lib/api-types';
-import { dayLabel, EVENT_TYPE_LABELS } from '../../../lib/event-format';
+import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
+import { rinkDayLabel } from '../../../lib/rink-time';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -19,11 +20,11 @@ import { activePanelFilters, dayKey, readParams, toFilters, WHEN_OPTIONS, writeP
 import { EventListItem } from './event-list-item';
 import '../events.css';
 
-/** Consecutive events of the same day under one heading. */
-function byDay(events: RinkEvent[]): Array<{ label: string; events: RinkEvent[] }> {
+/** Consecutive events of the same day, on each one's rink's calendar (docs/conventions.md), under one heading. */
+function byDay(events: RinkEvent[], zones: Map<string, string>): Array<{ label: string; events: RinkEvent[] }> {
   const out: Array<{ label: string; events: RinkEvent[] }> = [];
   for (const e of events) {
-    const label = dayLabel(e.startDate);
+    const label = rinkDayLabel(e.startDate, e.facilityId ? zones.get(e.facilityId) : null);
     const last = out[out.length - 1];
     if (last && last.label === label) last.events.push(e);
     else out.push({ label, events: [e] });
@@ -39,6 +40,7 @@ export function EventsPage() {
   const filters = toFilters(params, today);
   const list = useEventList(filters);
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const zones = useRinkZones(items.map((e) => e.facilityId));
   const [panelOpen, setPanelOpen] = useState(false);
 
   const update = (patch: Partial<ListParams>) => setSearchParams(writeParams({ ...params, ...patch }), { replace: true });
@@ -145,7 +147,7 @@ export function EventsPage() {
         </Card>
       ) : (
         <div className={`stack event-list${list.isPlaceholderData ? ' event-list--stale' : ''}`} data-testid="event-list">
-          {byDay(items).map((day) => (
+          {byDay(items, zones).map((day) => (
             <section key={`${day.label}-${day.events[0]?.id}`} className="event-day">
               <h2 className="event-day__label">{day.label}</h2>
               <ul className="event-day__list">
