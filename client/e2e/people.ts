@@ -2,7 +2,7 @@
 // a browser context per person, and where screenshots go.
 
 import path from 'node:path';
-import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page, type TestInfo } from '@playwright/test';
 
 /** A short unique suffix so each project and run gets its own people. */
 export function suffix(testInfo: TestInfo): string {
@@ -17,14 +17,15 @@ export interface Person {
 
 export const auth = (p: Person) => ({ Authorization: `Bearer ${p.token}` });
 
-/** An onboarded dev user, created through the API. */
-export async function createPerson(page: Page, username: string, firstName: string, lastName: string): Promise<Person> {
-  const res = await page.request.post('/api/v1/dev/token', { data: { clerkId: `dev_${username}`, username, firstName, lastName } });
+/** An onboarded dev user, created through the API (the page's, or a story's own server's `APIRequestContext`). */
+export async function createPerson(page: Page | APIRequestContext, username: string, firstName: string, lastName: string): Promise<Person> {
+  const api = 'request' in page ? page.request : page;
+  const res = await api.post('/api/v1/dev/token', { data: { clerkId: `dev_${username}`, username, firstName, lastName } });
   expect(res.ok()).toBeTruthy();
   const { token, user } = (await res.json()) as { token: string; user: { id: string } };
   const headers = { Authorization: `Bearer ${token}` };
-  expect((await page.request.post('/api/v1/me/legal', { headers, data: { legalVersion: '2026-11' } })).ok()).toBeTruthy();
-  expect((await page.request.patch('/api/v1/me', { headers, data: { profileTypes: ['PLAYER'], onboardingComplete: true } })).ok()).toBeTruthy();
+  expect((await api.post('/api/v1/me/legal', { headers, data: { legalVersion: '2026-11' } })).ok()).toBeTruthy();
+  expect((await api.patch('/api/v1/me', { headers, data: { profileTypes: ['PLAYER'], onboardingComplete: true } })).ok()).toBeTruthy();
   return { id: user.id, token, username };
 }
 
@@ -35,11 +36,14 @@ export async function create<T>(page: Page, person: Person, url: string, data: u
   return (await res.json()) as T;
 }
 
-/** A separate browser context (own storage, own socket) signed in as `person`, sized like the project. */
-export async function openAs(browser: Browser, testInfo: TestInfo, person: Person): Promise<Page> {
+/**
+ * A separate browser context (own storage, own socket) signed in as `person`, sized like the project;
+ * on the project's server, or on `baseURL` (a story's own server).
+ */
+export async function openAs(browser: Browser, testInfo: TestInfo, person: Person, baseURL?: string): Promise<Page> {
   const use = testInfo.project.use;
   const context = await browser.newContext({
-    baseURL: use.baseURL,
+    baseURL: baseURL ?? use.baseURL,
     viewport: use.viewport,
     deviceScaleFactor: use.deviceScaleFactor,
     isMobile: use.isMobile,

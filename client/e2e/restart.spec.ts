@@ -5,24 +5,9 @@
 // (e2e/own-server.ts) is killed and started again mid-story: every page
 // recovers by itself, and the tap made during the outage is applied once.
 
-import { expect, request, test, type APIRequestContext, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
 import { OwnServer } from './own-server';
-import { shot, suffix } from './people';
-
-interface Person {
-  id: string;
-  token: string;
-}
-
-async function person(api: APIRequestContext, username: string, firstName: string, lastName: string): Promise<Person> {
-  const res = await api.post('/api/v1/dev/token', { data: { clerkId: `dev_${username}`, username, firstName, lastName } });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  const { token, user } = (await res.json()) as { token: string; user: { id: string } };
-  const headers = { Authorization: `Bearer ${token}` };
-  expect((await api.post('/api/v1/me/legal', { headers, data: { legalVersion: '2026-11' } })).ok()).toBeTruthy();
-  expect((await api.patch('/api/v1/me', { headers, data: { profileTypes: ['PLAYER'], onboardingComplete: true } })).ok()).toBeTruthy();
-  return { id: user.id, token };
-}
+import { createPerson, openAs, shot, suffix, type Person } from './people';
 
 async function newEvent(api: APIRequestContext, owner: Person, title: string): Promise<string> {
   const startDate = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
@@ -32,21 +17,6 @@ async function newEvent(api: APIRequestContext, owner: Person, title: string): P
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
-}
-
-/** A browser context of its own on the story's server, signed in as `who`, sized like the project. */
-async function openAs(browser: Browser, testInfo: TestInfo, baseURL: string, who: Person): Promise<Page> {
-  const use = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL,
-    viewport: use.viewport,
-    deviceScaleFactor: use.deviceScaleFactor,
-    isMobile: use.isMobile,
-    hasTouch: use.hasTouch,
-    userAgent: use.userAgent,
-  });
-  await context.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), who.token);
-  return context.newPage();
 }
 
 /** Move within the app as a link would (no reload: the page keeps its socket and its state). */
@@ -64,16 +34,16 @@ test('after a server restart every open event page recovers by itself, and "I\'m
   const api = await request.newContext({ baseURL: server.baseURL });
   try {
     const id = suffix(testInfo);
-    const organiser = await person(api, `ro${id}`, 'Olive', 'Organiser');
-    const player = await person(api, `rp${id}`, 'Pat', 'Player');
+    const organiser = await createPerson(api, `ro${id}`, 'Olive', 'Organiser');
+    const player = await createPerson(api, `rp${id}`, 'Pat', 'Player');
     const eventId = await newEvent(api, organiser, `Restart skate ${id}`);
     const otherId = await newEvent(api, organiser, `Next week skate ${id}`);
     const before = (await (await api.get(`/api/v1/events/${eventId}/attendees`, { headers: { Authorization: `Bearer ${organiser.token}` } })).json()) as { version: number };
 
     const [org, orgOther, me] = await Promise.all([
-      openAs(browser, testInfo, server.baseURL, organiser),
-      openAs(browser, testInfo, server.baseURL, organiser),
-      openAs(browser, testInfo, server.baseURL, player),
+      openAs(browser, testInfo, organiser, server.baseURL),
+      openAs(browser, testInfo, organiser, server.baseURL),
+      openAs(browser, testInfo, player, server.baseURL),
     ]);
     await Promise.all([org.goto(`/events/${eventId}`), orgOther.goto(`/events/${eventId}`), me.goto(`/events/${eventId}`)]);
     for (const p of [org, orgOther, me]) {

@@ -40,6 +40,15 @@ const ONE_LINE: &str = "must be one line without control characters";
 const NO_CONTROLS: &str = "must not contain control characters other than tabs and line breaks";
 const VISIBLE: &str = "must not contain invisible formatting characters (such as right-to-left overrides)";
 
+/// A text over `max` characters (Unicode scalar values, as the client's
+/// counters count), refused saying how long it is — "201 characters; at
+/// most 200" — where cutting it would lose words without the writer
+/// seeing; `None` within the limit.
+pub fn too_long(v: &str, max: usize) -> Option<String> {
+    let n = v.chars().count();
+    (n > max).then(|| format!("{n} characters; at most {max}"))
+}
+
 fn at_most(max: usize) -> String {
     format!("at most {max} characters")
 }

@@ -9,7 +9,6 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import type {
-  Facility,
   Game,
   GameDocument,
   GameLogEntry,
@@ -51,20 +50,6 @@ export const seasonGameKeys = {
 
 /** How long pushes are gathered before a dependent REST read is refreshed. */
 const REFRESH_DEBOUNCE_MS = 400;
-
-/**
- * The IANA zone of a season's or team's rink, for times on its clock
- * (lib/rink-time.ts); null while loading or without a rink. Shares the
- * facilities' cache key.
- */
-export function useRinkZone(facilityId: string | null): string | null {
-  const facility = useQuery({
-    queryKey: ['facilities', facilityId ?? ''],
-    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(facilityId ?? '')}`, { signal }),
-    enabled: Boolean(facilityId),
-  });
-  return facility.data?.timezone ?? null;
-}
 
 export const fetchGame = (id: string, signal?: AbortSignal) => api.get<Game>(`/games/${enc(id)}`, { signal });
 

@@ -94,14 +94,10 @@ pub const MAX_TITLE_CHARS: usize = 200;
 /// saying how long it is, never cut: a title pasted from elsewhere must not
 /// lose its end without the organiser seeing it (issue 26).
 fn title_problem(title: &str) -> Option<String> {
-    let n = title.chars().count();
-    if n == 0 {
-        Some("is required".into())
-    } else if n > MAX_TITLE_CHARS {
-        Some(format!("{n} characters; at most {MAX_TITLE_CHARS}"))
-    } else {
-        None
+    if title.is_empty() {
+        return Some("is required".into());
     }
+    crate::domain::text::too_long(title, MAX_TITLE_CHARS)
 }
 
 /// The body of creating an event: [`EventInput`]'s schema with `title`,

@@ -401,9 +401,8 @@ fn cancel_reason(body: &[u8]) -> AppResult<Option<String>> {
     match reason {
         None => Ok(None),
         Some(r) => {
-            let n = r.chars().count();
-            if n > MAX_CANCEL_REASON_CHARS {
-                return Err(AppError::field("reason", format!("{n} characters; at most {MAX_CANCEL_REASON_CHARS}")));
+            if let Some(m) = crate::domain::text::too_long(r, MAX_CANCEL_REASON_CHARS) {
+                return Err(AppError::field("reason", m));
             }
             crate::domain::text::text(r, MAX_CANCEL_REASON_CHARS).map(Some).map_err(|m| AppError::field("reason", m))
         }

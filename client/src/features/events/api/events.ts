@@ -1,7 +1,8 @@
 // REST calls and query hooks for events, RSVPs, payments and team links.
 
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { facilityQuery } from '../../../lib/rink-zone';
 import type {
   EventSeries,
   EventType,
@@ -301,30 +302,7 @@ export function useFacilityOptions(q: string) {
 }
 
 export function useFacilityById(id: string | null) {
-  return useQuery({
-    queryKey: ['facilities', id ?? ''],
-    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-    staleTime: 5 * 60_000,
-  });
-}
-
-/** The zones of the rinks of a list of events, by facility id (the facilities' cache, as `useFacilityById`). */
-export function useRinkZones(facilityIds: Array<string | null>): Map<string, string> {
-  const ids = [...new Set(facilityIds.filter((id): id is string => Boolean(id)))];
-  const facilities = useQueries({
-    queries: ids.map((id) => ({
-      queryKey: ['facilities', id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Facility>(`/facilities/${enc(id)}`, { signal }),
-      staleTime: 5 * 60_000,
-    })),
-  });
-  const zones = new Map<string, string>();
-  ids.forEach((id, i) => {
-    const zone = facilities[i]?.data?.timezone;
-    if (zone) zones.set(id, zone);
-  });
-  return zones;
+  return useQuery({ ...facilityQuery(id ?? ''), enabled: Boolean(id) });
 }
 
 export function useFacilitySeasons(facilityId: string | null) {

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import type { RinkEvent } from '../../../lib/api-types';
+import { useRinkZone } from '../../../lib/rink-zone';
 import { useTopic } from '../../../lib/ws';
 import { EventCard } from '../../../components/ui/event-card';
 import { useFacilityById } from '../api/events';
@@ -15,11 +16,6 @@ export function usePlace(event: RinkEvent): string | null {
   return parts.length ? parts.join(' · ') : null;
 }
 
-/** The zone of the event's rink (null without a rink, or until it is read). */
-export function useRinkZone(event: Pick<RinkEvent, 'facilityId'>): string | null {
-  return useFacilityById(event.facilityId).data?.timezone ?? null;
-}
-
 /**
  * A card that follows its event's counts live while it is on screen (one
  * topic subscription per visible card, dropped shortly after it scrolls
@@ -31,7 +27,7 @@ export function EventListItem({ event }: { event: RinkEvent }) {
   useTopic(visible && !event.cancelledAt ? eventTopic(event.id) : null);
   const doc = useKnownAttendees(event.id);
   const place = usePlace(event);
-  const zone = useRinkZone(event);
+  const zone = useRinkZone(event.facilityId);
   const counts = doc?.counts;
   const full = counts && !event.cancelledAt && spotsLeft(counts, 'SKATER') === 0;
   return (
