@@ -60,6 +60,11 @@ pub struct Config {
     /// How often each node looks for due reminders (one node at a time runs
     /// them, docs/notifications.md); 0 turns reminders off on this node.
     pub reminder_tick: Duration,
+    /// `HOLD_FOLLOW_UPS=1`: this node writes event commits' follow-up
+    /// records but never carries them out (another node, or this one
+    /// restarted without it, does). Only for crash tests: it makes "killed
+    /// between the commit and its consequences" deterministic.
+    pub hold_follow_ups: bool,
     /// `smtp://host:port`, `smtps://user:pass@host` or
     /// `smtp://…?tls=required`: notifications also go by mail to people
     /// with an address. Unset: no mail (the default).
@@ -245,6 +250,7 @@ impl Config {
                 .transpose()?
                 .map(|d| d.max(Duration::from_secs(crate::demo::MIN_GAME_SECONDS))),
             reminder_tick: secs("REMINDER_TICK_SECONDS", 30)?,
+            hold_follow_ups: flag("HOLD_FOLLOW_UPS"),
             smtp_url: non_empty("SMTP_URL"),
             smtp_from: non_empty("SMTP_FROM").unwrap_or_else(|| "Rinkside <notifications@rinkside.invalid>".into()),
             content_security_policy: match non_empty("CONTENT_SECURITY_POLICY") {

@@ -18,9 +18,13 @@
 //!   [`live`] owns each kind of live document: how it is built, who may
 //!   subscribe.
 //! - The live aggregates (event RSVPs, game scoring) are actors in the
-//!   `rinkside-actors` crate; `src/` implements their storage and publishing.
+//!   `rinkside-actors` crate; [`store`] implements their storage from `db/`
+//!   queries, and carries out what follows an event commit off the actor's
+//!   path (feed items, notifications, the sub market).
 //! - [`feed`] says who hears about what: every feed item type from the
-//!   fact that produces it, written in that fact's transaction.
+//!   fact that produces it, written in that fact's transaction (or, for an
+//!   event actor's commit, in the transaction that carries out its
+//!   follow-up record).
 //! - [`market`] is the sub market: statuses, their matches and open spots,
 //!   pushed live on each person's `matches` topic.
 //! - [`error`] is the one error type and the contract's envelope.
@@ -47,6 +51,7 @@ pub mod notify;
 pub mod permissions;
 pub mod realtime;
 pub mod startup;
+pub mod store;
 pub mod summaries;
 pub mod sync;
 pub mod telemetry;

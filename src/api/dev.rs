@@ -62,7 +62,7 @@ async fn token(state: web::Data<AppState>, body: web::Json<DevTokenRequest>) -> 
     finish(errors)?;
 
     let mut tx = state.db.begin().await?;
-    let id = db::users::ensure_by_clerk_id(&mut tx, &clerk_id)
+    let id = crate::auth::ensure_user(&mut tx, &clerk_id)
         .await?
         .ok_or_else(|| AppError::conflict_code("account_deleted", "that account was deleted"))?;
     // Only the fields given are set, so signing in again keeps edits.

@@ -150,7 +150,11 @@ async fn clerk(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -
                 profile_image: data.image_url,
                 updated_at: data.updated_at.unwrap_or_else(|| (state.clock)()),
             };
-            if db::users::upsert_from_clerk(&mut tx, &profile).await? { "applied" } else { "stale" }
+            // A deleted account stays deleted, whatever arrives late.
+            match crate::auth::ensure_user(&mut tx, &profile.clerk_id).await? {
+                Some(id) if db::users::update_from_clerk(&mut tx, &id, &profile).await? => "applied",
+                _ => "stale",
+            }
         }
         "user.deleted" => {
             let id = event

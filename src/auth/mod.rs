@@ -87,10 +87,20 @@ impl MaybeUser {
     }
 }
 
+/// The user with this Clerk id, created on first sight with the
+/// WELCOME_MESSAGE in their feed, or `None` when that account was deleted.
+pub async fn ensure_user(conn: &mut sqlx::AnyConnection, clerk_id: &str) -> Result<Option<String>, sqlx::Error> {
+    let Some(user) = db::users::ensure_by_clerk_id(&mut *conn, clerk_id).await? else { return Ok(None) };
+    if user.created {
+        crate::feed::welcome(&mut *conn, &user.id).await?;
+    }
+    Ok(Some(user.id))
+}
+
 /// Resolves a verified identity to our user, creating the user on first sight.
 pub async fn resolve_user(db: &Db, identity: &Identity) -> Result<AuthUser, AppError> {
     let mut conn = db.pool.acquire().await?;
-    let id = db::users::ensure_by_clerk_id(&mut conn, &identity.clerk_id)
+    let id = ensure_user(&mut conn, &identity.clerk_id)
         .await?
         .ok_or_else(|| AppError::unauthorized("this account was deleted"))?;
     Ok(AuthUser { id, clerk_id: identity.clerk_id.clone() })

@@ -99,9 +99,7 @@ pub async fn set_limits(
     max_skaters: Option<i64>,
     max_goalies: Option<i64>,
 ) -> AppResult<()> {
-    let since = crate::db::now_ms();
     send(state, me, event_id, EventCommand::SetLimits { max_skaters, max_goalies }, None).await?;
-    push_event_updated(state, event_id, since);
     Ok(())
 }
 
@@ -109,9 +107,7 @@ pub async fn set_limits(
 /// caller); RSVPs are kept.
 pub async fn cancel(state: &AppState, me: &AuthUser, event_id: &str, reason: Option<String>) -> AppResult<()> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?;
-    let since = crate::db::now_ms();
     send(state, me, event_id, EventCommand::Cancel { reason }, None).await?;
-    push_event_updated(state, event_id, since);
     Ok(())
 }
 
@@ -131,23 +127,13 @@ pub const SYNC_CANCEL_REASON: &str = "No longer on the league's schedule.";
 /// ([`SYNC_CANCEL_REASON`]). `by` is who the sync acts for. An event
 /// already cancelled stays so, with its reason.
 pub async fn cancel_for_sync(state: &AppState, by: &str, event_id: &str) -> AppResult<()> {
-    let since = crate::db::now_ms();
     let command = EventCommand::Cancel { reason: Some(SYNC_CANCEL_REASON.to_string()) };
     match send_as(state, by, event_id, command, None).await {
         Ok(_) => {}
         Err(AppError::Conflict { .. }) => return Ok(()),
         Err(e) => return Err(e),
     }
-    push_event_updated(state, event_id, since);
     Ok(())
-}
-
-/// The EVENT_UPDATED items the event's commit wrote (the store tells about
-/// cancellations and new limits in the commit's transaction), pushed live.
-fn push_event_updated(state: &AppState, event_id: &str, since: i64) {
-    use crate::db::feed::{Resource, Written, open_key};
-    let key = open_key(crate::domain::FeedItemType::EventUpdated, Resource::Event, event_id);
-    state.realtime.push_feed(&state.db, vec![Written { key, since }]);
 }
 
 async fn send(

@@ -2,6 +2,12 @@
 //! version check opens the transaction, then one multi-row statement per
 //! table (not one round trip per row).
 //!
+//! The transaction holds the batch's own rows, its command results and
+//! one compact record of what others must hear about
+//! ([`super::event_follow_ups`]); the feed items, notifications and settled
+//! calls for subs that follow are written later, off the actor's path
+//! (`crate::store::follow_ups`).
+//!
 //! Batches of different events are combined: one write transaction at a
 //! time per node, and whoever gets the turn writes every batch that queued
 //! meanwhile, of any event, together (flat combining). A hundred busy
@@ -22,6 +28,7 @@ use tokio::sync::oneshot;
 use tokio::sync::oneshot::error::TryRecvError;
 
 use super::command_results::insert_results;
+use super::event_follow_ups::{self, FollowUp};
 use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, store_error as other, value_tuples};
 
 /// Most event batches one combined transaction writes; the rest wait for
@@ -113,60 +120,9 @@ async fn write(db: &Db, commits: &[EventCommit]) -> Result<(), StoreError> {
     append_history(&mut tx, db.backend, "event_waitlist_history", &waitlist_rows).await?;
     let results: Vec<&CommandResult> = commits.iter().flat_map(|c| &c.results).collect();
     insert_results(&mut tx, db.backend, &results, now).await?;
-    tell_about_changes(&mut tx, commits).await?;
-    settle_calls_for_subs(&mut tx, commits, now).await?;
+    let follow_ups: Vec<FollowUp> = commits.iter().filter_map(FollowUp::of).collect();
+    event_follow_ups::append(&mut tx, db.backend, &follow_ups, now).await.map_err(other)?;
     tx.commit().await.map_err(other)?;
-    Ok(())
-}
-
-/// EVENT_UPDATED for a cancellation or new limits, and the notifications of
-/// the batch (`crate::notify::event_commit`), in the same transaction.
-/// The actor's commands do not say who sent them; the item names the
-/// event's organiser (its creator), who is the one cancelling or changing
-/// limits but for a rink's staff stepping in.
-async fn tell_about_changes(conn: &mut AnyConnection, commits: &[EventCommit]) -> Result<(), StoreError> {
-    for c in commits {
-        let mut changes = Vec::new();
-        if c.cancelled {
-            changes.push(crate::feed::EventChange::Cancelled);
-        }
-        if c.limits.is_some() {
-            changes.push(crate::feed::EventChange::Limits);
-        }
-        crate::feed::event_updated(&mut *conn, None, &c.event_id, &changes).await.map_err(other)?;
-        // And the people it happened to: promoted, removed, cancelled on.
-        crate::notify::event_commit(&mut *conn, c).await.map_err(other)?;
-    }
-    Ok(())
-}
-
-/// Ends every call for subs the batches answered (the event is full for
-/// the positions it asked for), in the same transaction as the places left
-/// (written with the version): the board never lists a call for a full
-/// event. One read for all the batches whose places moved.
-async fn settle_calls_for_subs(conn: &mut AnyConnection, commits: &[EventCommit], now: i64) -> Result<(), StoreError> {
-    use crate::db::statuses;
-    let moved: Vec<&EventCommit> = commits.iter().filter(|c| c.open_places.is_some()).collect();
-    if moved.is_empty() {
-        return Ok(());
-    }
-    let event_ids: Vec<&str> = moved.iter().map(|c| c.event_id.as_str()).collect();
-    let calls = statuses::active_calls(&mut *conn, &event_ids, now).await.map_err(other)?;
-    if calls.is_empty() {
-        return Ok(());
-    }
-    let ids: Vec<String> = calls.iter().map(|(id, _)| id.clone()).collect();
-    let asked = statuses::positions(&mut *conn, &ids).await.map_err(other)?;
-    let answered: Vec<String> = calls
-        .into_iter()
-        .filter(|(id, event_id)| {
-            let open = moved.iter().find(|c| &c.event_id == event_id).and_then(|c| c.open_places);
-            let asked = asked.get(id).map(Vec::as_slice).unwrap_or(&[]);
-            open.is_some_and(|open| crate::market::rules::call_answered(asked, open))
-        })
-        .map(|(id, _)| id)
-        .collect();
-    statuses::end(&mut *conn, &answered, now).await.map_err(other)?;
     Ok(())
 }
 

@@ -1,23 +1,18 @@
-//! The [`EventStore`] the per-event actors persist through: loading an
-//! event's aggregate state, the people answering a batch, and the commit
-//! (one transaction per group-commit batch, written by
-//! [`super::event_commits`]).
+//! The reads of the per-event actors' store (`crate::store::events`):
+//! an event's aggregate state and the people answering a batch. The
+//! commit is [`super::event_commits`].
 
-use super::event_commits::EventWriter;
 use super::events::{DISPLAY_NAME, get};
 use super::{Db, dynamic, placeholder_list, store_error as other};
 use rinkside_actors::event::{EventState, Person, Rsvp, RsvpStatus, StoredEvent};
-use rinkside_actors::{
-    BoxFuture, CommitResult, EventCommit, EventStore, Position, ReplyStore, StoreError, StoredReply,
-};
+use rinkside_actors::{Position, StoreError};
 use sqlx::FromRow;
 use std::collections::HashMap;
-use tokio::sync::mpsc::UnboundedSender;
 
 /// The people answering a batch of RSVPs, in one read per chunk: the name
 /// the attendee list shows (the same expression the actor's state is loaded
 /// with) and their preferred position. Ids of nobody are left out.
-async fn people(db: &Db, user_ids: Vec<String>) -> Result<HashMap<String, Person>, StoreError> {
+pub async fn people(db: &Db, user_ids: Vec<String>) -> Result<HashMap<String, Person>, StoreError> {
     let mut found = HashMap::with_capacity(user_ids.len());
     for chunk in user_ids.chunks(db.backend.rows_per_statement(1)) {
         let sql = format!(
@@ -36,32 +31,6 @@ async fn people(db: &Db, user_ids: Vec<String>) -> Result<HashMap<String, Person
         }
     }
     Ok(found)
-}
-
-/// The persistence of the per-event actors.
-pub struct SqlEventStore {
-    pub db: Db,
-    writer: EventWriter,
-    /// Told the id of every event whose open places a commit changed (the
-    /// sub market's open spots), after the commit.
-    open_places: Option<UnboundedSender<String>>,
-    /// Told the batch key of every commit, after it, so the notifications
-    /// it wrote are pushed (`live::notifications::watch`).
-    notices: Option<UnboundedSender<String>>,
-}
-
-impl SqlEventStore {
-    pub fn new(db: Db) -> Self {
-        SqlEventStore { db, writer: EventWriter::default(), open_places: None, notices: None }
-    }
-
-    pub fn reporting_open_places(self, to: UnboundedSender<String>) -> Self {
-        SqlEventStore { open_places: Some(to), ..self }
-    }
-
-    pub fn notifying(self, to: UnboundedSender<String>) -> Self {
-        SqlEventStore { notices: Some(to), ..self }
-    }
 }
 
 #[derive(FromRow)]
@@ -105,36 +74,4 @@ pub async fn load_state(db: &Db, event_id: &str) -> Result<Option<EventState>, S
         cancelled: row.cancelled_at.is_some(),
         rsvps,
     })))
-}
-
-impl ReplyStore for SqlEventStore {
-    fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
-        Box::pin(super::command_results::find_results(&self.db, keys))
-    }
-}
-
-impl EventStore for SqlEventStore {
-    fn load(&self, event_id: String) -> BoxFuture<'_, Result<Option<EventState>, StoreError>> {
-        Box::pin(async move { load_state(&self.db, &event_id).await })
-    }
-
-    fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
-        Box::pin(async move {
-            let moved = commit.open_places.is_some().then(|| commit.event_id.clone());
-            let told = crate::notify::tells_anyone(&commit)
-                .then(|| crate::notify::event_batch(&commit.event_id, commit.new_version));
-            let result = self.writer.commit(&self.db, commit).await?;
-            if let (Some(event_id), Some(to)) = (moved, &self.open_places) {
-                let _ = to.send(event_id);
-            }
-            if let (Some(batch), Some(to)) = (told, &self.notices) {
-                let _ = to.send(batch);
-            }
-            Ok(result)
-        })
-    }
-
-    fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>> {
-        Box::pin(people(&self.db, user_ids))
-    }
 }

@@ -7,6 +7,7 @@ pub mod access;
 pub mod command_results;
 pub mod demo;
 pub mod event_commits;
+pub mod event_follow_ups;
 pub mod event_store;
 pub mod events;
 pub mod facilities;
@@ -310,6 +311,46 @@ pub fn finish_page<T>(mut rows: Vec<T>, limit: i64, key: impl Fn(&T) -> String) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `db/` is only queries: what a fact means for the feed,
+    /// notifications, the sub market or the live topics is decided above
+    /// it (`crate::store` and the callers), never from inside a query
+    /// module (issue 27).
+    #[test]
+    fn db_modules_import_nothing_from_the_layers_above() {
+        const ABOVE: [&str; 8] = ["feed", "notify", "market", "realtime", "api", "live", "store", "commands"];
+        fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    rust_files(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        rust_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/db"), &mut files);
+        assert!(files.len() > 20, "found the db modules");
+        let mut reaching_up = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                let mut names: Vec<&str> = Vec::new();
+                for (i, _) in code.match_indices("crate::") {
+                    let rest = &code[i + "crate::".len()..];
+                    // `crate::{feed, notify}` names several at once.
+                    let rest = rest.strip_prefix('{').unwrap_or(rest);
+                    names.extend(rest.split([',', '}', ';']).map(|n| n.trim().split("::").next().unwrap_or("")));
+                }
+                if let Some(name) = names.into_iter().find(|n| ABOVE.contains(n)) {
+                    reaching_up.push(format!("{}:{}: crate::{name}", file.display(), n + 1));
+                }
+            }
+        }
+        assert!(reaching_up.is_empty(), "db/ reaches up:\n{}", reaching_up.join("\n"));
+    }
 
     #[test]
     fn statements_hold_at_least_one_row_and_few_placeholders_on_sqlite() {

@@ -48,16 +48,23 @@ pub fn tombstone(clerk_id: &str) -> String {
     format!("deleted:{hex}")
 }
 
-/// The user with this Clerk id, created (bare) on first sight — with the
-/// WELCOME_MESSAGE in their feed — or `None` when that account was deleted
-/// (it must not come back as a new, empty user).
-pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Result<Option<String>, sqlx::Error> {
+/// A user found or created by [`ensure_by_clerk_id`].
+pub struct Ensured {
+    pub id: String,
+    /// Created just now (the caller welcomes them: `crate::auth::ensure_user`).
+    pub created: bool,
+}
+
+/// The user with this Clerk id, created (bare) on first sight, or `None`
+/// when that account was deleted (it must not come back as a new, empty
+/// user).
+pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Result<Option<Ensured>, sqlx::Error> {
     let find = "SELECT id, deleted_at FROM users WHERE clerk_id IN ($1, $2)";
     let tomb = tombstone(clerk_id);
     let existing: Option<(String, Option<i64>)> =
         sqlx::query_as(find).bind(clerk_id).bind(&tomb).fetch_optional(&mut *conn).await?;
     if let Some((id, deleted_at)) = existing {
-        return Ok(deleted_at.is_none().then_some(id));
+        return Ok(deleted_at.is_none().then_some(Ensured { id, created: false }));
     }
     let now = now_ms();
     let new = new_id();
@@ -72,12 +79,9 @@ pub async fn ensure_by_clerk_id(conn: &mut AnyConnection, clerk_id: &str) -> Res
     .await?
     .rows_affected()
         == 1;
-    if created {
-        crate::feed::welcome(&mut *conn, &new).await?;
-    }
     let (id, deleted_at): (String, Option<i64>) =
         sqlx::query_as(find).bind(clerk_id).bind(&tomb).fetch_one(&mut *conn).await?;
-    Ok(deleted_at.is_none().then_some(id))
+    Ok(deleted_at.is_none().then_some(Ensured { id, created }))
 }
 
 pub async fn get<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Result<Option<UserRow>, sqlx::Error> {
@@ -256,13 +260,10 @@ pub struct ClerkProfile {
     pub updated_at: i64,
 }
 
-/// Creates or updates the user from Clerk, unless a newer Clerk event was
+/// Updates user `id` (found or created for `p.clerk_id` by the caller:
+/// `crate::auth::ensure_user`) from Clerk, unless a newer Clerk event was
 /// already applied. Returns false when ignored as stale.
-pub async fn upsert_from_clerk(conn: &mut AnyConnection, p: &ClerkProfile) -> Result<bool, sqlx::Error> {
-    // A deleted account stays deleted, whatever arrives late.
-    let Some(id) = ensure_by_clerk_id(&mut *conn, &p.clerk_id).await? else {
-        return Ok(false);
-    };
+pub async fn update_from_clerk(conn: &mut AnyConnection, id: &str, p: &ClerkProfile) -> Result<bool, sqlx::Error> {
     // A username Clerk allows but another person here already has is not
     // taken over (and must not fail the webhook, or Svix retries forever):
     // the user keeps their current one.
@@ -271,7 +272,7 @@ pub async fn upsert_from_clerk(conn: &mut AnyConnection, p: &ClerkProfile) -> Re
             let taken: i64 =
                 sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE lower(username) = lower($1) AND id <> $2")
                     .bind(u)
-                    .bind(&id)
+                    .bind(id)
                     .fetch_one(&mut *conn)
                     .await?;
             (taken == 0).then(|| u.clone())
@@ -284,7 +285,7 @@ pub async fn upsert_from_clerk(conn: &mut AnyConnection, p: &ClerkProfile) -> Re
            profile_image = $6, clerk_synced_at = $7, updated_at = $8 \
          WHERE id = $1 AND deleted_at IS NULL AND (clerk_synced_at IS NULL OR clerk_synced_at <= $7)",
     )
-    .bind(&id)
+    .bind(id)
     .bind(&p.email)
     .bind(&username)
     .bind(&p.first_name)

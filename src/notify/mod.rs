@@ -11,12 +11,11 @@
 pub mod mail;
 pub mod reminders;
 
+use crate::db::event_follow_ups::FollowUp;
 use crate::db::notifications::{self as rows, About, NewNotification};
 use crate::domain::NotificationType;
 use crate::feed::EventChange;
 use crate::time::to_rfc3339;
-use rinkside_actors::EventCommit;
-use rinkside_actors::event::{RsvpAction, WaitlistAction};
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
 
@@ -56,33 +55,18 @@ fn with(mut base: Value, extra: Value) -> Value {
     base
 }
 
-/// Whether an event actor's commit tells anyone anything (see
-/// [`event_commit`]).
-pub fn tells_anyone(c: &EventCommit) -> bool {
-    c.cancelled
-        || c.waitlist_history.iter().any(|h| h.action == WaitlistAction::Promoted)
-        || c.rsvp_history.iter().any(|h| h.action == RsvpAction::Removed)
-}
-
-/// What an event actor's commit tells: the people promoted from a
-/// waitlist, the people an organiser removed, and — when the batch
-/// cancelled the event — everyone attending or waitlisted (but its
-/// organiser, who cancelled it: the actor's commands do not say who sent
-/// them; see `db::event_commits::tell_about_changes`).
-pub async fn event_commit(conn: &mut AnyConnection, c: &EventCommit) -> Result<()> {
-    let promoted: Vec<(String, &str)> = c
-        .waitlist_history
-        .iter()
-        .filter(|h| h.action == WaitlistAction::Promoted)
-        .map(|h| (h.user_id.clone(), h.position.as_str()))
-        .collect();
-    let removed: Vec<String> =
-        c.rsvp_history.iter().filter(|h| h.action == RsvpAction::Removed).map(|h| h.user_id.clone()).collect();
-    if !tells_anyone(c) {
-        return Ok(());
+/// What an event actor's commit tells, from its follow-up record: the
+/// people promoted from a waitlist, the people an organiser removed, and —
+/// when the batch cancelled the event — everyone attending or waitlisted
+/// (but its organiser, who cancelled it: the actor's commands do not say
+/// who sent them). Returns the batch key when anyone was told.
+pub async fn event_commit(conn: &mut AnyConnection, c: &FollowUp) -> Result<Option<String>> {
+    if !c.cancelled && c.promoted.is_empty() && c.removed.is_empty() {
+        return Ok(None);
     }
-    let Some(event) = rows::event_facts(&mut *conn, &c.event_id).await? else { return Ok(()) };
-    let batch = event_batch(&c.event_id, c.new_version);
+    let promoted: Vec<(String, &str)> = c.promoted.iter().map(|(u, p)| (u.clone(), p.as_str())).collect();
+    let Some(event) = rows::event_facts(&mut *conn, &c.event_id).await? else { return Ok(None) };
+    let batch = event_batch(&c.event_id, c.version);
     let payload = event_payload(&event);
     // Someone removed then promoted again in one batch hears the last.
     for (user_id, position) in &promoted {
@@ -95,7 +79,7 @@ pub async fn event_commit(conn: &mut AnyConnection, c: &EventCommit) -> Result<(
         };
         rows::insert(&mut *conn, &note, std::slice::from_ref(user_id), &batch).await?;
     }
-    let removed: Vec<String> = removed.into_iter().filter(|u| !promoted.iter().any(|(p, _)| p == u)).collect();
+    let removed: Vec<String> = c.removed.iter().filter(|u| !promoted.iter().any(|(p, _)| p == *u)).cloned().collect();
     if !removed.is_empty() {
         let note = NewNotification {
             kind: NotificationType::RemovedFromEvent,
@@ -118,7 +102,7 @@ pub async fn event_commit(conn: &mut AnyConnection, c: &EventCommit) -> Result<(
         };
         rows::insert(&mut *conn, &note, &people, &batch).await?;
     }
-    Ok(())
+    Ok(Some(batch))
 }
 
 /// EVENT_MOVED: the time or place changed; everyone attending or

@@ -13,8 +13,9 @@ pub mod topics;
 
 use crate::config::Config;
 use crate::db::Db;
-use crate::db::event_store::SqlEventStore;
-use crate::db::games::SqlGameStore;
+use crate::store::events::SqlEventStore;
+use crate::store::follow_ups::{FollowUps, Outlets};
+use crate::store::games::SqlGameStore;
 use bus::Bus;
 use hub::Hub;
 use pusher::Pusher;
@@ -81,8 +82,12 @@ impl Realtime {
             None => None,
         };
         crate::live::notifications::watch(db.clone(), pusher.clone(), mailer, batches);
+        // What follows an event commit is carried out off the actor's path
+        // (`store::follow_ups`).
+        let outlets = Outlets { pusher: pusher.clone(), notices: notices.clone(), open_places };
+        let follow_ups = FollowUps::start(db.clone(), outlets, config.hold_follow_ups);
         let events = EventRegistry::new(
-            Arc::new(SqlEventStore::new(db.clone()).reporting_open_places(open_places).notifying(notices.clone())),
+            Arc::new(SqlEventStore::new(db.clone(), follow_ups)),
             publisher.clone(),
             arbiters.clone(),
             actor_config.clone(),

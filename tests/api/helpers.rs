@@ -197,6 +197,17 @@ impl TestApp {
         Ws::connect(&format!("ws://127.0.0.1:{}/api/v1/ws", self.port)).await
     }
 
+    /// Waits until every event commit's follow-up record has been carried
+    /// out (feed items, notifications, settled calls for subs: they follow
+    /// the commit off the actor's path, a few milliseconds later).
+    pub async fn settled(&self) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while self.count("event_follow_ups").await > 0 {
+            assert!(tokio::time::Instant::now() < deadline, "event follow-ups were never carried out");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
     /// Counts rows of a table, to prove a refused write changed nothing.
     pub async fn count(&self, table: &str) -> i64 {
         sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))

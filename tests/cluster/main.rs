@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod durability;
+mod follow_ups;
 mod games;
 mod nodes;
 mod notifications;

@@ -1,6 +1,6 @@
 //! Games, score keepers and who may do what to a game; the season read
-//! models built from games are in [`season`], the [`SqlGameStore`] the
-//! per-game actors persist through in [`store`].
+//! models built from games are in [`season`], the rows the per-game
+//! actors' store (`crate::store::games`) reads and writes in [`store`].
 //!
 //! The `season:ID` seq is derived from the season's games (see
 //! `crate::live::season`). Every write that moves a game's version (an
@@ -20,7 +20,7 @@ use sqlx::{Any, AnyConnection, Executor, FromRow};
 pub mod season;
 pub mod store;
 
-pub use store::{SqlGameStore, load_state};
+pub use store::load_state;
 
 // ---------------------------------------------------------------- games
 

@@ -1,18 +1,17 @@
-//! Loading a game's aggregate and committing a batch of the per-game actor:
-//! one transaction, opened by the optimistic version check, in the lock
-//! order of the module docs.
+//! The rows of the per-game actors' store (`crate::store::games`): loading
+//! a game's aggregate and writing a batch, opened by the optimistic version
+//! check, in the lock order of the module docs.
 
 use super::{get, lock_season};
 use crate::db::command_results::insert_results;
 use crate::db::events::DISPLAY_NAME;
-use crate::db::{Db, dynamic, now_ms, store_error as other};
-use crate::realtime::topics::Topic;
+use crate::db::{Backend, Db, dynamic, store_error as other};
 use rinkside_actors::game::{
     EntryKind, GameEffects, GameState, GameStatus, LogEntry, Period, Player, RosterSide, StoredGame,
 };
-use rinkside_actors::{BoxFuture, CommitResult, GameCommit, GameStore, Position, ReplyStore, StoreError, StoredReply};
-use sqlx::FromRow;
-use std::collections::{BTreeSet, HashMap};
+use rinkside_actors::{GameCommit, Position, StoreError};
+use sqlx::{AnyConnection, FromRow};
+use std::collections::BTreeSet;
 
 // ---------------------------------------------------------------- loading the aggregate
 
@@ -138,19 +137,27 @@ pub async fn load_state(db: &Db, game_id: &str) -> Result<Option<GameState>, Sto
 
 // ---------------------------------------------------------------- committing a batch
 
-/// The persistence of the per-game actors.
-pub struct SqlGameStore {
-    pub db: Db,
-    /// Told the batch key of a commit that wrote notifications (a game
-    /// starting or final), after it (`live::notifications::watch`).
-    pub notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+/// What a game batch's rows touched, for the store above `db/` to tell
+/// (`crate::store::games`).
+pub struct GameWritten {
+    /// The status before the batch, read when the batch may have started
+    /// or ended the game.
+    pub status_before: Option<String>,
+    pub season_id: String,
+    /// The version moved (the season's standings and schedule follow).
+    pub changed: bool,
+    /// Rosters whose players' or standings' rows changed.
+    pub rosters: BTreeSet<String>,
 }
 
-async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult, StoreError> {
-    let now = now_ms();
-    let mut tx = store.db.begin().await.map_err(other)?;
-    // Starting and ending are news to the players (crate::notify): the
-    // status before, read only when the batch may have changed it that way.
+/// Writes a game batch in `tx`, opened by the optimistic version check, in
+/// the lock order of the module docs.
+pub async fn write(
+    tx: &mut AnyConnection,
+    backend: Backend,
+    c: &GameCommit,
+    now: i64,
+) -> Result<GameWritten, StoreError> {
     let before: Option<String> = if matches!(c.status, GameStatus::Live | GameStatus::Final) {
         sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
             .bind(&c.game_id)
@@ -183,7 +190,7 @@ async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult
     };
     let changed = c.new_version != c.expected_version;
     if changed {
-        lock_season(&mut tx, &season_id).await.map_err(other)?;
+        lock_season(&mut *tx, &season_id).await.map_err(other)?;
     }
     // Rosters whose rows change: lock (and advance their `roster:ID` seq)
     // in id order before touching their players.
@@ -194,7 +201,7 @@ async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult
         .chain(c.roster_deltas.iter().map(|d| d.roster_id.clone()))
         .collect();
     for roster_id in &touched {
-        crate::db::rosters::bump(&mut tx, roster_id).await.map_err(other)?;
+        crate::db::rosters::bump(&mut *tx, roster_id).await.map_err(other)?;
     }
     for e in &c.entries {
         let effects = serde_json::to_string(&e.effects).map_err(other)?;
@@ -293,43 +300,6 @@ async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult
             .map_err(other)?;
         }
     }
-    insert_results(&mut tx, store.db.backend, &c.results.iter().collect::<Vec<_>>(), now).await?;
-    let told = match &before {
-        Some(before) => crate::notify::game_status_changed(
-            &mut tx,
-            &c.game_id,
-            c.new_version,
-            before,
-            c.status.as_str(),
-            (c.home_score, c.away_score),
-        )
-        .await
-        .map_err(other)?,
-        None => false,
-    };
-    tx.commit().await.map_err(other)?;
-    if let (true, Some(to)) = (told, &store.notices) {
-        let _ = to.send(crate::notify::game_batch(&c.game_id, c.new_version));
-    }
-    // The season's standings and schedule follow every game change; the
-    // touched rosters' documents carry the new stats.
-    let season = changed.then(|| Topic::season(season_id));
-    let rosters = touched.into_iter().map(Topic::roster);
-    Ok(CommitResult { touched: season.into_iter().chain(rosters).map(|t| t.bus_name()).collect() })
-}
-
-impl ReplyStore for SqlGameStore {
-    fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
-        Box::pin(crate::db::command_results::find_results(&self.db, keys))
-    }
-}
-
-impl GameStore for SqlGameStore {
-    fn load(&self, game_id: String) -> BoxFuture<'_, Result<Option<GameState>, StoreError>> {
-        Box::pin(async move { load_state(&self.db, &game_id).await })
-    }
-
-    fn commit(&self, commit: GameCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
-        Box::pin(commit_game(self, commit))
-    }
+    insert_results(&mut *tx, backend, &c.results.iter().collect::<Vec<_>>(), now).await?;
+    Ok(GameWritten { status_before: before, season_id, changed, rosters: touched })
 }
