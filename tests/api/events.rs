@@ -155,6 +155,7 @@ async fn a_cancellation_says_why_on_the_event_and_in_the_notification_and_a_reas
     assert_eq!(e["cancelReason"], "Zamboni broke down.");
     let (_, seen) = app.get(&format!("/api/v1/events/{event}"), Some(&skater)).await;
     assert_eq!(seen["cancelReason"], "Zamboni broke down.");
+    app.settled().await;
     let (_, notes) = app.get("/api/v1/notifications", Some(&skater)).await;
     let told =
         notes["items"].as_array().unwrap().iter().find(|n| n["type"] == "EVENT_CANCELLED").expect("told").clone();

@@ -199,6 +199,7 @@ async fn events_reach_the_followers_of_organiser_rink_and_teams_and_changes_reac
     assert_eq!(moved[0]["aggregatedData"]["changes"], json!(["TIME"]));
     let (s, _) = app.post(&format!("/api/v1/events/{event}/cancel"), Some(&owner), json!({})).await;
     assert_eq!(s, 200);
+    app.settled().await;
     let updated = of_type(&app, &skater, "EVENT_UPDATED").await;
     assert_eq!(updated.len(), 1, "one item, grown: {updated:?}");
     assert_eq!(updated[0]["aggregatedData"]["count"], 2);

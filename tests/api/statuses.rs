@@ -211,6 +211,8 @@ async fn an_events_call_for_a_goalie_ends_when_the_goalie_place_fills() {
     assert_eq!(ms(&moved["expiresAt"]), ms(&b["startDate"]));
 
     rsvp(&app, &goalie, &ev, "ATTENDING", "GOALIE").await;
+    // Settled by the commit's follow-up record, a few milliseconds later.
+    app.settled().await;
     assert!(!board(&app, &stranger, "").await.contains(&posted_id), "the goalie place is filled");
     let (_, mine) = app.get("/api/v1/me/statuses", Some(&org)).await;
     assert_eq!(mine["items"], json!([]));

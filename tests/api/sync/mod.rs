@@ -276,6 +276,7 @@ async fn a_moved_game_updates_its_event_and_tells_its_people_a_removed_one_is_ca
     assert_eq!(gone["removed"], true);
     let (_, e) = app.get(&format!("/api/v1/events/{scored}"), Some(&player)).await;
     assert_eq!((e["homeScore"].clone(), e["awayScore"].clone()), (json!(5), json!(2)));
+    app.settled().await;
     let (_, feed) = app.get("/api/v1/feed", Some(&player)).await;
     let kinds: Vec<&str> = feed["items"].as_array().unwrap().iter().map(|i| i["type"].as_str().unwrap()).collect();
     assert!(kinds.iter().filter(|k| **k == "EVENT_UPDATED").count() >= 2, "moved and cancelled: {kinds:?}");
