@@ -45,6 +45,11 @@ fn send(events: &EventRegistry, envelope: Envelope<EventCommand>) -> JoinHandle<
     actix::spawn(events.send(EVENT, envelope))
 }
 
+/// The answer of a background send; fails the test instead of hanging.
+async fn answered(handle: JoinHandle<Result<EventReply, ActorError>>) -> Result<EventReply, ActorError> {
+    tokio::time::timeout(std::time::Duration::from_secs(5), handle).await.expect("no answer in time").unwrap()
+}
+
 fn rsvp_reply(reply: Result<EventReply, ActorError>) -> RsvpReply {
     match reply.unwrap() {
         EventReply::Rsvp(r) => r,
@@ -78,7 +83,7 @@ async fn the_next_batch_is_read_and_decided_while_one_commits_and_commits_right_
     assert!(!a.is_finished() && !b.is_finished(), "nobody is answered before their commit");
 
     store.release_commits(1);
-    let a = rsvp_reply(a.await.unwrap());
+    let a = rsvp_reply(answered(a).await);
     assert_eq!((a.status, a.version), (RsvpStatus::Attending, 2));
     store.wait_for_calls("b's commit", |c| count(c, "commit v") == 2).await;
     // Between a's commit returning and b's starting: no read, no load, no
@@ -88,7 +93,7 @@ async fn the_next_batch_is_read_and_decided_while_one_commits_and_commits_right_
     assert_eq!(&calls[a_done + 1..], ["commit v2"], "calls: {calls:?}");
 
     store.release_commits(1);
-    let b = rsvp_reply(b.await.unwrap());
+    let b = rsvp_reply(answered(b).await);
     assert_eq!((b.status, b.version), (RsvpStatus::Attending, 3));
     let versions: Vec<(i64, i64)> =
         store.event_commits.lock().unwrap().iter().map(|c| (c.expected_version, c.new_version)).collect();
@@ -108,9 +113,9 @@ async fn a_repeat_of_a_command_still_committing_is_answered_with_its_reply_and_n
     settle().await;
 
     store.release_commits(2);
-    let first = rsvp_reply(first.await.unwrap());
-    let retry = rsvp_reply(retry.await.unwrap());
-    let b = rsvp_reply(b.await.unwrap());
+    let first = rsvp_reply(answered(first).await);
+    let retry = rsvp_reply(answered(retry).await);
+    let b = rsvp_reply(answered(b).await);
     assert_eq!(retry, first);
     assert_eq!(first.status, RsvpStatus::Attending);
     assert_eq!(b.status, RsvpStatus::Waitlisted);
@@ -133,7 +138,7 @@ async fn when_the_batch_ahead_fails_the_next_is_decided_again_after_a_reload() {
     settle().await;
 
     store.release_commits(1);
-    assert_eq!(a.await.unwrap().unwrap_err().code(), "internal");
+    assert_eq!(answered(a).await.unwrap_err().code(), "internal");
     // b was decided on a's decided state (a attending, b waitlisted); that
     // never committed, so b is decided again after a reload, and so is the
     // retry of a's command, which now really runs.
@@ -145,8 +150,8 @@ async fn when_the_batch_ahead_fails_the_next_is_decided_again_after_a_reload() {
     assert_eq!(calls.last().unwrap(), "commit v1", "built on the stored version, not on the failed batch");
 
     store.release_commits(1);
-    let b = rsvp_reply(b.await.unwrap());
-    let retry = rsvp_reply(retry.await.unwrap());
+    let b = rsvp_reply(answered(b).await);
+    let retry = rsvp_reply(answered(retry).await);
     assert_eq!((b.status, b.version), (RsvpStatus::Attending, 2));
     assert_eq!((retry.status, retry.version), (RsvpStatus::Waitlisted, 2));
     let state = store.event_state(EVENT);
@@ -175,8 +180,8 @@ async fn when_the_batch_ahead_is_retried_after_a_conflict_the_next_is_decided_on
     settle().await;
 
     store.release_commits(3);
-    let a = rsvp_reply(a.await.unwrap());
-    let b = rsvp_reply(b.await.unwrap());
+    let a = rsvp_reply(answered(a).await);
+    let b = rsvp_reply(answered(b).await);
     assert_eq!(a.status, RsvpStatus::Attending);
     assert_eq!(b.status, RsvpStatus::Waitlisted, "b must not take a place x already holds");
     assert_eq!(store.conflicts.load(Ordering::SeqCst), 1);

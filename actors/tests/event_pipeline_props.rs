@@ -313,14 +313,14 @@ fn check(limits: (Option<i64>, Option<i64>), sends: &[(u64, Op)], run: &Run) -> 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
     fn pipelined_batches_agree_with_the_replayed_commit_log(
         limits in (limit(), limit()),
         sends in prop::collection::vec((moment(), op()), 1..28),
         repeats in prop::collection::vec((moment(), any::<usize>()), 0..6),
-        troubles in prop::collection::vec((moment(), trouble()), 0..4),
+        troubles in prop::collection::vec((moment(), trouble()), 0..5),
     ) {
         let run = run(limits, &sends, &repeats, &troubles);
         check(limits, &sends, &run)?;
