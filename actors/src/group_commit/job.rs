@@ -93,19 +93,18 @@ pub(super) struct Decided<A: Aggregate> {
 
 impl<A: Aggregate> Decided<A> {
     /// The answer for a batch that needs no commit (every command a
-    /// replay). `None` if some command waits on the batch ahead.
-    pub(super) fn without_commit(self) -> Option<Done<A>> {
-        if !self.pending.is_empty() {
-            return None;
-        }
-        Some(Done {
+    /// replay). Only the front lane, which has nothing pending, gets here;
+    /// were a command still pending, its placeholder error would go out,
+    /// never an "ok".
+    pub(super) fn without_commit(self) -> Done<A> {
+        Done {
             next: Next::Keep,
             replies: self.replies,
             remember: self.remember,
             changed: false,
             touched: Vec::new(),
             as_decided: true,
-        })
+        }
     }
 }
 

@@ -245,9 +245,8 @@ impl<A: Aggregate> AggregateActor<A> {
         let Read { mut batch, loaded } = match read {
             Ok(read) => read,
             Err(done) => {
-                // Only a lane that is not behind a committing one can be
-                // reading, or a lane behind one; either way nothing
-                // queues behind a reading lane, so it leaves alone.
+                // The read failed: answer the lane. No lane is ever
+                // behind a reading one, so nothing else is affected.
                 if let Some(lane) = self.lanes.remove(pos)
                     && self.conclude(lane.ticket, done, ctx)
                 {
@@ -303,21 +302,14 @@ impl<A: Aggregate> AggregateActor<A> {
     /// command was a replay), then lets the next batch read and decide
     /// behind it.
     fn commit_front(&mut self, batch: Batch<A>, decided: Decided<A>, ctx: &mut Context<Self>) {
-        let decided = if decided.any_decided {
-            decided
-        } else {
-            match decided.without_commit() {
-                Some(done) => {
-                    if let Some(lane) = self.lanes.pop_front()
-                        && self.conclude(lane.ticket, done, ctx)
-                    {
-                        self.start_batch(ctx);
-                    }
-                    return;
-                }
-                None => return,
+        if !decided.any_decided {
+            if let Some(lane) = self.lanes.pop_front()
+                && self.conclude(lane.ticket, decided.without_commit(), ctx)
+            {
+                self.start_batch(ctx);
             }
-        };
+            return;
+        }
         let Some(front) = self.lanes.front_mut() else { return };
         // A second copy of the decided state: the commit future owns one,
         // the lane behind decides on this one.
