@@ -13,10 +13,12 @@
 //!   optimistic version check, command-id results, the bus). This crate
 //!   knows nothing of HTTP, SQL or Redis.
 //! - [`aggregate`] and [`group_commit`]: one generic actor that drives any
-//!   core with group commit: it decides everything that queued while the
-//!   previous commit was in flight, commits it in ONE store call, and only
-//!   then answers and publishes (seq = version). Conflicts from other
-//!   nodes reload and decide again.
+//!   core with group commit: it commits a batch of queued commands in ONE
+//!   store call and only then answers and publishes (seq = version). It is
+//!   pipelined: while one batch commits, the next is read and decided on
+//!   the state that one will commit, and its commit starts as soon as the
+//!   first returns (decided again if it did not commit as decided).
+//!   Conflicts from other nodes reload and decide again.
 //! - [`registry`]: the doors. `Registry::send(id, envelope)` and
 //!   `Registry::snapshot(id)`; actors start on first use, stop when idle.
 //! - [`error`]: [`ActorError`], mapped onto the contract's error codes.

@@ -1,30 +1,51 @@
 //! The generic aggregate actor: one per live event or game, driving its pure
-//! core with GROUP COMMIT.
+//! core with GROUP COMMIT, PIPELINED: while one batch commits, the next is
+//! already read and decided, so its commit can start the moment the first
+//! one's returns.
 //!
-//! Life of a batch:
+//! Life of a batch (phases in `job.rs`):
 //! 1. Handlers only enqueue (with a reply channel) and schedule a flush.
 //!    actix drains the whole mailbox before it polls spawned futures, so
-//!    the flush sees everything that arrived together; while a commit is in
-//!    flight, new commands simply queue. No timer, no artificial wait.
-//! 2. The flush takes up to `max_batch` commands and runs a job (`job.rs`): look
-//!    up command ids (memory, then store), decide each command in order on
-//!    a working copy, and commit the whole batch in ONE store commit.
-//! 3. `Conflict` means another node moved the version: reload, look up the
-//!    ids again (the same command may have run there) and decide the batch
-//!    again, up to `max_attempts`.
-//! 4. Only after the commit: replace the state, answer every caller,
-//!    publish the document (seq = version), then start the next batch.
-//!    During a burst (commands still queued) the document goes out at most
-//!    every `publish_interval`; the state the burst ends in always does.
+//!    the flush sees everything that arrived together. No timer, no
+//!    artificial wait.
+//! 2. The flush takes up to `max_batch` commands into a LANE and runs its
+//!    READ phase off the actor: `prepare` (the event's people), stored
+//!    replies of its command ids (memory first, then the store), and a load
+//!    if the actor has no state.
+//! 3. DECIDE, on the actor, in memory: every command in order on a working
+//!    copy. The front lane decides on the committed state; a lane behind a
+//!    committing one decides on the state that one WILL commit (its decided
+//!    state), and a repeat of a command id still committing ahead is not
+//!    decided again: it waits for the reply ahead.
+//! 4. COMMIT, off the actor: ONE store commit with the version check. Only
+//!    the front lane commits, so one aggregate never has two commits in
+//!    flight (the server's writer combines batches of different aggregates
+//!    and must never see two of one) and commits stay in order. `Conflict`
+//!    means another node moved the version: reload, look the ids up again
+//!    (the same command may have run there) and decide again, up to
+//!    `max_attempts`.
+//! 5. Only after the commit: replace the state, answer every caller,
+//!    publish the document (seq = version). Then the lane behind moves to
+//!    the front: if the batch ahead committed exactly as decided, its
+//!    decisions stand and its commit starts at once; otherwise (a failure,
+//!    or a conflict retry that decided differently) they are thrown away
+//!    and it is decided again on what did commit, or after a fresh load.
+//!    During a burst the document goes out at most every
+//!    `publish_interval`; the state the burst ends in always does.
+//!
+//! Depth: at most two lanes, one committing and one reading or decided and
+//! waiting. More would gain nothing, commits of one aggregate being serial.
 //!
 //! A rejected command gets its own error and does not spoil the batch
 //! (decisions never mutate on rejection). Failures are whole-batch: if the
-//! commit fails, nobody is told "ok".
+//! commit fails, nobody in it is told "ok", nor anyone behind it whose
+//! decisions built on it.
 
 mod job;
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::marker::PhantomData;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -35,15 +56,30 @@ use tracing::Instrument;
 use crate::aggregate::{Aggregate, Deps, Envelope};
 use crate::error::ActorError;
 use crate::recent::RecentReplies;
-use job::{Done, Job, Next};
+use crate::store::StoredReply;
+use job::{Batch, Decided, Done, Next, Read};
 
 /// Room in the actix mailbox. Handlers only enqueue, so the mailbox
 /// empties on every poll; the capacity just keeps senders from parking
 /// during a burst (actix's default is 16).
 const MAILBOX_CAPACITY: usize = 1024;
 
+/// Lanes in flight: one committing, one read or decided behind it.
+const PIPELINE_DEPTH: usize = 2;
+
 pub(crate) type ReplyTx<A> = oneshot::Sender<Result<<A as Aggregate>::Reply, ActorError>>;
 pub(crate) type ReplyRx<A> = oneshot::Receiver<Result<<A as Aggregate>::Reply, ActorError>>;
+
+/// Reply senders of the lanes in flight, by lane ticket.
+///
+/// Why not a field of [`Lane`]: if a phase future panics, the actor's task
+/// unwinds and actix drops the actor BEFORE its mailbox and its spawned
+/// futures after it. Callers must not see their channel close while the
+/// address still reports connected, or a quick retry reaches the dead
+/// actor instead of a fresh one. So every phase future holds a clone of
+/// this map, and the front lane always has one in flight: the senders go
+/// last.
+type Callers<A> = Arc<Mutex<HashMap<u64, Vec<ReplyTx<A>>>>>;
 
 /// Called when the actor decides to stop for good (idle, or its aggregate
 /// is gone) so the registry forgets it.
@@ -69,6 +105,31 @@ struct Waiting<A: Aggregate> {
     tx: ReplyTx<A>,
 }
 
+/// A batch between "taken from the queue" and "answered".
+struct Lane<A: Aggregate> {
+    /// Matches a phase's result to its lane. After a restart the lanes are
+    /// abandoned, and a late result must not land on a newer lane.
+    ticket: u64,
+    /// The batch's command ids: in the lane behind, repeats of them wait
+    /// for this lane's replies instead of being decided twice.
+    keys: HashSet<String>,
+    /// Replies the batch ahead committed while this lane was reading: its
+    /// read may have looked the store up before they existed.
+    settled: HashMap<String, StoredReply>,
+    stage: Stage<A>,
+}
+
+enum Stage<A: Aggregate> {
+    /// The read phase runs; its future owns the batch.
+    Reading,
+    /// Decided on the state the lane ahead will commit; waits for it.
+    /// Boxed: an actor must be `Unpin`, and replies and effects need not be.
+    Decided(Box<(Batch<A>, Decided<A>)>),
+    /// The commit phase runs. `after` is the decided state, sealed: the
+    /// base the lane behind decides on.
+    Committing { after: A::State },
+}
+
 pub struct AggregateActor<A: Aggregate> {
     id: String,
     deps: Deps<A>,
@@ -76,8 +137,13 @@ pub struct AggregateActor<A: Aggregate> {
     /// failure that leaves the stored state unknown: the next batch reloads.
     state: Option<A::State>,
     queue: VecDeque<Waiting<A>>,
-    /// A batch is between "taken from the queue" and "answered".
-    in_flight: bool,
+    /// Batches in flight, the front one first; at most `PIPELINE_DEPTH`.
+    /// Only the front one ever commits.
+    lanes: VecDeque<Lane<A>>,
+    next_ticket: u64,
+    /// Kept by the actor, not the phase futures, so a failure ahead or the
+    /// aggregate disappearing can answer any lane whatever phase it is in.
+    callers: Callers<A>,
     /// A flush is spawned but not yet run (avoid spawning one per message).
     flush_scheduled: bool,
     recent: RecentReplies,
@@ -98,7 +164,9 @@ impl<A: Aggregate> AggregateActor<A> {
             deps,
             state: None,
             queue: VecDeque::new(),
-            in_flight: false,
+            lanes: VecDeque::new(),
+            next_ticket: 0,
+            callers: Callers::<A>::default(),
             flush_scheduled: false,
             recent,
             last_active: Instant::now(),
@@ -112,8 +180,18 @@ impl<A: Aggregate> AggregateActor<A> {
         format!("{}:{}", A::KIND, self.id)
     }
 
+    /// Whether a new lane may start: none in flight, or only one that is
+    /// committing (a lane behind needs the state it will commit).
+    fn lane_free(&self) -> bool {
+        match self.lanes.len() {
+            0 => true,
+            n if n < PIPELINE_DEPTH => matches!(self.lanes.back().map(|l| &l.stage), Some(Stage::Committing { .. })),
+            _ => false,
+        }
+    }
+
     fn schedule_flush(&mut self, ctx: &mut Context<Self>) {
-        if self.in_flight || self.flush_scheduled || self.queue.is_empty() {
+        if self.flush_scheduled || self.queue.is_empty() || !self.lane_free() {
             return;
         }
         self.flush_scheduled = true;
@@ -123,28 +201,172 @@ impl<A: Aggregate> AggregateActor<A> {
         }));
     }
 
+    /// Takes the next batch off the queue into a lane and starts its read.
     fn start_batch(&mut self, ctx: &mut Context<Self>) {
-        if self.in_flight || self.queue.is_empty() {
+        if self.queue.is_empty() || !self.lane_free() {
             return;
         }
+        // A lane behind decides on the front lane's decided state, so only
+        // a lane at the front may need a load.
+        let load = self.lanes.is_empty() && self.state.is_none();
         let take = self.queue.len().min(self.deps.config.max_batch.max(1));
         let (envelopes, senders): (Vec<_>, Vec<_>) = self.queue.drain(..take).map(|w| (w.envelope, w.tx)).unzip();
-        let known =
+        let known: Vec<_> =
             envelopes.iter().map(|e| e.command_id.as_deref().and_then(|k| self.recent.get(k)).cloned()).collect();
-        let job = Job::<A> { id: self.id.clone(), deps: self.deps.clone(), envelopes, known };
-        self.in_flight = true;
-        let span = tracing::debug_span!("batch", kind = A::KIND, id = %self.id, size = take);
-        let base = self.state.clone();
-        ctx.spawn(
-            job.run(base)
-                .instrument(span)
-                .into_actor(self)
-                .map(move |done, act, ctx| act.finish_batch(done, senders, ctx)),
-        );
+        let keys = envelopes.iter().filter_map(|e| e.command_id.clone()).collect();
+        let batch = Batch::<A> { id: self.id.clone(), deps: self.deps.clone(), envelopes, known, prepared: false };
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        self.callers().insert(ticket, senders);
+        self.lanes.push_back(Lane { ticket, keys, settled: HashMap::new(), stage: Stage::Reading });
+        self.spawn_read(ticket, batch, load, ctx);
     }
 
-    fn finish_batch(&mut self, done: Done<A>, senders: Vec<ReplyTx<A>>, ctx: &mut Context<Self>) {
-        self.in_flight = false;
+    fn callers(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Vec<ReplyTx<A>>>> {
+        // Only the actor's thread locks it; a panic there ends the actor.
+        self.callers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn take_callers(&self, ticket: u64) -> Vec<ReplyTx<A>> {
+        self.callers().remove(&ticket).unwrap_or_default()
+    }
+
+    fn spawn_read(&mut self, ticket: u64, batch: Batch<A>, load: bool, ctx: &mut Context<Self>) {
+        let span = tracing::debug_span!("read", kind = A::KIND, id = %self.id, size = batch.len(), load);
+        let keep = Arc::clone(&self.callers);
+        ctx.spawn(batch.read(load).instrument(span).into_actor(self).map(move |read, act, ctx| {
+            drop(keep);
+            act.on_read(ticket, read, ctx);
+        }));
+    }
+
+    fn on_read(&mut self, ticket: u64, read: Result<Read<A>, Done<A>>, ctx: &mut Context<Self>) {
+        let Some(pos) = self.lanes.iter().position(|l| l.ticket == ticket) else { return };
+        let Read { mut batch, loaded } = match read {
+            Ok(read) => read,
+            Err(done) => {
+                // The read failed: answer the lane. No lane is ever
+                // behind a reading one, so nothing else is affected.
+                if let Some(lane) = self.lanes.remove(pos)
+                    && self.conclude(lane.ticket, done, ctx)
+                {
+                    self.start_batch(ctx);
+                }
+                return;
+            }
+        };
+        if let Some(state) = loaded {
+            self.state = Some(state);
+        }
+        let settled = std::mem::take(&mut self.lanes[pos].settled);
+        batch.learn(&settled);
+        if pos == 0 {
+            self.decide_front(batch, ctx);
+            return;
+        }
+        let ahead = &self.lanes[0];
+        match &ahead.stage {
+            Stage::Committing { after } => {
+                let decided = batch.decide(after, &ahead.keys);
+                self.lanes[pos].stage = Stage::Decided(Box::new((batch, decided)));
+            }
+            Stage::Reading | Stage::Decided(..) => {
+                // Unreachable by construction (`lane_free`); refuse the
+                // batch rather than commit beside the lane ahead.
+                tracing::error!(kind = A::KIND, id = %self.id, "a lane behind one that is not committing");
+                let err = ActorError::Internal("batch out of order".into());
+                if let Some(lane) = self.lanes.remove(pos) {
+                    self.conclude(lane.ticket, Done::failed(batch.len(), err, Next::Keep), ctx);
+                }
+            }
+        }
+    }
+
+    /// DECIDE the front lane on the committed state and commit it, or read
+    /// again with a load when the state is unknown.
+    fn decide_front(&mut self, batch: Batch<A>, ctx: &mut Context<Self>) {
+        let Some(front) = self.lanes.front_mut() else { return };
+        let Some(state) = &self.state else {
+            // A failure ahead (or nothing loaded yet): load, and look the
+            // ids up again, since what ran before is not known either.
+            front.stage = Stage::Reading;
+            let ticket = front.ticket;
+            self.spawn_read(ticket, batch, true, ctx);
+            return;
+        };
+        let decided = batch.decide(state, &HashSet::new());
+        self.commit_front(batch, decided, ctx);
+    }
+
+    /// Starts the front lane's COMMIT (or answers it at once when every
+    /// command was a replay), then lets the next batch read and decide
+    /// behind it.
+    fn commit_front(&mut self, batch: Batch<A>, decided: Decided<A>, ctx: &mut Context<Self>) {
+        if !decided.any_decided {
+            if let Some(lane) = self.lanes.pop_front()
+                && self.conclude(lane.ticket, decided.without_commit(), ctx)
+            {
+                self.start_batch(ctx);
+            }
+            return;
+        }
+        let Some(front) = self.lanes.front_mut() else { return };
+        // A second copy of the decided state: the commit future owns one,
+        // the lane behind decides on this one.
+        let mut after = decided.state.clone();
+        A::seal(&mut after);
+        front.stage = Stage::Committing { after };
+        let ticket = front.ticket;
+        let span = tracing::debug_span!("commit", kind = A::KIND, id = %self.id, size = batch.len());
+        let keep = Arc::clone(&self.callers);
+        ctx.spawn(job::commit(batch, decided).instrument(span).into_actor(self).map(move |done, act, ctx| {
+            drop(keep);
+            act.on_commit(ticket, done, ctx);
+        }));
+        self.start_batch(ctx);
+    }
+
+    fn on_commit(&mut self, ticket: u64, done: Done<A>, ctx: &mut Context<Self>) {
+        if self.lanes.front().is_none_or(|l| l.ticket != ticket) {
+            return;
+        }
+        let Some(lane) = self.lanes.pop_front() else { return };
+        let settled: HashMap<String, StoredReply> =
+            if self.lanes.is_empty() { HashMap::new() } else { done.remember.iter().cloned().collect() };
+        let as_decided = done.as_decided && matches!(done.next, Next::Replace(_));
+        if !self.conclude(lane.ticket, done, ctx) {
+            return;
+        }
+        // The lane behind moves to the front.
+        if let Some(next) = self.lanes.front_mut() {
+            match std::mem::replace(&mut next.stage, Stage::Reading) {
+                Stage::Reading => next.settled = settled,
+                Stage::Decided(waiting) => {
+                    let (mut batch, mut decided) = *waiting;
+                    batch.learn(&settled);
+                    if as_decided && batch.settle_pending(&mut decided, &settled) {
+                        self.commit_front(batch, decided, ctx);
+                    } else {
+                        // Its base did not commit as decided (or a repeat
+                        // ahead got no stored reply): decide again on what
+                        // did commit, or after a fresh load.
+                        tracing::debug!(kind = A::KIND, id = %self.id, "batch ahead changed; deciding again");
+                        self.decide_front(batch, ctx);
+                    }
+                }
+                Stage::Committing { after } => {
+                    // Unreachable: only the front lane commits.
+                    tracing::error!(kind = A::KIND, id = %self.id, "two lanes committing");
+                    next.stage = Stage::Committing { after };
+                }
+            }
+        }
+        self.start_batch(ctx);
+    }
+
+    /// Applies a finished batch: state, remembered replies, answers,
+    /// publishing. `false` when the aggregate is gone and the actor stopped.
+    fn conclude(&mut self, ticket: u64, done: Done<A>, ctx: &mut Context<Self>) -> bool {
         self.last_active = Instant::now();
         let gone = matches!(done.next, Next::Gone);
         match done.next {
@@ -159,13 +381,13 @@ impl<A: Aggregate> AggregateActor<A> {
         for (key, reply) in done.remember {
             self.recent.insert(key, reply);
         }
-        for (tx, reply) in senders.into_iter().zip(done.replies) {
+        for (tx, reply) in self.take_callers(ticket).into_iter().zip(done.replies) {
             // A caller that gave up waiting is not an error.
             let _ = tx.send(reply);
         }
         self.unpublished |= done.changed;
         let due = self.last_published.is_none_or(|at| at.elapsed() >= self.deps.config.publish_interval);
-        if self.queue.is_empty() || due {
+        if (self.queue.is_empty() && self.lanes.is_empty()) || due {
             self.flush_document();
         }
         if !done.touched.is_empty() {
@@ -173,14 +395,16 @@ impl<A: Aggregate> AggregateActor<A> {
         }
         if gone {
             let err = ActorError::NotFound(format!("{} not found", A::KIND));
-            for w in self.queue.drain(..) {
-                let _ = w.tx.send(Err(err.clone()));
+            self.lanes.clear();
+            let lanes: Vec<_> = self.callers().drain().flat_map(|(_, senders)| senders).collect();
+            for tx in lanes.into_iter().chain(self.queue.drain(..).map(|w| w.tx)) {
+                let _ = tx.send(Err(err.clone()));
             }
             (self.leave)();
             ctx.stop();
-            return;
+            return false;
         }
-        self.start_batch(ctx);
+        true
     }
 
     /// Publishes the document if a committed change has not gone out yet.
@@ -210,13 +434,14 @@ impl<A: Aggregate> AggregateActor<A> {
     fn idle_check(&mut self, ctx: &mut Context<Self>) {
         let timeout = self.deps.config.idle_timeout;
         let idle = self.last_active.elapsed();
-        if idle >= timeout && !self.in_flight && self.queue.is_empty() {
+        let busy = !self.lanes.is_empty();
+        if idle >= timeout && !busy && self.queue.is_empty() {
             tracing::debug!(kind = A::KIND, id = %self.id, "idle; stopping");
             (self.leave)();
             ctx.stop();
         } else {
             let wait = timeout.saturating_sub(idle).max(Duration::from_millis(1));
-            self.schedule_idle_check(ctx, if self.in_flight { timeout } else { wait });
+            self.schedule_idle_check(ctx, if busy { timeout } else { wait });
         }
     }
 }
@@ -234,9 +459,10 @@ impl<A: Aggregate> Actor for AggregateActor<A> {
 }
 
 /// A restart (the actor stopped while someone still holds its address)
-/// drops its spawned futures, so an in-flight batch is abandoned: its
-/// callers see their reply channel close (`internal`), and whether it
-/// committed is unknown. So the state is forgotten and reloaded from the
+/// drops its spawned futures, so the batches in flight (the committing one
+/// and the one behind it) are abandoned: their callers see their reply
+/// channel close (`internal`), and whether the front one committed is
+/// unknown. So the state is forgotten and reloaded from the
 /// store on the next batch. Queued commands are kept. A panic instead kills
 /// the actor's task outright; the registry notices the dead address and
 /// starts a fresh actor, which likewise loads from the store.
@@ -244,7 +470,9 @@ impl<A: Aggregate> Supervised for AggregateActor<A> {
     fn restarting(&mut self, _ctx: &mut Self::Context) {
         tracing::warn!(kind = A::KIND, id = %self.id, "actor restarting; state will be reloaded");
         self.state = None;
-        self.in_flight = false;
+        // Dropping the lanes' reply senders closes their callers' channels.
+        self.lanes.clear();
+        self.callers().clear();
         self.flush_scheduled = false;
     }
 }

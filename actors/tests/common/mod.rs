@@ -2,6 +2,12 @@
 //! that behaves like the SQL one where it matters (the optimistic version
 //! check, unique command-result keys, one "transaction" per commit) and a
 //! publisher that records what was pushed.
+//!
+//! For the pipelining tests it also logs every store call in order, can
+//! hold commits until the test releases them, can let "another node"
+//! commit to an event just before the actor's next commit (a version
+//! conflict), and keeps every successful event commit with the state it
+//! left in the store.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,13 +16,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rinkside_actors::event::{EventState, Person, Rsvp, RsvpHistory, StoredEvent, WaitlistHistory};
+use rinkside_actors::event::{EventCommand, EventState, Person, Rsvp, RsvpHistory, StoredEvent, WaitlistHistory};
 use rinkside_actors::game::{GameState, PlayerDelta, RosterDelta, StoredGame};
 use rinkside_actors::{
     BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publisher, ReplyStore, StoreError,
     StoredReply,
 };
 use serde_json::Value;
+use tokio::sync::{Notify, Semaphore};
 
 /// Simulated commit latency: while one commit is "in flight", commands
 /// queue up behind it, as they would behind a real database write.
@@ -50,6 +57,20 @@ struct Db {
     deleted_people: Vec<String>,
 }
 
+/// One successful event commit (the actor's or another node's).
+#[derive(Debug, Clone)]
+pub struct CommitRecord {
+    pub expected_version: i64,
+    pub new_version: i64,
+    /// Command-result keys in decision order, with their `ok` flag.
+    pub results: Vec<(String, bool)>,
+    /// Commands "another node" decided in this commit (then `results` is
+    /// empty).
+    pub other_node: Vec<EventCommand>,
+    /// The event as stored right after this commit.
+    pub after: EventState,
+}
+
 #[derive(Default)]
 pub struct MemStore {
     db: Mutex<Db>,
@@ -63,6 +84,21 @@ pub struct MemStore {
     pub panic_next_load: AtomicBool,
     /// Commands carried by successful commits (for batch-size checks).
     pub committed_results: AtomicUsize,
+    /// Every store call in order: `people`, `find_results`, `load`,
+    /// `commit v{expected}` when a commit starts and `committed
+    /// v{new}` / `failed` / `conflict` when it returns.
+    pub calls: Mutex<Vec<String>>,
+    calls_changed: Notify,
+    /// When set, each commit waits for a permit (`release_commits`).
+    gate: Mutex<Option<Arc<Semaphore>>>,
+    /// Commands "another node" commits to the event right before the
+    /// actor's next commit reaches the version check.
+    other_node_next: Mutex<Vec<(String, EventCommand)>>,
+    /// Successful event commits, in order.
+    pub event_commits: Mutex<Vec<CommitRecord>>,
+    commits_in_flight: AtomicUsize,
+    /// The most commits ever in flight at once (one event per test).
+    pub max_commits_in_flight: AtomicUsize,
 }
 
 impl MemStore {
@@ -89,15 +125,7 @@ impl MemStore {
 
     /// The state a fresh load would see.
     pub fn event_state(&self, id: &str) -> EventState {
-        let row = self.event(id);
-        EventState::new(StoredEvent {
-            event_id: id.into(),
-            version: row.version,
-            max_skaters: row.max_skaters,
-            max_goalies: row.max_goalies,
-            cancelled: row.cancelled,
-            rsvps: row.rsvps.into_values().collect(),
-        })
+        state_of(id, &self.event(id))
     }
 
     pub fn add_game(&self, game: StoredGame) {
@@ -110,6 +138,91 @@ impl MemStore {
 
     pub fn game(&self, id: &str) -> GameRow {
         self.db.lock().unwrap().games[id].clone()
+    }
+
+    fn log(&self, call: String) {
+        self.calls.lock().unwrap().push(call);
+        self.calls_changed.notify_waiters();
+    }
+
+    pub fn calls(&self) -> Vec<String> {
+        self.calls.lock().unwrap().clone()
+    }
+
+    /// Waits until the call log satisfies `done` (fails the test after a
+    /// while instead of hanging).
+    pub async fn wait_for_calls(&self, what: &str, done: impl Fn(&[String]) -> bool) {
+        let wait = async {
+            loop {
+                let changed = self.calls_changed.notified();
+                tokio::pin!(changed);
+                changed.as_mut().enable();
+                if done(&self.calls.lock().unwrap()) {
+                    return;
+                }
+                changed.await;
+            }
+        };
+        if tokio::time::timeout(Duration::from_secs(5), wait).await.is_err() {
+            panic!("timed out waiting for {what}; calls: {:?}", self.calls());
+        }
+    }
+
+    /// From now on every commit waits for `release_commits`.
+    pub fn hold_commits(&self) {
+        *self.gate.lock().unwrap() = Some(Arc::new(Semaphore::new(0)));
+    }
+
+    /// Lets `n` held commits (or the next `n`) proceed.
+    pub fn release_commits(&self, n: usize) {
+        if let Some(gate) = &*self.gate.lock().unwrap() {
+            gate.add_permits(n);
+        }
+    }
+
+    /// Another node commits `command` (decided by the same pure core) to
+    /// the event just before the actor's next commit reaches the version
+    /// check, so that commit conflicts.
+    pub fn other_node_before_next_commit(&self, event_id: &str, command: EventCommand) {
+        self.other_node_next.lock().unwrap().push((event_id.into(), command));
+    }
+
+    /// Another node commits `command` to the event now.
+    pub fn commit_as_other_node(&self, event_id: &str, command: EventCommand) {
+        let mut state = self.event_state(event_id);
+        let expected = state.version();
+        let Ok(outcome) = rinkside_actors::event::decide(&mut state, &command, 0) else { return };
+        let mut db = self.db.lock().unwrap();
+        let row = db.events.get_mut(event_id).unwrap();
+        row.version = state.version();
+        for rsvp in outcome.effects.rsvps {
+            row.rsvps.insert(rsvp.user_id.clone(), rsvp);
+        }
+        row.rsvp_history.extend(outcome.effects.rsvp_history);
+        row.waitlist_history.extend(outcome.effects.waitlist_history);
+        if outcome.effects.limits_changed {
+            row.max_skaters = state.max_skaters();
+            row.max_goalies = state.max_goalies();
+        }
+        row.cancelled |= outcome.effects.cancelled;
+        let after = state_of(event_id, row);
+        drop(db);
+        self.event_commits.lock().unwrap().push(CommitRecord {
+            expected_version: expected,
+            new_version: after.version(),
+            results: Vec::new(),
+            other_node: vec![command],
+            after,
+        });
+        self.log(format!("other node v{}", state.version()));
+    }
+
+    /// Waits at the gate, if commits are held.
+    async fn pass_gate(&self) {
+        let gate = self.gate.lock().unwrap().clone();
+        if let Some(gate) = gate {
+            gate.acquire().await.unwrap().forget();
+        }
     }
 
     fn fail_injected(&self) -> bool {
@@ -126,9 +239,38 @@ impl MemStore {
     }
 }
 
+fn state_of(id: &str, row: &EventRow) -> EventState {
+    EventState::new(StoredEvent {
+        event_id: id.into(),
+        version: row.version,
+        max_skaters: row.max_skaters,
+        max_goalies: row.max_goalies,
+        cancelled: row.cancelled,
+        rsvps: row.rsvps.values().cloned().collect(),
+    })
+}
+
+/// Counts a commit in flight while alive.
+struct InFlight<'a>(&'a MemStore);
+
+impl<'a> InFlight<'a> {
+    fn new(store: &'a MemStore) -> Self {
+        let now = store.commits_in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        store.max_commits_in_flight.fetch_max(now, Ordering::SeqCst);
+        InFlight(store)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.commits_in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl ReplyStore for MemStore {
     fn find_results(&self, keys: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, StoredReply>, StoreError>> {
         Box::pin(async move {
+            self.log("find_results".into());
             let db = self.db.lock().unwrap();
             Ok(keys.into_iter().filter_map(|k| db.results.get(&k).cloned().map(|r| (k, r))).collect())
         })
@@ -138,6 +280,7 @@ impl ReplyStore for MemStore {
 impl EventStore for MemStore {
     fn load(&self, event_id: String) -> BoxFuture<'_, Result<Option<EventState>, StoreError>> {
         Box::pin(async move {
+            self.log("load".into());
             if self.panic_next_load.swap(false, Ordering::SeqCst) {
                 panic!("simulated bug while loading {event_id}");
             }
@@ -148,40 +291,21 @@ impl EventStore for MemStore {
 
     fn commit(&self, commit: EventCommit) -> BoxFuture<'_, Result<CommitResult, StoreError>> {
         Box::pin(async move {
-            tokio::time::sleep(COMMIT_LATENCY).await;
-            if self.fail_injected() {
-                return Err(StoreError::Other("connection reset".into()));
-            }
-            let mut db = self.db.lock().unwrap();
-            let current = db.events.get(&commit.event_id).ok_or(StoreError::NotFound)?.version;
-            let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
-            self.check(&db, current, commit.expected_version, &keys)?;
-            for r in &commit.results {
-                db.results.insert(
-                    r.key.clone(),
-                    StoredReply { ok: r.ok, reply: r.reply.clone(), fingerprint: r.fingerprint.clone() },
-                );
-            }
-            let row = db.events.get_mut(&commit.event_id).ok_or(StoreError::NotFound)?;
-            row.version = commit.new_version;
-            for rsvp in commit.rsvps {
-                row.rsvps.insert(rsvp.user_id.clone(), rsvp);
-            }
-            row.rsvp_history.extend(commit.rsvp_history);
-            row.waitlist_history.extend(commit.waitlist_history);
-            if let Some(limits) = commit.limits {
-                row.max_skaters = limits.max_skaters;
-                row.max_goalies = limits.max_goalies;
-            }
-            row.cancelled |= commit.cancelled;
-            self.commits.fetch_add(1, Ordering::SeqCst);
-            self.committed_results.fetch_add(commit.results.len(), Ordering::SeqCst);
-            Ok(CommitResult::default())
+            let _in_flight = InFlight::new(self);
+            self.log(format!("commit v{}", commit.expected_version));
+            let result = self.commit_event(commit).await;
+            self.log(match &result {
+                Ok(version) => format!("committed v{version}"),
+                Err(StoreError::Conflict) => "conflict".into(),
+                Err(_) => "failed".into(),
+            });
+            result.map(|_| CommitResult::default())
         })
     }
 
     fn people(&self, user_ids: Vec<String>) -> BoxFuture<'_, Result<HashMap<String, Person>, StoreError>> {
         Box::pin(async move {
+            self.log("people".into());
             let db = self.db.lock().unwrap();
             Ok(user_ids
                 .into_iter()
@@ -189,6 +313,56 @@ impl EventStore for MemStore {
                 .map(|id| (id.clone(), Person { display_name: format!("Name {id}"), preferred_position: None }))
                 .collect())
         })
+    }
+}
+
+impl MemStore {
+    /// An event commit as one "transaction"; the new version when it
+    /// succeeds.
+    async fn commit_event(&self, commit: EventCommit) -> Result<i64, StoreError> {
+        tokio::time::sleep(COMMIT_LATENCY).await;
+        self.pass_gate().await;
+        let others = std::mem::take(&mut *self.other_node_next.lock().unwrap());
+        for (event_id, command) in others {
+            self.commit_as_other_node(&event_id, command);
+        }
+        if self.fail_injected() {
+            return Err(StoreError::Other("connection reset".into()));
+        }
+        let mut db = self.db.lock().unwrap();
+        let current = db.events.get(&commit.event_id).ok_or(StoreError::NotFound)?.version;
+        let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
+        self.check(&db, current, commit.expected_version, &keys)?;
+        for r in &commit.results {
+            db.results.insert(
+                r.key.clone(),
+                StoredReply { ok: r.ok, reply: r.reply.clone(), fingerprint: r.fingerprint.clone() },
+            );
+        }
+        let row = db.events.get_mut(&commit.event_id).ok_or(StoreError::NotFound)?;
+        row.version = commit.new_version;
+        for rsvp in commit.rsvps {
+            row.rsvps.insert(rsvp.user_id.clone(), rsvp);
+        }
+        row.rsvp_history.extend(commit.rsvp_history);
+        row.waitlist_history.extend(commit.waitlist_history);
+        if let Some(limits) = commit.limits {
+            row.max_skaters = limits.max_skaters;
+            row.max_goalies = limits.max_goalies;
+        }
+        row.cancelled |= commit.cancelled;
+        let after = state_of(&commit.event_id, row);
+        drop(db);
+        self.event_commits.lock().unwrap().push(CommitRecord {
+            expected_version: commit.expected_version,
+            new_version: commit.new_version,
+            results: commit.results.iter().map(|r| (r.key.clone(), r.ok)).collect(),
+            other_node: Vec::new(),
+            after,
+        });
+        self.commits.fetch_add(1, Ordering::SeqCst);
+        self.committed_results.fetch_add(commit.results.len(), Ordering::SeqCst);
+        Ok(commit.new_version)
     }
 }
 
