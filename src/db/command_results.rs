@@ -2,7 +2,7 @@
 //! is stored in the same transaction as its effects, so a retry answers the
 //! first reply even after a restart or on another node.
 
-use super::{Backend, Db, dynamic, flag, store_error as other, value_tuples};
+use super::{Backend, Db, dynamic, flag, store_error as other};
 use rinkside_actors::{StoreError, StoredReply};
 use sqlx::AnyConnection;
 use std::collections::HashMap;
@@ -37,10 +37,10 @@ pub async fn insert_results(
     results: &[&rinkside_actors::CommandResult],
     now: i64,
 ) -> Result<(), StoreError> {
-    for chunk in results.chunks(backend.rows_per_statement(5)) {
+    for chunk in results.chunks(backend.rows_per_bulk_statement(5)) {
         let sql = format!(
             "INSERT INTO command_results (key, ok, body, created_at, fingerprint) VALUES {} ON CONFLICT (key) DO NOTHING",
-            value_tuples(chunk.len(), 5)
+            backend.tuples(chunk.len(), 5)
         );
         let mut q = sqlx::query(dynamic(sql));
         for r in chunk {

@@ -29,7 +29,7 @@ use tokio::sync::oneshot::error::TryRecvError;
 
 use super::command_results::insert_results;
 use super::event_follow_ups::{self, FollowUp};
-use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, store_error as other, value_tuples};
+use super::{Backend, Db, dynamic, flag, new_id, now_ms, placeholder_list, store_error as other};
 
 /// Most event batches one combined transaction writes; the rest wait for
 /// the next turn.
@@ -152,14 +152,14 @@ async fn check_versions(
     commits: &[EventCommit],
     now: i64,
 ) -> Result<(), StoreError> {
-    const COLUMNS: usize = 11;
-    for chunk in commits.chunks(backend.rows_per_statement(COLUMNS)) {
-        // VALUES columns are column1…column11 on both backends.
+    const COLUMNS: usize = 12;
+    for chunk in commits.chunks(backend.rows_per_bulk_statement(COLUMNS)) {
+        // VALUES columns are column1…column12 on both backends.
         let sql = format!(
-            "UPDATE events SET version = v.column3, updated_at = ${now_at}, \
+            "UPDATE events SET version = v.column3, updated_at = v.column12, \
                max_skaters = CASE WHEN v.column4 = 1 THEN v.column5 ELSE events.max_skaters END, \
                max_goalies = CASE WHEN v.column4 = 1 THEN v.column6 ELSE events.max_goalies END, \
-               cancelled_at = CASE WHEN v.column7 = 1 AND events.cancelled_at IS NULL THEN ${now_at} \
+               cancelled_at = CASE WHEN v.column7 = 1 AND events.cancelled_at IS NULL THEN v.column12 \
                  ELSE events.cancelled_at END, \
                cancel_reason = CASE WHEN v.column7 = 1 AND events.cancelled_at IS NULL THEN CAST(v.column11 AS TEXT) \
                  ELSE events.cancel_reason END, \
@@ -168,8 +168,7 @@ async fn check_versions(
              FROM (VALUES {}) AS v \
              WHERE events.id = v.column1 AND events.version = v.column2 \
              RETURNING events.id",
-            value_tuples(chunk.len(), COLUMNS),
-            now_at = chunk.len() * COLUMNS + 1,
+            backend.tuples(chunk.len(), COLUMNS),
         );
         let mut q = sqlx::query_scalar::<_, String>(dynamic(sql));
         for c in chunk {
@@ -185,9 +184,10 @@ async fn check_versions(
                 .bind(flag(c.open_places.is_some()))
                 .bind(c.open_places.and_then(|o| o.skaters))
                 .bind(c.open_places.and_then(|o| o.goalies))
-                .bind(c.cancel_reason.as_deref());
+                .bind(c.cancel_reason.as_deref())
+                .bind(now);
         }
-        let moved = q.bind(now).fetch_all(&mut *conn).await.map_err(other)?;
+        let moved = q.fetch_all(&mut *conn).await.map_err(other)?;
         if moved.len() == chunk.len() {
             continue;
         }
@@ -206,14 +206,14 @@ async fn upsert_rsvps(
     rsvps: &[EventRsvp<'_>],
     now: i64,
 ) -> Result<(), StoreError> {
-    for chunk in rsvps.chunks(backend.rows_per_statement(10)) {
+    for chunk in rsvps.chunks(backend.rows_per_bulk_statement(10)) {
         let sql = format!(
             "INSERT INTO event_rsvps (id, event_id, user_id, status, position, role, accepted_seq, responded_at, \
                created_at, updated_at) VALUES {} \
              ON CONFLICT (event_id, user_id) DO UPDATE SET status = excluded.status, position = excluded.position, \
                role = excluded.role, accepted_seq = excluded.accepted_seq, responded_at = excluded.responded_at, \
                updated_at = excluded.updated_at",
-            value_tuples(chunk.len(), 10)
+            backend.tuples(chunk.len(), 10)
         );
         let mut q = sqlx::query(dynamic(sql));
         for (event_id, r) in chunk {
@@ -244,11 +244,11 @@ async fn sync_payments(
 ) -> Result<(), StoreError> {
     let (attending, others): (Vec<&EventRsvp>, Vec<&EventRsvp>) =
         rsvps.iter().partition(|(_, r)| r.status == RsvpStatus::Attending);
-    for chunk in attending.chunks(backend.rows_per_statement(6)) {
+    for chunk in attending.chunks(backend.rows_per_bulk_statement(6)) {
         let sql = format!(
             "INSERT INTO event_payments (id, event_id, user_id, is_paid, created_at, updated_at) VALUES {} \
              ON CONFLICT (event_id, user_id) DO NOTHING",
-            value_tuples(chunk.len(), 6)
+            backend.tuples(chunk.len(), 6)
         );
         let mut q = sqlx::query(dynamic(sql));
         for (event_id, r) in chunk {
@@ -256,10 +256,10 @@ async fn sync_payments(
         }
         q.execute(&mut *conn).await.map_err(other)?;
     }
-    for chunk in others.chunks(backend.rows_per_statement(2)) {
+    for chunk in others.chunks(backend.rows_per_bulk_statement(2)) {
         let sql = format!(
             "DELETE FROM event_payments WHERE is_paid = 0 AND (event_id, user_id) IN (VALUES {})",
-            value_tuples(chunk.len(), 2)
+            backend.tuples(chunk.len(), 2)
         );
         let mut q = sqlx::query(dynamic(sql));
         for (event_id, r) in chunk {
@@ -298,10 +298,10 @@ async fn append_history(
     table: &str,
     rows: &[HistoryRow<'_>],
 ) -> Result<(), StoreError> {
-    for chunk in rows.chunks(backend.rows_per_statement(6)) {
+    for chunk in rows.chunks(backend.rows_per_bulk_statement(6)) {
         let sql = format!(
             "INSERT INTO {table} (id, event_id, user_id, action, position, created_at) VALUES {}",
-            value_tuples(chunk.len(), 6)
+            backend.tuples(chunk.len(), 6)
         );
         let mut q = sqlx::query(dynamic(sql));
         for h in chunk {

@@ -10,7 +10,7 @@ use rinkside_actors::{EventCommit, OpenPlaces, Position};
 use serde::{Deserialize, Serialize};
 use sqlx::{Any, AnyConnection, Executor};
 
-use super::{Backend, dynamic, new_id, value_tuples};
+use super::{Backend, dynamic, new_id};
 
 /// Most records one worker turn takes: one transaction carries them all.
 pub const MAX_TAKEN: i64 = 64;
@@ -74,10 +74,10 @@ impl FollowUp {
 
 /// Appends the records of a transaction's batches, in order.
 pub async fn append(conn: &mut AnyConnection, backend: Backend, records: &[FollowUp], now: i64) -> sqlx::Result<()> {
-    for chunk in records.chunks(backend.rows_per_statement(5)) {
+    for chunk in records.chunks(backend.rows_per_bulk_statement(5)) {
         let sql = format!(
             "INSERT INTO event_follow_ups (id, event_id, version, record, created_at) VALUES {}",
-            value_tuples(chunk.len(), 5)
+            backend.tuples(chunk.len(), 5)
         );
         let mut q = sqlx::query(dynamic(sql));
         for r in chunk {

@@ -94,7 +94,37 @@ impl Backend {
         };
         (placeholders / columns.max(1)).max(1)
     }
+
+    /// Rows per multi-row statement written with [`Backend::tuples`]: on
+    /// both backends thousands of placeholders, so the group commit's
+    /// hundreds of rows go in one statement per table rather than a dozen
+    /// (each statement is a round trip to the connection's thread, and
+    /// the chain of them is the commit's latency).
+    pub fn rows_per_bulk_statement(self, columns: usize) -> usize {
+        (BULK_PLACEHOLDERS / columns.max(1)).max(1)
+    }
+
+    /// `rows` tuples of `columns` placeholders for a multi-row `VALUES`,
+    /// bound in order. On SQLite they are anonymous (`?`): a numbered or
+    /// named placeholder (`$N`) is looked up in a list when the statement
+    /// is prepared and again when sqlx asks each one's name to bind it,
+    /// which is what makes [`Backend::rows_per_statement`] keep `$N`
+    /// statements small; `?` has no name, so neither lookup happens. Use
+    /// only in statements with no other placeholders.
+    pub fn tuples(self, rows: usize, columns: usize) -> String {
+        match self {
+            Backend::Sqlite => {
+                let tuple = format!("({})", vec!["?"; columns].join(", "));
+                vec![tuple; rows].join(", ")
+            }
+            Backend::Postgres => value_tuples(rows, columns),
+        }
+    }
 }
+
+/// Placeholders in one statement built with [`Backend::tuples`] (SQLite
+/// allows 32,766, PostgreSQL 65,535).
+const BULK_PLACEHOLDERS: usize = 8192;
 
 /// The shared pool plus which backend it talks to.
 #[derive(Clone, Debug)]
@@ -357,6 +387,13 @@ mod tests {
         assert_eq!(Backend::Sqlite.rows_per_statement(10), 25);
         assert_eq!(Backend::Sqlite.rows_per_statement(1000), 1);
         assert_eq!(Backend::Postgres.rows_per_statement(4), 2048);
+    }
+
+    #[test]
+    fn bulk_tuples_are_anonymous_on_sqlite_and_numbered_on_postgres() {
+        assert_eq!(Backend::Sqlite.tuples(2, 3), "(?, ?, ?), (?, ?, ?)");
+        assert_eq!(Backend::Postgres.tuples(2, 2), "($1, $2), ($3, $4)");
+        assert_eq!(Backend::Sqlite.rows_per_bulk_statement(10), 819);
     }
 
     #[test]

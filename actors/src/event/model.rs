@@ -8,6 +8,7 @@
 //! the code shape rather than of every caller's care.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Bound;
 
 use serde::{Deserialize, Serialize};
 
@@ -213,7 +214,13 @@ impl EventState {
             return None;
         }
         let key = (rsvp.accepted_seq, rsvp.user_id.clone());
-        let before = self.lines(rsvp.role()).waitlist.range(..key).count();
+        let line = &self.lines(rsvp.role()).waitlist;
+        // Counted from the nearer end: during a burst the people being
+        // answered have just joined the tail of a long line, and counting
+        // everyone ahead of each of them is quadratic over the burst.
+        let half = line.len() / 2;
+        let after = line.range((Bound::Excluded(&key), Bound::Unbounded)).take(half + 1).count();
+        let before = if after <= half { line.len() - 1 - after } else { line.range(..&key).count() };
         Some(count(before) + 1)
     }
 
