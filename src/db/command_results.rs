@@ -12,9 +12,10 @@ pub async fn find_results(db: &Db, keys: Vec<String>) -> Result<HashMap<String, 
     if keys.is_empty() {
         return Ok(HashMap::new());
     }
-    let placeholders: Vec<String> = (1..=keys.len()).map(|i| format!("${i}")).collect();
-    let sql =
-        format!("SELECT key, ok, body, fingerprint FROM command_results WHERE key IN ({})", placeholders.join(", "));
+    let sql = format!(
+        "SELECT key, ok, body, fingerprint FROM command_results WHERE key IN ({})",
+        db.backend.list(keys.len())
+    );
     let mut q = sqlx::query_as::<_, (String, i64, String, Option<String>)>(dynamic(sql));
     for k in &keys {
         q = q.bind(k);

@@ -3,7 +3,7 @@
 //! commit is [`super::event_commits`].
 
 use super::events::{DISPLAY_NAME, get};
-use super::{Db, dynamic, placeholder_list, store_error as other};
+use super::{Db, dynamic, store_error as other};
 use rinkside_actors::event::{EventState, Person, Rsvp, RsvpStatus, StoredEvent};
 use rinkside_actors::{Position, StoreError};
 use sqlx::FromRow;
@@ -14,12 +14,12 @@ use std::collections::HashMap;
 /// with) and their preferred position. Ids of nobody are left out.
 pub async fn people(db: &Db, user_ids: Vec<String>) -> Result<HashMap<String, Person>, StoreError> {
     let mut found = HashMap::with_capacity(user_ids.len());
-    for chunk in user_ids.chunks(db.backend.rows_per_statement(1)) {
+    for chunk in user_ids.chunks(db.backend.rows_per_bulk_statement(1)) {
         let sql = format!(
             "SELECT u.id, {DISPLAY_NAME} AS display_name, \
                (SELECT p.position FROM player_positions p WHERE p.user_id = u.id AND p.is_preferred = 1) AS preferred \
              FROM users u WHERE u.id IN ({})",
-            placeholder_list(1, chunk.len())
+            db.backend.list(chunk.len())
         );
         let mut q = sqlx::query_as::<_, (String, String, Option<String>)>(dynamic(sql));
         for id in chunk {

@@ -120,6 +120,15 @@ impl Backend {
             Backend::Postgres => value_tuples(rows, columns),
         }
     }
+
+    /// `count` placeholders for an `IN (…)` list, anonymous on SQLite as
+    /// for [`Backend::tuples`], with the same proviso.
+    pub fn list(self, count: usize) -> String {
+        match self {
+            Backend::Sqlite => vec!["?"; count].join(", "),
+            Backend::Postgres => placeholder_list(1, count),
+        }
+    }
 }
 
 /// Placeholders in one statement built with [`Backend::tuples`] (SQLite
@@ -394,6 +403,7 @@ mod tests {
         assert_eq!(Backend::Sqlite.tuples(2, 3), "(?, ?, ?), (?, ?, ?)");
         assert_eq!(Backend::Postgres.tuples(2, 2), "($1, $2), ($3, $4)");
         assert_eq!(Backend::Sqlite.rows_per_bulk_statement(10), 819);
+        assert_eq!((Backend::Sqlite.list(3).as_str(), Backend::Postgres.list(2).as_str()), ("?, ?, ?", "$1, $2"));
     }
 
     #[test]
