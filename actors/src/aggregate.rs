@@ -125,6 +125,15 @@ pub struct ActorConfig {
     /// batches; with the pipeline the next batch is decided while one
     /// commits, so a big batch does not hold the one behind it.
     pub max_batch: usize,
+    /// Commands that must be waiting before the next batch is read and
+    /// decided while one commits (default 64). Below it the next batch
+    /// waits for the commit, gathering what arrives meanwhile (plain group
+    /// commit: fewer, fuller commits, which is what a busy league night of
+    /// many quiet events needs); from it on, in a burst on one event, the
+    /// pipeline keeps the database busy. Measured (steady, 100 events at
+    /// 5,000/s asked): pipelining every batch halved the replies per
+    /// commit and sustained 2,500/s instead of 3,100.
+    pub pipeline_from: usize,
     /// Decide-and-commit attempts per batch when other nodes keep moving the
     /// version (default 10, with a short jittered pause between them); then
     /// the batch answers `conflict`.
@@ -148,6 +157,7 @@ impl Default for ActorConfig {
         ActorConfig {
             idle_timeout: Duration::from_secs(5 * 60),
             max_batch: 1024,
+            pipeline_from: 64,
             max_attempts: 10,
             max_queue: 8192,
             remembered_replies: 4096,

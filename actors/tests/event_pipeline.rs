@@ -24,7 +24,12 @@ fn setup(max_skaters: Option<i64>) -> (Arc<MemStore>, EventRegistry) {
     store.hold_commits();
     let events_store: Arc<dyn EventStore> = store.clone();
     let publisher: Arc<dyn Publisher> = Recorder::new();
-    let events = EventRegistry::new(events_store, publisher, Arbiters::current().unwrap(), ActorConfig::default());
+    let events = EventRegistry::new(
+        events_store,
+        publisher,
+        Arbiters::current().unwrap(),
+        ActorConfig { pipeline_from: 1, ..ActorConfig::default() },
+    );
     (store, events)
 }
 

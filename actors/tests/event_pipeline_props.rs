@@ -134,7 +134,7 @@ fn run(
         let events_store: Arc<dyn EventStore> = store.clone();
         let publisher: Arc<dyn Publisher> = Recorder::new();
         // Small batches, so a burst needs several and they pipeline.
-        let config = ActorConfig { max_batch: 4, ..ActorConfig::default() };
+        let config = ActorConfig { max_batch: 4, pipeline_from: 1, ..ActorConfig::default() };
         let events = EventRegistry::new(events_store, publisher, Arbiters::current().unwrap(), config);
 
         let mut calls = Vec::new();

@@ -32,6 +32,10 @@ use crate::realtime::pusher::Pusher;
 
 /// How often a worker looks for records nobody woke it for.
 pub const SWEEP: Duration = Duration::from_secs(2);
+/// How long a woken worker waits for more records before its turn.
+/// Measured (steady, 100 events at 5,000/s asked, SQLite): a turn per
+/// commit doubled the write transactions and cut what the node sustains.
+const GATHER: Duration = Duration::from_millis(5);
 /// The pause after a failed turn.
 const RETRY: Duration = Duration::from_secs(1);
 
@@ -72,7 +76,12 @@ impl FollowUps {
 async fn run(this: Arc<FollowUps>, db: Db, outlets: Outlets) {
     loop {
         tokio::select! {
-            () = this.wake.notified() => {}
+            () = this.wake.notified() => {
+                // Let the records of the commits landing now join this
+                // turn: on SQLite every turn is a write transaction taking
+                // the one writer's turn from the event commits.
+                tokio::time::sleep(GATHER).await;
+            }
             () = tokio::time::sleep(SWEEP) => {
                 // A cheap read first: an idle node's sweep writes nothing.
                 match event_follow_ups::pending(&db.pool).await {

@@ -35,6 +35,9 @@
 //!
 //! Depth: at most two lanes, one committing and one reading or decided and
 //! waiting. More would gain nothing, commits of one aggregate being serial.
+//! A lane behind starts only when `ActorConfig::pipeline_from` commands
+//! wait: under light load the next batch is fuller if it waits for the
+//! commit (measured in `ActorConfig`'s docs).
 //!
 //! A rejected command gets its own error and does not spoil the batch
 //! (decisions never mutate on rejection). Failures are whole-batch: if the
@@ -181,11 +184,16 @@ impl<A: Aggregate> AggregateActor<A> {
     }
 
     /// Whether a new lane may start: none in flight, or only one that is
-    /// committing (a lane behind needs the state it will commit).
+    /// committing (a lane behind needs the state it will commit) while
+    /// enough commands wait to make a pipeline worth it
+    /// (`ActorConfig::pipeline_from`).
     fn lane_free(&self) -> bool {
         match self.lanes.len() {
             0 => true,
-            n if n < PIPELINE_DEPTH => matches!(self.lanes.back().map(|l| &l.stage), Some(Stage::Committing { .. })),
+            n if n < PIPELINE_DEPTH => {
+                self.queue.len() >= self.deps.config.pipeline_from.max(1)
+                    && matches!(self.lanes.back().map(|l| &l.stage), Some(Stage::Committing { .. }))
+            }
             _ => false,
         }
     }
