@@ -140,9 +140,14 @@ async fn turn(db: &Db, outlets: &Outlets) -> Result<usize, sqlx::Error> {
         let _ = outlets.notices.send(batch);
     }
     if !written.is_empty() {
-        if let Err(e) = crate::live::feed::push(db, &outlets.pusher, &written).await {
-            tracing::warn!(error = %e, "feed items not pushed");
-        }
+        // In the background: an event with a big audience does not hold
+        // the next turn (and the board's next settlement) behind its push.
+        let (db, pusher) = (db.clone(), outlets.pusher.clone());
+        tokio::spawn(async move {
+            if let Err(e) = crate::live::feed::push(&db, &pusher, &written).await {
+                tracing::warn!(error = %e, "feed items not pushed");
+            }
+        });
     }
     for event_id in moved {
         let _ = outlets.open_places.send(event_id.to_string());
