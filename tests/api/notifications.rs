@@ -276,6 +276,7 @@ async fn notifications_page_newest_first_are_read_one_or_all_and_are_their_owner
         assert_eq!(s, 200, "{b}");
         events.push(event);
     }
+    app.settled().await;
     assert_eq!(unread(&app, &me).await, 3);
     let (s, p1) = app.get("/api/v1/notifications?limit=2", Some(&me)).await;
     assert_eq!(s, 200, "{p1}");
@@ -337,6 +338,7 @@ async fn the_topic_snapshot_is_the_first_page_with_the_unread_count_and_needs_a_
     rsvp(&app, &me, &event, "ATTENDING").await;
     let (s, _) = app.delete(&format!("/api/v1/events/{event}/attendees/{}", me.id), Some(&org)).await;
     assert_eq!(s, 200);
+    app.settled().await;
     let mut ws = app.ws().await;
     ws.auth(&me).await;
     let snap = ws.subscribe("notifications").await;
