@@ -14,6 +14,7 @@ Usage: schemathesis_fixtures.py BASE_URL TOKEN > fixtures.toml
 
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -84,7 +85,14 @@ their_event = call(
 )["id"]
 call("PUT", f"/api/v1/events/{their_event}/rsvp", {"action": "ATTENDING"})
 call("DELETE", f"/api/v1/events/{their_event}/attendees/{me}", as_token=other_token)
-notification = call("GET", "/api/v1/notifications")["items"][0]["id"]
+# The removal's notification follows the commit off the actor's path
+# (docs/architecture.md › The path of an RSVP, step 7): wait for it.
+for _ in range(100):
+    notes = call("GET", "/api/v1/notifications")["items"]
+    if notes:
+        break
+    time.sleep(0.05)
+notification = notes[0]["id"]
 
 ids = {
     "users": [me, other_id],
