@@ -70,8 +70,9 @@ impl Realtime {
         let arbiters = Arbiters::spawn(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2))?;
         let actor_config = ActorConfig { idle_timeout: config.actor_idle, ..ActorConfig::default() };
         let publisher: Arc<dyn rinkside_actors::Publisher> = pusher.clone();
-        // Commits that move an event's open places report it here; the sub
-        // market tells the people it concerns (`market::push`).
+        // The follow-up of a commit that moved an event's open places
+        // reports it here; the sub market tells the people it concerns
+        // (`market::push`).
         let (open_places, changed) = tokio::sync::mpsc::unbounded_channel();
         crate::market::push::watch(db.clone(), pusher.clone(), clock.clone(), changed);
         // Every writer of notifications hands its committed batch here.
