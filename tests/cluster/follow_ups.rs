@@ -10,48 +10,24 @@ use super::nodes::*;
 use serde_json::{Value, json};
 use std::time::Duration;
 
+/// Items of `kind` in a `{"items": […]}` page `user` reads at `path`.
+async fn items_of(node: &Node, user: &User, path: &str, kind: &str) -> usize {
+    let page = node.get(user, path).await;
+    page["items"].as_array().into_iter().flatten().filter(|n| n["type"] == kind).count()
+}
+
 /// Notifications of `kind` that `user` has, read on `node`.
 async fn told(node: &Node, user: &User, kind: &str) -> usize {
-    let page: Value = node
-        .http
-        .get(node.url("/api/v1/notifications?limit=50"))
-        .bearer_auth(&user.token)
-        .send()
-        .await
-        .expect("notifications")
-        .json()
-        .await
-        .expect("json");
-    page["items"].as_array().into_iter().flatten().filter(|n| n["type"] == kind).count()
+    items_of(node, user, "/api/v1/notifications?limit=50", kind).await
 }
 
 /// EVENT_UPDATED items in `user`'s feed.
 async fn event_updates_in_feed(node: &Node, user: &User) -> usize {
-    let page: Value = node
-        .http
-        .get(node.url("/api/v1/feed"))
-        .bearer_auth(&user.token)
-        .send()
-        .await
-        .expect("feed")
-        .json()
-        .await
-        .expect("json");
-    page["items"].as_array().into_iter().flatten().filter(|i| i["type"] == "EVENT_UPDATED").count()
+    items_of(node, user, "/api/v1/feed", "EVENT_UPDATED").await
 }
 
 async fn open_calls(node: &Node, user: &User) -> usize {
-    let page: Value = node
-        .http
-        .get(node.url("/api/v1/me/statuses"))
-        .bearer_auth(&user.token)
-        .send()
-        .await
-        .expect("my statuses")
-        .json()
-        .await
-        .expect("json");
-    page["items"].as_array().map_or(0, Vec::len)
+    node.get(user, "/api/v1/me/statuses").await["items"].as_array().map_or(0, Vec::len)
 }
 
 async fn pending_follow_ups(database_url: &str) -> i64 {

@@ -123,16 +123,21 @@ impl Node {
         res.json().await.expect("json")
     }
 
-    pub async fn attendees(&self, user: &User, event: &str) -> Value {
+    /// `GET path` as `user`, the body as JSON.
+    pub async fn get(&self, user: &User, path: &str) -> Value {
         self.http
-            .get(self.url(&format!("/api/v1/events/{event}/attendees")))
+            .get(self.url(path))
             .bearer_auth(&user.token)
             .send()
             .await
-            .expect("attendees")
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"))
             .json()
             .await
             .expect("json")
+    }
+
+    pub async fn attendees(&self, user: &User, event: &str) -> Value {
+        self.get(user, &format!("/api/v1/events/{event}/attendees")).await
     }
 
     pub async fn ws(&self) -> Ws {
