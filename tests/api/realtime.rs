@@ -223,7 +223,12 @@ async fn ten_thousand_subscribe_cycles_leave_no_topic_state_behind() {
     ws.send(json!({"type": "ping"})).await;
     let mut snapshots = 0;
     loop {
-        let frame = ws.next_json(Duration::from_secs(30)).await.expect("frames");
+        // Each subscribe reads a snapshot before the next frame is read, and
+        // most snapshots are dropped by the unsubscribe behind them, so the
+        // socket can stay quiet until all 10,000 are through: on PostgreSQL
+        // on a busy 2-core CI machine that took over 30 s. This test is about
+        // what is left behind, not speed (loadtest/ measures speed).
+        let frame = ws.next_json(Duration::from_secs(300)).await.expect("frames");
         match frame["type"].as_str() {
             Some("snapshot") => snapshots += 1,
             Some("pong") => break,
