@@ -8,7 +8,7 @@ use crate::permissions::{self, Action};
 use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use rinkside_actors::Envelope;
-use rinkside_actors::game::{CLOCK_AT_WINDOW_MS, GameAction, GameCommand, GameStatus, PenaltyKind};
+use rinkside_actors::game::{CLOCK_AT_WINDOW_MS, GameAction, GameCommand, GameStatus, PenaltyKind, SettingsPatch};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -165,8 +165,10 @@ pub async fn action(
     // Scoring keys are scoped by game as well as by user (one score keeper
     // may run two games from one device).
     let key = command_key(&Topic::game(game_id).bus_name(), &me.id, client_id);
+    // The digest is of the body as sent: a retry's clock instant differs.
+    let replay = key.map(|key| (key, super::fingerprint(&input)));
     let action = input.into_action(crate::db::now_ms());
-    send(state, me, game_id, GameCommand::Action(action), key).await
+    send(state, me, game_id, GameCommand::Action(action), replay).await
 }
 
 /// The players who dressed for one side (scorers).
@@ -194,6 +196,7 @@ pub async fn reschedule(
     game_id: &str,
     scheduled_at: Option<&str>,
     status: Option<GameStatus>,
+    settings: SettingsPatch,
 ) -> AppResult<()> {
     permissions::check(&state.db, Some(&me.id), Action::ManageGame { game_id }).await?;
     let scheduled_at = scheduled_at
@@ -223,6 +226,9 @@ pub async fn reschedule(
     if let Some(status) = status {
         send(state, me, game_id, GameCommand::SetStatus { status }, None).await?;
     }
+    if !settings.is_empty() {
+        send(state, me, game_id, GameCommand::Configure(settings), None).await?;
+    }
     Ok(())
 }
 
@@ -231,12 +237,11 @@ async fn send(
     me: &AuthUser,
     game_id: &str,
     command: GameCommand,
-    key: Option<String>,
+    replay: Option<(String, String)>,
 ) -> AppResult<Value> {
-    // Only a command with a key is ever replayed, so only it needs a digest.
-    let fingerprint = key.as_ref().map(|_| super::fingerprint(&command));
+    // Only a command with a key is ever replayed, so only it has a digest.
     let mut envelope = Envelope::new(me.id.clone(), command);
-    if let (Some(key), Some(fingerprint)) = (key, fingerprint) {
+    if let Some((key, fingerprint)) = replay {
         envelope = envelope.with_command_id(key).with_fingerprint(fingerprint);
     }
     let reply = state.realtime.games.send(game_id, envelope).await?;

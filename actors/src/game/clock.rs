@@ -93,6 +93,29 @@ impl GameSettings {
     }
 }
 
+/// A change to a game's own settings: `None` leaves a field as it is,
+/// `Some(None)` gives it back to the season.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SettingsPatch {
+    pub period_minutes: Option<Option<i64>>,
+    pub overtime_minutes: Option<Option<i64>>,
+    pub clock_mode: Option<Option<ClockMode>>,
+}
+
+impl SettingsPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == SettingsPatch::default()
+    }
+
+    pub fn applied_to(&self, own: GameSettings) -> GameSettings {
+        GameSettings {
+            period_minutes: self.period_minutes.unwrap_or(own.period_minutes),
+            overtime_minutes: self.overtime_minutes.unwrap_or(own.overtime_minutes),
+            clock_mode: self.clock_mode.unwrap_or(own.clock_mode),
+        }
+    }
+}
+
 impl Default for ClockSettings {
     fn default() -> Self {
         ClockSettings { period_minutes: 20, overtime_minutes: 5, clock_mode: ClockMode::Stop }

@@ -49,7 +49,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::clock::{ClockPhase, GameSettings, INTERMISSION_MINUTES};
+use super::clock::{ClockPhase, GameSettings, INTERMISSION_MINUTES, SettingsPatch};
 use super::effects::{Change, GameEffects, PlayerDelta, RosterDelta};
 use super::model::{EntryKind, GameState, GameStatus, Goalies, LogEntry, Period, Side};
 use super::penalties::{PenaltyKind, Strength};
@@ -167,9 +167,9 @@ pub enum GameCommand {
     Reschedule {
         scheduled_at: i64,
     },
-    /// The game's own period lengths and clock mode (`None`: the season's),
-    /// only before the game goes live.
-    Configure(GameSettings),
+    /// A change to the game's own period lengths and clock mode, only
+    /// before the game goes live.
+    Configure(SettingsPatch),
 }
 
 /// A replaced dressed list, for the store.
@@ -843,7 +843,8 @@ fn reschedule(state: &GameState, scheduled_at: i64) -> Result<GameOutcome, Rejec
     }
 }
 
-fn configure(state: &mut GameState, settings: GameSettings) -> Result<GameOutcome, Rejection> {
+fn configure(state: &mut GameState, patch: SettingsPatch) -> Result<GameOutcome, Rejection> {
+    let settings = patch.applied_to(state.own_settings());
     if let Some((field, message)) = settings.invalid() {
         return Err(Rejection::invalid(field, message));
     }

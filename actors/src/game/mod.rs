@@ -19,7 +19,7 @@ mod proptests;
 mod tests;
 
 pub use actor::{GameActor, GameAggregate, GameBatch};
-pub use clock::{Clock, ClockMode, ClockPhase, ClockSettings, GameSettings};
+pub use clock::{Clock, ClockMode, ClockPhase, ClockSettings, GameSettings, SettingsPatch};
 pub use decide::{
     CLOCK_AT_WINDOW_MS, GameAction, GameCommand, GameOutcome, Lineup, MAX_ASSISTS, MAX_PENALTY_MINUTES, Rejection,
     decide,

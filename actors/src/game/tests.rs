@@ -546,7 +546,7 @@ fn a_goal_frame_with_two_assists_stays_under_600_bytes_however_long_the_game() {
     };
     let mut g = GameState::new(StoredGame { game_id: id(1), home: side(2, 100), away: side(3, 200), ..game().game });
     let mut now = NOW;
-    let mut step = |g: &mut GameState, action: GameAction, now: i64| {
+    let step = |g: &mut GameState, action: GameAction, now: i64| {
         decide(g, &GameCommand::Action(action), "keeper", now).unwrap();
         g.seal();
     };

@@ -8,7 +8,7 @@ use crate::db::events::DISPLAY_NAME;
 use crate::db::{Backend, Db, dynamic, store_error as other};
 use rinkside_actors::game::{
     Clock, ClockMode, ClockSettings, EntryKind, GameEffects, GameSettings, GameState, GameStatus, LogEntry,
-    PenaltyKind, Period, Player, PlayerDelta, RosterSide, StoredGame, Strength,
+    PenaltyKind, Period, Player, RosterSide, StoredGame, Strength,
 };
 use rinkside_actors::{GameCommit, Position, StoreError};
 use sqlx::{AnyConnection, FromRow};
@@ -78,8 +78,8 @@ impl ClockRow {
     }
 }
 
-/// The RosterPlayer counters a [`PlayerDelta`] adds to, in
-/// [`PlayerDelta::counters`] order.
+/// The RosterPlayer counters a `PlayerDelta` adds to, in
+/// `PlayerDelta::counters` order.
 const PLAYER_COUNTERS: [&str; 12] = [
     "goals",
     "assists",
@@ -223,7 +223,7 @@ fn clock_json(clock: &Clock, status: GameStatus) -> Result<Option<String>, Store
     }
 }
 
-/// Adds a [`PlayerDelta`]'s counters (`$4…`) to one roster player
+/// Adds a `PlayerDelta`'s counters (`$4…`) to one roster player
 /// (`$1`, `$2`; `$3` the time). Counters never go below zero: a player
 /// removed from the roster and added back starts again at zero, and an
 /// UNDO of an older entry must not then break the CHECK and wedge the game.
