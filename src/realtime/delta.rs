@@ -5,8 +5,9 @@
 //! An update says what changed `since` a version: the newer one's fields
 //! describe the state now, `entries` and `undone` add up, `penalties` and
 //! `goalies` (present only when they changed) take the newer one's, else
-//! the older one's, and `since` stays the older one's. An entry the newer
-//! update took back goes from the older one's list.
+//! the older one's, and `since` stays the older one's (`version − 1` when
+//! it has none). An entry the newer update took back goes from the older
+//! one's list.
 
 use bytestring::ByteString;
 use serde_json::{Map, Value};
@@ -33,8 +34,10 @@ fn merge_text(older: &[u8], newer: &[u8]) -> Option<String> {
 }
 
 fn merge_data(old: &Map<String, Value>, data: &mut Map<String, Value>) {
-    if let Some(since) = old.get("since") {
-        data.insert("since".into(), since.clone());
+    // An update without `since` continues from `version − 1`.
+    let since = old.get("since").cloned().or_else(|| old.get("version")?.as_i64().map(|v| Value::from(v - 1)));
+    if let Some(since) = since {
+        data.insert("since".into(), since);
     }
     let undone_now: Vec<Value> = data.get("undone").and_then(Value::as_array).cloned().unwrap_or_default();
     let mut entries: Vec<Value> = old

@@ -327,11 +327,29 @@ mod tests {
     #[test]
     fn a_queued_state_update_is_replaced_by_a_newer_one() {
         let o = Outbox::new(100);
-        o.push(update("game:1", 1));
-        o.push(update("game:2", 1));
-        o.push(update("game:1", 2));
-        o.push(update("game:1", 3));
-        assert_eq!(drain(&o), vec!["game:1@3", "game:2@1"]);
+        o.push(update("event:1", 1));
+        o.push(update("event:2", 1));
+        o.push(update("event:1", 2));
+        o.push(update("event:1", 3));
+        assert_eq!(drain(&o), vec!["event:1@3", "event:2@1"]);
+    }
+
+    #[test]
+    fn a_queued_game_update_takes_in_a_newer_one_and_keeps_its_base() {
+        let o = Outbox::new(100);
+        let game = |seq: i64, data: &str| {
+            let text = format!(r#"{{"type":"update","topic":"game:1","seq":{seq},"data":{data}}}"#);
+            Frame::of_topic(FrameKind::Update, "game:1".into(), seq, text.into())
+        };
+        o.push(game(5, r#"{"version":5,"entries":[{"seq":8}]}"#));
+        o.push(game(6, r#"{"version":6,"entries":[{"seq":9}]}"#));
+        o.push(game(7, r#"{"version":7,"entries":[{"seq":10}]}"#));
+        let queued = drain(&o);
+        assert_eq!(queued.len(), 1);
+        let merged: serde_json::Value = serde_json::from_str(&queued[0]).unwrap();
+        assert_eq!(merged["data"]["since"], 4, "it continues from what the client has");
+        assert_eq!(merged["data"]["entries"], serde_json::json!([{"seq": 8}, {"seq": 9}, {"seq": 10}]));
+        assert_eq!(merged["seq"], 7);
     }
 
     #[test]

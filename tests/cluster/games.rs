@@ -245,3 +245,86 @@ async fn killing_a_node_mid_burst_loses_no_acknowledged_action() {
     let (_, last) = call(&node, reqwest::Method::GET, &format!("/api/v1/games/{}", g.game), None, None).await;
     assert_eq!(total(&last), total(&after), "no retry applied again");
 }
+
+/// A display's estimate of the server clock's offset from its own: the
+/// ping with the shortest round trip of five (docs/game-night.md › Time sync).
+async fn clock_offset(ws: &mut Ws) -> i64 {
+    let mut best: Option<(i64, i64)> = None;
+    for n in 0..5 {
+        let sent = now_ms();
+        ws.send(json!({"type": "ping", "id": format!("sync-{n}")})).await;
+        let pong = ws.next_of("pong", Duration::from_secs(5)).await.expect("pong");
+        let received = now_ms();
+        let offset = pong["now"].as_i64().expect("server time") - (sent + received) / 2;
+        let rtt = received - sent;
+        if best.is_none_or(|(r, _)| rtt < r) {
+            best = Some((rtt, offset));
+        }
+    }
+    best.map(|(_, offset)| offset).unwrap_or_default()
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
+}
+
+/// The time a display shows at its local instant `local_ms`.
+fn shown(clock: &Value, offset: i64, local_ms: i64) -> i64 {
+    let remaining = clock["remainingMs"].as_i64().unwrap();
+    if clock["running"].as_bool().unwrap() {
+        (remaining - (local_ms + offset - clock["at"].as_i64().unwrap())).max(0)
+    } else {
+        remaining
+    }
+}
+
+#[tokio::test]
+async fn a_clock_run_from_either_node_reads_the_same_on_displays_of_both() {
+    let cluster = Cluster::start(&shared_redis()).await;
+    let g = live_game(&cluster.a).await;
+    let topic = format!("game:{}", g.game);
+    let mut displays = Vec::new();
+    for node in [&cluster.a, &cluster.b, &cluster.b] {
+        let mut ws = node.ws().await;
+        ws.subscribe(&topic).await;
+        let offset = clock_offset(&mut ws).await;
+        displays.push((ws, offset));
+    }
+    let clock_action = |node: &Node, body: Value| {
+        let path = format!("/api/v1/games/{}/actions", g.game);
+        let scorer = &g.scorer;
+        async move {
+            let (s, b) = call(node, reqwest::Method::POST, &path, Some(scorer), Some(body)).await;
+            assert_eq!(s, 200, "{b}");
+            b
+        }
+    };
+    // Started on node A: every display, on either node, shows one time.
+    clock_action(&cluster.a, json!({"type": "CLOCK_START"})).await;
+    let mut clocks = Vec::new();
+    for (ws, _) in &mut displays {
+        let u = ws.next_of("update", Duration::from_secs(10)).await.expect("the clock reaches every display");
+        clocks.push(u["data"]["clock"].clone());
+    }
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let at = now_ms();
+    let times: Vec<i64> = clocks.iter().zip(&displays).map(|(c, (_, offset))| shown(c, *offset, at)).collect();
+    let spread = times.iter().max().unwrap() - times.iter().min().unwrap();
+    assert!(spread < 100, "displays disagree by {spread} ms: {times:?}");
+    assert!(times[0] < 1_200_000, "the clock runs: {times:?}");
+
+    // Stopped from node B: the same stopped time everywhere.
+    clock_action(&cluster.b, json!({"type": "CLOCK_STOP"})).await;
+    let mut stopped = Vec::new();
+    for (ws, _) in &mut displays {
+        let u = ws.next_of("update", Duration::from_secs(10)).await.expect("the stop reaches every display");
+        assert_eq!(u["data"]["clock"]["running"], false, "{u}");
+        stopped.push(u["data"]["clock"]["remainingMs"].clone());
+    }
+    assert!(stopped.windows(2).all(|w| w[0] == w[1]), "{stopped:?}");
+
+    // A display that reconnects (to the other node) reads the same clock.
+    let mut back = cluster.a.ws().await;
+    let snap = back.subscribe(&topic).await;
+    assert_eq!(snap["data"]["clock"]["remainingMs"], stopped[0]);
+}
