@@ -268,6 +268,12 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
 }
 
+async fn clock_action(node: &Node, g: &LiveGame, body: Value) {
+    let path = format!("/api/v1/games/{}/actions", g.game);
+    let (s, b) = call(node, reqwest::Method::POST, &path, Some(&g.scorer), Some(body)).await;
+    assert_eq!(s, 200, "{b}");
+}
+
 /// The time a display shows at its local instant `local_ms`.
 fn shown(clock: &Value, offset: i64, local_ms: i64) -> i64 {
     let remaining = clock["remainingMs"].as_i64().unwrap();
@@ -290,17 +296,8 @@ async fn a_clock_run_from_either_node_reads_the_same_on_displays_of_both() {
         let offset = clock_offset(&mut ws).await;
         displays.push((ws, offset));
     }
-    let clock_action = |node: &Node, body: Value| {
-        let path = format!("/api/v1/games/{}/actions", g.game);
-        let scorer = &g.scorer;
-        async move {
-            let (s, b) = call(node, reqwest::Method::POST, &path, Some(scorer), Some(body)).await;
-            assert_eq!(s, 200, "{b}");
-            b
-        }
-    };
     // Started on node A: every display, on either node, shows one time.
-    clock_action(&cluster.a, json!({"type": "CLOCK_START"})).await;
+    clock_action(&cluster.a, &g, json!({"type": "CLOCK_START"})).await;
     let mut clocks = Vec::new();
     for (ws, _) in &mut displays {
         let u = ws.next_of("update", Duration::from_secs(10)).await.expect("the clock reaches every display");
@@ -314,7 +311,7 @@ async fn a_clock_run_from_either_node_reads_the_same_on_displays_of_both() {
     assert!(times[0] < 1_200_000, "the clock runs: {times:?}");
 
     // Stopped from node B: the same stopped time everywhere.
-    clock_action(&cluster.b, json!({"type": "CLOCK_STOP"})).await;
+    clock_action(&cluster.b, &g, json!({"type": "CLOCK_STOP"})).await;
     let mut stopped = Vec::new();
     for (ws, _) in &mut displays {
         let u = ws.next_of("update", Duration::from_secs(10)).await.expect("the stop reaches every display");
