@@ -4,7 +4,9 @@
 //! full with a goalie waitlisted; then, for as long as the server runs, a
 //! simulated score keeper plays a game between two of the teams at a game's
 //! pace (about eleven minutes of wall time, a handful of goals and
-//! penalties, skaters only), with a pause for the ice between games, so the
+//! penalties, shots, skaters only), running the game clock with periods as
+//! long as the demo's and intermissions between them, with a pause for the
+//! ice between games, so the
 //! live pages and the arena display move the moment someone opens them. Everything goes through the public API with dev sign-in, like
 //! any client: the same validation, actors and pushes.
 
@@ -38,6 +40,9 @@ const EXTRA_GOALS: u64 = 5;
 /// Penalties: 1 to 4.
 const MIN_PENALTIES: u64 = 1;
 const EXTRA_PENALTIES: u64 = 4;
+/// Shots on goal besides the goals: 12 to 27 a game.
+const MIN_SHOTS: u64 = 12;
+const EXTRA_SHOTS: u64 = 16;
 /// A puck drop on the rink's clock: (hour, minute).
 type Clock = (u32, u32);
 /// League evenings in the rink's zone: (day, first puck drop, second).
@@ -209,13 +214,17 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
 async fn keep_score(api: &Api, world: &World, length: Duration) -> Result<()> {
     let keeper = api.sign_in(RINK_OWNER).await?;
     let mut dice = Dice::seeded(Utc::now().timestamp_millis() as u64);
+    // The game clock runs at the demo's pace: periods as long as its own.
+    let minutes = |d: Duration| (d.as_secs_f64() / 60.0).round().max(1.0) as i64;
+    let (period, intermission) = (minutes(length * 3 / 11), minutes(length / 11));
     loop {
         let game = api
             .create(
                 &keeper,
                 "/api/v1/games",
                 json!({"homeRosterId": world.home.roster_id, "awayRosterId": world.away.roster_id,
-                       "seasonId": world.season_id, "scheduledAt": rfc3339(Utc::now())}),
+                       "seasonId": world.season_id, "scheduledAt": rfc3339(Utc::now()),
+                       "periodMinutes": period}),
             )
             .await?;
         tracing::info!(
@@ -229,12 +238,16 @@ async fn keep_score(api: &Api, world: &World, length: Duration) -> Result<()> {
             clock = beat.at;
             let body = match beat.step {
                 Step::Start => json!({"type": "START"}),
+                Step::ClockStart => json!({"type": "CLOCK_START"}),
+                Step::ClockStop => json!({"type": "CLOCK_STOP"}),
                 Step::EndPeriod => json!({"type": "END_PERIOD"}),
+                Step::Intermission => json!({"type": "INTERMISSION", "minutes": intermission}),
                 Step::Final => json!({"type": "FINAL"}),
                 Step::Goal => play(&mut dice, world, false),
                 Step::Penalty => play(&mut dice, world, true),
+                Step::Shot => shot(&mut dice, world),
             };
-            let plays = matches!(beat.step, Step::Goal | Step::Penalty);
+            let plays = matches!(beat.step, Step::Goal | Step::Penalty | Step::Shot);
             match act(body).await {
                 Err(e) if plays => tracing::warn!(error = %format!("{e:#}"), "demo: a play was refused"),
                 other => {
@@ -246,13 +259,18 @@ async fn keep_score(api: &Api, world: &World, length: Duration) -> Result<()> {
     }
 }
 
-/// One thing the demo's score keeper does during a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One thing the demo's score keeper does during a game, in the order
+/// they go when they fall on the same instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Step {
     Start,
+    ClockStart,
     Goal,
     Penalty,
+    Shot,
+    ClockStop,
     EndPeriod,
+    Intermission,
     Final,
 }
 
@@ -265,20 +283,32 @@ struct Beat {
 
 /// One game's steps, in order, over `length` of wall time: three periods
 /// with two intermissions a third of a period long (so a period is 3/11 of
-/// the game), 3 to 7 goals and 1 to 4 penalties at random moments inside
-/// the periods, never in an intermission, and FINAL at the end of the 3rd.
+/// the game), the clock started at each period's face-off and stopped at
+/// its end, 3 to 7 goals, 1 to 4 penalties and 12 to 27 shots at random
+/// moments inside the periods, never in an intermission, and FINAL at the
+/// end of the 3rd.
 fn timeline(length: Duration, dice: &mut Dice) -> Vec<Beat> {
     let period = length * 3 / 11;
     let break_ = period / 3;
     let starts = [Duration::ZERO, period + break_, (period + break_) * 2];
     let beat = |at, step| Beat { at, step };
     let mut beats = vec![beat(Duration::ZERO, Step::Start)];
-    beats.push(beat(period, Step::EndPeriod));
-    beats.push(beat(starts[1] + period, Step::EndPeriod));
+    for (n, start) in starts.iter().enumerate() {
+        beats.push(beat(*start, Step::ClockStart));
+        beats.push(beat(*start + period, Step::ClockStop));
+        if n < 2 {
+            beats.push(beat(*start + period, Step::EndPeriod));
+            beats.push(beat(*start + period, Step::Intermission));
+        }
+    }
     beats.push(beat(length, Step::Final));
     let goals = MIN_GOALS + dice.below(EXTRA_GOALS);
     let penalties = MIN_PENALTIES + dice.below(EXTRA_PENALTIES);
-    let plays = (0..goals).map(|_| Step::Goal).chain((0..penalties).map(|_| Step::Penalty));
+    let shots = MIN_SHOTS + dice.below(EXTRA_SHOTS);
+    let plays = (0..goals)
+        .map(|_| Step::Goal)
+        .chain((0..penalties).map(|_| Step::Penalty))
+        .chain((0..shots).map(|_| Step::Shot));
     // Inside a period, clear of its first and last twentieth.
     let span = period.as_millis().max(20) as u64;
     for step in plays.collect::<Vec<_>>() {
@@ -286,9 +316,15 @@ fn timeline(length: Duration, dice: &mut Dice) -> Vec<Beat> {
         let at = start + Duration::from_millis(span / 20 + dice.below(span * 9 / 10));
         beats.push(beat(at, step));
     }
-    // Stable: at the same instant START comes first and FINAL last.
-    beats.sort_by_key(|b| (b.at, matches!(b.step, Step::Final | Step::EndPeriod)));
+    // At the same instant: START, the clock, plays, the period's end, FINAL.
+    beats.sort_by_key(|b| (b.at, b.step));
     beats
+}
+
+/// A shot on goal by either side.
+fn shot(dice: &mut Dice, world: &World) -> Value {
+    let side = if dice.below(2) == 0 { &world.home } else { &world.away };
+    json!({"type": "SHOT", "rosterId": side.roster_id})
 }
 
 /// A play by a skater of either side: a goal (a scorer and usually one
@@ -302,7 +338,7 @@ fn play(dice: &mut Dice, world: &World, penalty: bool) -> Value {
         return json!({"type": "GOAL", "rosterId": side.roster_id});
     };
     if penalty {
-        return json!({"type": "PENALTY", "rosterId": side.roster_id, "playerId": scorer, "minutes": 2});
+        return json!({"type": "PENALTY", "rosterId": side.roster_id, "playerId": scorer, "penalty": "MINOR"});
     }
     let assists: Vec<String> = pick(dice).filter(|a| *a != scorer).into_iter().collect();
     json!({"type": "GOAL", "rosterId": side.roster_id, "scorerId": scorer, "assistIds": assists})
@@ -584,14 +620,23 @@ mod tests {
             assert_eq!((beats[0].at, beats.last().unwrap().at), (Duration::ZERO, length));
             assert!(beats.windows(2).all(|w| w[0].at <= w[1].at), "in order");
             assert_eq!(steps.iter().filter(|s| **s == Step::EndPeriod).count(), 2);
-            let goals = steps.iter().filter(|s| **s == Step::Goal).count();
-            let penalties = steps.iter().filter(|s| **s == Step::Penalty).count();
+            let count = |step: Step| steps.iter().filter(|s| **s == step).count();
+            let (goals, penalties) = (count(Step::Goal), count(Step::Penalty));
             assert!((3..=7).contains(&goals) && (1..=4).contains(&penalties), "{goals} goals, {penalties} penalties");
+            assert!((12..=27).contains(&count(Step::Shot)));
+            // The clock runs through each period and stops at its end.
+            assert_eq!((count(Step::ClockStart), count(Step::ClockStop), count(Step::Intermission)), (3, 3, 2));
+            let running: Vec<bool> = steps
+                .iter()
+                .filter(|s| matches!(s, Step::ClockStart | Step::ClockStop))
+                .map(|s| *s == Step::ClockStart)
+                .collect();
+            assert_eq!(running, [true, false, true, false, true, false], "start, stop, in turn");
             // Every play falls inside a period, never in an intermission.
             let (period, break_) = (length * 3 / 11, length * 3 / 11 / 3);
             let periods =
                 [(Duration::ZERO, period), (period + break_, period * 2 + break_), ((period + break_) * 2, length)];
-            for b in beats.iter().filter(|b| matches!(b.step, Step::Goal | Step::Penalty)) {
+            for b in beats.iter().filter(|b| matches!(b.step, Step::Goal | Step::Penalty | Step::Shot)) {
                 assert!(
                     periods.iter().any(|(from, to)| *from < b.at && b.at < *to),
                     "a play in an intermission at {:?}",
