@@ -36,7 +36,9 @@ pub struct GameDocument {
     pub players_digest: String,
     pub settings: ClockSettings,
     pub clock: Clock,
-    /// Penalties still to run, in the order they were called.
+    /// Penalties still to run, in the order they were called: each
+    /// `[seq, startMs, endMs, short]` ([`PenaltyView`]).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<i64>>))]
     pub penalties: Vec<PenaltyView>,
     pub goalies: Goalies,
     /// Shots on goal per period (1, 2, 3, OT; goals included).
@@ -70,6 +72,7 @@ pub struct GameUpdate {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undone: Vec<i64>,
     /// The penalty state, always (it is small).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<i64>>))]
     pub penalties: Vec<PenaltyView>,
     /// Only when a goalie changed since `since`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -128,7 +131,6 @@ pub struct LogView {
 /// object: it rides in every update, and a 5-on-3 goal's frame must stay
 /// under 600 bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PenaltyView(pub i64, pub i64, pub i64, pub u8);
 
 impl PenaltyView {
