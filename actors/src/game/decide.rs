@@ -374,8 +374,14 @@ fn entry_clock(state: &GameState, given: Option<i64>, now_ms: i64) -> Result<i64
         // In a break the period to come has not started.
         ClockPhase::Intermission => state.period().map_or(0, |p| state.settings().period_ms(p)),
     };
-    let Some(clock_ms) = given else { return Ok(left_now) };
     let length = state.period().map_or(0, |p| state.settings().period_ms(p));
+    let last = state.standing().rev().find(|e| e.kind.is_timed());
+    let Some(clock_ms) = given else {
+        // The clock set back past the last entry (a correction): the play
+        // goes in at the last entry's time, so the log stays in order.
+        let at_last = last.map_or(length, |e| game_ms(state, 0) - state.game_ms_of(e));
+        return Ok(left_now.min(at_last.clamp(0, length)));
+    };
     if !(0..=length).contains(&clock_ms) {
         return Err(Rejection::invalid("clockMs", format!("the period is {} long", mm_ss(length))));
     }
@@ -385,11 +391,8 @@ fn entry_clock(state: &GameState, given: Option<i64>, now_ms: i64) -> Result<i64
             format!("the clock has not got to {} yet (it shows {})", mm_ss(clock_ms), mm_ss(left_now)),
         ));
     }
-    let period = state.period();
-    let earlier = state.standing().rev().find(|e| e.kind.is_timed()).map(|e| (state.game_ms_of(e), e));
-    if let Some((last_ms, last)) = earlier {
-        let at_ms = state.game_ms_of(&LogEntry { period, clock_ms: Some(clock_ms), ..last.clone() });
-        if at_ms < last_ms {
+    if let Some(last) = last {
+        if game_ms(state, clock_ms) < state.game_ms_of(last) {
             return Err(Rejection::invalid(
                 "clockMs",
                 format!(
@@ -535,7 +538,7 @@ fn goal(
     let mut plays = state.plays();
     let seq = state.next_seq;
     plays.push(super::penalties::Play::Goal { seq, side, at_ms });
-    let call = super::penalties::run(&plays).goal(seq).copied();
+    let call = super::penalties::run_unordered(plays).goal(seq).copied();
     let strength = call.map_or(Strength::Even, |c| c.strength);
     let shootout = state.period() == Some(Period::Shootout);
     let in_net = state.goalies().get(side.other()).map(str::to_owned);

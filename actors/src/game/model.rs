@@ -367,11 +367,7 @@ impl GameState {
 
     /// The penalty box over every goal and penalty that stands.
     pub fn sheet(&self) -> Sheet {
-        let mut plays = self.plays();
-        plays.sort_by_key(|p| match *p {
-            Play::Penalty { seq, at_ms, .. } | Play::Goal { seq, at_ms, .. } => (at_ms, seq),
-        });
-        penalties::run(&plays)
+        penalties::run_unordered(self.plays())
     }
     pub fn home(&self) -> &RosterSide {
         &self.game.home

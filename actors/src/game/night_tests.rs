@@ -251,3 +251,15 @@ fn a_penalty_carries_over_into_the_next_period() {
     at(&mut g, goal("H", Some("h1"), &[]), NOW + 25 * M + 30_000).unwrap();
     assert_eq!(last(&g).strength, Some(Strength::PowerPlay));
 }
+
+#[test]
+fn a_clock_set_back_past_the_last_entry_puts_the_next_play_at_that_entrys_time() {
+    let mut g = running();
+    at(&mut g, goal("H", Some("h1"), &[]), NOW + 5 * M).unwrap();
+    at(&mut g, GameAction::ClockSet { remaining_ms: 18 * M, at: None }, NOW + 5 * M).unwrap();
+    at(&mut g, GameAction::Shot { roster_id: "A".into(), clock_ms: None }, NOW + 5 * M + 1_000).unwrap();
+    assert_eq!(last(&g).clock_ms, Some(15 * M), "not before the goal");
+    // Once the clock has run past it again, plays take the clock's time.
+    at(&mut g, GameAction::Shot { roster_id: "A".into(), clock_ms: None }, NOW + 9 * M).unwrap();
+    assert!(last(&g).clock_ms < Some(15 * M));
+}

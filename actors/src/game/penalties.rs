@@ -200,6 +200,14 @@ pub fn run(plays: &[Play]) -> Sheet {
     rink.sheet
 }
 
+/// [`run`] over plays in any order: they are put in `(at_ms, seq)` order.
+pub fn run_unordered(mut plays: Vec<Play>) -> Sheet {
+    plays.sort_by_key(|p| match *p {
+        Play::Penalty { seq, at_ms, .. } | Play::Goal { seq, at_ms, .. } => (at_ms, seq),
+    });
+    run(&plays)
+}
+
 fn index(side: Side) -> usize {
     match side {
         Side::Home => 0,
