@@ -42,6 +42,12 @@ pub enum Scenario {
     /// N signed-out displays watch a live game while goals are scored at a
     /// steady rate.
     Scoreboard(ScoreboardArgs),
+    /// A game clock on N displays over one or more nodes: every display
+    /// syncs its offset by ping/pong, the console starts and stops the
+    /// clock; reports the skew between displays and the time from a stop
+    /// to every display showing it stopped (with --baseline beside the
+    /// floor's bare broadcast of a frame of the same size).
+    Clock(ClockArgs),
     /// One author with N followers posts: the post's own latency, time until
     /// the item is in every follower's feed, and until it is pushed to the
     /// subscribed ones.
@@ -513,6 +519,78 @@ pub struct ScoreboardArgs {
 
     #[command(flatten)]
     pub baseline: BaselineArgs,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ClockArgs {
+    /// Node the displays connect to; repeat for several (displays go
+    /// round-robin over them).
+    #[arg(long = "url", default_value = "http://127.0.0.1:8080")]
+    pub urls: Vec<String>,
+
+    /// Node the console's setup and clock actions go through (default: the
+    /// first --url).
+    #[arg(long)]
+    pub console_url: Option<String>,
+
+    /// Signed-out display sockets on the game.
+    #[arg(long, default_value_t = 10_000)]
+    pub displays: usize,
+
+    /// Start/stop cycles of the console.
+    #[arg(long, default_value_t = 5)]
+    pub cycles: usize,
+
+    /// Milliseconds the clock runs in a cycle (from every display having
+    /// the start).
+    #[arg(long, default_value_t = 3_000)]
+    pub run_ms: u64,
+
+    /// Milliseconds the clock stays stopped after every display has the stop.
+    #[arg(long, default_value_t = 1_000)]
+    pub stopped_ms: u64,
+
+    /// Pings each display sends on connect (docs/game-night.md: three).
+    #[arg(long, default_value_t = 3)]
+    pub pings: usize,
+
+    /// Milliseconds between those pings.
+    #[arg(long, default_value_t = 200)]
+    pub ping_gap_ms: u64,
+
+    /// Seconds between a display's pings after them.
+    #[arg(long, default_value_t = 15)]
+    pub ping_every: u64,
+
+    /// Milliseconds between the instants the skew is sampled at.
+    #[arg(long, default_value_t = 100)]
+    pub sample_ms: u64,
+
+    /// Every Nth display is made to reconnect after the cycles (0: none);
+    /// its skew is then measured again.
+    #[arg(long, default_value_t = 10)]
+    pub reconnect_every: usize,
+
+    /// Start/stop cycles after the reconnect.
+    #[arg(long, default_value_t = 2)]
+    pub cycles_after: usize,
+
+    /// Players per roster of the game.
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+
+    /// Seconds a start or stop may take to reach every display.
+    #[arg(long, default_value_t = 30)]
+    pub update_timeout: u64,
+
+    /// Also run the floor (a child process): the same number of sockets,
+    /// one frame of the stop's size per stop, one at a time; the report
+    /// gives stop-to-stopped against the floor's time to last.
+    #[arg(long)]
+    pub baseline: bool,
 
     #[command(flatten)]
     pub net: NetArgs,

@@ -93,6 +93,20 @@ pub struct OpenReport {
 }
 
 impl OpenReport {
+    /// Before any connection was tried.
+    pub fn empty(requested: usize) -> Self {
+        Self {
+            requested,
+            subscribed: 0,
+            failed: 0,
+            connect: Summary::default(),
+            subscribe: Summary::default(),
+            ramp_seconds: 0.0,
+            connections_per_sec: 0.0,
+            errors: ErrorTally::default(),
+        }
+    }
+
     pub fn human(&self) -> String {
         let mut s = format!(
             "  connections   {} of {} subscribed, {} failed, in {:.2} s ({:.0}/s)\n  \
@@ -169,16 +183,7 @@ impl Fleet {
             stop,
             tasks: JoinSet::new(),
             collector: Collector::new(opts.count),
-            open: OpenReport {
-                requested: opts.count,
-                subscribed: 0,
-                failed: 0,
-                connect: Summary::default(),
-                subscribe: Summary::default(),
-                ramp_seconds: 0.0,
-                connections_per_sec: 0.0,
-                errors: ErrorTally::default(),
-            },
+            open: OpenReport::empty(opts.count),
             after: AfterReport::default(),
         };
         let mut connect = Recorder::new();

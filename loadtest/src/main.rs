@@ -2,14 +2,18 @@
 //!
 //! A tour of the modules:
 //! - [`cli`]: the command line, one subcommand per scenario.
-//! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard`, `feed` —
+//! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard`, `clock`, `feed` —
 //!   each sets up what it needs through the API, drives load, and returns an
 //!   `Outcome`; `chaos` also starts its own cluster and breaks it while it
 //!   runs; `market` starts its own node and seeds the sub market.
 //! - [`cluster`]: server nodes as child processes, a fresh schema, a
 //!   private Redis, and dropping its clients; [`chaos_check`]: the verdict
 //!   on a chaos run (nothing acknowledged lost, every subscriber converged).
-//! - [`fleet`]: thousands of subscriber sockets on one topic.
+//! - [`fleet`]: thousands of subscriber sockets on one topic;
+//!   [`display`]: arena displays that keep a server-clock offset by
+//!   ping/pong and log every clock message (`clock`).
+//! - [`game_clock`]: the game clock and the offset estimate as a screen
+//!   works them out; [`skew`]: how far apart displays' clocks are.
 //! - [`ws`]: the WebSocket frames of CONTRACT.md, the subscriber task, and a
 //!   command connection.
 //! - [`api`]: the REST calls the scenarios make.
@@ -31,11 +35,14 @@ mod chaos_check;
 mod cli;
 mod cluster;
 mod deliveries;
+mod display;
 mod fleet;
 mod floor;
+mod game_clock;
 mod net;
 mod race_check;
 mod scenario;
+mod skew;
 mod stats;
 mod ws;
 
@@ -85,6 +92,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Race(a) => scenario::race::run(a).await,
         Scenario::Steady(a) => scenario::steady::run(a).await,
         Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
+        Scenario::Clock(a) => scenario::clock::run(a).await,
         Scenario::Feed(a) => scenario::feed::run(a).await,
         Scenario::Market(a) => scenario::market::run(a).await,
         Scenario::Sync(a) => scenario::sync::run(a).await,

@@ -2,6 +2,7 @@
 //! back to `main`, and the server-memory probe.
 
 pub mod chaos;
+pub mod clock;
 pub mod connect;
 pub mod fanout;
 pub mod feed;

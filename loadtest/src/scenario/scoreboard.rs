@@ -49,13 +49,15 @@ struct Report {
 }
 
 /// Everything the goals need: who scores for whom.
-struct Game {
-    id: String,
+pub(super) struct Game {
+    pub id: String,
     /// `(rosterId, player userIds)` for home and away.
-    sides: [(String, Vec<String>); 2],
+    pub sides: [(String, Vec<String>); 2],
 }
 
-async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Result<Game> {
+/// A facility, an active season, two rosters of `players` and a started
+/// game between them (also the `clock` scenario's game).
+pub(super) async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Result<Game> {
     let t = &organiser.token;
     let facility = api.create_facility(t, &format!("Load test rink {tag}")).await?;
     let season = api.create_season(t, &facility, &format!("Load test season {tag}")).await?;
