@@ -76,6 +76,11 @@ pub enum Scenario {
     /// subscriber. The baseline `fanout --baseline` and `scoreboard
     /// --baseline` compare Rinkside with.
     Floor(FloorArgs),
+    /// One child process's share of `scoreboard --processes`: opens its
+    /// displays, says `{"ready":…}` on stdout, reads the goals' marks from
+    /// stdin, and reports its deliveries.
+    #[command(hide = true)]
+    Displays(DisplaysArgs),
 }
 
 #[derive(Debug, Args)]
@@ -488,9 +493,10 @@ pub struct ScoreboardArgs {
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     pub url: String,
 
-    /// Node the displays connect to (default: --url).
+    /// Node the displays connect to (default: --url); repeat to spread them
+    /// round-robin over several nodes.
     #[arg(long)]
-    pub subscribe_url: Option<String>,
+    pub subscribe_url: Vec<String>,
 
     /// Signed-out display sockets watching `game:ID`.
     #[arg(long, default_value_t = 10_000)]
@@ -509,16 +515,52 @@ pub struct ScoreboardArgs {
     #[arg(long, default_value_t = 3)]
     pub players: usize,
 
-    /// Server process id (of the subscribe node), to report RSS.
+    /// Assists every goal names (0–2): the players after the scorer in the
+    /// roster's rotation (needs --players above it).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    pub assists: u8,
+
+    /// Process id of a subscribe node, to report RSS per connection; repeat
+    /// for several nodes (the displays are spread evenly over them).
     #[arg(long)]
-    pub server_pid: Option<u32>,
+    pub server_pid: Vec<u32>,
 
     /// Seconds to wait after the last goal for it to reach every display.
     #[arg(long, default_value_t = 30)]
     pub settle_timeout: u64,
 
+    /// Split the displays over this many child processes of this program
+    /// (each holds its share of the sockets: one process may open only as
+    /// many as its descriptor limit allows). Not with --baseline.
+    #[arg(long, default_value_t = 1, conflicts_with = "baseline")]
+    pub processes: usize,
+
     #[command(flatten)]
     pub baseline: BaselineArgs,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+/// The hidden `displays` subcommand: one child process's share of
+/// `scoreboard --processes`.
+#[derive(Debug, Args)]
+pub struct DisplaysArgs {
+    /// Node the displays connect to; repeat for several (round-robin).
+    #[arg(long = "url", required = true)]
+    pub urls: Vec<String>,
+
+    /// The topic, `game:ID`.
+    #[arg(long)]
+    pub topic: String,
+
+    /// Sockets this process holds.
+    #[arg(long)]
+    pub count: usize,
+
+    /// Seconds to wait, once told the goals, for the last one to arrive.
+    #[arg(long, default_value_t = 30)]
+    pub settle_timeout: u64,
 
     #[command(flatten)]
     pub net: NetArgs,
@@ -775,6 +817,10 @@ mod tests {
         };
         assert!(s.baseline.baseline);
         assert_eq!((s.baseline.rounds, s.subscribers, s.goals), (2, 2000, 10));
+        assert!(
+            Cli::try_parse_from(["rinkside-loadtest", "scoreboard", "--baseline", "--processes", "3"]).is_err(),
+            "a baseline runs in one process"
+        );
         let Scenario::Fanout(f) =
             Cli::try_parse_from(["rinkside-loadtest", "fanout", "--baseline", "--rounds", "3"]).unwrap().scenario
         else {
@@ -782,6 +828,59 @@ mod tests {
         };
         assert_eq!(f.baseline.rounds, 3);
         assert!(Cli::try_parse_from(["rinkside-loadtest", "fanout", "--rounds", "3"]).is_err());
+    }
+
+    #[test]
+    fn goal_night_spreads_displays_over_nodes_and_processes() {
+        let cli = Cli::try_parse_from([
+            "rinkside-loadtest",
+            "scoreboard",
+            "--subscribe-url",
+            "http://127.0.0.1:8081",
+            "--subscribe-url",
+            "http://127.0.0.1:8082",
+            "--server-pid",
+            "11",
+            "--server-pid",
+            "12",
+            "--assists",
+            "2",
+            "--processes",
+            "4",
+        ])
+        .unwrap();
+        let Scenario::Scoreboard(s) = cli.scenario else {
+            panic!("not scoreboard");
+        };
+        assert_eq!(s.subscribe_url.len(), 2);
+        assert_eq!(s.server_pid, vec![11, 12]);
+        assert_eq!((s.assists, s.processes), (2, 4));
+        assert!(Cli::try_parse_from(["rinkside-loadtest", "scoreboard", "--assists", "3"]).is_err());
+    }
+
+    #[test]
+    fn clock_spreads_displays_over_every_url() {
+        let Scenario::Clock(c) = Cli::try_parse_from(["rinkside-loadtest", "clock"]).unwrap().scenario else {
+            panic!("not clock");
+        };
+        assert_eq!(c.urls, vec!["http://127.0.0.1:8080".to_owned()]);
+        assert_eq!((c.displays, c.pings, c.ping_gap_ms, c.ping_every), (10_000, 3, 200, 15));
+        let Scenario::Clock(c) = Cli::try_parse_from([
+            "rinkside-loadtest",
+            "clock",
+            "--url",
+            "http://127.0.0.1:8081",
+            "--url",
+            "http://127.0.0.1:8082",
+            "--baseline",
+        ])
+        .unwrap()
+        .scenario
+        else {
+            panic!("not clock");
+        };
+        assert_eq!(c.urls.len(), 2);
+        assert!(c.baseline);
     }
 
     #[test]

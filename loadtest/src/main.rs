@@ -19,6 +19,9 @@
 //! - [`api`]: the REST calls the scenarios make.
 //! - [`deliveries`]: who received which seq when, and the latencies that
 //!   follow; [`race_check`]: the fairness verdict on an RSVP race.
+//! - [`shard`]: `scoreboard --processes`, the displays split over child
+//!   processes (the hidden `displays` subcommand) for more sockets than one
+//!   process may open.
 //! - [`stats`]: HdrHistogram-backed latency summaries; [`net`]: endpoints,
 //!   source addresses, socket buffers, descriptor limits, server RSS.
 //! - [`floor`]: the baseline server (`floor`), a bare tokio-tungstenite
@@ -42,6 +45,7 @@ mod game_clock;
 mod net;
 mod race_check;
 mod scenario;
+mod shard;
 mod skew;
 mod stats;
 mod ws;
@@ -99,6 +103,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Reconnect(a) => scenario::reconnect::run(a).await,
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
         Scenario::Floor(a) => floor::run(a).await,
+        Scenario::Displays(a) => shard::run_child(a).await,
     }
 }
 
