@@ -60,8 +60,8 @@ pub struct DisplaySpec {
 pub enum DisplayEvent {
     /// Subscribed and synced; `again` after a forced reconnect.
     Ready { idx: usize, again: bool, connect: Duration, ready: Duration, seq: u64 },
-    /// Never got that far.
-    Failed { error: String },
+    /// Never got that far (or, after a forced reconnect, never came back).
+    Failed { idx: usize, error: String },
     /// An update frame, stamped when read.
     Update { idx: usize, seq: u64, at: Instant },
     /// Lost after it was ready (not at our request).
@@ -113,11 +113,12 @@ pub async fn run_display(
         let (mut ws, connect, seq) = match opened {
             Ok(Ok(opened)) => opened,
             Ok(Err(e)) => {
-                let _ = events.send(DisplayEvent::Failed { error: format!("{e:#}") });
+                let _ = events.send(DisplayEvent::Failed { idx: spec.idx, error: format!("{e:#}") });
                 return record;
             }
             Err(_) => {
-                let _ = events.send(DisplayEvent::Failed { error: "timed out connecting/subscribing".into() });
+                let _ = events
+                    .send(DisplayEvent::Failed { idx: spec.idx, error: "timed out connecting/subscribing".into() });
                 return record;
             }
         };
@@ -413,7 +414,7 @@ impl DisplayFleet {
                 self.collector.subscribed(idx, seq);
                 1
             }
-            DisplayEvent::Failed { error } => {
+            DisplayEvent::Failed { error, .. } => {
                 self.open.failed += 1;
                 self.open.errors.add(&error);
                 1
@@ -432,7 +433,10 @@ impl DisplayFleet {
                 self.after.disconnects.add(&reason);
                 self.collector.gone(idx);
             }
-            DisplayEvent::Failed { error } => self.after.disconnects.add(&format!("reconnecting: {error}")),
+            DisplayEvent::Failed { idx, error } => {
+                self.after.disconnects.add(&format!("reconnecting: {error}"));
+                self.collector.gone(idx);
+            }
             DisplayEvent::Ready { .. } => {}
         }
     }
@@ -472,8 +476,9 @@ impl DisplayFleet {
                     report.back += 1;
                     settled += 1;
                 }
-                Ok(Some(DisplayEvent::Failed { error })) => {
+                Ok(Some(DisplayEvent::Failed { idx, error })) => {
                     report.errors.add(&error);
+                    self.collector.gone(idx);
                     settled += 1;
                 }
                 Ok(Some(ev)) => self.handle(ev),

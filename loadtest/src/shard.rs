@@ -26,7 +26,7 @@ use crate::deliveries::{DeliveryPool, DeliveryShare, Mark};
 use crate::fleet::{AfterReport, Fleet, OpenReport};
 use crate::game_clock::epoch_ms;
 use crate::net::Endpoint;
-use crate::scenario::{Outcome, fleet_options, prepare_sockets};
+use crate::scenario::{Outcome, fleet_options, prepare_sockets_over};
 use crate::stats::{Recorder, Summary};
 
 /// A mark as it crosses to a child.
@@ -67,7 +67,7 @@ pub async fn run_child(args: DisplaysArgs) -> Result<Outcome> {
         endpoints.push(Arc::new(Endpoint::resolve(url).await?));
     }
     let first = endpoints.first().cloned().ok_or_else(|| anyhow!("no --url"))?;
-    let sources = prepare_sockets(&args.net, &first, args.count.div_ceil(endpoints.len()))?;
+    let sources = prepare_sockets_over(&args.net, &endpoints, args.count)?;
     let mut options = fleet_options(&args.net, first, sources, args.count, None, &args.topic);
     options.endpoints = endpoints;
     let mut fleet = Fleet::open(options).await?;

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use tracing::{info, warn};
 
 use super::scoreboard::set_up;
-use super::{Outcome, fleet_options, prepare_sockets};
+use super::{Outcome, fleet_options, prepare_sockets, prepare_sockets_over};
 use crate::api::{Api, run_tag};
 use crate::baseline::{FloorClient, FloorProcess, FrameStats, MirrorFrame, data_of, ratio};
 use crate::cli::ClockArgs;
@@ -150,7 +150,7 @@ pub async fn run(args: ClockArgs) -> Result<Outcome> {
     for url in &args.urls {
         endpoints.push(Arc::new(Endpoint::resolve(url).await?));
     }
-    let sources = prepare_sockets(&args.net, &endpoints[0], args.displays.div_ceil(endpoints.len()))?;
+    let sources = prepare_sockets_over(&args.net, &endpoints, args.displays)?;
     let api = Api::new(&console_url)?;
     let tag = run_tag();
     let keeper = api.dev_token(&format!("lt{tag}clock")).await?;
@@ -493,4 +493,53 @@ fn human(report: &Report) -> String {
     }
     s.push_str(&report.after.human());
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game_clock::GameClock;
+
+    fn clock(running: bool) -> GameClock {
+        GameClock { running, remaining_ms: 60_000.0, at: 0.0 }
+    }
+
+    fn record(idx: usize, clocks: &[(u64, bool)], updates: &[&str]) -> DisplayRecord {
+        DisplayRecord {
+            idx,
+            log: DisplayLog {
+                offsets: vec![(0.0, 0.0)],
+                clocks: clocks.iter().map(|&(q, r)| (1.0, q, clock(r))).collect(),
+            },
+            updates: updates.iter().map(|u| (*u).to_owned()).collect(),
+            ..DisplayRecord::default()
+        }
+    }
+
+    #[test]
+    fn a_stop_counts_as_shown_when_the_first_clock_after_it_is_stopped() {
+        let t = Instant::now();
+        let stops = [Mark { seq: 3, sent_at: t }, Mark { seq: 5, sent_at: t }];
+        // Display 0 saw both stops; display 1 got seq 4 (running again)
+        // first after stop 3 — coalesced past it — and never stop 5.
+        let records = [
+            record(0, &[(2, true), (3, false), (4, true), (5, false)], &[]),
+            record(1, &[(2, true), (4, true)], &[]),
+            record(2, &[], &[]),
+        ];
+        assert_eq!(not_shown_stopped(&records, &stops), 2);
+    }
+
+    #[test]
+    fn stop_frames_are_display_zeros_frames_of_the_stops_versions() {
+        let t = Instant::now();
+        let stops = [Mark { seq: 3, sent_at: t }];
+        let start = r#"{"type":"update","topic":"game:g","seq":2,"data":{"clock":{}}}"#;
+        let stop = r#"{"type":"update","topic":"game:g","seq":3,"data":{"clock":{"running":false}}}"#;
+        let records = [record(0, &[], &[start, stop])];
+        let frames = stop_frames(&records, &stops);
+        assert_eq!((frames.count, frames.max_bytes), (1, stop.len()));
+        assert_eq!(stop_frames(&[], &stops).count, 0);
+        assert_eq!(seq_of("not json"), None);
+    }
 }

@@ -203,6 +203,18 @@ pub fn prepare_sockets(net: &NetArgs, target: &Endpoint, sockets: usize) -> Resu
     Ok(Arc::new(pool))
 }
 
+/// [`prepare_sockets`] for `sockets` spread round-robin over `targets`:
+/// the descriptor limit is the total's, the source addresses are planned
+/// for one node's share (ports run out per destination, not overall).
+pub fn prepare_sockets_over(net: &NetArgs, targets: &[Arc<Endpoint>], sockets: usize) -> Result<Arc<SourcePool>> {
+    let first = targets.first().ok_or_else(|| anyhow::anyhow!("no node to connect to"))?;
+    let limit = raise_nofile(sockets)?;
+    if (limit as usize) < sockets {
+        warn!(limit, sockets, "RLIMIT_NOFILE is below the socket count; run as root or raise `ulimit -n`");
+    }
+    prepare_sockets(net, first, sockets.div_ceil(targets.len()))
+}
+
 /// Fleet options from the shared flags.
 pub fn fleet_options(
     net: &NetArgs,

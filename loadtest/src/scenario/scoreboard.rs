@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 use tracing::{info, warn};
 
 use super::{
-    CpuClock, Memory, NodesMemory, Outcome, fleet_options, prepare_sockets, rss_after_nodes, rss_before_nodes,
+    CpuClock, Memory, NodesMemory, Outcome, fleet_options, prepare_sockets_over, rss_after_nodes, rss_before_nodes,
 };
 use crate::api::{Api, Session, run_tag};
 use crate::baseline::{FloorClient, FloorProcess, FrameStats, Mirror, Probe, RoundOut, Server, compare};
@@ -185,9 +185,9 @@ impl Setup {
         for url in &subscribe_urls {
             sub_eps.push(Arc::new(Endpoint::resolve(url).await?));
         }
-        // The displays of this process (per node) and a probe.
-        let here = if args.processes > 1 { 1 } else { args.subscribers.div_ceil(sub_eps.len()) + 1 };
-        let sources = prepare_sockets(&args.net, &sub_eps[0], here)?;
+        // The displays of this process and a probe.
+        let here = if args.processes > 1 { 1 } else { args.subscribers + 1 };
+        let sources = prepare_sockets_over(&args.net, &sub_eps, here)?;
         let api = Api::new(api_ep.base_str())?;
         let tag = run_tag();
         let organiser = api.dev_token(&format!("lt{tag}keeper")).await?;
