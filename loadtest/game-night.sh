@@ -38,7 +38,7 @@ stop_all() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   pids=()
-  if [ -n "$schema" ]; then psql -q "$pg" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null || true; fi
+  if [ -n "$schema" ]; then PGOPTIONS="-c client_min_messages=warning" psql -q "$pg" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null || true; fi
   schema=""
 }
 trap stop_all EXIT
@@ -58,7 +58,7 @@ start() {
 url() { echo "http://127.0.0.1:$((18180 + $1))"; }
 cluster() { # N: N nodes on a fresh schema and Redis
   schema="gn_$(date +%s%N)"
-  psql -q "$pg" -c "CREATE SCHEMA $schema" >/dev/null
+  PGOPTIONS="-c client_min_messages=warning" psql -q "$pg" -c "CREATE SCHEMA $schema" >/dev/null
   for n in $(seq "$1"); do start "$n" "$pg?options=-c%20search_path%3D$schema" "$redis"; done
 }
 
