@@ -16,7 +16,10 @@
 # Environment: BIN (target/release), OUT (a fresh temp folder), PG_URL
 # (postgres://postgres@127.0.0.1:5432/test; a fresh schema gn_<time> per
 # run, dropped after), REDIS_URL (redis://127.0.0.1:6379), DISPLAYS (10000),
-# GOAL_DISPLAYS (60000), GOALS (20), RATE (1). Nodes listen on 127.0.0.1:
+# GOAL_DISPLAYS (60000), GOALS (10), RATE (0.2 a second: one goal's fan-out
+# to 60,000 displays takes seconds on a shared 2-core box, and a goal that
+# starts before the last one reached everybody measures the queue),
+# GOAL_CONCURRENCY (100 handshakes in flight per generator process). Nodes listen on 127.0.0.1:
 # 18181–18184 and log to $OUT/node-N.log.
 set -euo pipefail
 what=${1:-all}
@@ -26,8 +29,9 @@ pg=${PG_URL:-postgres://postgres@127.0.0.1:5432/test}
 redis=${REDIS_URL:-redis://127.0.0.1:6379}
 displays=${DISPLAYS:-10000}
 goal_displays=${GOAL_DISPLAYS:-60000}
-goals=${GOALS:-20}
-rate=${RATE:-1}
+goals=${GOALS:-10}
+rate=${RATE:-0.2}
+goal_concurrency=${GOAL_CONCURRENCY:-100}
 lt=$bin/rinkside-loadtest
 mkdir -p "$out"
 # As many descriptors as this machine allows (the nodes inherit it).
@@ -93,7 +97,8 @@ if [ "$what" = goal ] || [ "$what" = all ]; then
   run goal-4nodes scoreboard --url "$(url 1)" \
     --subscribe-url "$(url 1)" --subscribe-url "$(url 2)" --subscribe-url "$(url 3)" --subscribe-url "$(url 4)" \
     --server-pid "${pids[0]}" --server-pid "${pids[1]}" --server-pid "${pids[2]}" --server-pid "${pids[3]}" \
-    --subscribers "$goal_displays" --processes 4 --assists 2 --goals "$goals" --rate "$rate" --settle-timeout 60
+    --subscribers "$goal_displays" --processes 4 --concurrency "$goal_concurrency" \
+    --assists 2 --goals "$goals" --rate "$rate" --settle-timeout 60
   stop_all
   jq -r '"\(.scenario) passed=\(.passed) | \(.report.open.subscribed) of \(.report.open.requested) displays | time to last p50 \(.report.deliveries.timeToLast.p50Ms) p99 \(.report.deliveries.timeToLast.p99Ms) max \(.report.deliveries.timeToLast.maxMs) ms | goal frame \(.report.updateFrames.meanBytes) B (max \(.report.updateFrames.maxBytes)) | \(.report.nodesMemory.bytesPerConnection / 1024 * 10 | round / 10) KiB per connection | missed \(.report.deliveries.missed)"' "$out/goal-4nodes.json"
 fi
