@@ -14,6 +14,9 @@ use serde_json::{Value, json};
 /// minute means something is wrong.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long an idle pooled connection is kept; see [`Api::new`].
+const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(3);
+
 /// Retries of a failed setup call before giving up.
 const SETUP_RETRIES: u32 = 5;
 
@@ -98,6 +101,11 @@ impl Api {
             // Scenarios run bursts of concurrent setup calls; keep those
             // connections for the next burst rather than re-handshaking.
             .pool_max_idle_per_host(64)
+            // Below the server's keep-alive (actix-web: 5 s), so a request
+            // never goes out on a connection the server is just closing
+            // ("connection closed before message completed": a goal every
+            // 5 s met exactly that).
+            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .build()
             .context("http client")?;
         Ok(Self { http, base: base.trim_end_matches('/').to_owned() })

@@ -277,7 +277,7 @@ pub struct Mirror {
 }
 
 /// The `data` of a frame, as compact JSON text.
-fn data_of(frame: &str) -> Result<String> {
+pub fn data_of(frame: &str) -> Result<String> {
     let v: Value = serde_json::from_str(frame).context("a captured frame is not JSON")?;
     v.get("data").map(Value::to_string).ok_or_else(|| anyhow!("a captured frame has no data"))
 }

@@ -42,6 +42,12 @@ pub enum Scenario {
     /// N signed-out displays watch a live game while goals are scored at a
     /// steady rate.
     Scoreboard(ScoreboardArgs),
+    /// A game clock on N displays over one or more nodes: every display
+    /// syncs its offset by ping/pong, the console starts and stops the
+    /// clock; reports the skew between displays and the time from a stop
+    /// to every display showing it stopped (with --baseline beside the
+    /// floor's bare broadcast of a frame of the same size).
+    Clock(ClockArgs),
     /// One author with N followers posts: the post's own latency, time until
     /// the item is in every follower's feed, and until it is pushed to the
     /// subscribed ones.
@@ -70,6 +76,11 @@ pub enum Scenario {
     /// subscriber. The baseline `fanout --baseline` and `scoreboard
     /// --baseline` compare Rinkside with.
     Floor(FloorArgs),
+    /// One child process's share of `scoreboard --processes`: opens its
+    /// displays, says `{"ready":…}` on stdout, reads the goals' marks from
+    /// stdin, and reports its deliveries.
+    #[command(hide = true)]
+    Displays(DisplaysArgs),
 }
 
 #[derive(Debug, Args)]
@@ -482,9 +493,10 @@ pub struct ScoreboardArgs {
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     pub url: String,
 
-    /// Node the displays connect to (default: --url).
+    /// Node the displays connect to (default: --url); repeat to spread them
+    /// round-robin over several nodes.
     #[arg(long)]
-    pub subscribe_url: Option<String>,
+    pub subscribe_url: Vec<String>,
 
     /// Signed-out display sockets watching `game:ID`.
     #[arg(long, default_value_t = 10_000)]
@@ -503,16 +515,124 @@ pub struct ScoreboardArgs {
     #[arg(long, default_value_t = 3)]
     pub players: usize,
 
-    /// Server process id (of the subscribe node), to report RSS.
+    /// Assists every goal names (0–2): the players after the scorer in the
+    /// roster's rotation (needs --players above it).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    pub assists: u8,
+
+    /// Process id of a subscribe node, to report RSS per connection; repeat
+    /// for several nodes (the displays are spread evenly over them).
     #[arg(long)]
-    pub server_pid: Option<u32>,
+    pub server_pid: Vec<u32>,
 
     /// Seconds to wait after the last goal for it to reach every display.
     #[arg(long, default_value_t = 30)]
     pub settle_timeout: u64,
 
+    /// Split the displays over this many child processes of this program
+    /// (each holds its share of the sockets: one process may open only as
+    /// many as its descriptor limit allows). Not with --baseline.
+    #[arg(long, default_value_t = 1, conflicts_with = "baseline")]
+    pub processes: usize,
+
     #[command(flatten)]
     pub baseline: BaselineArgs,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+/// The hidden `displays` subcommand: one child process's share of
+/// `scoreboard --processes`.
+#[derive(Debug, Args)]
+pub struct DisplaysArgs {
+    /// Node the displays connect to; repeat for several (round-robin).
+    #[arg(long = "url", required = true)]
+    pub urls: Vec<String>,
+
+    /// The topic, `game:ID`.
+    #[arg(long)]
+    pub topic: String,
+
+    /// Sockets this process holds.
+    #[arg(long)]
+    pub count: usize,
+
+    /// Seconds to wait, once told the goals, for the last one to arrive.
+    #[arg(long, default_value_t = 30)]
+    pub settle_timeout: u64,
+
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ClockArgs {
+    /// Node the displays connect to; repeat for several (displays go
+    /// round-robin over them).
+    #[arg(long = "url", default_value = "http://127.0.0.1:8080")]
+    pub urls: Vec<String>,
+
+    /// Node the console's setup and clock actions go through (default: the
+    /// first --url).
+    #[arg(long)]
+    pub console_url: Option<String>,
+
+    /// Signed-out display sockets on the game.
+    #[arg(long, default_value_t = 10_000)]
+    pub displays: usize,
+
+    /// Start/stop cycles of the console.
+    #[arg(long, default_value_t = 5)]
+    pub cycles: usize,
+
+    /// Milliseconds the clock runs in a cycle (from every display having
+    /// the start).
+    #[arg(long, default_value_t = 3_000)]
+    pub run_ms: u64,
+
+    /// Milliseconds the clock stays stopped after every display has the stop.
+    #[arg(long, default_value_t = 1_000)]
+    pub stopped_ms: u64,
+
+    /// Pings each display sends on connect (docs/game-night.md: three).
+    #[arg(long, default_value_t = 3)]
+    pub pings: usize,
+
+    /// Milliseconds between those pings.
+    #[arg(long, default_value_t = 200)]
+    pub ping_gap_ms: u64,
+
+    /// Seconds between a display's pings after them.
+    #[arg(long, default_value_t = 15)]
+    pub ping_every: u64,
+
+    /// Milliseconds between the instants the skew is sampled at.
+    #[arg(long, default_value_t = 100)]
+    pub sample_ms: u64,
+
+    /// Every Nth display is made to reconnect after the cycles (0: none);
+    /// its skew is then measured again.
+    #[arg(long, default_value_t = 10)]
+    pub reconnect_every: usize,
+
+    /// Start/stop cycles after the reconnect.
+    #[arg(long, default_value_t = 2)]
+    pub cycles_after: usize,
+
+    /// Players per roster of the game.
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+
+    /// Seconds a start or stop may take to reach every display.
+    #[arg(long, default_value_t = 30)]
+    pub update_timeout: u64,
+
+    /// Also run the floor (a child process): the same number of sockets,
+    /// one frame of the stop's size per stop, one at a time; the report
+    /// gives stop-to-stopped against the floor's time to last.
+    #[arg(long)]
+    pub baseline: bool,
 
     #[command(flatten)]
     pub net: NetArgs,
@@ -697,6 +817,10 @@ mod tests {
         };
         assert!(s.baseline.baseline);
         assert_eq!((s.baseline.rounds, s.subscribers, s.goals), (2, 2000, 10));
+        assert!(
+            Cli::try_parse_from(["rinkside-loadtest", "scoreboard", "--baseline", "--processes", "3"]).is_err(),
+            "a baseline runs in one process"
+        );
         let Scenario::Fanout(f) =
             Cli::try_parse_from(["rinkside-loadtest", "fanout", "--baseline", "--rounds", "3"]).unwrap().scenario
         else {
@@ -704,6 +828,59 @@ mod tests {
         };
         assert_eq!(f.baseline.rounds, 3);
         assert!(Cli::try_parse_from(["rinkside-loadtest", "fanout", "--rounds", "3"]).is_err());
+    }
+
+    #[test]
+    fn goal_night_spreads_displays_over_nodes_and_processes() {
+        let cli = Cli::try_parse_from([
+            "rinkside-loadtest",
+            "scoreboard",
+            "--subscribe-url",
+            "http://127.0.0.1:8081",
+            "--subscribe-url",
+            "http://127.0.0.1:8082",
+            "--server-pid",
+            "11",
+            "--server-pid",
+            "12",
+            "--assists",
+            "2",
+            "--processes",
+            "4",
+        ])
+        .unwrap();
+        let Scenario::Scoreboard(s) = cli.scenario else {
+            panic!("not scoreboard");
+        };
+        assert_eq!(s.subscribe_url.len(), 2);
+        assert_eq!(s.server_pid, vec![11, 12]);
+        assert_eq!((s.assists, s.processes), (2, 4));
+        assert!(Cli::try_parse_from(["rinkside-loadtest", "scoreboard", "--assists", "3"]).is_err());
+    }
+
+    #[test]
+    fn clock_spreads_displays_over_every_url() {
+        let Scenario::Clock(c) = Cli::try_parse_from(["rinkside-loadtest", "clock"]).unwrap().scenario else {
+            panic!("not clock");
+        };
+        assert_eq!(c.urls, vec!["http://127.0.0.1:8080".to_owned()]);
+        assert_eq!((c.displays, c.pings, c.ping_gap_ms, c.ping_every), (10_000, 3, 200, 15));
+        let Scenario::Clock(c) = Cli::try_parse_from([
+            "rinkside-loadtest",
+            "clock",
+            "--url",
+            "http://127.0.0.1:8081",
+            "--url",
+            "http://127.0.0.1:8082",
+            "--baseline",
+        ])
+        .unwrap()
+        .scenario
+        else {
+            panic!("not clock");
+        };
+        assert_eq!(c.urls.len(), 2);
+        assert!(c.baseline);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::stats::{Recorder, Summary, rate};
 
@@ -203,25 +203,7 @@ impl DeliveryPool {
     pub fn add(&mut self, marks: &[Mark], collector: &Collector) {
         let mut windows: Vec<(Instant, Instant)> = Vec::with_capacity(marks.len());
         for mark in marks {
-            let mut last: Option<Instant> = None;
-            let mut complete = true;
-            for s in collector.subs.iter().filter(|s| s.subscribed) {
-                let i = s.log.partition_point(|&(q, _)| q < mark.seq);
-                match s.log.get(i) {
-                    Some(&(q, at)) => {
-                        self.delivered += 1;
-                        if q != mark.seq {
-                            self.coalesced += 1;
-                        }
-                        self.per_delivery.record(at.saturating_duration_since(mark.sent_at));
-                        last = Some(last.map_or(at, |l| l.max(at)));
-                    }
-                    None => {
-                        self.missed += 1;
-                        complete = false;
-                    }
-                }
-            }
+            let (last, complete) = self.deliver(mark, collector);
             if let Some(last) = last {
                 windows.push((mark.sent_at, last));
                 if complete {
@@ -233,6 +215,74 @@ impl DeliveryPool {
         self.subscribers = Some(self.subscribers.map_or(collector.members, |s| s.min(collector.members)));
         // Runs follow each other, so their windows never overlap: add them.
         self.fanout += union_length(&mut windows);
+    }
+
+    /// Books one change's deliveries; its last receipt, and whether every
+    /// subscriber got it.
+    fn deliver(&mut self, mark: &Mark, collector: &Collector) -> (Option<Instant>, bool) {
+        let mut last: Option<Instant> = None;
+        let mut complete = true;
+        for s in collector.subs.iter().filter(|s| s.subscribed) {
+            let i = s.log.partition_point(|&(q, _)| q < mark.seq);
+            match s.log.get(i) {
+                Some(&(q, at)) => {
+                    self.delivered += 1;
+                    if q != mark.seq {
+                        self.coalesced += 1;
+                    }
+                    self.per_delivery.record(at.saturating_duration_since(mark.sent_at));
+                    last = Some(last.map_or(at, |l| l.max(at)));
+                }
+                None => {
+                    self.missed += 1;
+                    complete = false;
+                }
+            }
+        }
+        (last, complete)
+    }
+
+    /// One process's share of a run whose subscribers are split over
+    /// several processes.
+    pub fn share(marks: &[Mark], collector: &Collector) -> DeliveryShare {
+        let mut pool = Self::default();
+        let mut share = DeliveryShare { subscribers: collector.members, ..DeliveryShare::default() };
+        for mark in marks {
+            let (last, complete) = pool.deliver(mark, collector);
+            share.last_us.push(last.map(|l| micros(l.saturating_duration_since(mark.sent_at))));
+            share.complete.push(complete);
+        }
+        share.per_delivery = pool.per_delivery.to_bytes();
+        (share.delivered, share.coalesced, share.missed) = (pool.delivered, pool.coalesced, pool.missed);
+        share
+    }
+
+    /// The shares of one run pooled as if one process had held every
+    /// subscriber: a change's last receipt is the latest of its shares', and
+    /// counts for time to last when every share had it everywhere.
+    pub fn from_shares(marks: &[Mark], shares: &[DeliveryShare]) -> Self {
+        let mut pool = Self { changes: marks.len(), ..Self::default() };
+        let mut windows = Vec::with_capacity(marks.len());
+        for (i, mark) in marks.iter().enumerate() {
+            let latest = shares.iter().filter_map(|s| s.last_us.get(i).copied().flatten()).max();
+            let complete = shares.iter().all(|s| s.complete.get(i).copied().unwrap_or(false));
+            if let Some(us) = latest {
+                let last = Duration::from_micros(us);
+                windows.push((mark.sent_at, mark.sent_at + last));
+                if complete {
+                    pool.time_to_last.record(last);
+                }
+            }
+        }
+        for s in shares {
+            pool.per_delivery.merge(&Recorder::from_bytes(&s.per_delivery));
+            pool.delivered += s.delivered;
+            pool.coalesced += s.coalesced;
+            pool.missed += s.missed;
+        }
+        pool.subscribers = Some(shares.iter().map(|s| s.subscribers).sum());
+        pool.fanout = union_length(&mut windows);
+        pool
     }
 
     /// Takes another pool in.
@@ -263,6 +313,28 @@ impl DeliveryPool {
             fanout_seconds: self.fanout.as_secs_f64(),
         }
     }
+}
+
+/// A process's part of the deliveries of a run split over several
+/// processes (`scoreboard --processes`), as it hands it to the lead.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryShare {
+    pub subscribers: usize,
+    /// Per change, in the order of the marks: from its send to this share's
+    /// last receipt (µs); `None` when none of its subscribers got it.
+    pub last_us: Vec<Option<u64>>,
+    /// Per change: every subscriber of this share got it.
+    pub complete: Vec<bool>,
+    /// Per-delivery latencies ([`Recorder::to_bytes`]).
+    pub per_delivery: Vec<u8>,
+    pub delivered: u64,
+    pub coalesced: u64,
+    pub missed: u64,
+}
+
+fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Total length covered by possibly overlapping intervals.
@@ -422,6 +494,52 @@ mod tests {
         assert!((a.fanout_seconds - 0.040).abs() < 1e-6, "{a:?}");
         assert!((a.deliveries_per_sec - 75.0).abs() < 1e-6, "{a:?}");
         assert_eq!(DeliveryPool::default().analysis().subscribers, 0);
+    }
+
+    #[test]
+    fn shares_of_a_split_run_pool_like_one_run() {
+        let t0 = Instant::now();
+        // Four subscribers: 0 and 1 in one process, 2 and 3 in another.
+        let delays = [[10, 40], [20, 45], [15, 60], [30, 50]];
+        let marks = [Mark { seq: 1, sent_at: t0 }, Mark { seq: 2, sent_at: t0 + ms(35) }];
+        let collector = |subs: &[usize]| {
+            let mut c = Collector::new(subs.len());
+            for (i, &s) in subs.iter().enumerate() {
+                c.subscribed(i, 0);
+                c.update(i, 1, t0 + ms(delays[s][0]));
+                c.update(i, 2, t0 + ms(delays[s][1]));
+            }
+            c
+        };
+        let whole = analyse(&marks, &collector(&[0, 1, 2, 3]));
+        let shares =
+            [DeliveryPool::share(&marks, &collector(&[0, 1])), DeliveryPool::share(&marks, &collector(&[2, 3]))];
+        let shares: Vec<DeliveryShare> =
+            shares.iter().map(|s| serde_json::from_value(serde_json::to_value(s).unwrap()).unwrap()).collect();
+        let pooled = DeliveryPool::from_shares(&marks, &shares).analysis();
+        assert_eq!(
+            (pooled.changes, pooled.subscribers, pooled.delivered, pooled.missed),
+            (whole.changes, whole.subscribers, whole.delivered, whole.missed)
+        );
+        assert_eq!(pooled.time_to_last, whole.time_to_last);
+        assert_eq!(pooled.per_delivery, whole.per_delivery);
+        assert!((pooled.fanout_seconds - whole.fanout_seconds).abs() < 1e-6, "{pooled:?} {whole:?}");
+    }
+
+    #[test]
+    fn a_change_one_share_missed_stays_out_of_time_to_last() {
+        let t0 = Instant::now();
+        let mut got = Collector::new(1);
+        got.subscribed(0, 0);
+        got.update(0, 1, t0 + ms(5));
+        let mut missed = Collector::new(1);
+        missed.subscribed(0, 0);
+        let marks = [Mark { seq: 1, sent_at: t0 }];
+        let shares = [DeliveryPool::share(&marks, &got), DeliveryPool::share(&marks, &missed)];
+        assert_eq!(shares[1].last_us, vec![None]);
+        let a = DeliveryPool::from_shares(&marks, &shares).analysis();
+        assert_eq!((a.delivered, a.missed, a.time_to_last.count), (1, 1, 0));
+        assert!((a.fanout_seconds - 0.005).abs() < 1e-6, "{a:?}");
     }
 
     #[test]

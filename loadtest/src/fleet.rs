@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use tracing::{info, warn};
@@ -25,7 +25,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
 const MAX_DISTINCT_ERRORS: usize = 20;
 
 /// Counts of error messages, grouped by message.
-#[derive(Debug, Default, Clone, Serialize)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct ErrorTally(BTreeMap<String, u64>);
 
 impl ErrorTally {
@@ -63,7 +63,9 @@ impl ErrorTally {
 
 /// What a fleet is asked to do.
 pub struct FleetOptions {
-    pub endpoint: Arc<Endpoint>,
+    /// Subscriber `i` connects to `endpoints[i % len]` (one node, or several
+    /// round-robin).
+    pub endpoints: Vec<Arc<Endpoint>>,
     pub count: usize,
     pub token: Option<Arc<str>>,
     pub topic: Arc<str>,
@@ -76,7 +78,7 @@ pub struct FleetOptions {
 }
 
 /// The connection phase's numbers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OpenReport {
     pub requested: usize,
@@ -93,6 +95,20 @@ pub struct OpenReport {
 }
 
 impl OpenReport {
+    /// Before any connection was tried.
+    pub fn empty(requested: usize) -> Self {
+        Self {
+            requested,
+            subscribed: 0,
+            failed: 0,
+            connect: Summary::default(),
+            subscribe: Summary::default(),
+            ramp_seconds: 0.0,
+            connections_per_sec: 0.0,
+            errors: ErrorTally::default(),
+        }
+    }
+
     pub fn human(&self) -> String {
         let mut s = format!(
             "  connections   {} of {} subscribed, {} failed, in {:.2} s ({:.0}/s)\n  \
@@ -114,7 +130,7 @@ impl OpenReport {
 }
 
 /// Errors seen after subscribing.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AfterReport {
     /// `error` frames received by subscribers.
@@ -169,16 +185,7 @@ impl Fleet {
             stop,
             tasks: JoinSet::new(),
             collector: Collector::new(opts.count),
-            open: OpenReport {
-                requested: opts.count,
-                subscribed: 0,
-                failed: 0,
-                connect: Summary::default(),
-                subscribe: Summary::default(),
-                ramp_seconds: 0.0,
-                connections_per_sec: 0.0,
-                errors: ErrorTally::default(),
-            },
+            open: OpenReport::empty(opts.count),
             after: AfterReport::default(),
         };
         let mut connect = Recorder::new();
@@ -190,9 +197,12 @@ impl Fleet {
         info!(
             count = opts.count,
             topic = %opts.topic,
-            url = %opts.endpoint.ws_url,
+            nodes = opts.endpoints.len(),
             "opening subscribers"
         );
+        if opts.endpoints.is_empty() {
+            anyhow::bail!("no node to connect to");
+        }
         for idx in 0..opts.count {
             // Waiting for a permit is where the backpressure lives; meanwhile
             // account for what has settled so progress shows.
@@ -209,7 +219,7 @@ impl Fleet {
             };
             let spec = SubscriberSpec {
                 idx,
-                endpoint: opts.endpoint.clone(),
+                endpoint: opts.endpoints[idx % opts.endpoints.len()].clone(),
                 source: opts.sources.next(),
                 token: opts.token.clone(),
                 topic: opts.topic.clone(),

@@ -2,19 +2,26 @@
 //!
 //! A tour of the modules:
 //! - [`cli`]: the command line, one subcommand per scenario.
-//! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard`, `feed` —
+//! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard`, `clock`, `feed` —
 //!   each sets up what it needs through the API, drives load, and returns an
 //!   `Outcome`; `chaos` also starts its own cluster and breaks it while it
 //!   runs; `market` starts its own node and seeds the sub market.
 //! - [`cluster`]: server nodes as child processes, a fresh schema, a
 //!   private Redis, and dropping its clients; [`chaos_check`]: the verdict
 //!   on a chaos run (nothing acknowledged lost, every subscriber converged).
-//! - [`fleet`]: thousands of subscriber sockets on one topic.
+//! - [`fleet`]: thousands of subscriber sockets on one topic;
+//!   [`display`]: arena displays that keep a server-clock offset by
+//!   ping/pong and log every clock message (`clock`).
+//! - [`game_clock`]: the game clock and the offset estimate as a screen
+//!   works them out; [`skew`]: how far apart displays' clocks are.
 //! - [`ws`]: the WebSocket frames of CONTRACT.md, the subscriber task, and a
 //!   command connection.
 //! - [`api`]: the REST calls the scenarios make.
 //! - [`deliveries`]: who received which seq when, and the latencies that
 //!   follow; [`race_check`]: the fairness verdict on an RSVP race.
+//! - [`shard`]: `scoreboard --processes`, the displays split over child
+//!   processes (the hidden `displays` subcommand) for more sockets than one
+//!   process may open.
 //! - [`stats`]: HdrHistogram-backed latency summaries; [`net`]: endpoints,
 //!   source addresses, socket buffers, descriptor limits, server RSS.
 //! - [`floor`]: the baseline server (`floor`), a bare tokio-tungstenite
@@ -31,11 +38,15 @@ mod chaos_check;
 mod cli;
 mod cluster;
 mod deliveries;
+mod display;
 mod fleet;
 mod floor;
+mod game_clock;
 mod net;
 mod race_check;
 mod scenario;
+mod shard;
+mod skew;
 mod stats;
 mod ws;
 
@@ -85,12 +96,14 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Race(a) => scenario::race::run(a).await,
         Scenario::Steady(a) => scenario::steady::run(a).await,
         Scenario::Scoreboard(a) => scenario::scoreboard::run(a).await,
+        Scenario::Clock(a) => scenario::clock::run(a).await,
         Scenario::Feed(a) => scenario::feed::run(a).await,
         Scenario::Market(a) => scenario::market::run(a).await,
         Scenario::Sync(a) => scenario::sync::run(a).await,
         Scenario::Reconnect(a) => scenario::reconnect::run(a).await,
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
         Scenario::Floor(a) => floor::run(a).await,
+        Scenario::Displays(a) => shard::run_child(a).await,
     }
 }
 

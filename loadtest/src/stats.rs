@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Longest latency the histogram can hold: one hour. Anything longer is
 /// clamped (a load test that waits an hour for a message has failed anyway).
@@ -51,6 +51,34 @@ impl Recorder {
         }
     }
 
+    /// The samples in HdrHistogram's V2 encoding, to hand to another
+    /// process (`scoreboard --processes`); empty without samples.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        use hdrhistogram::serialization::{Serializer, V2Serializer};
+        let mut out = Vec::new();
+        if let Some(h) = self.histogram.as_ref().filter(|h| !h.is_empty())
+            && V2Serializer::new().serialize(h, &mut out).is_err()
+        {
+            out.clear();
+        }
+        out
+    }
+
+    /// The samples [`Recorder::to_bytes`] encoded; none when they do not
+    /// decode.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        use hdrhistogram::serialization::Deserializer;
+        let mut recorder = Self::new();
+        if bytes.is_empty() {
+            return recorder;
+        }
+        let decoded: Option<Histogram<u64>> = Deserializer::new().deserialize(&mut std::io::Cursor::new(bytes)).ok();
+        if let (Some(h), Some(d)) = (recorder.histogram.as_mut(), decoded) {
+            let _ = h.add(&d);
+        }
+        recorder
+    }
+
     pub fn count(&self) -> u64 {
         self.histogram.as_ref().map_or(0, Histogram::len)
     }
@@ -77,7 +105,7 @@ fn micros_to_ms(micros: u64) -> f64 {
 }
 
 /// A latency distribution as reported (milliseconds).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub count: u64,
@@ -156,6 +184,19 @@ mod tests {
         let s = a.summary();
         assert_eq!(s.count, 3);
         assert!((s.p50_ms - 20.0).abs() < 0.1 && (s.max_ms - 30.0).abs() < 0.1, "{s:?}");
+    }
+
+    #[test]
+    fn samples_travel_between_processes_as_bytes() {
+        let mut r = Recorder::new();
+        for ms in [5, 10, 400] {
+            r.record(Duration::from_millis(ms));
+        }
+        let back = Recorder::from_bytes(&r.to_bytes());
+        assert_eq!(back.summary(), r.summary());
+        assert!(Recorder::new().to_bytes().is_empty());
+        assert_eq!(Recorder::from_bytes(&[]).count(), 0);
+        assert_eq!(Recorder::from_bytes(b"not a histogram").count(), 0);
     }
 
     #[test]

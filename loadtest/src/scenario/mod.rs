@@ -2,6 +2,7 @@
 //! back to `main`, and the server-memory probe.
 
 pub mod chaos;
+pub mod clock;
 pub mod connect;
 pub mod fanout;
 pub mod feed;
@@ -55,6 +56,69 @@ impl Memory {
             self.pid
         )
     }
+}
+
+/// Server memory of several nodes around the connection phase; the
+/// connections are taken as spread evenly over them (round-robin).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodesMemory {
+    /// Each node's, its bytes per connection over its share.
+    pub nodes: Vec<Memory>,
+    pub connections: usize,
+    /// Σ (after − before) / connections.
+    pub bytes_per_connection: f64,
+}
+
+impl NodesMemory {
+    pub fn human(&self) -> String {
+        let mut s = String::new();
+        for m in &self.nodes {
+            s.push_str(&m.human());
+        }
+        s.push_str(&format!(
+            "  server RSS    over {} nodes: {:.1} KiB per connection ({} connections)\n",
+            self.nodes.len(),
+            self.bytes_per_connection / 1024.0,
+            self.connections
+        ));
+        s
+    }
+}
+
+/// Reads every node's RSS before the connection phase (those that cannot
+/// be read are warned about and left out).
+pub fn rss_before_nodes(pids: &[u32]) -> Vec<(u32, u64)> {
+    pids.iter().filter_map(|&pid| rss_before(Some(pid))).collect()
+}
+
+/// Waits for things to settle, then reads every node's RSS again.
+pub async fn rss_after_nodes(before: Vec<(u32, u64)>, connections: usize) -> Option<NodesMemory> {
+    if before.is_empty() {
+        return None;
+    }
+    let share = connections / before.len();
+    tokio::time::sleep(SETTLE).await;
+    let mut nodes = Vec::new();
+    for (pid, rss_before_bytes) in before {
+        match rss_bytes(pid) {
+            Ok(rss_after_bytes) => nodes.push(Memory {
+                pid,
+                rss_before_bytes,
+                rss_after_bytes,
+                bytes_per_connection: per_connection(rss_before_bytes, rss_after_bytes, share),
+            }),
+            Err(e) => warn!("cannot read server RSS: {e:#}"),
+        }
+    }
+    let before: u64 = nodes.iter().map(|m| m.rss_before_bytes).sum();
+    let after: u64 = nodes.iter().map(|m| m.rss_after_bytes).sum();
+    let connections = share * nodes.len();
+    Some(NodesMemory { bytes_per_connection: per_connection(before, after, connections), nodes, connections })
+}
+
+fn per_connection(before: u64, after: u64, connections: usize) -> f64 {
+    if connections == 0 { 0.0 } else { (after as f64 - before as f64) / connections as f64 }
 }
 
 /// The server's CPU time (user + system) over the changes of a round:
@@ -139,6 +203,18 @@ pub fn prepare_sockets(net: &NetArgs, target: &Endpoint, sockets: usize) -> Resu
     Ok(Arc::new(pool))
 }
 
+/// [`prepare_sockets`] for `sockets` spread round-robin over `targets`:
+/// the descriptor limit is the total's, the source addresses are planned
+/// for one node's share (ports run out per destination, not overall).
+pub fn prepare_sockets_over(net: &NetArgs, targets: &[Arc<Endpoint>], sockets: usize) -> Result<Arc<SourcePool>> {
+    let first = targets.first().ok_or_else(|| anyhow::anyhow!("no node to connect to"))?;
+    let limit = raise_nofile(sockets)?;
+    if (limit as usize) < sockets {
+        warn!(limit, sockets, "RLIMIT_NOFILE is below the socket count; run as root or raise `ulimit -n`");
+    }
+    prepare_sockets(net, first, sockets.div_ceil(targets.len()))
+}
+
 /// Fleet options from the shared flags.
 pub fn fleet_options(
     net: &NetArgs,
@@ -149,7 +225,7 @@ pub fn fleet_options(
     topic: &str,
 ) -> FleetOptions {
     FleetOptions {
-        endpoint,
+        endpoints: vec![endpoint],
         count,
         token: token.map(Arc::from),
         topic: Arc::from(topic),

@@ -13,13 +13,16 @@ use serde_json::json;
 use tokio::task::JoinSet;
 use tracing::{info, warn};
 
-use super::{CpuClock, Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
+use super::{
+    CpuClock, Memory, NodesMemory, Outcome, fleet_options, prepare_sockets_over, rss_after_nodes, rss_before_nodes,
+};
 use crate::api::{Api, Session, run_tag};
-use crate::baseline::{FloorClient, FloorProcess, Mirror, Probe, RoundOut, Server, compare};
+use crate::baseline::{FloorClient, FloorProcess, FrameStats, Mirror, Probe, RoundOut, Server, compare};
 use crate::cli::ScoreboardArgs;
-use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
+use crate::deliveries::{DeliveryAnalysis, DeliveryPool, DeliveryShare, Mark};
 use crate::fleet::{AfterReport, ErrorTally, Fleet, OpenReport};
 use crate::net::{Endpoint, SourcePool};
+use crate::shard::Children;
 use crate::stats::{Recorder, Summary};
 
 #[derive(Debug, Serialize)]
@@ -29,10 +32,18 @@ struct Report {
     subscribe_url: String,
     game_id: String,
     open: OpenReport,
+    /// With one `--server-pid`.
     memory: Option<Memory>,
+    /// With several: every node's, and the bytes per connection over all.
+    nodes_memory: Option<NodesMemory>,
+    /// With `--processes`: each display process's part.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    processes: Vec<ChildSummary>,
     goals_requested: usize,
     goals_accepted: usize,
     goal_errors: ErrorTally,
+    /// Assists every goal named.
+    assists: u8,
     /// Goals per second asked for, and achieved (accepted goals over the
     /// posting window).
     rate_requested: f64,
@@ -40,6 +51,8 @@ struct Report {
     /// Round trip of `POST /games/{id}/actions`.
     goal_round_trip: Summary,
     deliveries: DeliveryAnalysis,
+    /// The goals' update frames as one more display received them.
+    update_frames: FrameStats,
     /// Goals whose version no display saw exactly (coalesced everywhere, or
     /// seq ≠ version).
     seq_not_seen_exactly: usize,
@@ -49,13 +62,15 @@ struct Report {
 }
 
 /// Everything the goals need: who scores for whom.
-struct Game {
-    id: String,
+pub(super) struct Game {
+    pub id: String,
     /// `(rosterId, player userIds)` for home and away.
-    sides: [(String, Vec<String>); 2],
+    pub sides: [(String, Vec<String>); 2],
 }
 
-async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Result<Game> {
+/// A facility, an active season, two rosters of `players` and a started
+/// game between them (also the `clock` scenario's game).
+pub(super) async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Result<Game> {
     let t = &organiser.token;
     let facility = api.create_facility(t, &format!("Load test rink {tag}")).await?;
     let season = api.create_season(t, &facility, &format!("Load test season {tag}")).await?;
@@ -82,12 +97,19 @@ async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Re
     Ok(Game { id, sides: [home, away] })
 }
 
-/// The GOAL body for goal number `n`: sides alternate, scorers rotate.
-fn goal_body(game: &Game, n: usize) -> serde_json::Value {
+/// The GOAL body for goal number `n`: sides alternate, scorers rotate, and
+/// up to `assists` of the players after the scorer assist.
+fn goal_body(game: &Game, n: usize, assists: usize) -> serde_json::Value {
     let (roster, players) = &game.sides[n % 2];
     let mut body = json!({ "type": "GOAL", "rosterId": roster });
     if !players.is_empty() {
-        body["scorerId"] = json!(players[(n / 2) % players.len()]);
+        let scorer = (n / 2) % players.len();
+        body["scorerId"] = json!(players[scorer]);
+        let helpers: Vec<&String> =
+            (1..players.len()).take(assists).map(|k| &players[(scorer + k) % players.len()]).collect();
+        if !helpers.is_empty() {
+            body["assistIds"] = json!(helpers);
+        }
     }
     body
 }
@@ -96,7 +118,7 @@ fn goal_body(game: &Game, n: usize) -> serde_json::Value {
 /// endpoint sending the frames Rinkside sent for them.
 #[derive(Clone)]
 enum Scorer {
-    Rinkside { api: Api, token: String, game: Arc<Game> },
+    Rinkside { api: Api, token: String, game: Arc<Game>, assists: usize },
     Floor { client: FloorClient, topic: Arc<str>, mirror: Arc<Mirror> },
 }
 
@@ -104,8 +126,8 @@ impl Scorer {
     /// Goal number `n`: the seq (version) its update carries.
     async fn score(&self, n: usize) -> Result<u64> {
         match self {
-            Scorer::Rinkside { api, token, game } => {
-                Ok(api.game_action(token, &game.id, goal_body(game, n)).await?.version)
+            Scorer::Rinkside { api, token, game, assists } => {
+                Ok(api.game_action(token, &game.id, goal_body(game, n, *assists)).await?.version)
             }
             Scorer::Floor { client, topic, mirror } => Ok(client.publish(topic, mirror.update(n)).await?.seq),
         }
@@ -146,8 +168,9 @@ async fn post_goals(scorer: Scorer, goals: usize, rate: f64) -> Vec<Posted> {
 /// What every round shares.
 struct Setup {
     api: Api,
-    subscribe_url: String,
-    sub_ep: Arc<Endpoint>,
+    /// The nodes the displays connect to, as given, and resolved.
+    subscribe_urls: Vec<String>,
+    sub_eps: Vec<Arc<Endpoint>>,
     sources: Arc<SourcePool>,
     tag: String,
     organiser: Session,
@@ -156,14 +179,24 @@ struct Setup {
 impl Setup {
     async fn prepare(args: &ScoreboardArgs) -> Result<Self> {
         let api_ep = Endpoint::resolve(&args.url).await?;
-        let subscribe_url = args.subscribe_url.clone().unwrap_or_else(|| args.url.clone());
-        let sub_ep = Arc::new(Endpoint::resolve(&subscribe_url).await?);
-        // The displays and a baseline probe.
-        let sources = prepare_sockets(&args.net, &sub_ep, args.subscribers + 1)?;
+        let subscribe_urls =
+            if args.subscribe_url.is_empty() { vec![args.url.clone()] } else { args.subscribe_url.clone() };
+        let mut sub_eps = Vec::new();
+        for url in &subscribe_urls {
+            sub_eps.push(Arc::new(Endpoint::resolve(url).await?));
+        }
+        // The displays of this process and a probe.
+        let here = if args.processes > 1 { 1 } else { args.subscribers + 1 };
+        let sources = prepare_sockets_over(&args.net, &sub_eps, here)?;
         let api = Api::new(api_ep.base_str())?;
         let tag = run_tag();
         let organiser = api.dev_token(&format!("lt{tag}keeper")).await?;
-        Ok(Self { api, subscribe_url, sub_ep, sources, tag, organiser })
+        Ok(Self { api, subscribe_urls, sub_eps, sources, tag, organiser })
+    }
+
+    /// The subscribe nodes, for the report.
+    fn subscribe_url(&self) -> String {
+        self.subscribe_urls.join(", ")
     }
 }
 
@@ -178,8 +211,6 @@ enum Target<'a> {
 /// How a round runs.
 #[derive(Debug, Clone, Copy)]
 struct Plan {
-    /// Keep one more socket's frames (a baseline round).
-    probe: bool,
     /// Read the server's RSS around the connection phase (with
     /// `--server-pid`).
     memory: bool,
@@ -189,9 +220,12 @@ pub async fn run(args: ScoreboardArgs) -> Result<Outcome> {
     if !(args.rate.is_finite() && args.rate > 0.0) {
         bail!("--rate must be a positive number of goals per second");
     }
+    if args.baseline.baseline && args.subscribe_url.len() > 1 {
+        bail!("--baseline compares one subscribe node with the floor; give one --subscribe-url");
+    }
     let setup = Setup::prepare(&args).await?;
     if !args.baseline.baseline {
-        let plan = Plan { probe: false, memory: true };
+        let plan = Plan { memory: true };
         let out = run_round(&args, &setup, &Target::Rinkside { tag: setup.tag.clone() }, plan).await?;
         return Ok(Outcome {
             scenario: "scoreboard",
@@ -219,9 +253,9 @@ async fn run_baseline(args: &ScoreboardArgs, setup: &Setup, floor: &FloorProcess
         let target = Target::Rinkside { tag: format!("{}r{round}", setup.tag) };
         // Memory in the first round only: later ones reuse what the
         // allocator kept, and their RSS difference understates.
-        let plan = Plan { probe: true, memory: round == 1 };
+        let plan = Plan { memory: round == 1 };
         let mut out = run_round(args, setup, &target, plan).await?;
-        let rinkside = out.take_round(Server::Rinkside, round, &setup.subscribe_url);
+        let rinkside = out.take_round(Server::Rinkside, round, &setup.subscribe_url());
         let mirror = Arc::new(Mirror::from_captured(&rinkside.captured)?);
         let topic = format!("game:{}", out.report.game_id);
         rounds.push(rinkside);
@@ -244,21 +278,45 @@ async fn run_baseline(args: &ScoreboardArgs, setup: &Setup, floor: &FloorProcess
     })
 }
 
+/// Who watches: sockets in this process, or in child processes
+/// (`--processes`).
+enum Audience {
+    Here(Box<Fleet>),
+    Children(Children),
+}
+
+/// A child's part of the report.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChildSummary {
+    passed: bool,
+    open: OpenReport,
+    per_delivery: Summary,
+    delivered: u64,
+    missed: u64,
+    after: AfterReport,
+}
+
 async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut<Report>> {
-    let (scorer, topic, game_id, url, subscribe_url, endpoint, pid) = match target {
+    let (scorer, topic, game_id, url, subscribe_url, endpoints, pids) = match target {
         Target::Rinkside { tag } => {
             let game = Arc::new(set_up(&setup.api, &setup.organiser, tag, args.players).await?);
             let topic = format!("game:{}", game.id);
             let game_id = game.id.clone();
-            let scorer = Scorer::Rinkside { api: setup.api.clone(), token: setup.organiser.token.clone(), game };
+            let scorer = Scorer::Rinkside {
+                api: setup.api.clone(),
+                token: setup.organiser.token.clone(),
+                game,
+                assists: usize::from(args.assists),
+            };
             (
                 scorer,
                 topic,
                 game_id,
                 args.url.clone(),
-                setup.subscribe_url.clone(),
-                setup.sub_ep.clone(),
-                args.server_pid,
+                setup.subscribe_url(),
+                setup.sub_eps.clone(),
+                args.server_pid.clone(),
             )
         }
         Target::Floor { floor, endpoint, client, topic, mirror } => {
@@ -269,30 +327,50 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
                 Scorer::Floor { client: client.clone(), topic: Arc::from(topic.as_str()), mirror: mirror.clone() };
             let game_id = topic.trim_start_matches("game:").to_owned();
             // The floor's memory is measured when Rinkside's is.
-            let pid = args.server_pid.map(|_| floor.pid);
-            (scorer, topic.clone(), game_id, floor.url.clone(), floor.url.clone(), endpoint.clone(), pid)
+            let pids = if args.server_pid.is_empty() { Vec::new() } else { vec![floor.pid] };
+            (scorer, topic.clone(), game_id, floor.url.clone(), floor.url.clone(), vec![endpoint.clone()], pids)
         }
     };
 
-    let before = rss_before(pid.filter(|_| plan.memory));
-    let mut fleet =
-        Fleet::open(fleet_options(&args.net, endpoint.clone(), setup.sources.clone(), args.subscribers, None, &topic))
-            .await?;
-    let memory = rss_after(before, fleet.open.subscribed).await;
-    let probe = match plan.probe {
-        true => Some(Probe::open(&endpoint, setup.sources.next(), None, &topic, args.net.timeout()).await?),
-        false => None,
+    let pids = if plan.memory { pids } else { Vec::new() };
+    let before = rss_before_nodes(&pids);
+    let (mut audience, open) = if args.processes > 1 {
+        let urls = match target {
+            Target::Rinkside { .. } => setup.subscribe_urls.clone(),
+            Target::Floor { floor, .. } => vec![floor.url.clone()],
+        };
+        let (children, opened) =
+            Children::start(&urls, &topic, args.subscribers, args.processes, &args.net, args.settle_timeout).await?;
+        (Audience::Children(children), merge_open(&opened))
+    } else {
+        let mut options =
+            fleet_options(&args.net, endpoints[0].clone(), setup.sources.clone(), args.subscribers, None, &topic);
+        options.endpoints = endpoints.clone();
+        let fleet = Fleet::open(options).await?;
+        let open = fleet.open.clone();
+        (Audience::Here(Box::new(fleet)), open)
     };
+    let nodes_memory = rss_after_nodes(before, open.subscribed).await;
+    let memory = match nodes_memory.as_ref() {
+        Some(m) if m.nodes.len() == 1 => m.nodes.first().cloned(),
+        _ => None,
+    };
+    // One more socket keeps the frames: their sizes, and what the floor
+    // sends in a baseline round.
+    let probe = Probe::open(&endpoints[0], setup.sources.next(), None, &topic, args.net.timeout()).await?;
 
     info!(goals = args.goals, rate = args.rate, url = %subscribe_url, "scoring");
-    let cpu = CpuClock::start(pid);
+    let cpu = CpuClock::start(pids.first().copied().filter(|_| pids.len() == 1));
     let poster = tokio::spawn(post_goals(scorer.clone(), args.goals, args.rate));
     tokio::pin!(poster);
-    let posted = loop {
-        tokio::select! {
-            done = &mut poster => break done?,
-            _ = fleet.pump_one() => {}
-        }
+    let posted = match &mut audience {
+        Audience::Here(fleet) => loop {
+            tokio::select! {
+                done = &mut poster => break done?,
+                _ = fleet.pump_one() => {}
+            }
+        },
+        Audience::Children(_) => poster.await?,
     };
 
     let mut round_trip = Recorder::new();
@@ -310,23 +388,55 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
             Err(e) => goal_errors.add(&format!("{e:#}")),
         }
     }
-    if let Some(top) = marks.iter().map(|m| m.seq).max() {
-        fleet.collector.set_target(top);
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(args.settle_timeout.max(1));
-        if !fleet.pump_until(deadline, |c| c.target_settled()).await {
-            warn!(
-                reached = fleet.collector.reached(),
-                of = fleet.collector.members(),
-                "the last goal did not reach every display in time"
-            );
+    marks.sort_by_key(|m| m.seq);
+    let mut pool = DeliveryPool::default();
+    let mut children = Vec::new();
+    let (after, exactly_seen) = match audience {
+        Audience::Here(mut fleet) => {
+            if let Some(top) = marks.iter().map(|m| m.seq).max() {
+                fleet.collector.set_target(top);
+                let deadline = tokio::time::Instant::now() + Duration::from_secs(args.settle_timeout.max(1));
+                if !fleet.pump_until(deadline, |c| c.target_settled()).await {
+                    warn!(
+                        reached = fleet.collector.reached(),
+                        of = fleet.collector.members(),
+                        "the last goal did not reach every display in time"
+                    );
+                }
+            }
+            fleet.shutdown().await;
+            pool.add(&marks, &fleet.collector);
+            let seen: Vec<bool> = marks.iter().map(|m| fleet.collector.anyone_saw_exactly(m.seq)).collect();
+            (fleet.after.clone(), Some(seen))
         }
-    }
-    let cpu_seconds = CpuClock::stop(cpu);
-    let captured = match probe {
-        Some(p) => Some(p.finish(args.goals).await),
-        None => None,
+        Audience::Children(processes) => {
+            let reports = processes.finish(&marks).await?;
+            let shares: Vec<DeliveryShare> = reports.iter().map(|(_, r)| r.deliveries.clone()).collect();
+            pool = DeliveryPool::from_shares(&marks, &shares);
+            let mut after = AfterReport::default();
+            for (passed, r) in reports {
+                merge_after(&mut after, &r.after);
+                children.push(ChildSummary {
+                    passed,
+                    open: r.open,
+                    per_delivery: r.per_delivery,
+                    delivered: r.deliveries.delivered,
+                    missed: r.deliveries.missed,
+                    after: r.after,
+                });
+            }
+            (after, None)
+        }
     };
-    fleet.shutdown().await;
+    let cpu_seconds = CpuClock::stop(cpu);
+    let captured = probe.finish(args.goals).await;
+    let update_frames = FrameStats::of(captured.updates.iter().map(String::len));
+    // Without the displays' logs (child processes), the probe tells whether
+    // update seqs are the answers' versions.
+    let exactly_seen = exactly_seen.unwrap_or_else(|| {
+        let seqs: Vec<u64> = captured.updates.iter().filter_map(|f| seq_of(f)).collect();
+        marks.iter().map(|m| seqs.contains(&m.seq)).collect()
+    });
 
     let state = match &scorer {
         Scorer::Rinkside { api, game, .. } => {
@@ -334,10 +444,8 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
         }
         Scorer::Floor { .. } => None,
     };
-    let mut pool = DeliveryPool::default();
-    pool.add(&marks, &fleet.collector);
     let deliveries = pool.analysis();
-    let seq_not_seen_exactly = marks.iter().filter(|m| !fleet.collector.anyone_saw_exactly(m.seq)).count();
+    let seq_not_seen_exactly = exactly_seen.iter().filter(|seen| !**seen).count();
     let window = match (first_sent, last_sent) {
         (Some(f), Some(l)) => l.saturating_duration_since(f),
         _ => Duration::ZERO,
@@ -347,11 +455,14 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
         url,
         subscribe_url,
         game_id,
-        open: fleet.open.clone(),
+        open,
         memory,
+        nodes_memory: nodes_memory.filter(|m| m.nodes.len() > 1),
+        processes: children,
         goals_requested: args.goals,
         goals_accepted: accepted,
         goal_errors,
+        assists: args.assists,
         rate_requested: args.rate,
         // n goals posted over the n−1 gaps between the first and the last.
         rate_achieved: if accepted > 1 && !window.is_zero() {
@@ -361,10 +472,11 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
         },
         goal_round_trip: round_trip.summary(),
         deliveries,
+        update_frames,
         seq_not_seen_exactly,
         final_home_score: state.as_ref().map(|s| s.home_score),
         final_away_score: state.as_ref().map(|s| s.away_score),
-        after: fleet.after.clone(),
+        after,
     };
     let score_total = report.final_home_score.zip(report.final_away_score).map(|(h, a)| (h + a) as usize);
     let score_ok = score_total.is_none_or(|t| t == accepted);
@@ -372,10 +484,48 @@ async fn run_round(args: &ScoreboardArgs, setup: &Setup, target: &Target<'_>, pl
         && report.goal_errors.is_empty()
         && report.deliveries.missed == 0
         && score_ok
-        && report.after.clean();
+        && report.after.clean()
+        && report.processes.iter().all(|c| c.passed);
     let human = human(&report, score_ok);
     let memory = report.memory.clone();
-    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory, cpu_seconds })
+    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured: Some(captured), memory, cpu_seconds })
+}
+
+/// The seq of a frame's text.
+fn seq_of(frame: &str) -> Option<u64> {
+    serde_json::from_str::<serde_json::Value>(frame).ok()?["seq"].as_u64()
+}
+
+/// The children's connection reports as one: counts summed, the longest
+/// ramp, and the connect and subscribe times of the slowest child (by p99).
+fn merge_open(opened: &[OpenReport]) -> OpenReport {
+    let mut all = OpenReport::empty(opened.iter().map(|o| o.requested).sum());
+    for o in opened {
+        all.subscribed += o.subscribed;
+        all.failed += o.failed;
+        all.ramp_seconds = all.ramp_seconds.max(o.ramp_seconds);
+        for (message, n) in o.errors.iter() {
+            all.errors.add_n(message, n);
+        }
+        if o.connect.p99_ms >= all.connect.p99_ms {
+            all.connect = o.connect;
+        }
+        if o.subscribe.p99_ms >= all.subscribe.p99_ms {
+            all.subscribe = o.subscribe;
+        }
+    }
+    all.connections_per_sec = if all.ramp_seconds > 0.0 { all.subscribed as f64 / all.ramp_seconds } else { 0.0 };
+    all
+}
+
+fn merge_after(all: &mut AfterReport, one: &AfterReport) {
+    for (message, n) in one.server_errors.iter() {
+        all.server_errors.add_n(message, n);
+    }
+    for (message, n) in one.disconnects.iter() {
+        all.disconnects.add_n(message, n);
+    }
+    all.non_increasing_seq += one.non_increasing_seq;
 }
 
 fn human(report: &Report, score_ok: bool) -> String {
@@ -390,9 +540,27 @@ fn human(report: &Report, score_ok: bool) -> String {
         report.url,
     );
     human.push_str(&report.open.human());
+    for (i, c) in report.processes.iter().enumerate() {
+        human.push_str(&format!(
+            "  process {}     {} of {} subscribed in {:.1} s; per delivery {}{}\n",
+            i + 1,
+            c.open.subscribed,
+            c.open.requested,
+            c.open.ramp_seconds,
+            c.per_delivery,
+            if c.passed { "" } else { "  ! failed its checks" },
+        ));
+    }
     if let Some(m) = &report.memory {
         human.push_str(&m.human());
     }
+    if let Some(m) = &report.nodes_memory {
+        human.push_str(&m.human());
+    }
+    human.push_str(&format!(
+        "  goal frames   {:.0} bytes (min {}, max {}) as received, {} assists a goal\n",
+        report.update_frames.mean_bytes, report.update_frames.min_bytes, report.update_frames.max_bytes, report.assists
+    ));
     human.push_str(&format!(
         "  goals         {} accepted of {}, achieved {:.2}/s\n  goal rtt      {}\n  time to last  {}\n  per delivery  {}\n  throughput    {:.0} deliveries/s while fanning out ({} deliveries in {:.2} s)\n  completeness  {} missed, {} coalesced (delivered by a later state)\n",
         report.goals_accepted,
@@ -437,10 +605,22 @@ mod tests {
             id: "g".into(),
             sides: [("home".into(), vec!["h0".into(), "h1".into()]), ("away".into(), vec!["a0".into()])],
         };
-        let bodies: Vec<_> = (0..4).map(|n| goal_body(&game, n)).collect();
+        let bodies: Vec<_> = (0..4).map(|n| goal_body(&game, n, 0)).collect();
         assert_eq!(bodies[0], json!({"type":"GOAL","rosterId":"home","scorerId":"h0"}));
         assert_eq!(bodies[1], json!({"type":"GOAL","rosterId":"away","scorerId":"a0"}));
         assert_eq!(bodies[2], json!({"type":"GOAL","rosterId":"home","scorerId":"h1"}));
         assert_eq!(bodies[3], json!({"type":"GOAL","rosterId":"away","scorerId":"a0"}));
+    }
+
+    #[test]
+    fn assists_go_to_the_players_after_the_scorer_never_the_scorer() {
+        let game = Game {
+            id: "g".into(),
+            sides: [("home".into(), vec!["h0".into(), "h1".into(), "h2".into()]), ("away".into(), vec!["a0".into()])],
+        };
+        assert_eq!(goal_body(&game, 2, 2)["assistIds"], json!(["h2", "h0"]));
+        assert_eq!(goal_body(&game, 0, 1)["assistIds"], json!(["h1"]));
+        // A roster of one has nobody to assist.
+        assert_eq!(goal_body(&game, 1, 2), json!({"type":"GOAL","rosterId":"away","scorerId":"a0"}));
     }
 }
