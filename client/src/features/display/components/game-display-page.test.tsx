@@ -116,14 +116,14 @@ describe('GameDisplayPage', () => {
 
     // The update has no player lists: the scorer's number comes from the snapshot's.
     const scored: Game = { ...game, version: 4, awayScore: 1, log: [...game.log, entry(4, { period: '2', rosterId: 'A', playerId: 'a1', playerName: 'Mia Moss' })] };
-    const frame = gameUpdateFrame(scored);
+    const frame = gameUpdateFrame(scored, game);
     expect(frame.data).not.toHaveProperty('log');
     act(() => server.receive(frame));
     expect(screen.getByTestId('display-away-score')).toHaveTextContent('1');
     expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#4 Mia Moss');
 
-    // UNDO (action 5): the goal drops out of the tail, and off the board.
-    act(() => server.receive(gameUpdateFrame({ ...game, version: 5, awayScore: 0 })));
+    // UNDO (action 5): the goal is undone, and off the board.
+    act(() => server.receive(gameUpdateFrame({ ...game, version: 5, awayScore: 0 }, scored)));
     expect(screen.getByTestId('display-away-score')).toHaveTextContent('0');
     expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#9 Alice Ames');
     expect(screen.getByTestId('display-state')).toHaveTextContent('1stIntermission');

@@ -146,7 +146,7 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     // Another score keeper's twelve goals, of which this tab missed all frames but the last.
     const goals = Array.from({ length: 12 }, (_, i) => logEntry(i + 2, { rosterId: 'r-home', playerId: 'h1', playerName: 'Alice Ames' }));
     const later = { ...game, version: 14, homeScore: 12, log: [...game.log, ...goals] };
-    act(() => server.receive(gameUpdateFrame(later)));
+    act(() => server.receive(gameUpdateFrame(later, { ...later, version: 13, homeScore: 11, log: later.log.slice(0, -1) })));
     expect(server.framesOfType('subscribe')).toEqual([
       { type: 'subscribe', topic: 'game:g-1' },
       { type: 'subscribe', topic: 'game:g-1', since: 2 },
