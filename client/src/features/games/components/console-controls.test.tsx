@@ -52,7 +52,7 @@ describe('the console clock', () => {
     timeSync.addSample({ sent: Date.now(), received: Date.now(), serverNow: Date.now() + 4000 });
     const before = Date.now() + 4000;
     await user.click(screen.getByTestId('clock-toggle'));
-    const stop = live.last().command as { type: string; at: number };
+    const stop = live.last().command as unknown as { type: string; at: number };
     expect(stop.type).toBe('CLOCK_STOP');
     expect(stop.at).toBeGreaterThanOrEqual(before - 1);
     expect(stop.at).toBeLessThanOrEqual(Date.now() + 4000 + 1);
