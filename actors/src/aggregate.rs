@@ -107,8 +107,10 @@ pub trait Aggregate: Unpin + Sized + 'static {
     /// The whole state subscribers see: snapshots and `GET` reads.
     fn document(state: &Self::State) -> Self::Document;
 
-    /// What is published after each commit.
-    fn update(state: &Self::State) -> Self::Update;
+    /// What is published after each commit: the change since version
+    /// `since`, the last one this actor published (0 before its first).
+    /// An aggregate whose update is its whole document ignores it.
+    fn update(state: &Self::State, since: i64) -> Self::Update;
 }
 
 /// Tunables for every actor of a registry. Named limits, not magic numbers.

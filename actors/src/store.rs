@@ -31,7 +31,7 @@ use serde_json::Value;
 
 use crate::error::ActorError;
 use crate::event::{EventState, Person, Rsvp, RsvpHistory, WaitlistHistory};
-use crate::game::{GameState, GameStatus, Lineup, LogEntry, Period, PlayerDelta, RosterDelta};
+use crate::game::{GameSettings, GameState, GameStatus, Lineup, LogEntry, Period, PlayerDelta, RosterDelta};
 
 /// A boxed, sendable future: what every store method returns.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -190,6 +190,10 @@ pub struct GameCommit {
     pub period: Option<Period>,
     pub home_score: i64,
     pub away_score: i64,
+    /// The clock after the batch (written with the row).
+    pub clock: crate::game::Clock,
+    /// The game's own settings, when the batch replaced them.
+    pub settings: Option<GameSettings>,
     /// New log entries to insert, in seq order (UNDO entries included).
     pub entries: Vec<LogEntry>,
     /// Then mark these seqs undone (they may be new or old entries).

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use rinkside_actors::game::{
+    Clock, ClockSettings, GameSettings,
     GameAction, GameCommand, GameDocument, GameStatus, Period, Player, RosterSide, StoredGame,
 };
 use rinkside_actors::{ActorConfig, ActorError, Arbiters, Envelope, GameRegistry, GameStore, Publisher};
@@ -47,6 +48,9 @@ fn setup() -> (Arc<MemStore>, Arc<Recorder>, GameRegistry) {
         home: side("H", "h"),
         away: side("A", "a"),
         log: Vec::new(),
+        season_settings: ClockSettings::default(),
+        own_settings: GameSettings::default(),
+        clock: Clock::default(),
     });
     let bus = Recorder::new();
     let games_store: Arc<dyn GameStore> = store.clone();
@@ -60,7 +64,7 @@ fn action(action: GameAction) -> Envelope<GameCommand> {
 }
 
 fn goal(roster: &str, scorer: &str) -> Envelope<GameCommand> {
-    action(GameAction::Goal { roster_id: roster.into(), scorer_id: Some(scorer.into()), assist_ids: Vec::new() })
+    action(GameAction::Goal { roster_id: roster.into(), scorer_id: Some(scorer.into()), assist_ids: Vec::new(), clock_ms: None })
 }
 
 async fn send(games: &GameRegistry, envelope: Envelope<GameCommand>) -> Result<GameDocument, ActorError> {
@@ -74,7 +78,7 @@ async fn a_goal_is_answered_with_the_committed_document_and_pushed() {
     let doc = send(&games, goal("A", "a1")).await.unwrap();
     assert_eq!((doc.status, doc.period), (GameStatus::Live, Some(Period::First)));
     assert_eq!((doc.home_score, doc.away_score, doc.version), (0, 1, 3));
-    assert_eq!(doc.log.last().unwrap().player_name.as_deref(), Some("a 1"));
+    assert_eq!(doc.log.last().unwrap().player_id.as_deref(), Some("a1"));
 
     let stored = store.game(GAME);
     assert_eq!((stored.game.away_score, stored.game.version), (1, 3));
@@ -82,16 +86,16 @@ async fn a_goal_is_answered_with_the_committed_document_and_pushed() {
     let pushes = bus.on("game:g1");
     assert_eq!(pushes.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [2, 3]);
     // The push is the small update of the committed state (CONTRACT.md ›
-    // Update frames stay small): the reply's scoreboard, the log's tail, no
-    // player lists.
+    // Update frames stay small): the reply's scoreboard and only the entry
+    // this change added, no player lists.
     let pushed = &pushes[1].1;
     let answered = serde_json::to_value(&doc).unwrap();
-    for field in ["id", "status", "period", "homeScore", "awayScore", "version", "playersDigest"] {
+    for field in ["status", "period", "homeScore", "awayScore", "version", "playersDigest"] {
         assert_eq!(pushed[field], answered[field], "{field}");
     }
-    assert_eq!(pushed["logTail"], answered["log"], "a log shorter than the tail is all in it");
-    assert_eq!(pushed["home"], serde_json::json!({"rosterId": "H", "name": "Team H"}));
-    assert!(pushed.get("log").is_none());
+    assert_eq!(pushed["entries"], serde_json::json!([answered["log"][1]]), "the goal, and not START again");
+    assert!(pushed.get("since").is_none(), "it continues from the version before");
+    assert!(pushed.get("log").is_none() && pushed.get("home").is_none());
 }
 
 #[actix::test]

@@ -28,7 +28,7 @@ json_bodies! {
     transfer_ownership: super::staff::TransferOwnership;
     rsvp: RsvpInput;
     game_action: GameActionInput => |body| {
-        let _ = rinkside_actors::game::GameAction::from(body);
+        let _ = body.into_action(0);
         Ok(())
     };
 }

@@ -27,7 +27,7 @@ use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, put, web};
-use rinkside_actors::game::{GameDocument, GameStatus};
+use rinkside_actors::game::{ClockMode, GameDocument, GameSettings, GameStatus, SettingsPatch};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -64,6 +64,16 @@ pub struct NewGame {
     pub season_id: String,
     #[schema(schema_with = crate::time::schema::date_time)]
     pub scheduled_at: String,
+    /// 1–30; absent or null: the season's.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 1, maximum = 30)]
+    pub period_minutes: Option<i64>,
+    /// 0–20; absent or null: the season's.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 0, maximum = 20)]
+    pub overtime_minutes: Option<i64>,
+    /// Absent or null: the season's.
+    pub clock_mode: Option<ClockMode>,
 }
 
 /// The statuses a game may be set to before it goes live (START and FINAL
@@ -95,6 +105,18 @@ pub struct GamePatch {
     /// SCHEDULED, POSTPONED or CANCELLED; only before the game goes LIVE.
     /// CANCELLED is final.
     pub status: Option<ScheduleStatus>,
+    /// 1–30, only before the game goes LIVE; null: back to the season's.
+    #[serde(default, deserialize_with = "crate::api::nullable_whole")]
+    #[schema(minimum = 1, maximum = 30, nullable)]
+    pub period_minutes: Option<Option<i64>>,
+    /// 0–20, only before the game goes LIVE; null: back to the season's.
+    #[serde(default, deserialize_with = "crate::api::nullable_whole")]
+    #[schema(minimum = 0, maximum = 20, nullable)]
+    pub overtime_minutes: Option<Option<i64>>,
+    /// Only before the game goes LIVE; null: back to the season's.
+    #[serde(default, deserialize_with = "super::nullable")]
+    #[schema(nullable)]
+    pub clock_mode: Option<Option<ClockMode>>,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -219,6 +241,14 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGam
     if input.home_roster_id == input.away_roster_id {
         errors.insert("awayRosterId".into(), "a roster cannot play itself".into());
     }
+    let own = GameSettings {
+        period_minutes: input.period_minutes,
+        overtime_minutes: input.overtime_minutes,
+        clock_mode: input.clock_mode,
+    };
+    if let Some((field, message)) = own.invalid() {
+        errors.insert(field.into(), message);
+    }
     finish(errors)?;
     let scheduled_at = scheduled_at.ok_or_else(|| AppError::field("scheduledAt", crate::time::NOT_RFC3339))?;
     let roster_ids = [input.home_roster_id.as_str(), input.away_roster_id.as_str()];
@@ -229,8 +259,8 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewGam
     if !db::games::lock_season(&mut tx, &input.season_id).await? {
         return Err(AppError::field("seasonId", "no such season"));
     }
-    db::games::insert(&mut tx, &id, &input.season_id, &input.home_roster_id, &input.away_roster_id, scheduled_at)
-        .await?;
+    let sides = [input.home_roster_id.as_str(), input.away_roster_id.as_str()];
+    db::games::insert(&mut tx, &id, &input.season_id, sides, scheduled_at, own).await?;
     tx.commit().await?;
     state.realtime.push(&[Topic::season(input.season_id.as_str())]).await;
     Ok(HttpResponse::Created().json(game_view(&state, &id, Some(&me.id)).await?))
@@ -263,7 +293,12 @@ async fn edit(
 ) -> AppResult<web::Json<GameView>> {
     let input = body.into_inner();
     let status = input.status.map(ScheduleStatus::game_status);
-    commands::game::reschedule(&state, &me, &id, input.scheduled_at.as_deref(), status).await?;
+    let settings = SettingsPatch {
+        period_minutes: input.period_minutes,
+        overtime_minutes: input.overtime_minutes,
+        clock_mode: input.clock_mode,
+    };
+    commands::game::reschedule(&state, &me, &id, input.scheduled_at.as_deref(), status, settings).await?;
     Ok(web::Json(game_view(&state, &id, Some(&me.id)).await?))
 }
 
@@ -450,6 +485,8 @@ pub struct StatTotals {
     pub points: i64,
     pub penalty_minutes: i64,
     pub games_played: i64,
+    #[serde(flatten)]
+    pub details: db::rosters::players::StatDetails,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -476,6 +513,7 @@ async fn user_stats(state: web::Data<AppState>, id: web::Path<String>) -> AppRes
         t.points += r.points;
         t.penalty_minutes += r.penalty_minutes;
         t.games_played += r.games_played;
+        t.details.add(&r.details);
         t
     });
     Ok(web::Json(PlayerStats { user_id: id.into_inner(), display_name, rosters, totals }))

@@ -16,6 +16,7 @@ use crate::permissions::{self, Action, Object};
 use crate::startup::AppState;
 use crate::sync::fetch::FetchError;
 use actix_web::{HttpResponse, get, patch, post, web};
+use rinkside_actors::game::{ClockMode, ClockSettings, GameSettings};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -60,6 +61,10 @@ pub struct Season {
     #[serde(with = "crate::time::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub updated_at: i64,
+    /// Period lengths and clock mode its games play by (a game may set its
+    /// own; docs/game-night.md).
+    #[serde(flatten)]
+    pub clock: ClockSettings,
     /// Whether the viewer may edit the season and its division mappings.
     pub viewer_can_edit: bool,
     /// On the single-season read and writes: the season's division mappings.
@@ -69,6 +74,7 @@ pub struct Season {
 
 impl Season {
     fn from_row(row: SeasonRow, viewer_can_edit: bool) -> Self {
+        let clock = row.clock();
         Season {
             id: row.id,
             facility_id: row.facility_id,
@@ -84,6 +90,7 @@ impl Season {
             last_sync: row.last_run.as_deref().and_then(LastSync::from_report),
             created_at: row.created_at,
             updated_at: row.updated_at,
+            clock,
             viewer_can_edit,
             division_mappings: None,
         }
@@ -171,6 +178,16 @@ pub struct NewSeason {
     pub sync_url: Option<String>,
     /// Default false; needs `syncUrl`.
     pub sync_enabled: Option<bool>,
+    /// 1–30, default 20.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 1, maximum = 30)]
+    pub period_minutes: Option<i64>,
+    /// 0–20 (0: straight to a shootout), default 5.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 0, maximum = 20)]
+    pub overtime_minutes: Option<i64>,
+    /// Default STOP.
+    pub clock_mode: Option<ClockMode>,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -191,6 +208,24 @@ pub struct SeasonPatch {
     #[schema(schema_with = crate::domain::text::schema::optional_url)]
     pub sync_url: Option<Option<String>>,
     pub sync_enabled: Option<bool>,
+    /// 1–30; null leaves it unchanged. Games already started keep theirs.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 1, maximum = 30)]
+    pub period_minutes: Option<i64>,
+    /// 0–20; null leaves it unchanged.
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(minimum = 0, maximum = 20)]
+    pub overtime_minutes: Option<i64>,
+    /// Null leaves it unchanged.
+    pub clock_mode: Option<ClockMode>,
+}
+
+/// The season's clock settings: `given` over `base`, checked.
+fn clock_settings(form: &mut Form, given: GameSettings, base: ClockSettings) -> ClockSettings {
+    if let Some((field, message)) = given.invalid() {
+        form.error(field, message);
+    }
+    given.over(base)
 }
 
 /// A season date: RFC 3339, within the years the API accepts.
@@ -206,6 +241,7 @@ fn check_season(
     dates: (AppResult<i64>, AppResult<i64>),
     sync_url: AppResult<Option<String>>,
     sync_enabled: bool,
+    clock: ClockSettings,
 ) -> AppResult<SeasonFields> {
     if let (Ok(start), Ok(end)) = &dates
         && end < start
@@ -216,7 +252,7 @@ fn check_season(
         form.error("syncEnabled", "needs a syncUrl");
     }
     form.finish()?;
-    Ok(SeasonFields { name: name?, start_date: dates.0?, end_date: dates.1?, sync_url: sync_url?, sync_enabled })
+    Ok(SeasonFields { name: name?, start_date: dates.0?, end_date: dates.1?, sync_url: sync_url?, sync_enabled, clock })
 }
 
 impl NewSeason {
@@ -227,7 +263,14 @@ impl NewSeason {
         let end_date = form.field("endDate", date(&self.end_date));
         let sync_url = form.field("syncUrl", optional(self.sync_url.as_deref(), HttpUrl::parse));
         let sync_url = sync_url.map(|u| u.map(String::from));
-        let fields = check_season(form, name, (start_date, end_date), sync_url, self.sync_enabled.unwrap_or(false))?;
+        let given = GameSettings {
+            period_minutes: self.period_minutes,
+            overtime_minutes: self.overtime_minutes,
+            clock_mode: self.clock_mode,
+        };
+        let clock = clock_settings(&mut form, given, ClockSettings::default());
+        let sync_enabled = self.sync_enabled.unwrap_or(false);
+        let fields = check_season(form, name, (start_date, end_date), sync_url, sync_enabled, clock)?;
         Ok((fields, self.is_active.unwrap_or(false)))
     }
 }
@@ -244,7 +287,13 @@ impl SeasonPatch {
         let sync_url = form.field("syncUrl", patch_text(self.sync_url, HttpUrl::parse));
         let sync_url = sync_url.map(|given| merged(given, row.sync_url.clone()));
         let sync_enabled = self.sync_enabled.unwrap_or(row.sync_enabled != 0);
-        check_season(form, name, (start_date, end_date), sync_url, sync_enabled)
+        let given = GameSettings {
+            period_minutes: self.period_minutes,
+            overtime_minutes: self.overtime_minutes,
+            clock_mode: self.clock_mode,
+        };
+        let clock = clock_settings(&mut form, given, row.clock());
+        check_season(form, name, (start_date, end_date), sync_url, sync_enabled, clock)
     }
 }
 
@@ -345,6 +394,9 @@ mod fuzz {
             last_run: None,
             created_at: 0,
             updated_at: 0,
+            period_minutes: 15,
+            overtime_minutes: 5,
+            clock_mode: "RUNNING".into(),
         }
     }
 

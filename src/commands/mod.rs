@@ -171,7 +171,7 @@ mod fuzz {
             match parse(command) {
                 Ok(Parsed::GameAction { game_id, input }) => {
                     prop_assert_eq!(given_game, Some(Value::String(game_id)));
-                    let _ = rinkside_actors::game::GameAction::from(input);
+                    let _ = input.into_action(0);
                 }
                 Ok(Parsed::Other(_)) => {}
                 Err(e) => prop_assert_eq!(e.code(), "validation_failed"),

@@ -5,6 +5,7 @@
 //! on PostgreSQL, the database write lock on SQLite); the caller then reads,
 //! merges and writes the whole row without racing another editor.
 
+use rinkside_actors::game::{ClockMode, ClockSettings};
 use super::{Cursor, flag, new_id, now_ms};
 use sqlx::{Any, AnyConnection, Executor, FromRow};
 
@@ -25,12 +26,26 @@ pub struct SeasonRow {
     pub last_run: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    pub period_minutes: i64,
+    pub overtime_minutes: i64,
+    pub clock_mode: String,
+}
+
+impl SeasonRow {
+    /// The period lengths and clock mode its games play by.
+    pub fn clock(&self) -> ClockSettings {
+        ClockSettings {
+            period_minutes: self.period_minutes,
+            overtime_minutes: self.overtime_minutes,
+            clock_mode: ClockMode::parse(&self.clock_mode).unwrap_or_default(),
+        }
+    }
 }
 
 const COLUMNS: &str = "s.id, s.name, s.start_date, s.end_date, s.is_active, s.facility_id, f.name AS facility_name, \
     s.sync_url, s.sync_enabled, s.last_sync_at, s.sync_next_at, \
     (SELECT r.report FROM sync_runs r WHERE r.season_id = s.id ORDER BY r.started_at DESC, r.id DESC LIMIT 1) \
-      AS last_run, s.created_at, s.updated_at";
+      AS last_run, s.created_at, s.updated_at, s.period_minutes, s.overtime_minutes, s.clock_mode";
 
 /// Turning sync on (or pointing it elsewhere) schedules the first sync a
 /// minute later; the scheduler takes it from there (docs/sync.md).
@@ -45,6 +60,7 @@ pub struct SeasonFields {
     pub end_date: i64,
     pub sync_url: Option<String>,
     pub sync_enabled: bool,
+    pub clock: ClockSettings,
 }
 
 pub async fn insert(conn: &mut AnyConnection, facility_id: &str, f: &SeasonFields) -> Result<String, sqlx::Error> {
@@ -52,8 +68,8 @@ pub async fn insert(conn: &mut AnyConnection, facility_id: &str, f: &SeasonField
     let now = now_ms();
     sqlx::query(
         "INSERT INTO seasons (id, name, start_date, end_date, is_active, facility_id, sync_url, sync_enabled, \
-           sync_next_at, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, CASE WHEN $7 = 1 AND $6 IS NOT NULL THEN $8 + $9 END, $8, $8)",
+           sync_next_at, created_at, updated_at, period_minutes, overtime_minutes, clock_mode) \
+         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, CASE WHEN $7 = 1 AND $6 IS NOT NULL THEN $8 + $9 END, $8, $8, $10, $11, $12)",
     )
     .bind(&id)
     .bind(&f.name)
@@ -64,6 +80,9 @@ pub async fn insert(conn: &mut AnyConnection, facility_id: &str, f: &SeasonField
     .bind(flag(f.sync_enabled))
     .bind(now)
     .bind(FIRST_SYNC_AFTER_MS)
+    .bind(f.clock.period_minutes)
+    .bind(f.clock.overtime_minutes)
+    .bind(f.clock.clock_mode.as_str())
     .execute(&mut *conn)
     .await?;
     Ok(id)
@@ -89,7 +108,8 @@ pub async fn replace(conn: &mut AnyConnection, id: &str, f: &SeasonFields) -> Re
         "UPDATE seasons SET name = $2, start_date = $3, end_date = $4, sync_url = $5, sync_enabled = $6, updated_at = $7, \
            sync_next_at = CASE WHEN $6 = 0 OR $5 IS NULL THEN NULL \
              WHEN sync_enabled = 1 AND sync_url = $5 AND sync_next_at IS NOT NULL THEN sync_next_at \
-             ELSE $7 + $8 END \
+             ELSE $7 + $8 END, \
+           period_minutes = $9, overtime_minutes = $10, clock_mode = $11 \
          WHERE id = $1",
     )
     .bind(id)
@@ -100,6 +120,9 @@ pub async fn replace(conn: &mut AnyConnection, id: &str, f: &SeasonFields) -> Re
     .bind(flag(f.sync_enabled))
     .bind(now_ms())
     .bind(FIRST_SYNC_AFTER_MS)
+    .bind(f.clock.period_minutes)
+    .bind(f.clock.overtime_minutes)
+    .bind(f.clock.clock_mode.as_str())
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -126,6 +126,8 @@ pub struct RosterPlayer {
     pub games_played: i64,
     /// goals + assists.
     pub points: i64,
+    #[serde(flatten)]
+    pub details: crate::db::rosters::players::StatDetails,
     #[serde(with = "crate::time::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub joined_at: i64,
@@ -146,6 +148,7 @@ impl From<PlayerRow> for RosterPlayer {
             penalty_minutes: p.penalty_minutes,
             games_played: p.games_played,
             points: p.goals + p.assists,
+            details: p.details,
             joined_at: p.joined_at,
         }
     }

@@ -26,6 +26,9 @@ pub enum FrameKind {
 pub(super) enum TopicClass {
     /// Every update is the whole state: coalesced.
     State,
+    /// Every update is the change since a version (`game:`): queued ones
+    /// are merged ([`super::delta`]).
+    Delta,
     /// Every update is one item: each is delivered.
     Item,
     Other,
@@ -33,7 +36,9 @@ pub(super) enum TopicClass {
 
 impl TopicClass {
     fn of(topic: &str) -> Self {
-        if is_state_topic(topic) {
+        if is_delta_topic(topic) {
+            TopicClass::Delta
+        } else if is_state_topic(topic) {
             TopicClass::State
         } else if is_item_topic(topic) {
             TopicClass::Item
@@ -103,10 +108,16 @@ impl Frame {
 }
 
 /// Topics whose every message is the whole state: safe to coalesce. The
-/// contract names `event:`, `game:` and `season:`; `team:`, `roster:` and
-/// `spots:` documents are whole states too.
+/// contract names `event:` and `season:`; `team:`, `roster:` and `spots:`
+/// documents are whole states too.
 pub fn is_state_topic(topic: &str) -> bool {
-    ["event:", "game:", "season:", "team:", "roster:", "spots:"].iter().any(|p| topic.starts_with(p))
+    ["event:", "season:", "team:", "roster:", "spots:"].iter().any(|p| topic.starts_with(p))
+}
+
+/// Topics whose updates carry the change since a version (CONTRACT.md ›
+/// Update frames stay small): `game:`.
+pub fn is_delta_topic(topic: &str) -> bool {
+    topic.starts_with("game:")
 }
 
 /// Topics whose every update is one item or change (`feed:`, `matches:`,

@@ -5,6 +5,7 @@
 //! reach live state only through here.
 
 pub mod bus;
+pub mod delta;
 pub mod frame;
 pub mod hub;
 pub mod outbox;

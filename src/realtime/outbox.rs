@@ -3,10 +3,12 @@
 //! whatever pace the client reads, and is the only one to write to the
 //! socket: the reader's pings and pongs are queued here too.
 //!
-//! - State topics (`event:`, `game:`, `season:`) carry the whole state in
-//!   every update, so a queued-but-unsent update is replaced by a newer one
-//!   of the same topic (coalescing): a slow reader gets the latest state, not
-//!   a backlog. A queued pong is replaced by a newer one the same way (RFC
+//! - State topics (`event:`, `season:`) carry the whole state in every
+//!   update, so a queued-but-unsent update is replaced by a newer one of the
+//!   same topic (coalescing): a slow reader gets the latest state, not a
+//!   backlog. A `game:` update carries the change since a version, so a
+//!   newer one is merged into the queued one ([`super::delta`]), never
+//!   replacing it. A queued pong is replaced by a newer one the same way (RFC
 //!   6455 §5.5.3 allows answering only the latest ping), and a heartbeat ping
 //!   is not queued twice.
 //! - Per topic, nothing at or below the last seq the client has is queued.
@@ -98,6 +100,8 @@ enum Place {
     Drop,
     /// Over the queued, older update of the same state topic.
     Replace(usize),
+    /// Into the queued, older update of the same delta topic.
+    Merge(usize),
     Append,
 }
 
@@ -130,10 +134,12 @@ impl State {
             }
             None => {}
         }
-        if kind == FrameKind::Update && class == TopicClass::State {
+        if kind == FrameKind::Update && matches!(class, TopicClass::State | TopicClass::Delta) {
             let queued = self.queue.iter().position(|f| f.kind == FrameKind::Update && f.topic() == Some(topic));
-            if let Some(i) = queued {
-                return Place::Replace(i);
+            match queued {
+                Some(i) if class == TopicClass::Delta => return Place::Merge(i),
+                Some(i) => return Place::Replace(i),
+                None => {}
             }
         }
         Place::Append
@@ -182,6 +188,10 @@ impl Outbox {
             }
             Place::Replace(i) => {
                 s.queue[i] = frame;
+                return;
+            }
+            Place::Merge(i) => {
+                s.queue[i] = super::delta::merge(&s.queue[i], frame);
                 return;
             }
             Place::Append => {}

@@ -10,8 +10,15 @@ pub enum ClientFrame {
     Subscribe { topic: String, since: Option<i64> },
     Unsubscribe { topic: String },
     Command { id: String, command: serde_json::Value },
-    Ping,
+    /// `id`, when given, comes back in the pong (docs/game-night.md › Time sync).
+    Ping {
+        #[serde(default)]
+        id: Option<String>,
+    },
 }
+
+/// Longest ping id echoed back.
+pub const MAX_PING_ID_CHARS: usize = 64;
 
 /// Longest stretch of client input a frame quotes back (a topic, a value
 /// serde names in its message): a client cannot make us echo its 10,000
@@ -83,7 +90,14 @@ pub fn reply_err(id: &str, code: &str, message: &str) -> String {
     serde_json::json!({"type": "reply", "id": id, "ok": false, "error": {"code": code, "message": message}}).to_string()
 }
 
-pub const PONG: &str = r#"{"type":"pong"}"#;
+/// `{"type":"pong","now":ms,"id"?}`: the server's clock at the answer, so a
+/// screen can estimate its offset from the round trip.
+pub fn pong_frame(id: Option<&str>, now_ms: i64) -> String {
+    match id {
+        Some(id) => serde_json::json!({"type": "pong", "now": now_ms, "id": id}).to_string(),
+        None => format!(r#"{{"type":"pong","now":{now_ms}}}"#),
+    }
+}
 
 /// Extension of the contract in its style: acknowledges `auth`.
 pub fn authenticated_frame(user_id: &str) -> String {

@@ -326,7 +326,12 @@ impl Conn {
             format!("not a frame we understand: {}", protocol::clip(&e.to_string(), protocol::MAX_ECHO_CHARS))
         })?;
         match frame {
-            protocol::ClientFrame::Ping => self.send(protocol::PONG.to_string()),
+            protocol::ClientFrame::Ping { id } => {
+                if id.as_ref().is_some_and(|id| id.chars().count() > protocol::MAX_PING_ID_CHARS) {
+                    return Err(format!("a ping id is at most {} characters", protocol::MAX_PING_ID_CHARS));
+                }
+                self.send(protocol::pong_frame(id.as_deref(), crate::db::now_ms()));
+            }
             protocol::ClientFrame::Auth { token } => self.authenticate(&token).await,
             protocol::ClientFrame::Subscribe { topic, since } => {
                 if let Err(e) = self.subscribe(&topic, since).await {

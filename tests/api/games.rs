@@ -20,20 +20,20 @@ fn id_of(body: &Value) -> String {
 
 /// One side of a game: a team (owned by `coach`), its roster in the season
 /// and its players, jersey numbers 1, 2, 3…
-struct Side {
-    coach: TestUser,
-    team: String,
-    roster: String,
-    players: Vec<TestUser>,
+pub(crate) struct Side {
+    pub(crate) coach: TestUser,
+    pub(crate) team: String,
+    pub(crate) roster: String,
+    pub(crate) players: Vec<TestUser>,
 }
 
 /// A facility (owned by `rink`) with a season, and two sides in it.
-struct League {
-    rink: TestUser,
-    facility: String,
-    season: String,
-    home: Side,
-    away: Side,
+pub(crate) struct League {
+    pub(crate) rink: TestUser,
+    pub(crate) facility: String,
+    pub(crate) season: String,
+    pub(crate) home: Side,
+    pub(crate) away: Side,
 }
 
 async fn season(app: &TestApp, rink: &TestUser, facility: &str, name: &str) -> String {
@@ -73,7 +73,7 @@ async fn side(app: &TestApp, season: &str, name: &str, players: usize) -> Side {
     Side { coach, team, roster, players: list }
 }
 
-async fn league(app: &TestApp, players: usize) -> League {
+pub(crate) async fn league(app: &TestApp, players: usize) -> League {
     let rink = app.user("rink_owner").await;
     let (s, f) = app
         .post("/api/v1/facilities", Some(&rink), json!({"name": "Maple Arena", "timezone": "America/Toronto"}))
@@ -98,19 +98,19 @@ async fn new_game(app: &TestApp, by: &TestUser, season: &str, home: &str, away: 
     g
 }
 
-async fn game_of(app: &TestApp, l: &League) -> String {
+pub(crate) async fn game_of(app: &TestApp, l: &League) -> String {
     id_of(&new_game(app, &l.rink, &l.season, &l.home.roster, &l.away.roster, PUCK_DROP).await)
 }
 
 /// Posts an action that must succeed; answers the game state.
-async fn act(app: &TestApp, by: &TestUser, game: &str, body: Value) -> Value {
+pub(crate) async fn act(app: &TestApp, by: &TestUser, game: &str, body: Value) -> Value {
     let (s, g) = app.post(&format!("/api/v1/games/{game}/actions"), Some(by), body.clone()).await;
     assert_eq!(s, 200, "{body} → {g}");
     g
 }
 
 /// The public game state, read signed out.
-async fn public_game(app: &TestApp, game: &str) -> Value {
+pub(crate) async fn public_game(app: &TestApp, game: &str) -> Value {
     let (s, g) = app.get(&format!("/api/v1/games/{game}"), None).await;
     assert_eq!(s, 200, "{g}");
     g
@@ -272,7 +272,9 @@ async fn every_action_moves_score_period_and_stats_and_undo_takes_each_back() {
         (Some("GOAL"), Some("1"), Some(h[0].id.as_str()))
     );
     assert_eq!(goal["assistIds"], json!([h[1].id, h[2].id]));
-    assert_eq!(goal["playerName"], "owls_0");
+    assert!(goal.get("playerName").is_none(), "names come from the sides' players: {goal}");
+    let named = g["home"]["players"].as_array().unwrap().iter().find(|p| p["userId"] == h[0].id.as_str()).unwrap();
+    assert_eq!(named["displayName"], "owls_0");
     assert_eq!(stats(&app, &h[0]).await, [1, 0, 1, 0, 0]);
     assert_eq!(stats(&app, &h[1]).await, [0, 1, 1, 0, 0]);
     assert_eq!(stats(&app, &h[2]).await, [0, 1, 1, 0, 0]);
@@ -852,36 +854,37 @@ async fn a_team_with_games_is_kept_and_one_without_games_may_be_deleted() {
 }
 
 #[actix_web::test]
-async fn a_goals_update_frame_carries_the_scoreboard_and_the_logs_tail_and_stays_the_same_size() {
+async fn a_goals_update_frame_carries_only_the_goal_and_stays_under_600_bytes() {
     let app = spawn_app().await;
-    let l = league(&app, 2).await;
+    let l = league(&app, 3).await;
     let game = game_of(&app, &l).await;
     let mut display = app.ws().await;
     display.subscribe(&format!("game:{game}")).await;
     act(&app, &l.rink, &game, json!({"type": "START"})).await;
     display.next_of("update", Duration::from_secs(5)).await.expect("START pushed");
-    let (scorer, helper) = (&l.home.players[0], &l.home.players[1]);
-    let goal = json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": scorer.id, "assistIds": [helper.id]});
-    let mut sizes = Vec::new();
+    act(&app, &l.rink, &game, json!({"type": "CLOCK_START"})).await;
+    display.next_of("update", Duration::from_secs(5)).await.expect("the clock pushed");
+    let h = &l.home.players;
+    let goal = json!({"type": "GOAL", "rosterId": l.home.roster, "scorerId": h[0].id, "assistIds": [h[1].id, h[2].id]});
+    let mut largest = 0;
     let mut last = Value::Null;
     for n in 1..=100 {
         act(&app, &l.rink, &game, goal.clone()).await;
-        last = display.next_of("update", Duration::from_secs(5)).await.expect("a push per goal");
+        let frame = display.next_text_of("update", Duration::from_secs(5)).await.expect("a push per goal");
+        largest = largest.max(frame.len());
+        last = serde_json::from_str(&frame).unwrap();
         assert_eq!(last["data"]["homeScore"], n, "in order");
-        sizes.push(serde_json::to_string(&last).unwrap().len());
     }
     let data = &last["data"];
-    assert!(data.get("log").is_none(), "no full log in an update: {data}");
-    assert!(data["home"].get("players").is_none() && data["away"].get("players").is_none(), "no player lists");
-    assert_eq!(data["home"]["name"], "Owls");
-    let tail = data["logTail"].as_array().unwrap();
-    assert_eq!(tail.len(), 10);
-    assert_eq!(tail[9]["playerName"], scorer.username.as_str());
+    assert!(data.get("log").is_none() && data.get("home").is_none(), "no log, no sides: {data}");
+    assert!(data.get("since").is_none(), "each continues from the one before: {data}");
+    let entries = data["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "only the goal: {data}");
+    assert_eq!((entries[0]["playerId"].as_str(), entries[0]["strength"].as_str()), (Some(h[0].id.as_str()), Some("EV")));
+    assert!(data["clock"]["running"].as_bool().unwrap());
     let snapshot = public_game(&app, &game).await;
     assert_eq!(snapshot["log"].as_array().unwrap().len(), 101, "the snapshot keeps the whole log");
-    assert_eq!(tail[..], snapshot["log"].as_array().unwrap()[91..], "the tail is the log's end");
+    assert_eq!(entries[0], snapshot["log"][100]);
     assert_eq!(data["playersDigest"], snapshot["playersDigest"]);
-    // The 100th goal's frame is the size of the 10th's: nothing grows.
-    let (tenth, hundredth) = (sizes[9], sizes[99]);
-    assert!(hundredth <= tenth + 16, "frame of goal 10: {tenth} B, goal 100: {hundredth} B");
+    assert!(largest <= 600, "the largest goal frame was {largest} bytes");
 }

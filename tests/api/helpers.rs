@@ -267,12 +267,24 @@ impl Ws {
 
     /// The next frame of this `type` (skipping others).
     pub async fn next_of(&mut self, kind: &str, within: Duration) -> Option<Value> {
+        let text = self.next_text_of(kind, within).await?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// The next frame of this `type` as sent, text and all (its size is
+    /// what a phone downloads).
+    pub async fn next_text_of(&mut self, kind: &str, within: Duration) -> Option<String> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let v = self.next_json(left).await?;
+            let msg = tokio::time::timeout_at(deadline, self.stream.next()).await.ok()??;
+            let text = match msg.ok()? {
+                Message::Text(t) => t.to_string(),
+                Message::Close(_) => return None,
+                _ => continue,
+            };
+            let v: Value = serde_json::from_str(&text).ok()?;
             if v["type"] == kind {
-                return Some(v);
+                return Some(text);
             }
         }
     }

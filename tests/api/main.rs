@@ -10,6 +10,7 @@ mod auth;
 mod events;
 mod feed;
 mod follows;
+mod game_night;
 mod games;
 mod http_edges;
 mod http_fuzz;

@@ -7,7 +7,7 @@
 //! the event's last place answered.
 
 use super::nodes::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::Duration;
 
 /// Items of `kind` in a `{"items": […]}` page `user` reads at `path`.

@@ -138,8 +138,8 @@ async fn a_scorer_on_node_a_and_signed_out_displays_on_node_b_see_every_goal_in_
             let seq = u["seq"].as_i64().unwrap_or_default();
             assert_eq!(seq, 1 + n as i64, "in order, none missing: {u}");
             assert_eq!(total(&u["data"]), n as i64);
-            // An update carries the log's tail (CONTRACT.md › Update frames stay small).
-            let last = u["data"]["logTail"].as_array().and_then(|l| l.last()).cloned().unwrap_or_default();
+            // An update carries the entries it added (CONTRACT.md › Update frames stay small).
+            let last = u["data"]["entries"].as_array().and_then(|l| l.last()).cloned().unwrap_or_default();
             assert_eq!(last["playerId"], goal_body(&g, n - 1)["scorerId"], "the goal's scorer");
         }
     }

@@ -128,7 +128,7 @@ impl Aggregate for EventAggregate {
         state.attendees_document()
     }
 
-    fn update(state: &EventState) -> AttendeesDocument {
+    fn update(state: &EventState, _since: i64) -> AttendeesDocument {
         state.attendees_document()
     }
 }

@@ -5,6 +5,7 @@
 //! Every command in a batch is answered with the game document after the
 //! batch, at the version it commits as: the same document that is pushed.
 
+use super::clock::GameSettings;
 use super::decide::{GameCommand, GameOutcome, Lineup, decide};
 use super::document::{GameDocument, GameUpdate};
 use super::effects::{sum_player_deltas, sum_roster_deltas};
@@ -28,12 +29,14 @@ pub struct GameBatch {
     undone: Vec<i64>,
     lineups: Vec<Lineup>,
     scheduled_at: Option<i64>,
+    settings: Option<GameSettings>,
 }
 
 impl GameBatch {
     fn absorb(&mut self, outcome: GameOutcome) {
         self.entries.extend(outcome.entry);
         self.scheduled_at = outcome.scheduled_at.or(self.scheduled_at);
+        self.settings = outcome.settings.or(self.settings);
         self.undone.extend(outcome.undone);
         if let Some(lineup) = outcome.lineup {
             // Only the last lineup of a roster in a batch matters.
@@ -51,8 +54,8 @@ impl Aggregate for GameAggregate {
     type Intent = ();
     type Reply = GameDocument;
     type Document = GameDocument;
-    /// The scoreboard and the log's tail: a goal's frame stays the same
-    /// size however long the game has run.
+    /// The scoreboard, the clock and what changed since the last update: a
+    /// goal's frame stays the same size however long the game has run.
     type Update = GameUpdate;
     type Store = dyn GameStore;
 
@@ -95,6 +98,8 @@ impl Aggregate for GameAggregate {
             period: state.period(),
             home_score: state.home_score(),
             away_score: state.away_score(),
+            clock: *state.clock(),
+            settings: batch.settings,
             entries: batch.entries,
             undone: batch.undone,
             player_deltas,
@@ -118,7 +123,7 @@ impl Aggregate for GameAggregate {
         state.public_document()
     }
 
-    fn update(state: &GameState) -> GameUpdate {
-        state.update_document()
+    fn update(state: &GameState, since: i64) -> GameUpdate {
+        state.update_document(since)
     }
 }

@@ -1,19 +1,21 @@
-//! The public game state (CONTRACT.md "Games"): the body of
-//! `GET /games/{id}`, of every `POST /games/{id}/actions`, and the `data`
-//! of every `game:ID` snapshot; and the small `data` of a `game:ID` update
-//! (CONTRACT.md › Update frames stay small): the scoreboard and the last
-//! [`LOG_TAIL`] entries, the same size however long the game has run.
+//! The public game state (CONTRACT.md "Games", docs/game-night.md): the
+//! body of `GET /games/{id}`, of every `POST /games/{id}/actions`, and the
+//! `data` of every `game:ID` snapshot; and the small `data` of a `game:ID`
+//! update (CONTRACT.md › Update frames stay small): the scoreboard, the
+//! clock, and only the entries added since the version it continues from.
 //!
 //! The contract's fields come first; `home` / `away` add names, players and
 //! who dressed, which the arena display and the score keeper's pickers need
-//! anyway. The log shows what stands: UNDO entries and the entries they
-//! reverted are left out, so it reads as the story of the game.
+//! anyway. Log entries name players by id; names come from `home` / `away`.
+//! The log shows what stands: UNDO entries and the entries they reverted
+//! are left out, so it reads as the story of the game.
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{EntryKind, GameState, GameStatus, LogEntry, Period, RosterSide};
+use super::clock::{Clock, ClockPhase, ClockSettings};
+use super::model::{EntryKind, GameState, GameStatus, Goalies, LogEntry, Period, RosterSide, Side};
+use super::penalties::{PenaltyKind, Strength};
 use crate::hockey::Position;
-use crate::time::rfc3339_from_ms;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,42 +34,63 @@ pub struct GameDocument {
     pub away: TeamView,
     /// A digest of both sides' players and who dressed (see [`GameUpdate`]).
     pub players_digest: String,
+    pub settings: ClockSettings,
+    pub clock: Clock,
+    /// Penalties still to run, in the order they were called.
+    pub penalties: Vec<PenaltyView>,
+    pub goalies: Goalies,
+    /// Shots on goal per period (1, 2, 3, OT; goals included).
+    pub shots: Shots,
 }
 
-/// Log entries an update carries.
-pub const LOG_TAIL: usize = 10;
-
-/// A `game:ID` update: every scoreboard field and the tail of the log that
-/// stands, no full log and no player lists. A client merges `logTail` by
-/// `seq` (CONTRACT.md); when `playersDigest` differs from its snapshot's,
-/// a lineup or a roster changed and it re-subscribes for a fresh snapshot.
+/// A `game:ID` update: what moved since version `since` (docs/game-night.md
+/// › Snapshot and update). When `playersDigest` differs from its
+/// snapshot's, a lineup or a roster changed and the client re-subscribes.
 /// (decided) The digest rather than the lists: lineups change a few times a
-/// game at most, goals many times.
+/// game at most, goals many times. Shots are not repeated: each SHOT and
+/// GOAL entry is one, so the client counts them as entries come and go.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameUpdate {
-    pub id: String,
+    /// The version this update continues from; absent when it is
+    /// `version − 1` (the usual case: one change, one update).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<i64>,
     pub status: GameStatus,
     pub period: Option<Period>,
     pub home_score: i64,
     pub away_score: i64,
-    pub home_roster_id: String,
-    pub away_roster_id: String,
     pub version: i64,
-    pub home: TeamName,
-    pub away: TeamName,
-    /// The last entries of the log that stands, in `seq` order.
-    pub log_tail: Vec<LogView>,
+    pub clock: ClockUpdate,
     pub players_digest: String,
+    /// Entries added since `since`, in `seq` order (UNDO entries left out).
+    pub entries: Vec<LogView>,
+    /// Seqs taken back since `since`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undone: Vec<i64>,
+    /// The penalty state, always (it is small).
+    pub penalties: Vec<PenaltyView>,
+    /// Only when a goalie changed since `since`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goalies: Option<Goalies>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The clock in an update: what moves during a period, and its shape
+/// (phase, length, offset) only when that changed since the update's base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct TeamName {
-    pub roster_id: String,
-    pub name: String,
+pub struct ClockUpdate {
+    pub running: bool,
+    pub remaining_ms: i64,
+    pub at: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<ClockPhase>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,15 +101,60 @@ pub struct LogView {
     #[serde(rename = "type")]
     pub kind: EntryKind,
     pub period: Option<Period>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roster_id: Option<String>,
-    /// GOAL: scorer (may be null); PENALTY: the penalised player.
+    /// GOAL: scorer (may be null); PENALTY: the penalised player; GOALIE:
+    /// the goalie now in net (null: pulled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player_id: Option<String>,
-    pub player_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assist_ids: Vec<String>,
-    pub assist_names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minutes: Option<i64>,
-    /// RFC 3339.
-    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty: Option<PenaltyKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Strength>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub empty_net: bool,
+}
+
+/// A penalty still to run, in game time, as `[seq, startMs, endMs, short]`:
+/// the PENALTY entry that called it, served from `startMs` (later than now
+/// while it waits for a place) to `endMs`, and whether (1) or not (0) it
+/// puts its side a skater short while served. (decided) A tuple, not an
+/// object: it rides in every update, and a 5-on-3 goal's frame must stay
+/// under 600 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PenaltyView(pub i64, pub i64, pub i64, pub u8);
+
+impl PenaltyView {
+    pub fn seq(&self) -> i64 {
+        self.0
+    }
+
+    pub fn start_ms(&self) -> i64 {
+        self.1
+    }
+
+    pub fn end_ms(&self) -> i64 {
+        self.2
+    }
+
+    pub fn short(&self) -> bool {
+        self.3 == 1
+    }
+}
+
+/// Shots on goal per period, 1 to OT.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Shots {
+    pub home: [i64; 4],
+    pub away: [i64; 4],
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,49 +189,90 @@ impl GameState {
             home_roster_id: self.home().roster_id.clone(),
             away_roster_id: self.away().roster_id.clone(),
             version: self.version(),
-            log: self
-                .log()
-                .iter()
-                .filter(|e| e.kind != EntryKind::Undo && !e.undone)
-                .map(|e| self.log_view(e))
-                .collect(),
+            log: self.standing().map(log_view).collect(),
             home: team_view(self.home()),
             away: team_view(self.away()),
             players_digest: self.players_digest(),
+            settings: self.settings(),
+            clock: *self.clock(),
+            penalties: self.penalty_views(),
+            goalies: self.goalies().clone(),
+            shots: self.shots(),
         }
     }
 
-    /// The update at this state's version (the last [`LOG_TAIL`] entries
-    /// that stand, found from the end: the cost does not grow with the log).
-    pub fn update_document(&self) -> GameUpdate {
-        let mut log_tail: Vec<LogView> = self
-            .log()
-            .iter()
-            .rev()
-            .filter(|e| e.kind != EntryKind::Undo && !e.undone)
-            .take(LOG_TAIL)
-            .map(|e| self.log_view(e))
-            .collect();
-        log_tail.reverse();
-        let name = |side: &RosterSide| TeamName { roster_id: side.roster_id.clone(), name: side.name.clone() };
+    /// The update of what changed after version `since` (or after this
+    /// state was loaded, if later: whoever committed before published it).
+    /// Its cost grows with what changed, not with the log.
+    pub fn update_document(&self, since: i64) -> GameUpdate {
+        let since = since.max(self.loaded_version);
+        let new: Vec<&LogEntry> = self.log().iter().rev().take_while(|e| e.version > since).collect();
+        let entries =
+            new.iter().rev().filter(|e| e.kind != EntryKind::Undo && !e.undone).map(|e| log_view(e)).collect();
+        let undone = new.iter().rev().filter_map(|e| e.undoes).collect();
+        let clock = self.clock();
+        let reshaped = self.clock_shape_at > since;
         GameUpdate {
-            id: self.game_id().to_owned(),
+            since: (since != self.version() - 1).then_some(since),
             status: self.status(),
             period: self.period(),
             home_score: self.home_score(),
             away_score: self.away_score(),
-            home_roster_id: self.home().roster_id.clone(),
-            away_roster_id: self.away().roster_id.clone(),
             version: self.version(),
-            home: name(self.home()),
-            away: name(self.away()),
-            log_tail,
+            clock: ClockUpdate {
+                running: clock.running,
+                remaining_ms: clock.remaining_ms,
+                at: clock.at,
+                phase: reshaped.then_some(clock.phase),
+                period_ms: reshaped.then_some(clock.period_ms),
+                offset_ms: reshaped.then_some(clock.offset_ms),
+            },
             players_digest: self.players_digest(),
+            entries,
+            undone,
+            penalties: self.penalty_views(),
+            goalies: (self.goalies_at > since).then(|| self.goalies().clone()),
         }
     }
 
+    /// Penalties still to run as of the last thing this state knows of:
+    /// the clock's last instant or the last timed entry, whichever is
+    /// later in game time. (Screens hide the ones their own clock has run
+    /// out since.)
+    fn penalty_views(&self) -> Vec<PenaltyView> {
+        let clock = self.clock();
+        let last_entry = self.standing().rev().find(|e| e.kind.is_timed()).map_or(0, |e| self.game_ms_of(e));
+        let now_ms = clock.game_ms_at(clock.at).max(last_entry);
+        self.sheet()
+            .still_to_run(now_ms)
+            .map(|p| PenaltyView(p.seq, p.start_ms, p.end_ms, u8::from(p.short)))
+            .collect()
+    }
+
+    /// Shots on goal per period: SHOT entries and goals.
+    fn shots(&self) -> Shots {
+        let mut shots = Shots::default();
+        for entry in self.standing().filter(|e| matches!(e.kind, EntryKind::Shot | EntryKind::Goal)) {
+            let period = match entry.period {
+                Some(Period::First) => 0,
+                Some(Period::Second) => 1,
+                Some(Period::Third) => 2,
+                Some(Period::Overtime) => 3,
+                // Shootout attempts are not shots on goal.
+                Some(Period::Shootout) | None => continue,
+            };
+            match entry.roster_id.as_deref().and_then(|r| self.side_of(r)) {
+                Some(Side::Home) => shots.home[period] += 1,
+                Some(Side::Away) => shots.away[period] += 1,
+                None => {}
+            }
+        }
+        shots
+    }
+
     /// FNV-1a over both sides' players (id, name, number, position, dressed),
-    /// as 16 hex digits: the same on every node for the same lists.
+    /// folded to 32 bits as 8 hex digits (it tells one version's lists from
+    /// the next, nothing more): the same on every node for the same lists.
     fn players_digest(&self) -> String {
         const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
         const PRIME: u64 = 0x0100_0000_01b3;
@@ -183,24 +292,23 @@ impl GameState {
                 eat(&[u8::from(side.is_dressed(&p.user_id))]);
             }
         }
-        format!("{hash:016x}")
+        format!("{:08x}", (hash >> 32) ^ (hash & 0xffff_ffff))
     }
+}
 
-    fn log_view(&self, entry: &LogEntry) -> LogView {
-        let roster = entry.roster_id.as_deref().and_then(|r| self.side_of(r)).map(|side| self.side(side));
-        let name = |user: &str| roster.and_then(|r| r.player(user)).map(|p| p.display_name.clone()).unwrap_or_default();
-        LogView {
-            seq: entry.seq,
-            kind: entry.kind,
-            period: entry.period,
-            roster_id: entry.roster_id.clone(),
-            player_id: entry.player_id.clone(),
-            player_name: entry.player_id.as_deref().map(name),
-            assist_ids: entry.assist_ids.clone(),
-            assist_names: entry.assist_ids.iter().map(|a| name(a)).collect(),
-            minutes: entry.minutes,
-            created_at: rfc3339_from_ms(entry.created_at),
-        }
+fn log_view(entry: &LogEntry) -> LogView {
+    LogView {
+        seq: entry.seq,
+        kind: entry.kind,
+        period: entry.period,
+        clock_ms: entry.clock_ms,
+        roster_id: entry.roster_id.clone(),
+        player_id: entry.player_id.clone(),
+        assist_ids: entry.assist_ids.clone(),
+        minutes: entry.minutes,
+        penalty: entry.penalty,
+        strength: entry.strength,
+        empty_net: entry.empty_net,
     }
 }
 

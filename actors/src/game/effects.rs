@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{GameStatus, Period};
+use super::clock::Clock;
+use super::model::{GameStatus, Goalies, Period};
 
 /// A transition, so it can be run backwards.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,22 +39,89 @@ pub struct PlayerDelta {
     pub penalty_minutes: i64,
     #[serde(default)]
     pub games_played: i64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pp_goals: i64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sh_goals: i64,
+    /// Penalty minutes by kind (`penalty_minutes` is the total): minors
+    /// and double minors; majors; misconducts and game misconducts.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub minor_pim: i64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub major_pim: i64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub misconduct_pim: i64,
+    /// Goalies: shots and goals against while in net, and time in net.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shots_against: i64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub goals_against: i64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub goalie_ms: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 impl PlayerDelta {
+    /// Every counter, in one order: what negating, summing and storing
+    /// walk over.
+    pub fn counters(&self) -> [i64; 12] {
+        [
+            self.goals,
+            self.assists,
+            self.penalty_minutes,
+            self.games_played,
+            self.pp_goals,
+            self.sh_goals,
+            self.minor_pim,
+            self.major_pim,
+            self.misconduct_pim,
+            self.shots_against,
+            self.goals_against,
+            self.goalie_ms,
+        ]
+    }
+
+    fn counters_mut(&mut self) -> [&mut i64; 12] {
+        [
+            &mut self.goals,
+            &mut self.assists,
+            &mut self.penalty_minutes,
+            &mut self.games_played,
+            &mut self.pp_goals,
+            &mut self.sh_goals,
+            &mut self.minor_pim,
+            &mut self.major_pim,
+            &mut self.misconduct_pim,
+            &mut self.shots_against,
+            &mut self.goals_against,
+            &mut self.goalie_ms,
+        ]
+    }
+
+    /// A zero delta for one player.
+    pub fn of(roster_id: &str, user_id: &str) -> Self {
+        PlayerDelta { roster_id: roster_id.to_owned(), user_id: user_id.to_owned(), ..PlayerDelta::default() }
+    }
+
     fn negated(&self) -> Self {
-        PlayerDelta {
-            roster_id: self.roster_id.clone(),
-            user_id: self.user_id.clone(),
-            goals: -self.goals,
-            assists: -self.assists,
-            penalty_minutes: -self.penalty_minutes,
-            games_played: -self.games_played,
+        let mut negated = self.clone();
+        for c in negated.counters_mut() {
+            *c = -*c;
+        }
+        negated
+    }
+
+    fn add(&mut self, other: &PlayerDelta) {
+        for (c, o) in self.counters_mut().into_iter().zip(other.counters()) {
+            *c += o;
         }
     }
 
     pub fn is_zero(&self) -> bool {
-        self.goals == 0 && self.assists == 0 && self.penalty_minutes == 0 && self.games_played == 0
+        self.counters().iter().all(|c| *c == 0)
     }
 }
 
@@ -104,6 +172,10 @@ pub struct GameEffects {
     pub players: Vec<PlayerDelta>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rosters: Vec<RosterDelta>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Change<Clock>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goalies: Option<Change<Goalies>>,
 }
 
 impl GameEffects {
@@ -116,6 +188,8 @@ impl GameEffects {
             period: self.period.as_ref().map(Change::reversed),
             players: self.players.iter().map(PlayerDelta::negated).collect(),
             rosters: self.rosters.iter().map(RosterDelta::negated).collect(),
+            clock: self.clock.as_ref().map(Change::reversed),
+            goalies: self.goalies.as_ref().map(Change::reversed),
         }
     }
 }
@@ -125,15 +199,10 @@ impl GameEffects {
 pub fn sum_player_deltas<'a>(deltas: impl IntoIterator<Item = &'a PlayerDelta>) -> Vec<PlayerDelta> {
     let mut sums: BTreeMap<(String, String), PlayerDelta> = BTreeMap::new();
     for d in deltas {
-        let sum = sums.entry((d.roster_id.clone(), d.user_id.clone())).or_insert_with(|| PlayerDelta {
-            roster_id: d.roster_id.clone(),
-            user_id: d.user_id.clone(),
-            ..PlayerDelta::default()
-        });
-        sum.goals += d.goals;
-        sum.assists += d.assists;
-        sum.penalty_minutes += d.penalty_minutes;
-        sum.games_played += d.games_played;
+        let sum = sums
+            .entry((d.roster_id.clone(), d.user_id.clone()))
+            .or_insert_with(|| PlayerDelta::of(&d.roster_id, &d.user_id));
+        sum.add(d);
     }
     sums.into_values().filter(|d| !d.is_zero()).collect()
 }

@@ -1,20 +1,30 @@
 //! The per-game scoring aggregate: its state ([`model`]), what each log
 //! entry changed ([`effects`]), the pure rules ([`mod@decide`]), the public
-//! document ([`document`]) and the actor wiring ([`actor`]).
+//! document ([`document`]) and the actor wiring ([`actor`]); the clock
+//! ([`clock`]) and the penalty box ([`penalties`]) are pure arithmetic.
 
 pub mod actor;
+pub mod clock;
 pub mod decide;
 pub mod document;
 pub mod effects;
 pub mod model;
+pub mod penalties;
 
+#[cfg(test)]
+mod night_tests;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod tests;
 
 pub use actor::{GameActor, GameAggregate, GameBatch};
-pub use decide::{GameAction, GameCommand, GameOutcome, Lineup, MAX_ASSISTS, MAX_PENALTY_MINUTES, Rejection, decide};
-pub use document::{GameDocument, GameUpdate, LOG_TAIL, LogView, PlayerView, TeamName, TeamView};
+pub use clock::{Clock, ClockMode, ClockPhase, ClockSettings, GameSettings, SettingsPatch};
+pub use decide::{
+    CLOCK_AT_WINDOW_MS, GameAction, GameCommand, GameOutcome, Lineup, MAX_ASSISTS, MAX_PENALTY_MINUTES, Rejection,
+    decide,
+};
+pub use document::{ClockUpdate, GameDocument, GameUpdate, LogView, PenaltyView, PlayerView, Shots, TeamView};
 pub use effects::{Change, GameEffects, PlayerDelta, RosterDelta, sum_player_deltas, sum_roster_deltas};
-pub use model::{EntryKind, GameState, GameStatus, LogEntry, Period, Player, RosterSide, Side, StoredGame};
+pub use model::{EntryKind, GameState, GameStatus, Goalies, LogEntry, Period, Player, RosterSide, Side, StoredGame};
+pub use penalties::{PenaltyKind, Strength};

@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::clock::{Clock, ClockSettings, GameSettings};
 use super::effects::GameEffects;
+use super::penalties::{self, PenaltyKind, Play, Sheet, Strength};
 use crate::hockey::{Position, text_enum};
 
 /// DESIGN.md: SCHEDULED → LIVE → FINAL; POSTPONED / CANCELLED only before
@@ -76,6 +78,8 @@ pub enum EntryKind {
     EndPeriod,
     Final,
     Undo,
+    Shot,
+    Goalie,
 }
 
 text_enum!(EntryKind, "game log entry type", {
@@ -85,7 +89,17 @@ text_enum!(EntryKind, "game log entry type", {
     EndPeriod => "END_PERIOD",
     Final => "FINAL",
     Undo => "UNDO",
+    Shot => "SHOT",
+    Goalie => "GOALIE",
 });
+
+impl EntryKind {
+    /// Entries that happen at a moment of play, so they record the clock
+    /// and keep the log in game-time order.
+    pub fn is_timed(self) -> bool {
+        matches!(self, EntryKind::Goal | EntryKind::Penalty | EntryKind::Shot | EntryKind::Goalie)
+    }
+}
 
 /// A RosterPlayer as the game needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,6 +146,39 @@ pub enum Side {
     Away,
 }
 
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Home => Side::Away,
+            Side::Away => Side::Home,
+        }
+    }
+}
+
+/// The goalie in net for each side (`None`: none dressed, or pulled).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Goalies {
+    pub home: Option<String>,
+    pub away: Option<String>,
+}
+
+impl Goalies {
+    pub fn get(&self, side: Side) -> Option<&str> {
+        match side {
+            Side::Home => self.home.as_deref(),
+            Side::Away => self.away.as_deref(),
+        }
+    }
+
+    pub fn with(&self, side: Side, goalie: Option<String>) -> Goalies {
+        match side {
+            Side::Home => Goalies { home: goalie, away: self.away.clone() },
+            Side::Away => Goalies { home: self.home.clone(), away: goalie },
+        }
+    }
+}
+
 /// One row of the game log (a table beyond the seed). UNDO entries stay in
 /// the log; the entry they reverted is marked `undone`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,10 +191,20 @@ pub struct LogEntry {
     /// The period the entry happened in (START: the period it opened).
     pub period: Option<Period>,
     pub roster_id: Option<String>,
-    /// GOAL: the scorer (may be unknown); PENALTY: the penalised player.
+    /// GOAL: the scorer (may be unknown); PENALTY: the penalised player;
+    /// GOALIE: the goalie now in net (`None`: pulled).
     pub player_id: Option<String>,
     pub assist_ids: Vec<String>,
     pub minutes: Option<i64>,
+    /// Timed entries: the time left in the period when it happened.
+    pub clock_ms: Option<i64>,
+    /// PENALTY: what was called.
+    pub penalty: Option<PenaltyKind>,
+    /// GOAL: derived from the penalty box and the nets, never typed.
+    pub strength: Option<Strength>,
+    pub empty_net: bool,
+    /// GOAL: the penalty it ended.
+    pub releases: Option<i64>,
     /// UNDO: the seq it reverted.
     pub undoes: Option<i64>,
     /// Reverted by a later UNDO.
@@ -157,6 +214,10 @@ pub struct LogEntry {
     /// Exactly what this entry changed, so UNDO reverses it exactly
     /// (stored as JSON text).
     pub effects: GameEffects,
+    /// The game version that added it, in memory only (0 when loaded):
+    /// what an update since some version carries.
+    #[serde(skip)]
+    pub version: i64,
 }
 
 /// What the server loads to rebuild a game's state.
@@ -175,6 +236,10 @@ pub struct StoredGame {
     pub away: RosterSide,
     /// The full log, any order (sorted by seq on load).
     pub log: Vec<LogEntry>,
+    /// Period lengths: the season's, and the game's own over them.
+    pub season_settings: ClockSettings,
+    pub own_settings: GameSettings,
+    pub clock: Clock,
 }
 
 /// The aggregate. Built from a [`StoredGame`]; changed only by
@@ -185,13 +250,40 @@ pub struct GameState {
     pub(crate) next_seq: i64,
     /// See `EventState::batch_open`: one version bump per batch.
     pub(crate) batch_open: bool,
+    pub(crate) goalies: Goalies,
+    /// The version this state was loaded at: whoever committed up to it
+    /// published it.
+    pub(crate) loaded_version: i64,
+    /// The versions that last changed the goalies and the clock's shape
+    /// (phase, period length, offset), so an update carries them only
+    /// when they moved.
+    pub(crate) goalies_at: i64,
+    pub(crate) clock_shape_at: i64,
 }
 
 impl GameState {
     pub fn new(mut game: StoredGame) -> Self {
         game.log.sort_by_key(|e| e.seq);
         let next_seq = game.log.last().map_or(1, |e| e.seq + 1);
-        GameState { game, next_seq, batch_open: false }
+        // The goalies are what the last entry that changed them left.
+        let goalies = game
+            .log
+            .iter()
+            .rev()
+            .filter(|e| e.kind != EntryKind::Undo && !e.undone)
+            .find_map(|e| e.effects.goalies.as_ref())
+            .map(|change| change.to.clone())
+            .unwrap_or_default();
+        let version = game.version;
+        GameState {
+            game,
+            next_seq,
+            batch_open: false,
+            goalies,
+            loaded_version: version,
+            goalies_at: version,
+            clock_shape_at: version,
+        }
     }
 
     pub fn game_id(&self) -> &str {
@@ -222,6 +314,65 @@ impl GameState {
         self.game.away_score
     }
 
+    /// The settings this game plays by.
+    pub fn settings(&self) -> ClockSettings {
+        self.game.own_settings.over(self.game.season_settings)
+    }
+
+    pub fn own_settings(&self) -> GameSettings {
+        self.game.own_settings
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.game.clock
+    }
+
+    pub fn goalies(&self) -> &Goalies {
+        &self.goalies
+    }
+
+    /// Entries that stand: no UNDO, nothing undone.
+    pub fn standing(&self) -> impl DoubleEndedIterator<Item = &LogEntry> {
+        self.game.log.iter().filter(|e| e.kind != EntryKind::Undo && !e.undone)
+    }
+
+    /// The game time of a timed entry (an entry without a clock time sits
+    /// at the start of its period).
+    pub fn game_ms_of(&self, entry: &LogEntry) -> i64 {
+        let Some(period) = entry.period else { return 0 };
+        let settings = self.settings();
+        let length = settings.period_ms(period);
+        settings.offset_ms(period) + length - entry.clock_ms.unwrap_or(length).clamp(0, length)
+    }
+
+    /// The goals and penalties that stand, as the penalty box runs them.
+    pub fn plays(&self) -> Vec<Play> {
+        self.standing()
+            .filter_map(|e| {
+                let side = self.side_of(e.roster_id.as_deref()?)?;
+                let at_ms = self.game_ms_of(e);
+                match e.kind {
+                    EntryKind::Penalty => Some(Play::Penalty {
+                        seq: e.seq,
+                        side,
+                        kind: e.penalty.unwrap_or(PenaltyKind::Other),
+                        at_ms,
+                    }),
+                    EntryKind::Goal => Some(Play::Goal { seq: e.seq, side, at_ms }),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// The penalty box over every goal and penalty that stands.
+    pub fn sheet(&self) -> Sheet {
+        let mut plays = self.plays();
+        plays.sort_by_key(|p| match *p {
+            Play::Penalty { seq, at_ms, .. } | Play::Goal { seq, at_ms, .. } => (at_ms, seq),
+        });
+        penalties::run(&plays)
+    }
     pub fn home(&self) -> &RosterSide {
         &self.game.home
     }

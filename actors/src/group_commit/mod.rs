@@ -156,6 +156,8 @@ pub struct AggregateActor<A: Aggregate> {
     /// the last one did (see `ActorConfig::publish_interval`).
     unpublished: bool,
     last_published: Option<Instant>,
+    /// The version of the last update published (0 before the first).
+    published_version: i64,
     leave: LeaveHook,
 }
 
@@ -175,6 +177,7 @@ impl<A: Aggregate> AggregateActor<A> {
             last_active: Instant::now(),
             unpublished: false,
             last_published: None,
+            published_version: 0,
             leave,
         }
     }
@@ -423,11 +426,13 @@ impl<A: Aggregate> AggregateActor<A> {
         }
         self.unpublished = false;
         self.last_published = Some(Instant::now());
+        // Unwatched, it goes to nobody: a later subscriber's snapshot is newer.
+        let since = std::mem::replace(&mut self.published_version, A::version(state));
         let topic = self.topic();
         if !self.deps.publisher.is_watched(&topic) {
             return;
         }
-        match serde_json::to_value(A::update(state)) {
+        match serde_json::to_value(A::update(state, since)) {
             Ok(payload) => self.deps.publisher.publish(topic, A::version(state), payload),
             Err(e) => {
                 tracing::error!(kind = A::KIND, id = %self.id, error = %e, "document not serialisable")

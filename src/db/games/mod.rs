@@ -14,6 +14,7 @@
 
 use super::events::DISPLAY_NAME;
 use super::{dynamic, now_ms};
+use rinkside_actors::game::{ClockMode, GameSettings};
 use serde::Serialize;
 use sqlx::{Any, AnyConnection, Executor, FromRow};
 
@@ -52,18 +53,20 @@ pub async fn version<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Re
     sqlx::query_scalar("SELECT version FROM games WHERE id = $1").bind(id).fetch_optional(ex).await
 }
 
-/// Inserts a SCHEDULED game at version 0.
+/// Inserts a SCHEDULED game at version 0, `[home, away]`, with its own
+/// clock settings (`None`s: the season's).
 pub async fn insert(
     conn: &mut AnyConnection,
     id: &str,
     season_id: &str,
-    home_roster_id: &str,
-    away_roster_id: &str,
+    [home_roster_id, away_roster_id]: [&str; 2],
     scheduled_at: i64,
+    own: GameSettings,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO games (id, home_roster_id, away_roster_id, season_id, scheduled_at, home_score, away_score, status, \
-           period, version, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 0, 0, 'SCHEDULED', NULL, 0, $6, $6)",
+           period, version, created_at, updated_at, period_minutes, overtime_minutes, clock_mode) \
+         VALUES ($1, $2, $3, $4, $5, 0, 0, 'SCHEDULED', NULL, 0, $6, $6, $7, $8, $9)",
     )
     .bind(id)
     .bind(home_roster_id)
@@ -71,6 +74,9 @@ pub async fn insert(
     .bind(season_id)
     .bind(scheduled_at)
     .bind(now_ms())
+    .bind(own.period_minutes)
+    .bind(own.overtime_minutes)
+    .bind(own.clock_mode.map(ClockMode::as_str))
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -2,6 +2,7 @@
 //! scoring leaders and a player's statistics.
 
 use crate::db::events::DISPLAY_NAME;
+use crate::db::rosters::players::{STAT_DETAIL_COLUMNS, StatDetails};
 use crate::db::{dynamic, flag};
 use serde::Serialize;
 use sqlx::{Any, Executor, FromRow};
@@ -206,6 +207,9 @@ pub struct RosterStats {
     pub points: i64,
     pub penalty_minutes: i64,
     pub games_played: i64,
+    #[sqlx(flatten)]
+    #[serde(flatten)]
+    pub details: StatDetails,
 }
 
 /// A player's lines on every roster they are on, latest season first.
@@ -213,13 +217,14 @@ pub async fn player_stats<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     user_id: &str,
 ) -> Result<Vec<RosterStats>, sqlx::Error> {
-    sqlx::query_as(
+    sqlx::query_as(dynamic(format!(
         "SELECT p.roster_id, r.name AS roster_name, r.team_id, t.name AS team_name, r.season_id, s.name AS season_name, \
-           p.jersey_number, p.position, p.goals, p.assists, p.goals + p.assists AS points, p.penalty_minutes, p.games_played \
+           p.jersey_number, p.position, p.goals, p.assists, p.goals + p.assists AS points, p.penalty_minutes, p.games_played, \
+           {STAT_DETAIL_COLUMNS} \
          FROM roster_players p JOIN rosters r ON r.id = p.roster_id JOIN teams t ON t.id = r.team_id \
            JOIN seasons s ON s.id = r.season_id \
-         WHERE p.user_id = $1 ORDER BY s.start_date DESC, r.name, r.id",
-    )
+         WHERE p.user_id = $1 ORDER BY s.start_date DESC, r.name, r.id"
+    )))
     .bind(user_id)
     .fetch_all(ex)
     .await

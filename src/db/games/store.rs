@@ -7,7 +7,8 @@ use crate::db::command_results::insert_results;
 use crate::db::events::DISPLAY_NAME;
 use crate::db::{Backend, Db, dynamic, store_error as other};
 use rinkside_actors::game::{
-    EntryKind, GameEffects, GameState, GameStatus, LogEntry, Period, Player, RosterSide, StoredGame,
+    Clock, ClockMode, ClockSettings, EntryKind, GameEffects, GameSettings, GameState, GameStatus, LogEntry,
+    PenaltyKind, Period, Player, RosterSide, StoredGame, Strength,
 };
 use rinkside_actors::{GameCommit, Position, StoreError};
 use sqlx::{AnyConnection, FromRow};
@@ -40,7 +41,59 @@ struct LogRow {
     created_by_id: Option<String>,
     created_at: i64,
     undone_at: Option<i64>,
+    clock_ms: Option<i64>,
+    penalty: Option<String>,
+    strength: Option<String>,
+    empty_net: i64,
+    releases: Option<i64>,
 }
+
+/// A game's settings and clock, beside its season's settings.
+#[derive(FromRow)]
+struct ClockRow {
+    period_minutes: Option<i64>,
+    overtime_minutes: Option<i64>,
+    clock_mode: Option<String>,
+    clock: Option<String>,
+    season_period_minutes: i64,
+    season_overtime_minutes: i64,
+    season_clock_mode: String,
+}
+
+impl ClockRow {
+    fn season(&self) -> Result<ClockSettings, StoreError> {
+        Ok(ClockSettings {
+            period_minutes: self.season_period_minutes,
+            overtime_minutes: self.season_overtime_minutes,
+            clock_mode: ClockMode::parse(&self.season_clock_mode).map_err(other)?,
+        })
+    }
+
+    fn own(&self) -> Result<GameSettings, StoreError> {
+        Ok(GameSettings {
+            period_minutes: self.period_minutes,
+            overtime_minutes: self.overtime_minutes,
+            clock_mode: self.clock_mode.as_deref().map(ClockMode::parse).transpose().map_err(other)?,
+        })
+    }
+}
+
+/// The RosterPlayer counters a `PlayerDelta` adds to, in
+/// `PlayerDelta::counters` order.
+const PLAYER_COUNTERS: [&str; 12] = [
+    "goals",
+    "assists",
+    "penalty_minutes",
+    "games_played",
+    "pp_goals",
+    "sh_goals",
+    "minor_pim",
+    "major_pim",
+    "misconduct_pim",
+    "shots_against",
+    "goals_against",
+    "goalie_ms",
+];
 
 fn period_of(text: Option<&str>) -> Result<Option<Period>, StoreError> {
     text.map(Period::parse).transpose().map_err(other)
@@ -75,9 +128,19 @@ pub async fn load_state(db: &Db, game_id: &str) -> Result<Option<GameState>, Sto
             .fetch_all(&db.pool)
             .await
             .map_err(other)?;
+    let clock: ClockRow = sqlx::query_as(
+        "SELECT g.period_minutes, g.overtime_minutes, g.clock_mode, g.clock, s.period_minutes AS season_period_minutes, \
+           s.overtime_minutes AS season_overtime_minutes, s.clock_mode AS season_clock_mode \
+         FROM games g JOIN seasons s ON s.id = g.season_id WHERE g.id = $1",
+    )
+    .bind(game_id)
+    .fetch_one(&db.pool)
+    .await
+    .map_err(other)?;
     let log: Vec<LogRow> = sqlx::query_as(
         "SELECT seq, type, period, roster_id, player_id, assist1_id, assist2_id, minutes, undoes, effects, created_by_id, \
-           created_at, undone_at FROM game_log WHERE game_id = $1 ORDER BY seq",
+           created_at, undone_at, clock_ms, penalty, strength, empty_net, releases \
+         FROM game_log WHERE game_id = $1 ORDER BY seq",
     )
     .bind(game_id)
     .fetch_all(&db.pool)
@@ -114,13 +177,25 @@ pub async fn load_state(db: &Db, game_id: &str) -> Result<Option<GameState>, Sto
             player_id: e.player_id,
             assist_ids: e.assist1_id.into_iter().chain(e.assist2_id).collect(),
             minutes: e.minutes,
+            clock_ms: e.clock_ms,
+            penalty: e.penalty.as_deref().map(PenaltyKind::parse).transpose().map_err(other)?,
+            strength: e.strength.as_deref().map(Strength::parse).transpose().map_err(other)?,
+            empty_net: e.empty_net != 0,
+            releases: e.releases,
             undoes: e.undoes,
             undone: e.undone_at.is_some(),
             created_by: e.created_by_id.unwrap_or_default(),
             created_at: e.created_at,
             effects,
+            version: 0,
         });
     }
+    let (season_settings, own_settings) = (clock.season()?, clock.own()?);
+    let clock = match clock.clock.as_deref() {
+        Some(json) => serde_json::from_str(json).map_err(other)?,
+        // Not started: the first period, stopped.
+        None => own_settings.over(season_settings).fresh(Period::First, 0),
+    };
     Ok(Some(GameState::new(StoredGame {
         game_id: row.id.clone(),
         season_id: Some(row.season_id.clone()),
@@ -132,10 +207,34 @@ pub async fn load_state(db: &Db, game_id: &str) -> Result<Option<GameState>, Sto
         home: side(&row.home_roster_id)?,
         away: side(&row.away_roster_id)?,
         log: entries,
+        season_settings,
+        own_settings,
+        clock,
     })))
 }
 
 // ---------------------------------------------------------------- committing a batch
+
+/// The clock as stored: NULL until the game has started.
+fn clock_json(clock: &Clock, status: GameStatus) -> Result<Option<String>, StoreError> {
+    match status {
+        GameStatus::Scheduled | GameStatus::Postponed | GameStatus::Cancelled => Ok(None),
+        GameStatus::Live | GameStatus::Final => serde_json::to_string(clock).map(Some).map_err(other),
+    }
+}
+
+/// Adds a `PlayerDelta`'s counters (`$4…`) to one roster player
+/// (`$1`, `$2`; `$3` the time). Counters never go below zero: a player
+/// removed from the roster and added back starts again at zero, and an
+/// UNDO of an older entry must not then break the CHECK and wedge the game.
+fn player_counters_update() -> String {
+    let sets: Vec<String> = PLAYER_COUNTERS
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{c} = CASE WHEN {c} + ${n} < 0 THEN 0 ELSE {c} + ${n} END", n = i + 4))
+        .collect();
+    format!("UPDATE roster_players SET {}, updated_at = $3 WHERE roster_id = $1 AND user_id = $2", sets.join(", "))
+}
 
 /// What a game batch's rows touched, for the store above `db/` to tell
 /// (`crate::store::games`).
@@ -169,7 +268,7 @@ pub async fn write(
     };
     let season_id: Option<String> = sqlx::query_scalar(
         "UPDATE games SET version = $3, status = $4, period = $5, home_score = $6, away_score = $7, updated_at = $8, \
-           scheduled_at = COALESCE($9, scheduled_at) \
+           scheduled_at = COALESCE($9, scheduled_at), clock = $10 \
          WHERE id = $1 AND version = $2 RETURNING season_id",
     )
     .bind(&c.game_id)
@@ -181,6 +280,7 @@ pub async fn write(
     .bind(c.away_score)
     .bind(now)
     .bind(c.scheduled_at)
+    .bind(clock_json(&c.clock, c.status)?)
     .fetch_optional(&mut *tx)
     .await
     .map_err(other)?;
@@ -188,6 +288,16 @@ pub async fn write(
         let exists = get(&mut *tx, &c.game_id).await.map_err(other)?.is_some();
         return Err(if exists { StoreError::Conflict } else { StoreError::NotFound });
     };
+    if let Some(settings) = &c.settings {
+        sqlx::query("UPDATE games SET period_minutes = $2, overtime_minutes = $3, clock_mode = $4 WHERE id = $1")
+            .bind(&c.game_id)
+            .bind(settings.period_minutes)
+            .bind(settings.overtime_minutes)
+            .bind(settings.clock_mode.map(ClockMode::as_str))
+            .execute(&mut *tx)
+            .await
+            .map_err(other)?;
+    }
     let changed = c.new_version != c.expected_version;
     if changed {
         lock_season(&mut *tx, &season_id).await.map_err(other)?;
@@ -207,8 +317,8 @@ pub async fn write(
         let effects = serde_json::to_string(&e.effects).map_err(other)?;
         sqlx::query(
             "INSERT INTO game_log (id, game_id, seq, type, period, roster_id, player_id, assist1_id, assist2_id, minutes, \
-               undoes, effects, created_by_id, created_at, undone_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL)",
+               undoes, effects, created_by_id, created_at, undone_at, clock_ms, penalty, strength, empty_net, releases) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $16, $17, $18, $19)",
         )
         .bind(crate::db::new_id())
         .bind(&c.game_id)
@@ -224,6 +334,11 @@ pub async fn write(
         .bind(effects)
         .bind(Some(e.created_by.as_str()).filter(|s| !s.is_empty()))
         .bind(e.created_at)
+        .bind(e.clock_ms)
+        .bind(e.penalty.map(PenaltyKind::as_str))
+        .bind(e.strength.map(Strength::as_str))
+        .bind(crate::db::flag(e.empty_net))
+        .bind(e.releases)
         .execute(&mut *tx)
         .await
         .map_err(other)?;
@@ -240,26 +355,13 @@ pub async fn write(
     // Counters never go below zero: a player removed from the roster and
     // added back starts again at zero, and an UNDO of an older entry must
     // not then break the CHECK and wedge the game.
+    let add_counters = player_counters_update();
     for d in &c.player_deltas {
-        sqlx::query(
-            "UPDATE roster_players SET \
-               goals = CASE WHEN goals + $3 < 0 THEN 0 ELSE goals + $3 END, \
-               assists = CASE WHEN assists + $4 < 0 THEN 0 ELSE assists + $4 END, \
-               penalty_minutes = CASE WHEN penalty_minutes + $5 < 0 THEN 0 ELSE penalty_minutes + $5 END, \
-               games_played = CASE WHEN games_played + $6 < 0 THEN 0 ELSE games_played + $6 END, \
-               updated_at = $7 \
-             WHERE roster_id = $1 AND user_id = $2",
-        )
-        .bind(&d.roster_id)
-        .bind(&d.user_id)
-        .bind(d.goals)
-        .bind(d.assists)
-        .bind(d.penalty_minutes)
-        .bind(d.games_played)
-        .bind(now)
-        .execute(&mut *tx)
-        .await
-        .map_err(other)?;
+        let mut query = sqlx::query(dynamic(add_counters.clone())).bind(&d.roster_id).bind(&d.user_id).bind(now);
+        for n in d.counters() {
+            query = query.bind(n);
+        }
+        query.execute(&mut *tx).await.map_err(other)?;
     }
     for d in &c.roster_deltas {
         sqlx::query(

@@ -24,13 +24,52 @@ pub struct PlayerRow {
     pub created_at: i64,
     pub updated_at: i64,
     #[sqlx(flatten)]
+    pub details: StatDetails,
+    #[sqlx(flatten)]
     pub user: UserSummaryRow,
 }
+
+/// What the game log adds to the seed's statistics (docs/game-night.md ›
+/// Statistics): power-play and short-handed goals, penalty minutes by kind
+/// (`penaltyMinutes` stays the total), and a goalie's shots and goals
+/// against and time in net, from which saves, save percentage and GAA.
+#[derive(Debug, Clone, Default, PartialEq, Eq, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatDetails {
+    pub pp_goals: i64,
+    pub sh_goals: i64,
+    pub minor_pim: i64,
+    pub major_pim: i64,
+    /// Misconducts and game misconducts.
+    pub misconduct_pim: i64,
+    pub shots_against: i64,
+    pub goals_against: i64,
+    /// Time in net, ms of game time.
+    pub goalie_ms: i64,
+}
+
+impl StatDetails {
+    pub fn add(&mut self, o: &StatDetails) {
+        self.pp_goals += o.pp_goals;
+        self.sh_goals += o.sh_goals;
+        self.minor_pim += o.minor_pim;
+        self.major_pim += o.major_pim;
+        self.misconduct_pim += o.misconduct_pim;
+        self.shots_against += o.shots_against;
+        self.goals_against += o.goals_against;
+        self.goalie_ms += o.goalie_ms;
+    }
+}
+
+/// [`StatDetails`]' columns of `roster_players p`.
+pub const STAT_DETAIL_COLUMNS: &str = "p.pp_goals, p.sh_goals, p.minor_pim, p.major_pim, p.misconduct_pim, \
+    p.shots_against, p.goals_against, p.goalie_ms";
 
 fn select_players(where_clause: &str) -> String {
     format!(
         "SELECT p.id, p.roster_id, p.user_id, p.jersey_number, p.position, p.commitment_level, p.captain, p.alternate_captain, \
-           p.goals, p.assists, p.penalty_minutes, p.games_played, p.joined_at, p.created_at, p.updated_at, {SUMMARY_COLUMNS} \
+           p.goals, p.assists, p.penalty_minutes, p.games_played, p.joined_at, p.created_at, p.updated_at, \
+           {STAT_DETAIL_COLUMNS}, {SUMMARY_COLUMNS} \
          FROM roster_players p JOIN users u ON u.id = p.user_id {where_clause}"
     )
 }
