@@ -479,6 +479,7 @@ export interface GameLogEntry {
   playerId: string | null;
   /** Names came with entries before game night; now they come from `home` / `away` (lib/games.ts). */
   playerName?: string | null;
+  /** The wire leaves it out when empty; lib/game-wire.ts fills it in. */
   assistIds: string[];
   assistNames?: string[];
   minutes: number | null;
@@ -515,12 +516,15 @@ export interface GameClock {
   offsetMs: number;
 }
 
-/** A penalty still to run, by the entry that called it; game time. `startMs` null: waiting for a place. */
-export interface RunningPenalty {
-  seq: number;
-  startMs: number | null;
-  endMs: number | null;
-}
+/**
+ * A penalty still to run, by the entry that called it, in game time. The
+ * server sends `[seq, startMs, endMs, short]` (a tuple keeps a 5-on-3
+ * goal's frame small; `short` 1: it puts its side a skater short while
+ * served; a `startMs` later than now: waiting for a place); the object
+ * form is docs/game-night.md's. lib/game-wire.ts reads either.
+ */
+export type PenaltyTuple = [seq: number, startMs: number, endMs: number, short: 0 | 1];
+export type RunningPenalty = PenaltyTuple | { seq: number; startMs: number | null; endMs: number | null; short?: boolean };
 
 /** Per side: the goalie in net (user id), null for an empty net. */
 export interface GameGoalies {
@@ -589,18 +593,22 @@ export interface GameDocument {
  * a held state.
  */
 export interface GameUpdate {
-  since: number;
+  /** Absent when it is `version − 1` (one change, one update). */
+  since?: number;
   version: number;
   status: GameStatus;
   period: GamePeriod | null;
   homeScore: number;
   awayScore: number;
-  clock?: GameClock | null;
+  /** What moves always; `phase`, `periodMs`, `offsetMs` only when they changed. */
+  clock?: (Pick<GameClock, 'running' | 'remainingMs' | 'at'> & Partial<GameClock>) | null;
+  /** Shot totals (docs/game-night.md); the server may leave them out, as SHOT and GOAL entries count. */
   homeShots?: number;
   awayShots?: number;
   playersDigest?: string;
   entries: GameLogEntry[];
-  undone: number[];
+  /** Absent when empty. */
+  undone?: number[];
   penalties?: RunningPenalty[];
   goalies?: GameGoalies;
 }

@@ -7,13 +7,16 @@
 //   (`startMs` null, or later than now), and counts `endMs − gameNow` down;
 // - who committed it and what was called come from the log entry with that
 //   seq (entries carry ids only: names from the held player lists);
-// - a served penalty puts its side one skater short, unless it is a
-//   misconduct, a game misconduct or OTHER (minutes only): those are in the
-//   list (the player still sits) but never shorthand the side;
+// - a served penalty puts its side one skater short as the server says
+//   (its `short` flag: coincidental penalties that are served without a
+//   power play are not short); without the flag, every one is, except a
+//   misconduct, a game misconduct or OTHER (minutes only): those are in
+//   the list (the player still sits) but never shorthand the side;
 // - skaters per side are 5 minus that, never below 3; the side with more
 //   is on the power play.
 
 import type { GameDocument, GameLogEntry, PenaltyKind, RunningPenalty } from './api-types';
+import { readPenalty } from './game-wire';
 import { penaltyKindOf, sideOf, tagFor, type GameSide } from './games';
 
 /** Skaters a side has at full strength. */
@@ -47,7 +50,8 @@ export interface PenaltyClock {
 type LogLookup = Pick<GameDocument, 'log' | 'home' | 'away' | 'homeRosterId' | 'awayRosterId'>;
 
 /** One listed penalty read against game time `gameMs` (null when its entry is not in the log). */
-export function penaltyClock(game: LogLookup, p: RunningPenalty, gameMs: number, entry?: GameLogEntry): PenaltyClock | null {
+export function penaltyClock(game: LogLookup, run: RunningPenalty, gameMs: number, entry?: GameLogEntry): PenaltyClock | null {
+  const p = readPenalty(run);
   const e = entry ?? game.log.find((x) => x.seq === p.seq);
   if (!e || e.type !== 'PENALTY') return null;
   const side = sideOf(game, e.rosterId);
@@ -58,7 +62,7 @@ export function penaltyClock(game: LogLookup, p: RunningPenalty, gameMs: number,
   const leftMs = serving && p.endMs !== null ? p.endMs - gameMs : Math.max(0, length);
   const player = e.playerId ? tagFor(game, e.rosterId, e.playerId, e.playerName) : 'Bench';
   const number = e.playerId ? String(game[side].players.find((x) => x.userId === e.playerId)?.jerseyNumber ?? '') : '';
-  return { seq: p.seq, side, player, number, kind, serving, leftMs, shorthands: shorthands(kind) };
+  return { seq: p.seq, side, player, number, kind, serving, leftMs, shorthands: p.short ?? shorthands(kind) };
 }
 
 /**
@@ -69,9 +73,10 @@ export function penaltyClock(game: LogLookup, p: RunningPenalty, gameMs: number,
 export function penaltyClocks(game: LogLookup & Pick<GameDocument, 'penalties'>, gameMs: number): PenaltyClock[] {
   const bySeq = new Map(game.log.map((e) => [e.seq, e]));
   const out: PenaltyClock[] = [];
-  for (const p of game.penalties ?? []) {
+  for (const run of game.penalties ?? []) {
+    const p = readPenalty(run);
     if (p.endMs !== null && p.startMs !== null && gameMs >= p.endMs) continue;
-    const c = penaltyClock(game, p, gameMs, bySeq.get(p.seq));
+    const c = penaltyClock(game, run, gameMs, bySeq.get(p.seq));
     if (c) out.push(c);
   }
   return out.sort((a, b) => Number(b.serving) - Number(a.serving) || a.leftMs - b.leftMs || a.seq - b.seq);

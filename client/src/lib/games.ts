@@ -5,7 +5,7 @@
 // and how periods, statuses and players read on screen. Shared by the games
 // pages and the arena displays (features may not import each other).
 
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import type {
@@ -21,6 +21,7 @@ import type {
   SeasonDocument,
   Standing,
 } from './api-types';
+import { normalizeGame } from './game-wire';
 import { mergeGameUpdate } from './merge-game-update';
 import { rinkTimeRange } from './rink-time';
 import { mergeTopicUpdates, useTopic } from './ws';
@@ -81,7 +82,8 @@ export function useLiveGame(id: string, reply: GameDocument | null = null) {
   const queryClient = useQueryClient();
   const rest = query.data ?? null;
   const newest = newestGameDoc<GameDocument>(newestGameDoc<GameDocument>(rest, live?.data ?? null), reply);
-  const game: Game | null = rest && newest ? { ...rest, ...newest } : null;
+  // Entries made whole (the wire leaves empty fields out: lib/game-wire.ts).
+  const game: Game | null = useMemo(() => (rest && newest ? normalizeGame({ ...rest, ...newest }) : null), [rest, newest]);
 
   // Before the game goes live a push may be a reschedule, whose new time
   // only the REST read carries: read it again (gathered, never cancelling a

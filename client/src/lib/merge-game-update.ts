@@ -20,12 +20,20 @@
 // - Also a gap: an entry naming a roster or player the held lists do not
 //   have (the contract's "anything it cannot place"), or a new digest.
 //
-// Shots come per period in snapshots but as totals in updates. The held
-// per-period counts move with the SHOT and GOAL entries added and undone
-// (each in its own period), and whatever the totals still disagree by is
-// put on the current period, so the totals always read as the server's.
+// What the wire leaves out to stay small: `since` when it is `version − 1`,
+// `undone` when empty, the clock's shape (phase, length, offset) when it
+// did not change — the held clock keeps it — and empty fields of entries
+// (lib/game-wire.ts fills them in).
+//
+// Shots come per period in snapshots and are not repeated in updates:
+// each SHOT and GOAL entry is one, so the held per-period counts move with
+// the entries added and undone (each in its own period). Should an update
+// carry totals (docs/game-night.md's `homeShots` / `awayShots`), whatever
+// they still disagree by is put on the current period, so the totals
+// always read as the server's.
 
-import type { GameDocument, GameLogEntry, GamePeriod, GameShots, GameUpdate } from './api-types';
+import type { GameClock, GameDocument, GameLogEntry, GamePeriod, GameShots, GameUpdate } from './api-types';
+import { normalizeEntry, normalizeGame } from './game-wire';
 import type { MergeOutcome } from './ws';
 
 const GAP = { kind: 'gap' } as const;
@@ -50,8 +58,22 @@ export function shotSlot(period: GamePeriod | null): number | null {
 const SHOT_SLOTS = 4;
 
 function isDeltaUpdate(update: GameUpdate | GameDocument): update is GameUpdate {
-  const u = update as Partial<GameUpdate>;
-  return typeof u.since === 'number' && Array.isArray(u.entries);
+  const u = update as Partial<GameUpdate> & { log?: unknown };
+  return Array.isArray(u.entries) && typeof u.version === 'number' && u.log === undefined;
+}
+
+/** The version an update continues from. */
+export const sinceOf = (update: Pick<GameUpdate, 'since' | 'version'>) => update.since ?? update.version - 1;
+
+/** The held clock with what the update says moved (its shape only when given). */
+function mergeClock(held: GameClock | null | undefined, update: GameUpdate['clock']): GameClock | null | undefined {
+  if (update === undefined) return held;
+  if (update === null) return null;
+  const defined = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as Partial<GameClock>;
+  // Without a held clock the update must bring its shape; a shapeless one
+  // is read as a fresh first-period clock until the next snapshot.
+  const base: GameClock = held ?? { phase: 'PLAY', running: false, remainingMs: 0, at: 0, periodMs: update.remainingMs, offsetMs: 0 };
+  return { ...base, ...defined };
 }
 
 function isWholeDocument(update: GameUpdate | GameDocument): update is GameDocument {
@@ -95,7 +117,10 @@ function takeShots(arr: number[], by: number): void {
  * the update's totals goes on (or comes off) the current period.
  */
 export function mergeShots(held: GameDocument, update: GameUpdate): GameShots | undefined {
-  if (update.homeShots === undefined && update.awayShots === undefined) return held.shots;
+  const counts = (e: GameLogEntry) => countsAsShot(e) && e.rosterId !== null;
+  const moves = update.entries.some(counts) || (update.undone ?? []).length > 0;
+  if (!held.shots && update.homeShots === undefined && update.awayShots === undefined) return undefined;
+  if (!moves && update.homeShots === undefined && update.awayShots === undefined) return held.shots;
   const pad = (a: readonly number[] | undefined) => Array.from({ length: Math.max(SHOT_SLOTS, a?.length ?? 0) }, (_, i) => a?.[i] ?? 0);
   const next: GameShots = { home: pad(held.shots?.home), away: pad(held.shots?.away) };
   const heldSeqs = new Map(held.log.map((e) => [e.seq, e]));
@@ -105,7 +130,7 @@ export function mergeShots(held: GameDocument, update: GameUpdate): GameShots | 
     if (!arr || slot === null || !countsAsShot(e)) return;
     arr[slot] = Math.max(0, (arr[slot] ?? 0) + by);
   };
-  const undone = new Set(update.undone);
+  const undone = new Set(update.undone ?? []);
   // New to us and still standing (a coalesced update may add and undo the same entry), once per seq.
   const added = new Map(update.entries.filter((e) => !heldSeqs.has(e.seq) && !undone.has(e.seq)).map((e) => [e.seq, e]));
   for (const e of added.values()) move(e, 1);
@@ -138,25 +163,28 @@ export function mergeGameUpdate(held: GameDocument, update: GameUpdate | GameDoc
   // Nothing newer than what we hold (the socket drops these by seq
   // already; a pure function should not depend on that).
   if (update.version <= held.version) return { kind: 'merged', data: held };
-  if (held.version < update.since) return GAP;
+  if (held.version < sinceOf(update)) return GAP;
   // A lineup or a roster changed: the held player lists are out of date.
   if (update.playersDigest !== undefined && held.playersDigest !== undefined && update.playersDigest !== held.playersDigest) return GAP;
-  if (!update.entries.every((e) => canPlace(held, e))) return GAP;
+  const whole = normalizeGame(held);
+  const delta: GameUpdate = { ...update, entries: update.entries.map(normalizeEntry), undone: update.undone ?? [] };
+  if (!delta.entries.every((e) => canPlace(whole, e))) return GAP;
 
   const data: GameDocument = {
-    ...held,
+    ...whole,
     status: update.status,
     period: update.period,
     homeScore: update.homeScore,
     awayScore: update.awayScore,
     version: update.version,
-    log: mergeLog(held.log, update.entries, update.undone),
+    log: mergeLog(whole.log, delta.entries, delta.undone ?? []),
   };
   if (update.playersDigest !== undefined) data.playersDigest = update.playersDigest;
-  if (update.clock !== undefined) data.clock = update.clock;
+  const clock = mergeClock(whole.clock, update.clock);
+  if (clock !== undefined) data.clock = clock;
   if (update.penalties !== undefined) data.penalties = update.penalties;
   if (update.goalies !== undefined) data.goalies = update.goalies;
-  const shots = mergeShots(held, update);
+  const shots = mergeShots(whole, delta);
   if (shots !== undefined) data.shots = shots;
   return { kind: 'merged', data };
 }
