@@ -95,7 +95,7 @@ function GameView({ game, isLive }: { game: Game; isLive: boolean }) {
               )
             }
           />
-          {editing && <GameEditForm gameId={game.id} scheduledAt={game.scheduledAt} status={game.status} onDone={() => setEditing(false)} />}
+          {editing && <GameEditForm gameId={game.id} scheduledAt={game.scheduledAt} status={game.status} seasonId={game.seasonId} settings={game.settings} onDone={() => setEditing(false)} />}
         </Card>
       )}
 
