@@ -225,6 +225,19 @@ export interface Season {
   isActive: boolean;
 }
 
+/** Stop time (the clock stops at every whistle) or running time (docs/game-night.md › Settings). */
+export const CLOCK_MODES = ['STOP', 'RUNNING'] as const;
+export type ClockMode = (typeof CLOCK_MODES)[number];
+
+/** How a season's (or one game's) periods run. */
+export interface ClockSettings {
+  /** 1–30. */
+  periodMinutes: number;
+  /** 0–20; 0 goes straight to a shootout. */
+  overtimeMinutes: number;
+  clockMode: ClockMode;
+}
+
 // ── Facilities, teams, seasons, rosters (pages and staff) ─────────────────
 
 /** What the viewer is to a facility or team. */
@@ -323,6 +336,10 @@ export interface SeasonDetail extends Season {
   viewerCanEdit: boolean;
   /** On single reads and writes only. */
   divisionMappings?: DivisionMapping[];
+  /** The season's clock settings (docs/game-night.md › Settings); absent from a server before them. */
+  periodMinutes?: number;
+  overtimeMinutes?: number;
+  clockMode?: ClockMode;
 }
 
 export const ROSTER_STATUSES = ['DRAFT', 'ACTIVE', 'ARCHIVED'] as const;
@@ -439,7 +456,14 @@ export type GameStatus = (typeof GAME_STATUSES)[number];
 /** The period of a live (or finished) game. */
 export type GamePeriod = '1' | '2' | '3' | 'OT' | 'SO';
 /** What a game log entry records (UNDO entries and what they reverted are left out of the public log). */
-export type GameLogType = 'START' | 'GOAL' | 'PENALTY' | 'END_PERIOD' | 'FINAL';
+export type GameLogType = 'START' | 'GOAL' | 'PENALTY' | 'SHOT' | 'GOALIE' | 'END_PERIOD' | 'FINAL';
+
+/** A goal's strength, worked out by the server from the penalties served then. */
+export type GoalStrength = 'EV' | 'PP' | 'SH';
+
+/** A penalty by the rules (docs/game-night.md › Entries); OTHER is minutes only (a suspension logged as minutes). */
+export const PENALTY_KINDS = ['MINOR', 'DOUBLE_MINOR', 'MAJOR', 'MISCONDUCT', 'GAME_MISCONDUCT', 'OTHER'] as const;
+export type PenaltyKind = (typeof PENALTY_KINDS)[number];
 
 export interface GameLogEntry {
   /** 1, 2, 3… per game; gaps where entries were undone. */
@@ -448,13 +472,70 @@ export interface GameLogEntry {
   /** The period it happened in (for END_PERIOD: the period that ended). */
   period: GamePeriod | null;
   rosterId: string | null;
-  /** GOAL: the scorer (null: unknown or own goal); PENALTY: the penalised player. */
+  /**
+   * GOAL: the scorer (null: unknown or own goal); PENALTY: the penalised
+   * player; GOALIE: the goalie now in net (null: pulled for an extra attacker).
+   */
   playerId: string | null;
-  playerName: string | null;
+  /** Names came with entries before game night; now they come from `home` / `away` (lib/games.ts). */
+  playerName?: string | null;
+  /** The wire leaves it out when empty; lib/game-wire.ts fills it in. */
   assistIds: string[];
-  assistNames: string[];
+  assistNames?: string[];
   minutes: number | null;
-  createdAt: string;
+  /** Absent from update frames. */
+  createdAt?: string;
+  /** GOAL, PENALTY, SHOT, GOALIE: the time left in the period when it happened. */
+  clockMs?: number | null;
+  /** GOAL: EV, PP or SH. */
+  strength?: GoalStrength | null;
+  /** GOAL: the other side had no goalie in net. */
+  emptyNet?: boolean;
+  /** GOAL: the seq of the penalty it ended. */
+  releases?: number | null;
+  /** PENALTY: what was called. */
+  penalty?: PenaltyKind | null;
+}
+
+/** Whether the clock counts down play or a break. */
+export type ClockPhase = 'PLAY' | 'INTERMISSION';
+
+/**
+ * The game clock as the server holds it: what was left at server instant
+ * `at`, and whether it runs since (docs/game-night.md › The clock).
+ */
+export interface GameClock {
+  phase: ClockPhase;
+  running: boolean;
+  remainingMs: number;
+  /** Server epoch ms. */
+  at: number;
+  /** The length of this period (in an intermission: of the break). */
+  periodMs: number;
+  /** Game time at the start of this period. */
+  offsetMs: number;
+}
+
+/**
+ * A penalty still to run, by the entry that called it, in game time. The
+ * server sends `[seq, startMs, endMs, short]` (a tuple keeps a 5-on-3
+ * goal's frame small; `short` 1: it puts its side a skater short while
+ * served; a `startMs` later than now: waiting for a place); the object
+ * form is docs/game-night.md's. lib/game-wire.ts reads either.
+ */
+export type PenaltyTuple = [seq: number, startMs: number, endMs: number, short: 0 | 1];
+export type RunningPenalty = PenaltyTuple | { seq: number; startMs: number | null; endMs: number | null; short?: boolean };
+
+/** Per side: the goalie in net (user id), null for an empty net. */
+export interface GameGoalies {
+  home: string | null;
+  away: string | null;
+}
+
+/** Shots on goal per side and period: [1st, 2nd, 3rd, OT]. */
+export interface GameShots {
+  home: number[];
+  away: number[];
 }
 
 export interface GamePlayer {
@@ -493,25 +574,43 @@ export interface GameDocument {
    * the player lists must come from a fresh snapshot.
    */
   playersDigest?: string;
-}
-
-/** A side of a game as an update names it: no players (they come with snapshots). */
-export interface GameTeamRef {
-  rosterId: string;
-  name: string;
+  // Game night (docs/game-night.md); absent from a server before it and
+  // from games that never started.
+  clock?: GameClock | null;
+  penalties?: RunningPenalty[];
+  goalies?: GameGoalies;
+  shots?: GameShots;
+  /** The clock settings in force (the game's own, else its season's). */
+  settings?: ClockSettings;
 }
 
 /**
- * The `data` of a `game:ID` update (CONTRACT.md › Update frames stay small):
- * every scoreboard field, the two team names, and `logTail`, the last
- * `LOG_TAIL_SIZE` entries of the log that stands in `seq` order (fewer only
- * when the log is shorter), instead of the whole log and the player lists.
- * `mergeGameUpdate` (lib/merge-game-update.ts) folds it into a held state.
+ * The `data` of a `game:ID` update (docs/game-night.md › Snapshot and
+ * update): the scoreboard, the clock, shot totals, and the log's changes
+ * since version `since` — `entries` added, `undone` seqs taken back —
+ * with `penalties` and `goalies` only when they changed. No names, no
+ * player lists. `mergeGameUpdate` (lib/merge-game-update.ts) folds it into
+ * a held state.
  */
-export interface GameUpdate extends Omit<GameDocument, 'log' | 'home' | 'away'> {
-  logTail: GameLogEntry[];
-  home: GameTeamRef;
-  away: GameTeamRef;
+export interface GameUpdate {
+  /** Absent when it is `version − 1` (one change, one update). */
+  since?: number;
+  version: number;
+  status: GameStatus;
+  period: GamePeriod | null;
+  homeScore: number;
+  awayScore: number;
+  /** What moves always; `phase`, `periodMs`, `offsetMs` only when they changed. */
+  clock?: (Pick<GameClock, 'running' | 'remainingMs' | 'at'> & Partial<GameClock>) | null;
+  /** Shot totals (docs/game-night.md); the server may leave them out, as SHOT and GOAL entries count. */
+  homeShots?: number;
+  awayShots?: number;
+  playersDigest?: string;
+  entries: GameLogEntry[];
+  /** Absent when empty. */
+  undone?: number[];
+  penalties?: RunningPenalty[];
+  goalies?: GameGoalies;
 }
 
 export interface GameViewer {
@@ -605,14 +704,29 @@ export interface RosterStatLine {
   points: number;
   penaltyMinutes: number;
   gamesPlayed: number;
+  // Game night (docs/game-night.md › Statistics); absent from a server before it.
+  ppGoals?: number;
+  shGoals?: number;
+  minorPim?: number;
+  majorPim?: number;
+  /** Misconducts and game misconducts. */
+  misconductPim?: number;
+  /** As a goalie: shots and goals against, and time in net. */
+  shotsAgainst?: number;
+  goalsAgainst?: number;
+  goalieMs?: number;
 }
+
+/** The numbers of a stat line that add up across rosters. */
+export type StatTotals = Pick<RosterStatLine, 'goals' | 'assists' | 'points' | 'penaltyMinutes' | 'gamesPlayed'> &
+  Partial<Pick<RosterStatLine, 'ppGoals' | 'shGoals' | 'minorPim' | 'majorPim' | 'misconductPim' | 'shotsAgainst' | 'goalsAgainst' | 'goalieMs'>>;
 
 export interface PlayerStats {
   userId: string;
   displayName: string;
   /** One line per roster, latest season first. */
   rosters: RosterStatLine[];
-  totals: { goals: number; assists: number; points: number; penaltyMinutes: number; gamesPlayed: number };
+  totals: StatTotals;
 }
 
 // ── Statuses and the sub market (docs/statuses.md) ────────────────────────

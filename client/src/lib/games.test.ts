@@ -48,7 +48,7 @@ describe('describeLog', () => {
     expect(d.map((x) => x.title)).toEqual(['Puck drop', 'Goal', 'Goal', 'End of 1st', 'Penalty', 'Goal']);
     expect(d[1]).toMatchObject({ side: 'home', team: 'Blades', primary: '#9 Alice Ames', secondary: 'Assists: Bruno Berg, Gone Player', homeScore: 1, awayScore: 0 });
     expect(d[2]).toMatchObject({ side: 'away', primary: 'Scorer not recorded', secondary: null, homeScore: 1, awayScore: 1 });
-    expect(d[4]).toMatchObject({ team: 'Ice Hawks', primary: '#4 Mia Moss', secondary: '2 min' });
+    expect(d[4]).toMatchObject({ team: 'Ice Hawks', primary: '#4 Mia Moss', secondary: 'Minor · 2 min' });
     expect(d[5]).toMatchObject({ primary: 'Bruno Berg', secondary: 'Unassisted', homeScore: 2, awayScore: 1 });
     expect(lastGoal(game())?.entry.seq).toBe(7);
   });
@@ -98,23 +98,28 @@ describe('the game topic on the socket', () => {
     const { socket, server } = await openLiveSocket(store);
     socket.subscribe(gameTopic('g'));
     server.receive(gameSnapshotFrame(at(11)));
-    server.receive(gameUpdateFrame(at(12)));
-    // Ten new goals at once, none missed: the tail starts right after the held log.
-    server.receive(gameUpdateFrame(at(22)));
+    server.receive(gameUpdateFrame(at(12), at(11)));
+    // Ten new goals in one update (a slow reader's queue, merged), none missed.
+    server.receive(gameUpdateFrame(at(22), at(12)));
     const held = store.get(topicAtomFamily(gameTopic('g')));
     expect(held?.seq).toBe(23);
-    expect(held?.data).toEqual(at(22));
+    // The same game, its new entries as the updates carried them (ids only: names come from the players).
+    const doc = held?.data as GameDocument;
+    expect({ ...doc, log: undefined }).toEqual({ ...at(22), log: undefined });
+    expect(doc.log.map((e) => e.seq)).toEqual(at(22).log.map((e) => e.seq));
+    expect(doc.home.players).toEqual(at(22).home.players);
+    expect(describeLog(doc).at(-1)?.primary).toBe('#9 Alice Ames');
     expect(server.framesOfType('subscribe')).toHaveLength(1);
     socket.stop();
   });
 
-  it('re-subscribes with since when a tail does not reach the log it holds', async () => {
+  it('re-subscribes with since when an update continues from a version after the one it holds', async () => {
     const store = createStore();
     const { socket, server } = await openLiveSocket(store);
     socket.subscribe(gameTopic('g'));
     server.receive(gameSnapshotFrame(at(11)));
-    // Frames for goals 12–24 never came (coalesced); goal 25's tail starts at seq 17.
-    server.receive(gameUpdateFrame(at(25)));
+    // Frames for goals 12–24 never came; goal 25's update continues from 24.
+    server.receive(gameUpdateFrame(at(25), at(24)));
     expect(server.framesOfType('subscribe')).toEqual([
       { type: 'subscribe', topic: 'game:g' },
       { type: 'subscribe', topic: 'game:g', since: 12 },
@@ -124,5 +129,26 @@ describe('the game topic on the socket', () => {
     server.receive(gameSnapshotFrame(at(25)));
     expect(store.get(topicAtomFamily(gameTopic('g')))?.data).toEqual(at(25));
     socket.stop();
+  });
+});
+
+describe('describeLog on game night', () => {
+  it('flags PP, SH and EN goals, ties a release to its penalty both ways, and names goalie changes', () => {
+    const g = game({
+      log: [
+        entry(1, { type: 'START', rosterId: null }),
+        entry(2, { type: 'PENALTY', rosterId: 'A', playerId: 'a1', minutes: 2, penalty: 'MINOR', clockMs: 800_000 }),
+        entry(3, { type: 'GOAL', rosterId: 'H', playerId: 'h1', strength: 'PP', releases: 2, clockMs: 754_000 }),
+        entry(4, { type: 'GOALIE', rosterId: 'A', playerId: null, clockMs: 60_000 }),
+        entry(5, { type: 'GOAL', rosterId: 'H', playerId: 'h2', strength: 'SH', emptyNet: true, clockMs: 30_000 }),
+        entry(6, { type: 'PENALTY', rosterId: 'H', playerId: 'h2', minutes: 10, penalty: 'GAME_MISCONDUCT' }),
+      ],
+    });
+    const d = describeLog(g);
+    expect(d[1]).toMatchObject({ secondary: 'Minor · 2 min', release: 'Ended by a power-play goal at 12:34' });
+    expect(d[2]).toMatchObject({ flags: ['PP'], release: 'Ends #4 Mia Moss’s minor' });
+    expect(d[3]).toMatchObject({ title: 'Goalie pulled', primary: 'Empty net', team: 'Ice Hawks' });
+    expect(d[4]).toMatchObject({ flags: ['SH', 'EN'], release: null });
+    expect(d[5]).toMatchObject({ secondary: 'Game misconduct · 10 min' });
   });
 });

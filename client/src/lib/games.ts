@@ -5,7 +5,7 @@
 // and how periods, statuses and players read on screen. Shared by the games
 // pages and the arena displays (features may not import each other).
 
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import type {
@@ -16,10 +16,12 @@ import type {
   GamePlayer,
   GameScheduleEntry,
   GameStatus,
+  PenaltyKind,
   SeasonDetail,
   SeasonDocument,
   Standing,
 } from './api-types';
+import { normalizeGame } from './game-wire';
 import { mergeGameUpdate } from './merge-game-update';
 import { rinkTimeRange } from './rink-time';
 import { mergeTopicUpdates, useTopic } from './ws';
@@ -80,7 +82,8 @@ export function useLiveGame(id: string, reply: GameDocument | null = null) {
   const queryClient = useQueryClient();
   const rest = query.data ?? null;
   const newest = newestGameDoc<GameDocument>(newestGameDoc<GameDocument>(rest, live?.data ?? null), reply);
-  const game: Game | null = rest && newest ? { ...rest, ...newest } : null;
+  // Entries made whole (the wire leaves empty fields out: lib/game-wire.ts).
+  const game: Game | null = useMemo(() => (rest && newest ? normalizeGame({ ...rest, ...newest }) : null), [rest, newest]);
 
   // Before the game goes live a push may be a reschedule, whose new time
   // only the REST read carries: read it again (gathered, never cancelling a
@@ -249,51 +252,133 @@ export function playerTag(player: Pick<GamePlayer, 'jerseyNumber' | 'displayName
   return n ? `${n} ${player.displayName}` : player.displayName;
 }
 
-function tagFor(game: GameDocument, rosterId: string | null, userId: string, name: string | null | undefined): string {
+/**
+ * A player the log names, as people read it: from the side's player list
+ * (log entries carry ids only since game night; an older entry's own name
+ * is the fallback for a player no longer on the roster).
+ */
+export function tagFor(game: Pick<GameDocument, 'home' | 'away' | 'homeRosterId' | 'awayRosterId'>, rosterId: string | null, userId: string, name?: string | null): string {
   const p = findPlayer(game, rosterId, userId);
   return p ? playerTag(p) : name || 'Unknown player';
+}
+
+export const PENALTY_LABELS: Record<PenaltyKind, string> = {
+  MINOR: 'Minor',
+  DOUBLE_MINOR: 'Double minor',
+  MAJOR: 'Major',
+  MISCONDUCT: 'Misconduct',
+  GAME_MISCONDUCT: 'Game misconduct',
+  OTHER: 'Penalty',
+};
+
+/** What a penalty entry was: its `penalty`, else what its minutes name (docs/game-night.md › Entries). */
+export function penaltyKindOf(entry: Pick<GameLogEntry, 'penalty' | 'minutes'>): PenaltyKind {
+  if (entry.penalty) return entry.penalty;
+  switch (entry.minutes) {
+    case 2:
+      return 'MINOR';
+    case 4:
+      return 'DOUBLE_MINOR';
+    case 5:
+      return 'MAJOR';
+    case 10:
+      return 'MISCONDUCT';
+    default:
+      return 'OTHER';
+  }
+}
+
+/** "Minor · 2 min", "Game misconduct · 10 min", "3 min". */
+export function penaltyLine(entry: Pick<GameLogEntry, 'penalty' | 'minutes'>): string | null {
+  const kind = penaltyKindOf(entry);
+  const minutes = entry.minutes !== null ? `${entry.minutes} min` : null;
+  if (kind === 'OTHER') return minutes;
+  return minutes ? `${PENALTY_LABELS[kind]} · ${minutes}` : PENALTY_LABELS[kind];
 }
 
 export interface DescribedEntry {
   entry: GameLogEntry;
   side: GameSide | null;
-  /** "Goal", "Penalty", "Puck drop", "End of 1st", "Final". */
+  /** "Goal", "Penalty", "Shot", "Goalie", "Puck drop", "End of 1st", "Final". */
   title: string;
-  /** The team's name for goals and penalties. */
+  /** The team's name for goals, penalties, shots and goalie changes. */
   team: string | null;
-  /** GOAL: the scorer; PENALTY: the player and minutes. */
+  /** GOAL: the scorer; PENALTY: the player; GOALIE: the goalie in, or "Empty net". */
   primary: string | null;
-  /** GOAL: "Assists: #4 Bob Burns, #9 Cara Cole" or "Unassisted". */
+  /** GOAL: "Assists: #4 Bob Burns, #9 Cara Cole" or "Unassisted"; PENALTY: "Minor · 2 min". */
   secondary: string | null;
+  /** GOAL: "PP", "SH", "EN" as they apply. */
+  flags: GoalFlag[];
+  /** GOAL: the penalty it ended ("Ends #12 Bruno Berg's minor"); PENALTY: "Ended by a power-play goal at 12:34". */
+  release: string | null;
   /** The score right after this entry. */
   homeScore: number;
   awayScore: number;
+}
+
+export type GoalFlag = 'PP' | 'SH' | 'EN';
+
+export const GOAL_FLAG_LABELS: Record<GoalFlag, string> = { PP: 'Power-play goal', SH: 'Shorthanded goal', EN: 'Empty-net goal' };
+
+function goalFlags(entry: GameLogEntry): GoalFlag[] {
+  const flags: GoalFlag[] = [];
+  if (entry.strength === 'PP') flags.push('PP');
+  if (entry.strength === 'SH') flags.push('SH');
+  if (entry.emptyNet) flags.push('EN');
+  return flags;
+}
+
+/** "12:34" left in the period when it happened, or null for an entry from before the clock. */
+export function entryClock(entry: Pick<GameLogEntry, 'clockMs'>): string | null {
+  if (entry.clockMs === null || entry.clockMs === undefined) return null;
+  const secs = Math.ceil(Math.max(0, entry.clockMs) / 1000);
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
 }
 
 /** Every entry of the log, oldest first, with names, numbers and the running score. */
 export function describeLog(game: GameDocument): DescribedEntry[] {
   let home = 0;
   let away = 0;
+  const bySeq = new Map(game.log.map((e) => [e.seq, e]));
+  const releasedBy = new Map(game.log.filter((e) => e.type === 'GOAL' && e.releases != null).map((e) => [e.releases as number, e]));
   return game.log.map((entry) => {
     const side = sideOf(game, entry.rosterId);
     const team = side === 'home' ? game.home.name : side === 'away' ? game.away.name : null;
     let title: string;
     let primary: string | null = null;
     let secondary: string | null = null;
+    let release: string | null = null;
     switch (entry.type) {
       case 'GOAL': {
         if (side === 'home') home += 1;
         if (side === 'away') away += 1;
         title = 'Goal';
         primary = entry.playerId ? tagFor(game, entry.rosterId, entry.playerId, entry.playerName) : 'Scorer not recorded';
-        const assists = entry.assistIds.map((id, i) => tagFor(game, entry.rosterId, id, entry.assistNames[i]));
+        const assists = entry.assistIds.map((id, i) => tagFor(game, entry.rosterId, id, entry.assistNames?.[i]));
         secondary = entry.playerId ? (assists.length > 0 ? `Assists: ${assists.join(', ')}` : 'Unassisted') : null;
+        const ended = entry.releases != null ? bySeq.get(entry.releases) : undefined;
+        if (ended?.type === 'PENALTY') {
+          const who = ended.playerId ? tagFor(game, ended.rosterId, ended.playerId, ended.playerName) : 'the bench';
+          release = `Ends ${who}’s ${PENALTY_LABELS[penaltyKindOf(ended)].toLowerCase()}`;
+        }
         break;
       }
       case 'PENALTY':
         title = 'Penalty';
         primary = entry.playerId ? tagFor(game, entry.rosterId, entry.playerId, entry.playerName) : 'Unknown player';
-        secondary = entry.minutes !== null ? `${entry.minutes} min` : null;
+        secondary = penaltyLine(entry);
+        {
+          const goal = releasedBy.get(entry.seq);
+          const at = goal ? entryClock(goal) : null;
+          if (goal) release = `Ended by a ${goal.strength === 'SH' ? 'shorthanded' : 'power-play'} goal${at ? ` at ${at}` : ''}`;
+        }
+        break;
+      case 'SHOT':
+        title = 'Shot';
+        break;
+      case 'GOALIE':
+        title = entry.playerId ? 'Goalie' : 'Goalie pulled';
+        primary = entry.playerId ? tagFor(game, entry.rosterId, entry.playerId, entry.playerName) : 'Empty net';
         break;
       case 'START':
         title = 'Puck drop';
@@ -304,8 +389,11 @@ export function describeLog(game: GameDocument): DescribedEntry[] {
       case 'FINAL':
         title = 'Final';
         break;
+      default:
+        title = 'Entry';
     }
-    return { entry, side, title, team, primary, secondary, homeScore: home, awayScore: away };
+    const flags = entry.type === 'GOAL' ? goalFlags(entry) : [];
+    return { entry, side, title, team, primary, secondary, flags, release, homeScore: home, awayScore: away };
   });
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameDocument, GameLogEntry, GamePlayer, GameUpdate } from './api-types';
-import { LOG_TAIL_SIZE, mergeGameUpdate, mergeLogTail } from './merge-game-update';
+import { mergeGameUpdate, mergeLog, mergeShots, shotSlot } from './merge-game-update';
 import type { MergeOutcome } from './ws';
 import { gameUpdateOf } from '../testing/game-frames';
 
@@ -10,15 +10,11 @@ const entry = (seq: number, over: Partial<GameLogEntry> = {}): GameLogEntry => (
   period: '1',
   rosterId: 'H',
   playerId: 'h1',
-  playerName: 'Alice Ames',
   assistIds: [],
-  assistNames: [],
   minutes: 2,
-  createdAt: '2026-11-20T19:05:00Z',
   ...over,
 });
 
-/** Entries with these seqs, in order. */
 const entries = (...seqs: number[]) => seqs.map((s) => entry(s));
 const range = (from: number, to: number) => entries(...Array.from({ length: to - from + 1 }, (_, i) => from + i));
 const seqs = (log: readonly GameLogEntry[]) => log.map((e) => e.seq);
@@ -47,119 +43,97 @@ function merged(outcome: MergeOutcome<GameDocument>): GameDocument {
   return outcome.data;
 }
 
+const CLOCK = { phase: 'PLAY', running: true, remainingMs: 734_120, at: 1_764_424_800_123, periodMs: 1_200_000, offsetMs: 1_200_000 } as const;
+
 describe('mergeGameUpdate', () => {
-  it('merges in-order tails: scoreboard from the update, log with the new entry', () => {
+  it('applies an update that continues from the held version: scoreboard, clock, new entries', () => {
     const held = game({ version: 12, log: range(1, 12) });
-    const next = game({ version: 13, homeScore: 1, period: '2', log: range(1, 13) });
-    const update = gameUpdateOf(next);
-    expect(seqs(update.logTail)).toEqual(seqs(range(4, 13)));
+    const next = game({ version: 13, homeScore: 1, period: '2', clock: CLOCK, log: range(1, 13) });
+    const update = gameUpdateOf(next, held);
+    expect(update).toMatchObject({ since: 12, version: 13, undone: [] });
+    expect(seqs(update.entries)).toEqual([13]);
 
     const out = merged(mergeGameUpdate(held, update));
-    expect(seqs(out.log)).toEqual(seqs(range(1, 13)));
-    expect(out).toMatchObject({ version: 13, homeScore: 1, period: '2' });
-    expect(out).not.toHaveProperty('logTail');
     expect(out).toEqual(next);
   });
 
-  it('takes a tail that follows right after the held log (ten or more new entries, none missed)', () => {
-    const held = game({ version: 12, log: range(1, 12) });
-    const next = game({ version: 22, log: range(1, 22) });
-    expect(merged(mergeGameUpdate(held, gameUpdateOf(next))).log).toEqual(next.log);
+  it('applies an update that continues from an older version than held: entries by seq, so repeats are harmless', () => {
+    const v11 = game({ version: 11, log: range(1, 11) });
+    const v12 = game({ version: 12, log: range(1, 12) });
+    const v13 = game({ version: 13, log: range(1, 13) });
+    // A slow reader's queue merged 11→12 and 12→13 into one update since 11; we already hold 12.
+    const coalesced: GameUpdate = { ...gameUpdateOf(v13, v12), since: 11, entries: [entry(12), entry(13)] };
+    expect(merged(mergeGameUpdate(v12, coalesced)).log).toEqual(v13.log);
+    expect(merged(mergeGameUpdate(v11, coalesced)).log).toEqual(v13.log);
   });
 
-  it('drops an undone entry: it is no longer in the tail, so it leaves the merged log', () => {
+  it('reports a gap when the update continues from a version after the one held', () => {
+    const held = game({ version: 12, log: range(1, 12) });
+    const v14 = game({ version: 14, log: range(1, 14) });
+    const v15 = game({ version: 15, log: range(1, 15) });
+    expect(mergeGameUpdate(held, gameUpdateOf(v15, v14))).toEqual({ kind: 'gap' });
+  });
+
+  it('takes back undone seqs, down to an empty log', () => {
     const held = game({ version: 12, homeScore: 3, log: range(1, 12) });
-    // UNDO of entry 12 is action 13; the log that stands is 1–11.
     const undone = game({ version: 13, homeScore: 2, log: range(1, 11) });
-    const out = merged(mergeGameUpdate(held, gameUpdateOf(undone)));
+    const update = gameUpdateOf(undone, held);
+    expect(update.undone).toEqual([12]);
+    const out = merged(mergeGameUpdate(held, update));
     expect(seqs(out.log)).toEqual(seqs(range(1, 11)));
     expect(out.homeScore).toBe(2);
 
-    // The next action takes seq 14: the gap 12–13 in the seqs is expected, not missing data.
-    const after = game({ version: 14, log: [...range(1, 11), entry(14)] });
-    expect(seqs(merged(mergeGameUpdate(out, gameUpdateOf(after))).log)).toEqual([...seqs(range(1, 11)), 14]);
-  });
-
-  it('drops an undone entry from a short log too, down to an empty one', () => {
-    const held = game({ version: 3, log: entries(1, 2, 3) });
-    expect(seqs(merged(mergeGameUpdate(held, gameUpdateOf(game({ version: 4, log: entries(1, 2) })))).log)).toEqual([1, 2]);
-    // Every entry undone: the tail is empty, and so is the log that stands.
-    const cleared = merged(mergeGameUpdate(held, { ...gameUpdateOf(held), version: 9, status: 'SCHEDULED', logTail: [] }));
+    const cleared = merged(mergeGameUpdate(out, { ...gameUpdateOf(out, out), since: 13, version: 40, status: 'SCHEDULED', undone: seqs(range(1, 11)) }));
     expect(cleared.log).toEqual([]);
     expect(cleared.status).toBe('SCHEDULED');
   });
 
-  it('takes a tail shorter than ten at game start as the whole log', () => {
-    const scheduled = game({ status: 'SCHEDULED', period: null, version: 1, log: [] });
-    const started = game({ version: 2, log: [entry(1, { type: 'START', rosterId: null, playerId: null, playerName: null, minutes: null })] });
-    const out = merged(mergeGameUpdate(scheduled, gameUpdateOf(started)));
-    expect(out.log).toEqual(started.log);
-    expect(out).toMatchObject({ status: 'LIVE', period: '1', version: 2 });
+  it('replaces penalties and goalies only when the update has them', () => {
+    const held = game({ version: 3, log: range(1, 3), penalties: [{ seq: 3, startMs: 60_000, endMs: 180_000 }], goalies: { home: 'h1', away: 'a1' } });
+    const shot = game({ ...held, version: 4, log: [...range(1, 3), entry(4, { type: 'SHOT', rosterId: 'A', playerId: null })] });
+    const quiet = gameUpdateOf(shot, held);
+    expect(quiet).not.toHaveProperty('penalties');
+    expect(quiet).not.toHaveProperty('goalies');
+    const out = merged(mergeGameUpdate(held, quiet));
+    expect(out.penalties).toEqual(held.penalties);
+    expect(out.goalies).toEqual(held.goalies);
 
-    // A short tail needs nothing from the held log: it is all there is.
-    const later = game({ version: 9, log: entries(1, 5, 8) });
-    expect(merged(mergeGameUpdate(scheduled, gameUpdateOf(later))).log).toEqual(later.log);
+    const pulled = merged(mergeGameUpdate(out, { ...gameUpdateOf(out, out), since: 4, version: 5, penalties: [], goalies: { home: null, away: 'a1' } }));
+    expect(pulled.penalties).toEqual([]);
+    expect(pulled.goalies).toEqual({ home: null, away: 'a1' });
   });
 
-  it('reports a gap when the held log ends before the tail’s first seq − 1', () => {
-    const held = game({ version: 12, log: range(1, 12) });
-    const far = game({ version: 30, log: range(1, 30) });
-    expect(gameUpdateOf(far).logTail[0]?.seq).toBe(21);
-    expect(mergeGameUpdate(held, gameUpdateOf(far))).toEqual({ kind: 'gap' });
-    // Nothing held yet and a full tail: entries before it are unknown.
-    expect(mergeGameUpdate(game({ log: [] }), gameUpdateOf(far))).toEqual({ kind: 'gap' });
-  });
-
-  it('reports a gap rather than guess when seqs after the held log were used by entries that did not stand', () => {
-    // Held: 1–12, then 13 was scored and taken back by 14 (not seen).
-    // Ten more came (15–24), all missed but the last frame. The log would
-    // be 1–12 + 15–24, but nothing in the frame says 13 was undone rather
-    // than missed: ask for a snapshot.
-    const held = game({ version: 12, log: range(1, 12) });
-    const update = gameUpdateOf(game({ version: 24, log: [...range(1, 12), ...range(15, 24)] }));
-    expect(mergeGameUpdate(held, update)).toEqual({ kind: 'gap' });
-  });
-
-  it('reports a gap when the tail starts inside the held log at an entry it does not have', () => {
-    // Impossible for a held log that was whole (entries never come back and
-    // new ones take higher seqs), so not a state to build on.
-    const held = game({ version: 20, log: [...range(1, 5), ...range(8, 20)] });
-    const odd: GameUpdate = { ...gameUpdateOf(held), version: 21, logTail: [entry(6), ...range(13, 21)] };
-    expect(odd.logTail).toHaveLength(LOG_TAIL_SIZE);
-    expect(mergeGameUpdate(held, odd)).toEqual({ kind: 'gap' });
-  });
-
-  it('keeps the player lists of the snapshot and takes the names of the update', () => {
+  it('keeps the snapshot’s player lists and names (updates carry neither)', () => {
     const held = game({ version: 4, log: range(1, 4) });
-    const update: GameUpdate = { ...gameUpdateOf(game({ version: 5, log: range(1, 5) })), home: { rosterId: 'H', name: 'Blades II' } };
-    expect(update).not.toHaveProperty('home.players');
-    const out = merged(mergeGameUpdate(held, update));
-    expect(out.home).toEqual({ rosterId: 'H', name: 'Blades II', players: HOME_PLAYERS });
+    const out = merged(mergeGameUpdate(held, gameUpdateOf(game({ version: 5, log: range(1, 5) }), held)));
+    expect(out.home).toBe(held.home);
     expect(out.away.players).toBe(AWAY_PLAYERS);
   });
 
-  it('is idempotent: a repeated tail changes nothing', () => {
+  it('is idempotent: a repeated or older update changes nothing', () => {
     const held = game({ version: 12, log: range(1, 12) });
-    const update = gameUpdateOf(game({ version: 13, awayScore: 1, log: range(1, 13) }));
+    const update = gameUpdateOf(game({ version: 13, awayScore: 1, log: range(1, 13) }), held);
     const once = merged(mergeGameUpdate(held, update));
-    const twice = merged(mergeGameUpdate(once, update));
-    expect(twice).toEqual(once);
-    expect(merged(mergeGameUpdate(twice, update))).toEqual(once);
-    // An older update than the state held adds nothing either.
-    expect(merged(mergeGameUpdate(once, gameUpdateOf(held)))).toBe(once);
+    expect(mergeGameUpdate(once, update)).toEqual({ kind: 'merged', data: once });
   });
 
-  it('reports a gap when a side has another roster, whose players it does not hold', () => {
+  it('reports a gap when an entry names a player or roster it does not hold', () => {
     const held = game({ version: 3, log: range(1, 3) });
-    const update: GameUpdate = { ...gameUpdateOf(game({ version: 4, log: range(1, 3) })), homeRosterId: 'H2', home: { rosterId: 'H2', name: 'Other' } };
-    expect(mergeGameUpdate(held, update)).toEqual({ kind: 'gap' });
+    const stranger = { ...gameUpdateOf(held, held), since: 3, version: 4, entries: [entry(4, { type: 'GOAL', rosterId: 'H', playerId: 'h9' })] };
+    expect(mergeGameUpdate(held, stranger)).toEqual({ kind: 'gap' });
+    const assist = { ...stranger, entries: [entry(4, { type: 'GOAL', rosterId: 'H', playerId: 'h1', assistIds: ['a1'] })] };
+    expect(mergeGameUpdate(held, assist)).toEqual({ kind: 'gap' });
+    const roster = { ...stranger, entries: [entry(4, { type: 'SHOT', rosterId: 'X', playerId: null })] };
+    expect(mergeGameUpdate(held, roster)).toEqual({ kind: 'gap' });
+    const pulled = { ...stranger, entries: [entry(4, { type: 'GOALIE', rosterId: 'A', playerId: null })] };
+    expect(merged(mergeGameUpdate(held, pulled)).log.at(-1)?.type).toBe('GOALIE');
   });
 
   it('reports a gap when the players digest moved (a lineup changed), and merges while it holds', () => {
     const held = game({ version: 3, log: range(1, 3), playersDigest: 'aaaa' });
-    const same: GameUpdate = gameUpdateOf(game({ version: 4, log: range(1, 4), playersDigest: 'aaaa' }));
+    const same = gameUpdateOf(game({ version: 4, log: range(1, 4), playersDigest: 'aaaa' }), held);
     expect(merged(mergeGameUpdate(held, same)).home.players).toEqual(HOME_PLAYERS);
-    const moved: GameUpdate = gameUpdateOf(game({ version: 4, log: range(1, 3), playersDigest: 'bbbb' }));
+    const moved = gameUpdateOf(game({ version: 4, log: range(1, 3), playersDigest: 'bbbb' }), held);
     expect(mergeGameUpdate(held, moved)).toEqual({ kind: 'gap' });
   });
 
@@ -171,11 +145,45 @@ describe('mergeGameUpdate', () => {
   });
 });
 
-describe('mergeLogTail', () => {
-  it('replaces every entry from the tail’s first seq on', () => {
-    const tail = range(5, 14);
-    expect(tail).toHaveLength(LOG_TAIL_SIZE);
-    expect(seqs(mergeLogTail(range(1, 16), tail) ?? [])).toEqual(seqs(range(1, 14)));
+describe('mergeLog', () => {
+  it('merges by seq, replaces repeats, drops undone, keeps seq order', () => {
+    const log = entries(1, 2, 5);
+    const out = mergeLog(log, [entry(7), entry(5, { minutes: 5 }), entry(6)], [2]);
+    expect(seqs(out)).toEqual([1, 5, 6, 7]);
+    expect(out[1]?.minutes).toBe(5);
+  });
+});
+
+describe('mergeShots', () => {
+  const shot = (seq: number, rosterId: string, period: GameLogEntry['period']) => entry(seq, { type: 'SHOT', rosterId, playerId: null, period });
+
+  it('counts added and undone shots and goals in their own periods', () => {
+    const held = game({ version: 5, period: '2', log: [shot(1, 'H', '1'), shot(2, 'H', '2')], shots: { home: [1, 1, 0, 0], away: [0, 0, 0, 0] } });
+    const update: GameUpdate = {
+      since: 5,
+      version: 6,
+      status: 'LIVE',
+      period: '2',
+      homeScore: 0,
+      awayScore: 1,
+      homeShots: 1,
+      awayShots: 1,
+      entries: [entry(3, { type: 'GOAL', rosterId: 'A', playerId: 'a1', period: '2' })],
+      undone: [1],
+    };
+    expect(mergeShots(held, update)).toEqual({ home: [0, 1, 0, 0], away: [0, 1, 0, 0] });
+  });
+
+  it('puts what the totals still disagree by on the current period, and takes a surplus off the latest', () => {
+    const held = game({ version: 5, period: '3', shots: { home: [4, 2, 1, 0], away: [3, 0, 0, 0] } });
+    const update: GameUpdate = { since: 5, version: 6, status: 'LIVE', period: '3', homeScore: 0, awayScore: 0, homeShots: 9, awayShots: 1, entries: [], undone: [] };
+    expect(mergeShots(held, update)).toEqual({ home: [4, 2, 3, 0], away: [1, 0, 0, 0] });
+    // A game held without shots (a snapshot from before them) starts from zeros.
+    expect(mergeShots(game(), { ...update, period: 'OT' })).toEqual({ home: [0, 0, 0, 9], away: [0, 0, 0, 1] });
+  });
+
+  it('maps periods to slots, the shootout to none', () => {
+    expect(['1', '2', '3', 'OT', 'SO', null].map((p) => shotSlot(p as GameLogEntry['period']))).toEqual([0, 1, 2, 3, null, null]);
   });
 });
 
@@ -194,48 +202,74 @@ function rng(seed: number) {
 
 /**
  * The server's log as actors/src/game keeps it: every action takes the next
- * seq; UNDO takes one too and removes the last entry that stands.
+ * seq; UNDO takes one too and removes the last entry that stands. Shots
+ * (SHOT and GOAL entries) are counted per period.
  */
 function serverGame(random: () => number) {
   let nextSeq = 1;
   let version = 1;
   let log: GameLogEntry[] = [];
+  const periods = ['1', '2', '3'] as const;
+  const state = (): GameDocument => {
+    const shots = { home: [0, 0, 0, 0], away: [0, 0, 0, 0] };
+    for (const e of log) {
+      const slot = shotSlot(e.period);
+      if (slot !== null && (e.type === 'SHOT' || e.type === 'GOAL')) (e.rosterId === 'H' ? shots.home : shots.away)[slot]! += 1;
+    }
+    const period = periods[Math.min(2, Math.floor(version / 30))] ?? '3';
+    return game({ version, period, log, homeScore: log.filter((e) => e.type === 'GOAL' && e.rosterId === 'H').length, shots });
+  };
   return {
-    state: (): GameDocument => game({ version, log, homeScore: log.length }),
+    state,
     act(): void {
       const seq = nextSeq++;
-      if (log.length > 0 && random() < 0.35) log = log.slice(0, -1);
-      else log = [...log, entry(seq)];
+      if (log.length > 0 && random() < 0.3) log = log.slice(0, -1);
+      else {
+        const side = random() < 0.5 ? 'H' : 'A';
+        const type = random() < 0.6 ? 'SHOT' : 'GOAL';
+        log = [...log, entry(seq, { type, rosterId: side, playerId: type === 'GOAL' ? (side === 'H' ? 'h1' : 'a1') : null, period: state().period })];
+      }
       version += 1;
     },
   };
 }
 
+/** Two queued updates of one game as the server's outbox merges them: fields of the newer, entries and undone of both, since of the older. */
+function coalesce(older: GameUpdate, newer: GameUpdate): GameUpdate {
+  return { ...newer, since: older.since, entries: [...older.entries, ...newer.entries], undone: [...(older.undone ?? []), ...(newer.undone ?? [])] };
+}
+
 describe('mergeGameUpdate against a model of the server', () => {
-  it('never shows a log other than the server’s, whatever frames are missed', () => {
-    for (let seed = 1; seed <= 200; seed++) {
+  it('shows the server’s log and shot counts after any coalescing; a frame really lost is a gap, never a wrong log', () => {
+    for (let seed = 1; seed <= 120; seed++) {
       const random = rng(seed);
       const server = serverGame(random);
-      // How often frames go missing (a slow reader's updates are coalesced).
-      const missRate = [0, 0.3, 0.7, 0.95][seed % 4] ?? 0;
+      const lossRate = seed % 3 === 0 ? 0.1 : 0;
       let held = server.state();
+      let queued: GameUpdate | null = null;
       let gaps = 0;
-      for (let step = 0; step < 80; step++) {
+      for (let step = 0; step < 90; step++) {
+        const before = server.state();
         server.act();
-        if (random() < missRate) continue;
+        const update = gameUpdateOf(server.state(), before);
+        queued = queued ? coalesce(queued, update) : update;
+        if (random() < 0.5) continue; // still in a slow reader's queue
+        const frame = queued;
+        queued = null;
+        if (random() < lossRate) continue; // the frame never arrived (a reconnect between)
+        const outcome = mergeGameUpdate(held, frame);
         const truth = server.state();
-        const outcome = mergeGameUpdate(held, gameUpdateOf(truth));
         if (outcome.kind === 'gap') {
           gaps += 1;
           held = truth; // the snapshot that answers the re-subscribe
         } else {
           expect(seqs(outcome.data.log), `seed ${seed}, step ${step}`).toEqual(seqs(truth.log));
-          expect(outcome.data.home.players).toBe(HOME_PLAYERS);
+          expect(outcome.data.shots, `seed ${seed}, step ${step}`).toEqual(truth.shots);
           held = outcome.data;
         }
       }
-      // Nothing missed: nothing to ask for.
-      if (missRate === 0) expect(gaps, `seed ${seed}`).toBe(0);
+      if (lossRate === 0) expect(gaps, `seed ${seed}`).toBe(0);
     }
-  });
+    // Thousands of merges: room for a busy machine.
+  }, 30_000);
 });

@@ -13,7 +13,10 @@ import {
   topicAtomFamily,
   UnknownOutcomeError,
   type LiveSocketOptions,
+  SYNC_BURST,
+  SYNC_BURST_GAP_MS,
 } from './ws';
+import { TimeSync } from './time-sync';
 
 type Store = ReturnType<typeof createStore>;
 
@@ -63,7 +66,7 @@ describe('LiveSocket connection', () => {
     const ws = await openLatest();
 
     expect(ws.url).toBe('ws://rink.test/api/v1/ws');
-    expect(ws.frames()).toEqual([
+    expect(ws.framesButPings()).toEqual([
       { type: 'auth', token: 'token-1' },
       { type: 'subscribe', topic: 'game:1' },
     ]);
@@ -76,7 +79,7 @@ describe('LiveSocket connection', () => {
     socket.start();
     socket.subscribe('season:9');
     const ws = await openLatest();
-    expect(ws.frames()).toEqual([{ type: 'subscribe', topic: 'season:9' }]);
+    expect(ws.framesButPings()).toEqual([{ type: 'subscribe', topic: 'season:9' }]);
     socket.stop();
   });
 
@@ -119,7 +122,7 @@ describe('LiveSocket connection', () => {
     expect(FakeWebSocket.instances).toHaveLength(3);
 
     const third = await openLatest();
-    expect(third.frames()).toEqual([
+    expect(third.framesButPings()).toEqual([
       { type: 'auth', token: 'token-2' },
       { type: 'subscribe', topic: 'event:7', since: 4 },
     ]);
@@ -155,7 +158,8 @@ describe('LiveSocket connection', () => {
     socket.start();
     const ws = await openLatest();
     await vi.advanceTimersByTimeAsync(1000);
-    expect(ws.framesOfType('ping')).toHaveLength(1);
+    // The time sync's burst of three, then the heartbeat.
+    expect(ws.framesOfType('ping')).toHaveLength(SYNC_BURST + 1);
     // Nothing comes back for 2.5 intervals.
     await vi.advanceTimersByTimeAsync(2000);
     expect(ws.closedByClient).not.toBeNull();
@@ -584,7 +588,7 @@ describe('LiveSocket identity changes', () => {
     socket.reauthenticate();
     expect(anon.closedByClient?.code).toBe(4000);
     const authed = await openLatest();
-    expect(authed.frames()).toEqual([
+    expect(authed.framesButPings()).toEqual([
       { type: 'auth', token: 'signed-in-token' },
       { type: 'subscribe', topic: 'feed' },
     ]);
@@ -631,10 +635,64 @@ describe('LiveSocket server-ended subscriptions', () => {
       await vi.advanceTimersByTimeAsync(1000);
       ws.receive({ type: 'pong' });
     }
-    expect(ws.framesOfType('ping')).toHaveLength(10);
+    expect(ws.framesOfType('ping')).toHaveLength(SYNC_BURST + 10);
     expect(ws.closedByClient).toBeNull();
     expect(FakeWebSocket.instances).toHaveLength(1);
     expect(store.get(connectionStateAtom)).toBe('live');
+    socket.stop();
+  });
+});
+
+describe('LiveSocket time sync', () => {
+  it('pings three times 200 ms apart on connect, each with its own id, then every heartbeat', async () => {
+    const socket = makeSocket({ heartbeatIntervalMs: 15_000, timeSync: new TimeSync() });
+    socket.start();
+    const ws = await openLatest();
+    expect(ws.framesOfType('ping')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(SYNC_BURST_GAP_MS);
+    expect(ws.framesOfType('ping')).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(SYNC_BURST_GAP_MS);
+    expect(ws.framesOfType('ping')).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(15_000 - 2 * SYNC_BURST_GAP_MS - 1);
+    expect(ws.framesOfType('ping')).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    const ids = ws.framesOfType('ping').map((f) => f.id);
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    socket.stop();
+  });
+
+  it('turns a pong that echoes a ping id into the server clock offset', async () => {
+    const sync = new TimeSync();
+    const socket = makeSocket({ timeSync: sync });
+    socket.start();
+    const ws = await openLatest();
+    const [first] = ws.framesOfType('ping');
+    const sentAt = Date.now();
+    await vi.advanceTimersByTimeAsync(40); // a 40 ms round trip
+    // The server's clock runs 5 s ahead: at the midpoint of the trip it read sentAt + 20 + 5000.
+    ws.receive({ type: 'pong', now: sentAt + 20 + 5000, id: first?.id });
+    expect(sync.offset).toBe(5000);
+    expect(sync.serverNow()).toBe(Date.now() + 5000);
+    socket.stop();
+  });
+
+  it('ignores pongs without an id, with an unknown id, or from before a reconnect', async () => {
+    const sync = new TimeSync();
+    const socket = makeSocket({ timeSync: sync });
+    socket.start();
+    const ws = await openLatest();
+    const [first] = ws.framesOfType('ping');
+    ws.receive({ type: 'pong', now: Date.now() + 9000 });
+    ws.receive({ type: 'pong', now: Date.now() + 9000, id: 'p-nobody' });
+    expect(sync.synced).toBe(false);
+    ws.drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    const next = await openLatest();
+    // The old connection's ping is forgotten: its pong says nothing about this one.
+    next.receive({ type: 'pong', now: Date.now() + 9000, id: first?.id });
+    expect(sync.synced).toBe(false);
     socket.stop();
   });
 });

@@ -8,12 +8,15 @@
 // Topic state lands in jotai atoms (`topicAtomFamily`) so components read
 // live data like any other atom; an entry lives as long as its topic's
 // subscription, and so do the entries of the features' families registered
-// with `releaseWithTopic`.
+// with `releaseWithTopic`. Its pings double as the tab's time sync: each
+// carries an id, and the pong's server time feeds lib/time-sync.ts (three
+// quick pings on connect, so a clock is right within a second of opening).
 
 import { createContext, useContext, useEffect, useEffectEvent, useReducer } from 'react';
 import { atom, getDefaultStore, useAtomValue, type Atom, type ExtractAtomValue, type PrimitiveAtom } from 'jotai';
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import { randomId } from './random-id';
+import { timeSync as defaultTimeSync, type TimeSync } from './time-sync';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -39,7 +42,7 @@ type ServerFrame =
   | { type: 'reply'; id: string; ok: true; data: unknown }
   | { type: 'reply'; id: string; ok: false; error: { code: string; message: string } }
   | { type: 'error'; error: { code: string; message: string } }
-  | { type: 'pong' }
+  | { type: 'pong'; now?: number; id?: string }
   // Extensions the server adds in the contract's style:
   | { type: 'authenticated'; userId: string }
   | { type: 'unsubscribed'; topic: string; error?: { code: string; message: string } };
@@ -87,6 +90,13 @@ export interface WebSocketLike {
 }
 
 const OPEN = 1;
+
+/** Pings sent right after a connection opens, to sync the clock at once (docs/game-night.md › Time sync). */
+export const SYNC_BURST = 3;
+/** The gap between the burst's pings. */
+export const SYNC_BURST_GAP_MS = 200;
+/** Pings waiting for their pong, at most (older ones are forgotten: their pong is too late to be useful). */
+const MAX_PINGS_IN_FLIGHT = 16;
 
 type JotaiStore = ReturnType<typeof getDefaultStore>;
 
@@ -193,8 +203,10 @@ export interface LiveSocketOptions {
   commandTimeoutMs?: number;
   /** Re-send `auth` this often; comfortably inside Clerk's 60 s token life. */
   reauthIntervalMs?: number;
-  /** Ping this often; a connection silent for 2.5 intervals is presumed dead. */
+  /** Ping this often (also the time sync's period); a connection silent for 2.5 intervals is presumed dead. */
   heartbeatIntervalMs?: number;
+  /** Where pong round trips go (the tab's one estimate by default). */
+  timeSync?: TimeSync;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   /** A connection open this long resets the backoff. */
@@ -258,6 +270,9 @@ export class LiveSocket {
   private stableTimer: ReturnType<typeof setTimeout> | null = null;
   private reauthTimer: ReturnType<typeof setInterval> | null = null;
   private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
+  private burstTimers: ReturnType<typeof setTimeout>[] = [];
+  /** Ping id → local epoch ms it left, until its pong comes. */
+  private readonly pings = new Map<string, number>();
   private readonly onOnline = () => {
     if (this.running && !this.ws) this.connectNow();
   };
@@ -270,7 +285,8 @@ export class LiveSocket {
       createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
       commandTimeoutMs: 10_000,
       reauthIntervalMs: 45_000,
-      heartbeatIntervalMs: 20_000,
+      heartbeatIntervalMs: 15_000,
+      timeSync: defaultTimeSync,
       backoffBaseMs: 500,
       backoffMaxMs: 30_000,
       stableAfterMs: 5_000,
@@ -530,8 +546,32 @@ export class LiveSocket {
         this.handleClose();
         return;
       }
-      this.send({ type: 'ping' });
+      this.sendPing();
     }, this.opts.heartbeatIntervalMs);
+    for (let i = 0; i < SYNC_BURST; i++) {
+      this.burstTimers.push(setTimeout(() => this.sendPing(), i * SYNC_BURST_GAP_MS));
+    }
+  }
+
+  /** A ping with an id, remembered so its pong gives a time sample. */
+  private sendPing(): void {
+    if (!this.ready) return;
+    const id = randomId('p');
+    this.pings.set(id, Date.now());
+    while (this.pings.size > MAX_PINGS_IN_FLIGHT) {
+      const oldest = this.pings.keys().next().value;
+      if (oldest === undefined) break;
+      this.pings.delete(oldest);
+    }
+    this.send({ type: 'ping', id });
+  }
+
+  private handlePong(frame: { now?: number; id?: string }): void {
+    if (frame.id === undefined) return;
+    const sent = this.pings.get(frame.id);
+    if (sent === undefined) return;
+    this.pings.delete(frame.id);
+    if (typeof frame.now === 'number') this.opts.timeSync.addSample({ sent, received: Date.now(), serverNow: frame.now });
   }
 
   private clearTimers(): void {
@@ -539,6 +579,10 @@ export class LiveSocket {
     if (this.reauthTimer) clearInterval(this.reauthTimer);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    for (const t of this.burstTimers) clearTimeout(t);
+    this.burstTimers = [];
+    // A pong of the old connection would pair with a ping of nobody.
+    this.pings.clear();
     this.stableTimer = this.reauthTimer = this.heartbeatTimer = this.reconnectTimer = null;
   }
 
@@ -687,6 +731,9 @@ export class LiveSocket {
         return;
       case 'error':
         console.warn('[ws] server error', frame.error);
+        return;
+      case 'pong':
+        this.handlePong(frame);
         return;
       default:
         return;

@@ -62,6 +62,11 @@ export class FakeWebSocket implements WebSocketLike {
     return this.sent.map((s) => JSON.parse(s) as Record<string, unknown>);
   }
 
+  /** Every frame but the heartbeat's and time sync's pings, which follow their own timers. */
+  framesButPings(): Array<Record<string, unknown>> {
+    return this.frames().filter((f) => f.type !== 'ping');
+  }
+
   framesOfType(type: string): Array<Record<string, unknown>> {
     return this.frames().filter((f) => f.type === type);
   }

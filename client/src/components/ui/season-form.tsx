@@ -5,9 +5,10 @@
 
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, errorMessage, type FieldErrors } from '../../lib/api';
-import type { SeasonDetail } from '../../lib/api-types';
+import type { ClockMode, SeasonDetail } from '../../lib/api-types';
 import { Alert } from './alert';
 import { Button } from './button';
+import { ClockSettingsFields, draftOf, readClockSettings } from './clock-settings-fields';
 import { TextField } from './field';
 import { ToggleField } from './toggle-field';
 import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso } from './zoned-date';
@@ -21,7 +22,13 @@ export interface SeasonValues {
   isActive: boolean;
   syncUrl: string | null;
   syncEnabled: boolean;
+  periodMinutes: number;
+  overtimeMinutes: number;
+  clockMode: ClockMode;
 }
+
+/** A season's clock settings when the server did not say (docs/game-night.md › Settings). */
+const CLOCK_DEFAULTS = { periodMinutes: 20, overtimeMinutes: 5, clockMode: 'STOP' as ClockMode };
 
 /** The fields of `next` that differ from `season`, for PATCH. */
 export function seasonPatch(season: SeasonDetail, next: SeasonValues): Partial<SeasonValues> {
@@ -32,6 +39,9 @@ export function seasonPatch(season: SeasonDetail, next: SeasonValues): Partial<S
   if (next.isActive !== season.isActive) patch.isActive = next.isActive;
   if (next.syncUrl !== (season.syncUrl ?? null)) patch.syncUrl = next.syncUrl;
   if (next.syncEnabled !== season.syncEnabled) patch.syncEnabled = next.syncEnabled;
+  if (next.periodMinutes !== (season.periodMinutes ?? CLOCK_DEFAULTS.periodMinutes)) patch.periodMinutes = next.periodMinutes;
+  if (next.overtimeMinutes !== (season.overtimeMinutes ?? CLOCK_DEFAULTS.overtimeMinutes)) patch.overtimeMinutes = next.overtimeMinutes;
+  if (next.clockMode !== (season.clockMode ?? CLOCK_DEFAULTS.clockMode)) patch.clockMode = next.clockMode;
   return patch;
 }
 
@@ -56,6 +66,7 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
   const [isActive, setActive] = useState(season?.isActive ?? false);
   const [syncUrl, setSyncUrl] = useState(season?.syncUrl ?? '');
   const [syncEnabled, setSyncEnabled] = useState(season?.syncEnabled ?? false);
+  const [clock, setClock] = useState(() => draftOf({ ...CLOCK_DEFAULTS, ...(season ? { periodMinutes: season.periodMinutes, overtimeMinutes: season.overtimeMinutes, clockMode: season.clockMode } : {}) }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -77,12 +88,24 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
     const url = syncUrl.trim();
     if (url && !URL_RE.test(url)) local.syncUrl = 'Start with http:// or https://';
     if (syncEnabled && !url) local.syncEnabled = 'Add the schedule URL first.';
+    const settings = readClockSettings(clock);
+    Object.assign(local, settings.errors);
     setErrors(local);
     setFormError(null);
     if (Object.keys(local).length || !startIso || !endIso) return;
     setSaving(true);
     try {
-      await onSubmit({ name: name.trim(), startDate: startIso, endDate: endIso, isActive, syncUrl: url || null, syncEnabled });
+      await onSubmit({
+        name: name.trim(),
+        startDate: startIso,
+        endDate: endIso,
+        isActive,
+        syncUrl: url || null,
+        syncEnabled,
+        periodMinutes: settings.values.periodMinutes ?? CLOCK_DEFAULTS.periodMinutes,
+        overtimeMinutes: settings.values.overtimeMinutes ?? CLOCK_DEFAULTS.overtimeMinutes,
+        clockMode: settings.values.clockMode ?? CLOCK_DEFAULTS.clockMode,
+      });
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
       else setFormError(errorMessage(err));
@@ -110,6 +133,7 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
         error={errors.isActive}
         data-testid="season-active"
       />
+      <ClockSettingsFields draft={clock} onChange={setClock} errors={errors} />
       <fieldset className="season-form__sync">
         <legend className="field__label">Schedule sync</legend>
         <TextField

@@ -11,7 +11,7 @@ import type { GameActionBody } from './model/commands';
 import { GAME_TOPIC } from '../../lib/games';
 import { releaseWithTopic } from '../../lib/ws';
 
-export type ScoringActionKind = 'START' | 'GOAL' | 'PENALTY' | 'END_PERIOD' | 'FINAL' | 'UNDO' | 'LINEUP';
+export type ScoringActionKind = GameActionBody['type'] | 'LINEUP';
 
 export interface ScoringFlight {
   phase: 'idle' | 'sending';

@@ -116,14 +116,14 @@ describe('GameDisplayPage', () => {
 
     // The update has no player lists: the scorer's number comes from the snapshot's.
     const scored: Game = { ...game, version: 4, awayScore: 1, log: [...game.log, entry(4, { period: '2', rosterId: 'A', playerId: 'a1', playerName: 'Mia Moss' })] };
-    const frame = gameUpdateFrame(scored);
+    const frame = gameUpdateFrame(scored, game);
     expect(frame.data).not.toHaveProperty('log');
     act(() => server.receive(frame));
     expect(screen.getByTestId('display-away-score')).toHaveTextContent('1');
     expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#4 Mia Moss');
 
-    // UNDO (action 5): the goal drops out of the tail, and off the board.
-    act(() => server.receive(gameUpdateFrame({ ...game, version: 5, awayScore: 0 })));
+    // UNDO (action 5): the goal is undone, and off the board.
+    act(() => server.receive(gameUpdateFrame({ ...game, version: 5, awayScore: 0 }, scored)));
     expect(screen.getByTestId('display-away-score')).toHaveTextContent('0');
     expect(screen.getByTestId('display-last-goal')).toHaveTextContent('#9 Alice Ames');
     expect(screen.getByTestId('display-state')).toHaveTextContent('1stIntermission');
@@ -166,5 +166,58 @@ describe('gamePill', () => {
   it('names the day of a game that is not today', () => {
     expect(gamePill({ status: 'SCHEDULED', scheduledAt: new Date(2026, 10, 21, 19, 0).toISOString() }, now)).toMatch(/^Starts Tomorrow 7:00\sPM$/);
     expect(gamePill({ status: 'POSTPONED', scheduledAt: now.toISOString() }, now)).toBe('Postponed');
+  });
+});
+
+describe('GameDisplayPage on game night', () => {
+  const NOW = Date.now();
+  const clocked: Game = {
+    ...game,
+    log: [
+      entry(1, { type: 'START' }),
+      entry(2, { rosterId: 'H', playerId: 'h1' }),
+      entry(3, { type: 'END_PERIOD' }),
+      entry(4, { type: 'PENALTY', period: '2', rosterId: 'A', playerId: 'a1', minutes: 2, penalty: 'MINOR', clockMs: 1_100_000 }),
+      entry(5, { type: 'PENALTY', period: '2', rosterId: 'A', playerId: 'a1', minutes: 10, penalty: 'MISCONDUCT', clockMs: 1_100_000 }),
+    ],
+    // 2nd period, 18:00 left and running: game time 1 320 000.
+    clock: { phase: 'PLAY', running: true, remainingMs: 1_080_000, at: NOW, periodMs: 1_200_000, offsetMs: 1_200_000 },
+    penalties: [
+      { seq: 4, startMs: 1_300_000, endMs: 1_420_000 },
+      { seq: 5, startMs: 1_300_000, endMs: 1_900_000 },
+    ],
+    shots: { home: [9, 4, 0, 0], away: [6, 2, 0, 0] },
+    goalies: { home: 'h1', away: null },
+  };
+
+  it('shows the clock, the period, shots, the box by jersey number and the power play', async () => {
+    setup(clocked);
+    const clock = await screen.findByTestId('display-clock');
+    expect(clock).toHaveTextContent(/^1[78]:\d\d$/);
+    expect(Number(clock.getAttribute('data-remaining-ms'))).toBeGreaterThan(1_070_000);
+    expect(clock).toHaveAttribute('data-running', 'true');
+    expect(screen.getByTestId('display-state')).toHaveTextContent('2nd period');
+    expect(screen.getByTestId('display-home-shots')).toHaveTextContent('13');
+    expect(screen.getByTestId('display-away-shots')).toHaveTextContent('8');
+    // The minor counts down (1:40 left at game time 1 320 000); the misconduct sits without a power play of its own.
+    expect(screen.getByTestId('display-pen-4')).toHaveTextContent(/4\s*1:[34]\d/);
+    expect(screen.getByTestId('display-pen-5')).toHaveClass('dg__pen--misconduct');
+    expect(screen.getByTestId('display-home-pp')).toHaveTextContent('Power play 5v4');
+    expect(screen.queryByTestId('display-away-pp')).not.toBeInTheDocument();
+    expect(screen.getByTestId('display-strength')).toHaveTextContent('5v4');
+    expect(screen.getByTestId('display-away-empty-net')).toHaveTextContent('Empty net');
+  });
+
+  it('counts an intermission down and says which period is next', async () => {
+    setup({ ...clocked, period: '3', penalties: [], clock: { phase: 'INTERMISSION', running: false, remainingMs: 540_000, at: NOW, periodMs: 900_000, offsetMs: 2_400_000 } });
+    expect(await screen.findByTestId('display-clock')).toHaveTextContent('9:00');
+    expect(screen.getByTestId('display-state')).toHaveTextContent('Intermission · 3rd next');
+  });
+
+  it('keeps the board without a clock for a game from before it', async () => {
+    setup({ ...clocked, clock: null });
+    await screen.findByTestId('display-home-name');
+    expect(screen.queryByTestId('display-clock')).not.toBeInTheDocument();
+    expect(screen.getByTestId('display-state')).toHaveTextContent('2ndPeriod');
   });
 });

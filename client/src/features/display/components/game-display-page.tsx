@@ -1,16 +1,19 @@
 // /display/game/:id — one game on the arena screen, signed out: both
-// teams, huge score digits, the period, the last goal with its scorer and
-// assists. A goal lights up the scoring side for a few seconds. Live from
-// `game:ID`; see DisplayFrame for what happens when the server is away.
+// teams, huge score digits, the game clock and period, shots, penalties
+// counting down and the power play (LiveBoard), the last goal with its
+// scorer and assists. A goal lights up the scoring side for a few seconds.
+// Live from `game:ID`; see DisplayFrame for what happens when the server
+// is away.
 
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Game, GameDocument } from '../../../lib/api-types';
-import { describeLog, isSameLocalDay, lastGoal, periodShort, timeOfDay, useLiveGame, useSeasonQuery, type GameSide } from '../../../lib/games';
+import { describeLog, entryClock, isSameLocalDay, lastGoal, periodShort, timeOfDay, useLiveGame, useSeasonQuery, type GameSide } from '../../../lib/games';
 import { dayLabel } from '../../../lib/event-format';
 import { Spinner } from '../../../components/ui/spinner';
 import { ConnectionMark, DisplayFrame, useFreshness } from './display-frame';
+import { LiveBoard } from './live-board';
 
 /** How often a display that could not load asks again. */
 const RETRY_MS = 5_000;
@@ -98,33 +101,6 @@ function SeasonLine({ seasonId }: { seasonId: string }) {
   return <>{season.data ? `${season.data.name} · ${season.data.facilityName}` : '\u00a0'}</>;
 }
 
-function Team({ game, side, flash }: { game: Game; side: GameSide; flash: boolean }) {
-  const team = side === 'home' ? game.home : game.away;
-  const score = side === 'home' ? game.homeScore : game.awayScore;
-  const started = game.status === 'LIVE' || game.status === 'FINAL';
-  const other = side === 'home' ? game.awayScore : game.homeScore;
-  const won = game.status === 'FINAL' && score > other;
-  return (
-    <section className={`dg__team dg__team--${side}${flash ? ' dg__team--goal' : ''}${won ? ' dg__team--won' : ''}`} aria-label={`${side === 'home' ? 'Home' : 'Away'}: ${team.name}`}>
-      <span className="dg__side">{side === 'home' ? 'Home' : 'Away'}</span>
-      <span className="dg__name-wrap">
-        <span className="dg__name" data-testid={`display-${side}-name`}>
-          {team.name}
-        </span>
-      </span>
-      {/* Before puck drop a dimmed 0 holds the place of the score (no blank bar). */}
-      <span className={`dg__score${started ? '' : ' dg__score--pending'}`} data-testid={`display-${side}-score`}>
-        {started ? score : 0}
-      </span>
-      {flash && (
-        <span className="dg__goal" aria-live="assertive">
-          Goal!
-        </span>
-      )}
-    </section>
-  );
-}
-
 function Ticker({ game }: { game: Game }) {
   const goal = lastGoal(game);
   const penalties = describeLog(game)
@@ -139,8 +115,14 @@ function Ticker({ game }: { game: Game }) {
           <span className="dticker__tag">Goal</span>
           <span className="dticker__team">{goal.team}</span>
           <strong className="dticker__who">{goal.primary}</strong>
+          {goal.flags.length > 0 && <span className="dticker__flags">{goal.flags.join(' · ')}</span>}
           {goal.secondary && <span className="dticker__assists">{goal.secondary}</span>}
-          {goal.entry.period && <span className="dticker__when">{periodShort(goal.entry.period)}</span>}
+          {goal.entry.period && (
+            <span className="dticker__when">
+              {entryClock(goal.entry) ? `${entryClock(goal.entry)} · ` : ''}
+              {periodShort(goal.entry.period)}
+            </span>
+          )}
         </p>
       )}
       {penalties.map((p) => (
@@ -215,14 +197,7 @@ export function GameDisplayPage() {
       testId="game-display"
       footer={<Ticker game={game} />}
     >
-      <div className={`dg dg--${game.status.toLowerCase()}`} data-status={game.status}>
-        <Team game={game} side="home" flash={flash === 'home'} />
-        <div className="dg__mid" data-testid="display-state">
-          <span className="dg__big">{mid.big}</span>
-          {mid.small && <span className="dg__small">{mid.small}</span>}
-        </div>
-        <Team game={game} side="away" flash={flash === 'away'} />
-      </div>
+      <LiveBoard game={game} flash={flash} middle={mid} />
     </DisplayFrame>
   );
 }

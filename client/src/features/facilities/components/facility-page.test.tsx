@@ -229,6 +229,10 @@ describe('NewSeasonPage', { timeout: TIMEOUT_MS }, () => {
       isActive: true,
       syncUrl: null,
       syncEnabled: false,
+      // The game clock's defaults unless changed (docs/game-night.md › Settings).
+      periodMinutes: 20,
+      overtimeMinutes: 5,
+      clockMode: 'STOP',
     });
   });
 });

@@ -6,6 +6,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import type {
+  ClockMode,
   Game,
   GameDocument,
   GameScheduleEntry,
@@ -84,11 +85,19 @@ export interface NewGameInput {
   awayRosterId: string;
   seasonId: string;
   scheduledAt: string;
+  /** Absent: the season's (docs/game-night.md › Settings). */
+  periodMinutes?: number;
+  overtimeMinutes?: number;
+  clockMode?: ClockMode;
 }
 
 export interface GamePatch {
   scheduledAt?: string;
   status?: 'SCHEDULED' | 'POSTPONED' | 'CANCELLED';
+  /** null: back to the season's. */
+  periodMinutes?: number | null;
+  overtimeMinutes?: number | null;
+  clockMode?: ClockMode | null;
 }
 
 /** After a game changed: its season's reads (the topic also pushes, but the socket may be down). */

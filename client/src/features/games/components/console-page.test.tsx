@@ -79,12 +79,36 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.getByTestId('undo')).toHaveAccessibleName('Undo Goal · #9 Alice Ames');
   });
 
-  it('records a penalty with its minutes', async () => {
+  it('records a penalty by its type (a game without a clock asks no time)', async () => {
     const { live, user } = setup(makeGame());
     await user.click(await screen.findByTestId('penalty-away'));
     await user.click(screen.getByTestId('pick-a2'));
-    await user.click(screen.getByTestId('minutes-4'));
-    expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'PENALTY', rosterId: 'r-away', playerId: 'a2', minutes: 4 });
+    expect(screen.queryByTestId('penalty-clock')).not.toBeInTheDocument();
+    await user.click(screen.getByTestId('penalty-DOUBLE_MINOR'));
+    expect(live.last().command).toEqual({ kind: 'gameAction', gameId: 'g-1', type: 'PENALTY', rosterId: 'r-away', playerId: 'a2', penalty: 'DOUBLE_MINOR' });
+  });
+
+  it('prefills the penalty’s time from the clock at the tap, exact unless corrected', async () => {
+    const clock = { phase: 'PLAY', running: false, remainingMs: 754_321, at: 1, periodMs: 1_200_000, offsetMs: 0 } as const;
+    const { live, user } = setup(makeGame({ clock }));
+    await user.click(await screen.findByTestId('penalty-home'));
+    await user.click(screen.getByTestId('pick-h2'));
+    expect(screen.getByTestId('penalty-clock')).toHaveValue('12:35');
+    await user.click(screen.getByTestId('penalty-MINOR'));
+    expect(live.last().command).toMatchObject({ type: 'PENALTY', rosterId: 'r-home', playerId: 'h2', penalty: 'MINOR', clockMs: 754_321 });
+    const game = makeGame({ clock });
+    await act(async () => live.last().resolve(after(game, { log: [...game.log, logEntry(2, { type: 'PENALTY', rosterId: 'r-home', playerId: 'h2', penalty: 'MINOR', minutes: 2, clockMs: 754_321 })] })));
+
+    await user.click(screen.getByTestId('penalty-away'));
+    await user.click(screen.getByTestId('pick-a1'));
+    await user.clear(screen.getByTestId('penalty-clock'));
+    await user.type(screen.getByTestId('penalty-clock'), '25:00');
+    await user.click(screen.getByTestId('penalty-MAJOR'));
+    expect(screen.getByRole('alert')).toHaveTextContent('The period is only 20:00 long.');
+    await user.clear(screen.getByTestId('penalty-clock'));
+    await user.type(screen.getByTestId('penalty-clock'), '13:02');
+    await user.click(screen.getByTestId('penalty-GAME_MISCONDUCT'));
+    expect(live.last().command).toMatchObject({ type: 'PENALTY', rosterId: 'r-away', playerId: 'a1', penalty: 'GAME_MISCONDUCT', clockMs: 782_000 });
   });
 
   it('asks before FINAL', async () => {
@@ -146,7 +170,7 @@ describe('ScorekeeperConsolePage', { timeout: TYPING_TIMEOUT_MS }, () => {
     // Another score keeper's twelve goals, of which this tab missed all frames but the last.
     const goals = Array.from({ length: 12 }, (_, i) => logEntry(i + 2, { rosterId: 'r-home', playerId: 'h1', playerName: 'Alice Ames' }));
     const later = { ...game, version: 14, homeScore: 12, log: [...game.log, ...goals] };
-    act(() => server.receive(gameUpdateFrame(later)));
+    act(() => server.receive(gameUpdateFrame(later, { ...later, version: 13, homeScore: 11, log: later.log.slice(0, -1) })));
     expect(server.framesOfType('subscribe')).toEqual([
       { type: 'subscribe', topic: 'game:g-1' },
       { type: 'subscribe', topic: 'game:g-1', since: 2 },

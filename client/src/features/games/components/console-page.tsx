@@ -1,7 +1,10 @@
 // /games/:id/score — the score keeper's console, built for a phone held in
-// one hand at the bench: the score on top, two huge GOAL buttons, penalties,
-// END PERIOD and FINAL (which asks first), and UNDO always one tap away at
-// the bottom. Goals take a scorer and up to two assists in two more taps.
+// one hand at the bench: the score on top, the game clock with one big
+// START / STOP, the strength and who is in the box, two huge GOAL buttons,
+// penalties by type, a +1 per side for shots, END PERIOD and FINAL (which
+// asks first), the goalies of record with the pull, and UNDO always one tap
+// away at the bottom (no confirmation: it is the fix for a wrong tap).
+// Goals take a scorer and up to two assists in two more taps.
 //
 // The score moves with the server's reply to each action, never before
 // it; an action whose reply does not come is shown as an unknown outcome
@@ -13,7 +16,9 @@ import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Game, GameDocument } from '../../../lib/api-types';
-import { describeLog, gameKeys, gameStateLine, periodShort, playerTag, useLiveGame } from '../../../lib/games';
+import { describeLog, gameKeys, gameStateLine, PENALTY_LABELS, periodShort, playerTag, useLiveGame } from '../../../lib/games';
+import { formatMinutes } from '../../../lib/game-clock';
+import { serverNow } from '../../../lib/time-sync';
 import { useConnectionState, type ConnectionState } from '../../../lib/ws';
 import type { GameActionBody } from '../model/commands';
 import { Alert } from '../../../components/ui/alert';
@@ -26,12 +31,18 @@ import { useScoring } from '../api/scoring';
 import type { ScoringFlight } from '../atoms';
 import { pickerStep, type PickerEvent, type PickerState } from '../model/picker';
 import { periodStep } from '../model/period';
+import { clockAtTap } from '../model/clock-at-tap';
+import { ClockControl } from './clock-control';
+import { GoalieControl } from './goalie-control';
+import { ShotsControl } from './shots-control';
+import { StrengthBar } from './strength-bar';
 import { UndoIcon } from './game-icons';
 import { LineupEditor } from './lineup-editor';
 import { PickerSheet } from './picker-sheet';
 import { PlayByPlay } from './play-by-play';
 import { ScorekeepersCard } from './scorekeepers-card';
 import '../games.css';
+import '../console-controls.css';
 
 /** How long "Goal recorded" stays in the status bar. */
 const DONE_VISIBLE_MS = 4000;
@@ -165,7 +176,19 @@ function actionLabel(action: GameActionBody, game: GameDocument): string {
     case 'GOAL':
       return action.scorerId ? `Goal ${team(action.rosterId).name}: ${player(action.rosterId, action.scorerId)}` : `Goal ${team(action.rosterId).name}`;
     case 'PENALTY':
-      return `Penalty ${player(action.rosterId, action.playerId)}, ${action.minutes} min`;
+      return `${PENALTY_LABELS[action.penalty]} ${player(action.rosterId, action.playerId)}`;
+    case 'SHOT':
+      return `Shot ${team(action.rosterId).name}`;
+    case 'GOALIE':
+      return action.playerId ? `In net for ${team(action.rosterId).name}: ${player(action.rosterId, action.playerId)}` : `${team(action.rosterId).name} goalie pulled`;
+    case 'CLOCK_START':
+      return 'Clock started';
+    case 'CLOCK_STOP':
+      return 'Clock stopped';
+    case 'CLOCK_SET':
+      return `Clock set to ${formatMinutes(action.remainingMs)}`;
+    case 'INTERMISSION':
+      return `Intermission, ${action.minutes} min`;
     case 'END_PERIOD':
       return `End of ${periodShort(game.period)}`;
     case 'FINAL':
@@ -273,6 +296,9 @@ function Console({ game }: { game: Game }) {
   // An action waiting for the connection holds the buttons: a second one
   // must not take its place.
   const busy = flight.phase === 'sending' || flight.queued !== null;
+  // The clock and shots never wait for another action's reply (a stop must
+  // land when the thumb does); only an action held for the connection holds them.
+  const held = flight.queued !== null;
   const status = game.status;
   const live = status === 'LIVE';
 
@@ -288,6 +314,8 @@ function Console({ game }: { game: Game }) {
 
   const send = (action: GameActionBody) => void act(action, actionLabel(action, game));
   const dispatch = (event: PickerEvent) => {
+    // GOAL and PENALTY keep the clock as it read at the tap.
+    if (event.type === 'goal' || event.type === 'penalty') event = { ...event, clockMs: clockAtTap(game, serverNow()) };
     const result = pickerStep(picker, event, { home: game.homeRosterId, away: game.awayRosterId });
     setPicker(result.state);
     if (result.action) send(result.action);
@@ -295,7 +323,7 @@ function Console({ game }: { game: Game }) {
 
   const described = describeLog(game);
   const last = described[described.length - 1];
-  const undoWhat = last ? [last.title, last.primary].filter(Boolean).join(' · ') : null;
+  const undoWhat = last ? [last.title, last.primary ?? last.team].filter(Boolean).join(' · ') : null;
   const step = periodStep(game);
 
   return (
@@ -345,6 +373,8 @@ function Console({ game }: { game: Game }) {
 
         {live && (
           <>
+            <ClockControl game={game} send={send} disabled={held} />
+            <StrengthBar game={game} />
             <div className="sk-grid">
               <button type="button" className="sk-btn sk-btn--goal sk-btn--home" disabled={busy} onClick={() => dispatch({ type: 'goal', side: 'home' })} data-testid="goal-home">
                 Goal
@@ -363,6 +393,7 @@ function Console({ game }: { game: Game }) {
                 <small>{game.away.name}</small>
               </button>
             </div>
+            <ShotsControl game={game} send={send} disabled={held} />
             {confirmFinal ? (
               <div className="sk-confirm" role="group" aria-labelledby="final-q" data-testid="final-confirm">
                 <p id="final-q" className="sk-confirm__q">
@@ -409,6 +440,8 @@ function Console({ game }: { game: Game }) {
             )}
           </>
         )}
+
+        {live && <GoalieControl game={game} send={send} disabled={busy} />}
 
         {status === 'FINAL' && (
           <div className="sk-final" data-testid="console-final">

@@ -1,10 +1,14 @@
-// Reschedule, postpone, reinstate or cancel a game that has not started
-// (`PATCH /games/{id}`, the game's staff). Cancelling is final on the
-// server, so it asks once more, in place.
+// Reschedule, postpone, reinstate or cancel a game that has not started,
+// or give it its own clock settings (`PATCH /games/{id}`, the game's
+// staff). Cancelling is final on the server, so it asks once more, in
+// place.
 
 import { useState, type FormEvent } from 'react';
 import { ApiError, errorMessage } from '../../../lib/api';
-import type { GameStatus } from '../../../lib/api-types';
+import type { ClockSettings, GameStatus } from '../../../lib/api-types';
+import { useSeasonQuery } from '../../../lib/games';
+import { ClockSettingsFields, draftOf, readClockSettings } from '../../../components/ui/clock-settings-fields';
+import { ownSettings, settingsPatch } from '../model/settings-patch';
 import { fromLocalInput, toLocalInput } from '../../../lib/event-format';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -22,14 +26,27 @@ export function GameEditForm({
   gameId,
   scheduledAt,
   status,
+  seasonId,
+  settings,
   onDone,
 }: {
   gameId: string;
   scheduledAt: string;
   status: GameStatus;
+  seasonId: string;
+  /** The settings in force (the game's own, else its season's). */
+  settings?: ClockSettings;
   onDone: () => void;
 }) {
   const edit = useEditGame(gameId);
+  const season = useSeasonQuery(seasonId).data;
+  const seasonSettings: ClockSettings | undefined =
+    season?.periodMinutes !== undefined ? { periodMinutes: season.periodMinutes, overtimeMinutes: season.overtimeMinutes ?? 5, clockMode: season.clockMode ?? 'STOP' } : undefined;
+  const own = ownSettings(settings, seasonSettings);
+  const [clock, setClock] = useState(() => draftOf(null));
+  const [clockTouched, setClockTouched] = useState(false);
+  const shownClock = clockTouched ? clock : draftOf({ periodMinutes: own.periodMinutes ?? undefined, overtimeMinutes: own.overtimeMinutes ?? undefined, clockMode: own.clockMode ?? undefined });
+  const [clockErrors, setClockErrors] = useState<Record<string, string>>({});
   const [when, setWhen] = useState(toLocalInput(scheduledAt));
   const [next, setNext] = useState<EditableStatus>(status === 'POSTPONED' ? 'POSTPONED' : 'SCHEDULED');
   const [whenError, setWhenError] = useState<string | null>(null);
@@ -46,6 +63,12 @@ export function GameEditForm({
     // The input has minute precision: only a different minute is a change.
     if (when !== toLocalInput(scheduledAt)) out.scheduledAt = iso;
     if (next !== status) out.status = next;
+    if (clockTouched) {
+      const read = readClockSettings(clock);
+      setClockErrors(read.errors);
+      if (Object.keys(read.errors).length > 0) return null;
+      Object.assign(out, settingsPatch(own, read.values));
+    }
     return out;
   };
   const save = () => {
@@ -80,6 +103,18 @@ export function GameEditForm({
           <option value="CANCELLED">Cancelled</option>
         </SelectField>
       </div>
+      {/* Only where the settings in force are known (the game page, not a schedule row). */}
+      {next !== 'CANCELLED' && settings && (
+        <ClockSettingsFields
+          draft={shownClock}
+          inherited={seasonSettings}
+          onChange={(d) => {
+            setClockTouched(true);
+            setClock(d);
+          }}
+          errors={{ ...clockErrors, ...fieldErrors }}
+        />
+      )}
       {next === 'CANCELLED' && <p className="field__hint">Cancelling is final: the game cannot be put back on the schedule. Schedule a new one instead.</p>}
       {edit.isError && !fieldErrors.scheduledAt && !fieldErrors.status && <Alert>{errorMessage(edit.error)}</Alert>}
       <div className="game-edit__actions">

@@ -79,7 +79,7 @@ describe('GamePage', () => {
     act(() => store.set(topicAtomFamily('game:g-1'), { seq: 5, data: pushed }));
     expect(screen.getByTestId('away-score')).toHaveTextContent('1');
     expect(screen.getByTestId('log-3')).toHaveTextContent('#19 Ned North');
-    expect(screen.getByTestId('log-4')).toHaveTextContent('#27 Cara Cole · 2 min');
+    expect(screen.getByTestId('log-4')).toHaveTextContent('#27 Cara Cole · Minor · 2 min');
 
     // Standings in the server's order, then live.
     const rows = () => within(screen.getByTestId('standings')).getAllByRole('row').slice(1).map((r) => within(r).getByRole('rowheader').textContent);
@@ -93,7 +93,7 @@ describe('GamePage', () => {
     expect(rows()).toEqual(['Blades', 'Ice Hawks']);
   });
 
-  it('keeps the whole play-by-play of a long game from update frames that carry only its last ten entries', async () => {
+  it('keeps the whole play-by-play of a long game from update frames that carry only what changed', async () => {
     // Puck drop and eleven goals: entry 2 is older than any update's tail.
     const goals = Array.from({ length: 11 }, (_, i) =>
       logEntry(i + 2, i % 2 === 0 ? { rosterId: 'r-home', playerId: 'h1', playerName: 'Alice Ames' } : { rosterId: 'r-away', playerId: 'a1', playerName: 'Mia Moss' }),
@@ -112,15 +112,17 @@ describe('GamePage', () => {
     act(() => server.receive(gameSnapshotFrame(game)));
 
     const penalty = logEntry(13, { type: 'PENALTY', rosterId: 'r-home', playerId: 'h3', playerName: 'Cara Cole', minutes: 2 });
-    const frame = gameUpdateFrame({ ...game, version: 13, log: [...game.log, penalty] });
-    expect(frame.data.logTail.map((e) => e.seq)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    const withPenalty = { ...game, version: 13, log: [...game.log, penalty] };
+    const frame = gameUpdateFrame(withPenalty, game);
+    expect(frame.data.entries.map((e) => e.seq)).toEqual([13]);
+    expect(frame.data.entries[0]).not.toHaveProperty('playerName');
     act(() => server.receive(frame));
     expect(screen.getByTestId('log-2')).toHaveTextContent('#9 Alice Ames');
     expect(screen.getByTestId('log-2')).toHaveTextContent('1–0');
-    expect(screen.getByTestId('log-13')).toHaveTextContent('#27 Cara Cole · 2 min');
+    expect(screen.getByTestId('log-13')).toHaveTextContent('#27 Cara Cole · Minor · 2 min');
 
     // UNDO of the penalty (action 14).
-    act(() => server.receive(gameUpdateFrame({ ...game, version: 14 })));
+    act(() => server.receive(gameUpdateFrame({ ...game, version: 14 }, withPenalty)));
     expect(screen.queryByTestId('log-13')).not.toBeInTheDocument();
     expect(screen.getByTestId('log-12')).toHaveTextContent('6–5');
     expect(screen.getByTestId('log-2')).toBeInTheDocument();

@@ -95,7 +95,7 @@ function GameView({ game, isLive }: { game: Game; isLive: boolean }) {
               )
             }
           />
-          {editing && <GameEditForm gameId={game.id} scheduledAt={game.scheduledAt} status={game.status} onDone={() => setEditing(false)} />}
+          {editing && <GameEditForm gameId={game.id} scheduledAt={game.scheduledAt} status={game.status} seasonId={game.seasonId} settings={game.settings} onDone={() => setEditing(false)} />}
         </Card>
       )}
 
@@ -106,7 +106,7 @@ function GameView({ game, isLive }: { game: Game; isLive: boolean }) {
             <PlayByPlay game={game} emptyText={game.status === 'SCHEDULED' ? 'The puck has not dropped yet. Goals and penalties appear here as they happen.' : 'Nothing on the scoresheet.'} />
           </Card>
           <Card>
-            <CardHeader title="Box score" subtitle="Players who dressed, with their goals, assists and penalty minutes in this game." />
+            <CardHeader title="Box score" subtitle="Shots by period; who dressed, with goals, assists and penalty minutes; the goalies." />
             <BoxScore game={game} />
           </Card>
         </div>

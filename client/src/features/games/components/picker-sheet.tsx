@@ -12,9 +12,8 @@ import type { GameDocument, GamePlayer } from '../../../lib/api-types';
 import { playerTag } from '../../../lib/games';
 import { Button } from '../../../components/ui/button';
 import { XIcon } from '../../../components/ui/icons';
-import { MAX_ASSISTS, PENALTY_MINUTES, type PickerEvent, type PickerState } from '../model/picker';
-
-const MINUTE_LABELS: Record<number, string> = { 2: 'Minor', 4: 'Double minor', 5: 'Major', 10: 'Misconduct' };
+import { MAX_ASSISTS, type PickerEvent, type PickerState } from '../model/picker';
+import { PenaltyKindStep } from './penalty-kind-step';
 
 function JerseyTile({
   player,
@@ -76,7 +75,7 @@ export function PickerSheet({ game, state, dispatch }: { game: GameDocument; sta
   }, [dispatch]);
 
   const scorer = state.step === 'assists' ? dressed.find((p) => p.userId === state.scorerId) : undefined;
-  const penalised = state.step === 'penalty-minutes' ? dressed.find((p) => p.userId === state.playerId) : undefined;
+  const penalised = state.step === 'penalty-kind' ? dressed.find((p) => p.userId === state.playerId) : undefined;
   const isGoal = state.step === 'scorer' || state.step === 'assists';
 
   let prompt: string;
@@ -90,8 +89,8 @@ export function PickerSheet({ game, state, dispatch }: { game: GameDocument; sta
     case 'penalty-player':
       prompt = 'Who took the penalty?';
       break;
-    case 'penalty-minutes':
-      prompt = 'How many minutes?';
+    case 'penalty-kind':
+      prompt = 'What was called?';
       break;
   }
 
@@ -123,15 +122,8 @@ export function PickerSheet({ game, state, dispatch }: { game: GameDocument; sta
       </header>
 
       <div className="sheet__body">
-        {state.step === 'penalty-minutes' ? (
-          <div className="minutes-grid">
-            {PENALTY_MINUTES.map((m) => (
-              <button key={m} type="button" className="minutes-tile" onClick={() => dispatch({ type: 'minutes', minutes: m })} data-testid={`minutes-${m}`}>
-                <span className="minutes-tile__num">{m}</span>
-                <span className="minutes-tile__label">{MINUTE_LABELS[m]}</span>
-              </button>
-            ))}
-          </div>
+        {state.step === 'penalty-kind' ? (
+          <PenaltyKindStep clockMs={state.clockMs} periodMs={game.clock?.phase === 'PLAY' ? game.clock.periodMs : null} dispatch={dispatch} />
         ) : (
           <>
             {dressed.length === 0 && (
@@ -176,9 +168,9 @@ export function PickerSheet({ game, state, dispatch }: { game: GameDocument; sta
             )}
           </>
         )}
-        {(state.step === 'penalty-player' || state.step === 'penalty-minutes') && (
-          <Button variant="secondary" size="lg" block onClick={() => dispatch({ type: state.step === 'penalty-minutes' ? 'back' : 'cancel' })} data-testid="picker-back">
-            {state.step === 'penalty-minutes' ? 'Back' : 'Cancel'}
+        {(state.step === 'penalty-player' || state.step === 'penalty-kind') && (
+          <Button variant="secondary" size="lg" block onClick={() => dispatch({ type: state.step === 'penalty-kind' ? 'back' : 'cancel' })} data-testid="picker-back">
+            {state.step === 'penalty-kind' ? 'Back' : 'Cancel'}
           </Button>
         )}
       </footer>

@@ -1,10 +1,12 @@
-// The game log as a scoresheet: newest first, grouped by period, goals with
-// scorer and assists (names and jersey numbers) and the running score,
-// penalties with minutes, period ends. The log only holds what stands, so
-// an undone goal simply disappears from here.
+// The game log as a scoresheet: newest first, grouped by period, each line
+// at the game-clock time it happened ("12:34" left), goals with scorer,
+// assists, PP/SH/EN and the penalty they ended, and the running score;
+// penalties with what was called and the minutes; goalie changes; period
+// ends. Shots are counted in the box score, not listed. The log only holds
+// what stands, so an undone goal simply disappears from here.
 
 import type { GameDocument, GamePeriod } from '../../../lib/api-types';
-import { describeLog, periodLong, timeOfDay, type DescribedEntry } from '../../../lib/games';
+import { describeLog, entryClock, GOAL_FLAG_LABELS, periodLong, type DescribedEntry } from '../../../lib/games';
 
 interface PeriodGroup {
   period: GamePeriod | null;
@@ -25,17 +27,25 @@ function groups(described: DescribedEntry[]): PeriodGroup[] {
 
 function Entry({ d, game }: { d: DescribedEntry; game: GameDocument }) {
   const kind = d.entry.type.toLowerCase().replace('_', '-');
-  const isEvent = d.entry.type === 'GOAL' || d.entry.type === 'PENALTY';
+  const isEvent = d.entry.type === 'GOAL' || d.entry.type === 'PENALTY' || d.entry.type === 'GOALIE';
+  const clock = entryClock(d.entry);
   return (
     <li className={`pbp__item pbp__item--${kind}${d.side ? ` pbp__item--${d.side}` : ''}`} data-testid={`log-${d.entry.seq}`}>
       <span className="pbp__marker" aria-hidden="true" />
       <div className="pbp__body">
         <p className="pbp__title">
           <strong>{d.title}</strong>
+          {d.flags.map((f) => (
+            <abbr key={f} className={`pbp__flag pbp__flag--${f.toLowerCase()}`} title={GOAL_FLAG_LABELS[f]} data-testid={`flag-${f}`}>
+              {f}
+            </abbr>
+          ))}
           {d.team && <span className="pbp__team">{d.team}</span>}
-          <time className="pbp__time" dateTime={d.entry.createdAt}>
-            {timeOfDay(d.entry.createdAt)}
-          </time>
+          {clock && (
+            <span className="pbp__time" title="Time left in the period" data-testid="entry-clock">
+              {clock}
+            </span>
+          )}
         </p>
         {isEvent && d.primary && (
           <p className="pbp__primary">
@@ -44,6 +54,11 @@ function Entry({ d, game }: { d: DescribedEntry; game: GameDocument }) {
           </p>
         )}
         {d.entry.type === 'GOAL' && d.secondary && <p className="pbp__secondary">{d.secondary}</p>}
+        {d.release && (
+          <p className="pbp__release" data-testid="entry-release">
+            {d.release}
+          </p>
+        )}
       </div>
       {d.entry.type === 'GOAL' && (
         <span className="pbp__score" aria-label={`Score ${game.home.name} ${d.homeScore}, ${game.away.name} ${d.awayScore}`}>
@@ -55,7 +70,8 @@ function Entry({ d, game }: { d: DescribedEntry; game: GameDocument }) {
 }
 
 export function PlayByPlay({ game, limit, emptyText = 'Nothing on the scoresheet yet.' }: { game: GameDocument; limit?: number; emptyText?: string }) {
-  const described = describeLog(game);
+  // Shots are numbers, not stories: the box score counts them per period.
+  const described = describeLog(game).filter((d) => d.entry.type !== 'SHOT');
   const shown = limit ? described.slice(-limit) : described;
   if (shown.length === 0) return <p className="empty-line" data-testid="play-by-play-empty">{emptyText}</p>;
   return (

@@ -12,6 +12,8 @@ import { UserIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { usePlayerStats } from '../api/games';
+import type { RosterStatLine } from '../../../lib/api-types';
+import { formatGaa, formatSavePct } from '../model/goalie-lines';
 import '../games.css';
 
 export function PlayerStatsPage() {
@@ -71,7 +73,12 @@ export function PlayerStatsPage() {
                   <th scope="col" title="Points" className="stat-table__key">
                     PTS
                   </th>
+                  <th scope="col" title="Power-play goals">PPG</th>
+                  <th scope="col" title="Shorthanded goals">SHG</th>
                   <th scope="col" title="Penalty minutes">PIM</th>
+                  <th scope="col" title="Minor penalty minutes">Min</th>
+                  <th scope="col" title="Major penalty minutes">Maj</th>
+                  <th scope="col" title="Misconduct penalty minutes (game misconducts included)">Misc</th>
                 </tr>
               </thead>
               <tbody>
@@ -90,7 +97,12 @@ export function PlayerStatsPage() {
                     <td>{r.goals}</td>
                     <td>{r.assists}</td>
                     <td className="stat-table__key">{r.points}</td>
+                    <td>{r.ppGoals ?? 0}</td>
+                    <td>{r.shGoals ?? 0}</td>
                     <td>{r.penaltyMinutes}</td>
+                    <td>{r.minorPim ?? 0}</td>
+                    <td>{r.majorPim ?? 0}</td>
+                    <td>{r.misconductPim ?? 0}</td>
                   </tr>
                 ))}
               </tbody>
@@ -98,6 +110,60 @@ export function PlayerStatsPage() {
           </div>
         )}
       </Card>
+      <GoalieStats rosters={s.rosters} />
     </div>
+  );
+}
+
+/** Rosters where the player stood in net: shots and goals against, saves, SV% and GAA (per 60 minutes in net). */
+function GoalieStats({ rosters }: { rosters: RosterStatLine[] }) {
+  const lines = rosters.filter((r) => (r.goalieMs ?? 0) > 0 || (r.shotsAgainst ?? 0) > 0);
+  if (lines.length === 0) return null;
+  return (
+    <Card>
+      <CardHeader title="In goal" subtitle="GAA is goals against per 60 minutes in net, whatever the period length." />
+      <div className="table-scroll">
+        <table className="stat-table" data-testid="goalie-stats">
+          <thead>
+            <tr>
+              <th scope="col" className="stat-table__name">
+                Roster
+              </th>
+              <th scope="col" title="Shots against">SA</th>
+              <th scope="col" title="Goals against">GA</th>
+              <th scope="col" title="Saves">SV</th>
+              <th scope="col" title="Save percentage" className="stat-table__key">
+                SV%
+              </th>
+              <th scope="col" title="Goals against average">GAA</th>
+              <th scope="col" title="Minutes in net">MIN</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((r) => {
+              const sa = r.shotsAgainst ?? 0;
+              const ga = r.goalsAgainst ?? 0;
+              const ms = r.goalieMs ?? 0;
+              return (
+                <tr key={r.rosterId}>
+                  <th scope="row" className="stat-table__name">
+                    <Link to={`/teams/${r.teamId}`}>{r.teamName}</Link>
+                    <span className="leader__roster">
+                      <Link to={`/seasons/${r.seasonId}/games`}>{r.seasonName}</Link>
+                    </span>
+                  </th>
+                  <td>{sa}</td>
+                  <td>{ga}</td>
+                  <td>{sa - ga}</td>
+                  <td className="stat-table__key">{formatSavePct(sa > 0 ? (sa - ga) / sa : null)}</td>
+                  <td>{formatGaa(ms > 0 ? (ga * 3_600_000) / ms : null)}</td>
+                  <td>{Math.round(ms / 60_000)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </Card>
   );
 }

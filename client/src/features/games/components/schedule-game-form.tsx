@@ -11,6 +11,8 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { useCreateGame } from '../api/games';
+import { useSeasonQuery } from '../../../lib/games';
+import { ClockSettingsFields, draftOf, readClockSettings } from '../../../components/ui/clock-settings-fields';
 
 /** The `datetime-local` value for the next full hour from now. */
 function nextHour(now = new Date()): string {
@@ -36,6 +38,10 @@ export function ScheduleGameForm({
   onScheduled?: (gameId: string) => void;
 }) {
   const create = useCreateGame();
+  const season = useSeasonQuery(seasonId).data;
+  const inherited =
+    season?.periodMinutes !== undefined ? { periodMinutes: season.periodMinutes, overtimeMinutes: season.overtimeMinutes ?? 5, clockMode: season.clockMode ?? ('STOP' as const) } : undefined;
+  const [clock, setClock] = useState(() => draftOf(null));
   const [home, setHome] = useState('');
   const [away, setAway] = useState('');
   const [when, setWhen] = useState(() => nextHour());
@@ -57,11 +63,14 @@ export function ScheduleGameForm({
     if (!facilityStaff && home && away && !managedRosterIds.has(home) && !managedRosterIds.has(away)) {
       next.homeRosterId = 'One side has to be a roster of a team you run.';
     }
+    const settings = readClockSettings(clock);
+    Object.assign(next, settings.errors);
     setErrors(next);
     setDone(null);
     if (Object.keys(next).length > 0 || !iso) return;
+    const own = Object.fromEntries(Object.entries(settings.values).filter(([, v]) => v !== null));
     create.mutate(
-      { seasonId, homeRosterId: home, awayRosterId: away, scheduledAt: iso },
+      { seasonId, homeRosterId: home, awayRosterId: away, scheduledAt: iso, ...own },
       {
         onSuccess: (game) => {
           setDone(`${game.home.name} vs ${game.away.name} is on the schedule.`);
@@ -97,6 +106,10 @@ export function ScheduleGameForm({
         </SelectField>
         <TextField label="Face-off" type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} error={err('scheduledAt')} data-testid="schedule-when" />
       </div>
+      <details className="schedule-form__clock">
+        <summary>Game clock{inherited ? ` · season’s: ${inherited.periodMinutes}-minute periods, ${inherited.clockMode === 'RUNNING' ? 'running' : 'stop'} time` : ''}</summary>
+        <ClockSettingsFields draft={clock} onChange={setClock} inherited={inherited} errors={{ periodMinutes: err('periodMinutes') ?? undefined, overtimeMinutes: err('overtimeMinutes') ?? undefined, clockMode: err('clockMode') ?? undefined }} />
+      </details>
       {create.isError && Object.keys(server).length === 0 && <Alert>{errorMessage(create.error)}</Alert>}
       {done && (
         <Alert tone="success" title="Scheduled">

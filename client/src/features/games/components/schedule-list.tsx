@@ -82,7 +82,7 @@ function Row({ e, teamId, editable, zone }: { e: GameScheduleEntry; teamId?: str
           </Button>
         )}
       </div>
-      {editing && <GameEditForm gameId={e.id} scheduledAt={e.scheduledAt} status={e.status} onDone={() => setEditing(false)} />}
+      {editing && <GameEditForm gameId={e.id} scheduledAt={e.scheduledAt} status={e.status} seasonId={e.seasonId} onDone={() => setEditing(false)} />}
     </li>
   );
 }

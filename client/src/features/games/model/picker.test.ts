@@ -41,17 +41,26 @@ describe('pickerStep', () => {
   it('never lets the scorer assist, and a second tap un-picks an assist', () => {
     const { state, actions } = run([{ type: 'goal', side: 'home' }, { type: 'player', userId: 'h1' }, { type: 'player', userId: 'h1' }, { type: 'player', userId: 'h2' }, { type: 'player', userId: 'h2' }]);
     expect(actions).toEqual([]);
-    expect(state).toEqual({ step: 'assists', side: 'home', scorerId: 'h1', assistIds: [] });
+    expect(state).toEqual({ step: 'assists', side: 'home', scorerId: 'h1', assistIds: [], clockMs: null });
   });
 
   it('goes back one pick at a time', () => {
     const { state } = run([{ type: 'goal', side: 'home' }, { type: 'player', userId: 'h1' }, { type: 'player', userId: 'h2' }, { type: 'back' }, { type: 'back' }]);
-    expect(state).toEqual({ step: 'scorer', side: 'home' });
+    expect(state).toEqual({ step: 'scorer', side: 'home', clockMs: null });
   });
 
-  it('sends a penalty when the minutes are tapped', () => {
-    const { actions } = run([{ type: 'penalty', side: 'away' }, { type: 'player', userId: 'a2' }, { type: 'minutes', minutes: 5 }]);
-    expect(actions).toEqual([{ type: 'PENALTY', rosterId: 'r-away', playerId: 'a2', minutes: 5 }]);
+  it('sends a penalty when its type is tapped, at the time the sheet shows', () => {
+    const { actions } = run([{ type: 'penalty', side: 'away', clockMs: 754_000 }, { type: 'player', userId: 'a2' }, { type: 'penalty-kind', penalty: 'MAJOR', clockMs: 750_000 }]);
+    expect(actions).toEqual([{ type: 'PENALTY', rosterId: 'r-away', playerId: 'a2', penalty: 'MAJOR', clockMs: 750_000 }]);
+    const noClock = run([{ type: 'penalty', side: 'home' }, { type: 'player', userId: 'h1' }, { type: 'penalty-kind', penalty: 'MISCONDUCT', clockMs: null }]);
+    expect(noClock.actions).toEqual([{ type: 'PENALTY', rosterId: 'r-home', playerId: 'h1', penalty: 'MISCONDUCT' }]);
+  });
+
+  it('keeps the clock of the GOAL tap through the picks', () => {
+    const { actions } = run([{ type: 'goal', side: 'home', clockMs: 61_000 }, { type: 'player', userId: 'h1' }, { type: 'player', userId: 'h2' }, { type: 'back' }, { type: 'unassisted' }]);
+    expect(actions).toEqual([{ type: 'GOAL', rosterId: 'r-home', scorerId: 'h1', clockMs: 61_000 }]);
+    const penalty = run([{ type: 'penalty', side: 'home', clockMs: 5_000 }, { type: 'player', userId: 'h1' }, { type: 'back' }]);
+    expect(penalty.state).toEqual({ step: 'penalty-player', side: 'home', clockMs: 5_000 });
   });
 
   it('cancels from anywhere without sending', () => {
