@@ -155,10 +155,10 @@ test('a score keeper records goals and a signed-out arena display shows each wit
   // A penalty and the end of the first period.
   await scorer.getByTestId('penalty-away').click();
   await scorer.getByTestId(`pick-${mia.id}`).click();
-  await scorer.getByTestId('minutes-2').click();
+  await scorer.getByTestId('penalty-MINOR').click();
   await expect(display.getByTestId('display-ticker')).toContainText(`#4 ${mia.name}`, { timeout: DISPLAY_WITHIN_MS });
   await scorer.getByTestId('end-period').click();
-  await expect(display.getByTestId('display-state')).toContainText('Intermission', { timeout: DISPLAY_WITHIN_MS });
+  await expect(display.getByTestId('display-state')).toContainText('2nd', { timeout: DISPLAY_WITHIN_MS });
 
   // Goal, home, in the 2nd, one assist.
   await scorer.getByTestId('goal-home').click();
