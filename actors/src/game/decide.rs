@@ -542,6 +542,13 @@ fn goal(
     let strength = call.map_or(Strength::Even, |c| c.strength);
     let shootout = state.period() == Some(Period::Shootout);
     let in_net = state.goalies().get(side.other()).map(str::to_owned);
+    // An empty net is a pulled goalie, not a side nobody put a goalie in for.
+    let theirs = state.side(side.other()).roster_id.as_str();
+    let pulled = state
+        .standing()
+        .rev()
+        .find(|e| e.kind == EntryKind::Goalie && e.roster_id.as_deref() == Some(theirs))
+        .is_some_and(|e| e.player_id.is_none());
 
     let mut players = Vec::new();
     if let Some(scorer) = scorer_id {
@@ -567,7 +574,7 @@ fn goal(
         assist_ids: assist_ids.to_vec(),
         clock_ms: Some(clock_ms),
         strength: Some(strength),
-        empty_net: in_net.is_none() && !shootout,
+        empty_net: pulled && !shootout,
         releases: call.and_then(|c| c.releases),
         ..Details::default()
     };

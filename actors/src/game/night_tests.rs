@@ -202,6 +202,18 @@ fn a_pulled_goalie_makes_the_goal_against_an_empty_net_and_undo_puts_him_back() 
 }
 
 #[test]
+fn a_side_nobody_put_a_goalie_in_for_is_not_an_empty_net() {
+    // A game without goalies dressed: nobody in net, nothing pulled.
+    let mut bare = game();
+    bare.game.home.lineup = Some(vec!["h1".into(), "h2".into()]);
+    bare.game.away.lineup = Some(vec!["a1".into(), "a2".into()]);
+    at(&mut bare, GameAction::Start, NOW).unwrap();
+    at(&mut bare, goal("H", Some("h1"), &[]), NOW + M).unwrap();
+    assert!(bare.goalies().away.is_none());
+    assert!(!last(&bare).empty_net);
+}
+
+#[test]
 fn final_credits_each_goalie_with_the_time_in_net() {
     let mut g = running();
     let change = GameAction::Goalie { roster_id: "H".into(), player_id: Some("h3".into()), clock_ms: None };
