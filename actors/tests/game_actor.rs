@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use rinkside_actors::game::{
-    Clock, ClockSettings, GameSettings,
-    GameAction, GameCommand, GameDocument, GameStatus, Period, Player, RosterSide, StoredGame,
+    Clock, ClockSettings, GameAction, GameCommand, GameDocument, GameSettings, GameStatus, Period, Player, RosterSide,
+    StoredGame,
 };
 use rinkside_actors::{ActorConfig, ActorError, Arbiters, Envelope, GameRegistry, GameStore, Publisher};
 
@@ -64,7 +64,12 @@ fn action(action: GameAction) -> Envelope<GameCommand> {
 }
 
 fn goal(roster: &str, scorer: &str) -> Envelope<GameCommand> {
-    action(GameAction::Goal { roster_id: roster.into(), scorer_id: Some(scorer.into()), assist_ids: Vec::new(), clock_ms: None })
+    action(GameAction::Goal {
+        roster_id: roster.into(),
+        scorer_id: Some(scorer.into()),
+        assist_ids: Vec::new(),
+        clock_ms: None,
+    })
 }
 
 async fn send(games: &GameRegistry, envelope: Envelope<GameCommand>) -> Result<GameDocument, ActorError> {

@@ -5,8 +5,8 @@
 //! on PostgreSQL, the database write lock on SQLite); the caller then reads,
 //! merges and writes the whole row without racing another editor.
 
-use rinkside_actors::game::{ClockMode, ClockSettings};
 use super::{Cursor, flag, new_id, now_ms};
+use rinkside_actors::game::{ClockMode, ClockSettings};
 use sqlx::{Any, AnyConnection, Executor, FromRow};
 
 #[derive(Debug, Clone, FromRow)]

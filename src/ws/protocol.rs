@@ -6,10 +6,20 @@ use serde::Deserialize;
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
 pub enum ClientFrame {
-    Auth { token: String },
-    Subscribe { topic: String, since: Option<i64> },
-    Unsubscribe { topic: String },
-    Command { id: String, command: serde_json::Value },
+    Auth {
+        token: String,
+    },
+    Subscribe {
+        topic: String,
+        since: Option<i64>,
+    },
+    Unsubscribe {
+        topic: String,
+    },
+    Command {
+        id: String,
+        command: serde_json::Value,
+    },
     /// `id`, when given, comes back in the pong (docs/game-night.md › Time sync).
     Ping {
         #[serde(default)]

@@ -62,7 +62,8 @@ async fn the_console_runs_the_clock_and_a_display_hears_each_change_once() {
     assert_eq!(g["clock"]["remainingMs"], 754_000);
     let u = display.next_of("update", WAIT).await.unwrap();
     assert!(u["data"]["clock"].get("periodMs").is_none(), "the same period: no shape: {u}");
-    refused(&app, &l.rink, &game, json!({"type": "CLOCK_SET", "remainingMs": 1_200_001}), 422, "validation_failed").await;
+    refused(&app, &l.rink, &game, json!({"type": "CLOCK_SET", "remainingMs": 1_200_001}), 422, "validation_failed")
+        .await;
     refused(&app, &l.rink, &game, json!({"type": "CLOCK_SET", "remainingMs": -1}), 422, "validation_failed").await;
 
     // The end of the period: the next one's clock, then a break.
@@ -71,7 +72,10 @@ async fn the_console_runs_the_clock_and_a_display_hears_each_change_once() {
     let u = display.next_of("update", WAIT).await.unwrap();
     assert_eq!(u["data"]["clock"]["periodMs"], 1_200_000, "a new period carries the clock's shape");
     let g = act(&app, &l.rink, &game, json!({"type": "INTERMISSION", "minutes": 2})).await;
-    assert_eq!((g["clock"]["phase"].as_str(), g["clock"]["remainingMs"].as_i64()), (Some("INTERMISSION"), Some(120_000)));
+    assert_eq!(
+        (g["clock"]["phase"].as_str(), g["clock"]["remainingMs"].as_i64()),
+        (Some("INTERMISSION"), Some(120_000))
+    );
     let g = act(&app, &l.rink, &game, json!({"type": "CLOCK_START"})).await;
     assert_eq!((g["clock"]["phase"].as_str(), g["clock"]["running"].as_bool()), (Some("PLAY"), Some(true)));
     // What was stored is what a fresh read (another node, a restart) sees.
@@ -190,7 +194,10 @@ async fn period_lengths_come_from_the_season_unless_the_game_sets_its_own() {
 
     let game = game_of(&app, &l).await;
     let g = public_game(&app, &game).await;
-    assert_eq!((g["settings"]["periodMinutes"].as_i64(), g["clock"]["remainingMs"].as_i64()), (Some(15), Some(900_000)));
+    assert_eq!(
+        (g["settings"]["periodMinutes"].as_i64(), g["clock"]["remainingMs"].as_i64()),
+        (Some(15), Some(900_000))
+    );
     let (s, g) = app.patch(&format!("/api/v1/games/{game}"), Some(&l.rink), json!({"periodMinutes": 12})).await;
     assert_eq!(s, 200, "{g}");
     assert_eq!((g["settings"]["periodMinutes"].as_i64(), g["clock"]["periodMs"].as_i64()), (Some(12), Some(720_000)));
@@ -242,7 +249,11 @@ async fn the_clock_answers_over_the_socket_too() {
     let mut console = app.ws().await;
     console.auth(&l.rink).await;
     let reply = console.command("c1", json!({"kind": "gameAction", "gameId": game, "type": "CLOCK_START"})).await;
-    assert_eq!((reply["ok"].as_bool(), reply["data"]["clock"]["running"].as_bool()), (Some(true), Some(true)), "{reply}");
+    assert_eq!(
+        (reply["ok"].as_bool(), reply["data"]["clock"]["running"].as_bool()),
+        (Some(true), Some(true)),
+        "{reply}"
+    );
     // A retry of the same command answers the first reply, later or not.
     tokio::time::sleep(Duration::from_millis(50)).await;
     let again = console.command("c1", json!({"kind": "gameAction", "gameId": game, "type": "CLOCK_START"})).await;

@@ -880,7 +880,10 @@ async fn a_goals_update_frame_carries_only_the_goal_and_stays_under_600_bytes() 
     assert!(data.get("since").is_none(), "each continues from the one before: {data}");
     let entries = data["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 1, "only the goal: {data}");
-    assert_eq!((entries[0]["playerId"].as_str(), entries[0]["strength"].as_str()), (Some(h[0].id.as_str()), Some("EV")));
+    assert_eq!(
+        (entries[0]["playerId"].as_str(), entries[0]["strength"].as_str()),
+        (Some(h[0].id.as_str()), Some("EV"))
+    );
     assert!(data["clock"]["running"].as_bool().unwrap());
     let snapshot = public_game(&app, &game).await;
     assert_eq!(snapshot["log"].as_array().unwrap().len(), 101, "the snapshot keeps the whole log");

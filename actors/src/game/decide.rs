@@ -284,7 +284,6 @@ pub fn decide(
     Ok(outcome)
 }
 
-
 /// The fields of a log entry besides seq, kind and bookkeeping.
 #[derive(Default)]
 struct Details {
@@ -391,16 +390,16 @@ fn entry_clock(state: &GameState, given: Option<i64>, now_ms: i64) -> Result<i64
             format!("the clock has not got to {} yet (it shows {})", mm_ss(clock_ms), mm_ss(left_now)),
         ));
     }
-    if let Some(last) = last {
-        if game_ms(state, clock_ms) < state.game_ms_of(last) {
-            return Err(Rejection::invalid(
-                "clockMs",
-                format!(
-                    "the last entry is at {}; enter plays in order (UNDO back to fix an earlier one)",
-                    mm_ss(last.clock_ms.unwrap_or(0))
-                ),
-            ));
-        }
+    if let Some(last) = last
+        && game_ms(state, clock_ms) < state.game_ms_of(last)
+    {
+        return Err(Rejection::invalid(
+            "clockMs",
+            format!(
+                "the last entry is at {}; enter plays in order (UNDO back to fix an earlier one)",
+                mm_ss(last.clock_ms.unwrap_or(0))
+            ),
+        ));
     }
     Ok(clock_ms)
 }
@@ -607,7 +606,10 @@ fn penalty(
             }
             let kind = kind.unwrap_or_else(|| PenaltyKind::from_minutes(minutes));
             if kind.minutes().is_some_and(|m| m != minutes) {
-                return Err(Rejection::invalid("minutes", format!("a {kind} is {} minutes", kind.minutes().unwrap_or(0))));
+                return Err(Rejection::invalid(
+                    "minutes",
+                    format!("a {kind} is {} minutes", kind.minutes().unwrap_or(0)),
+                ));
             }
             (kind, minutes)
         }
@@ -683,7 +685,8 @@ fn end_period(state: &GameState, now_ms: i64) -> Result<(EntryKind, Details, Gam
             return Err(Rejection::state("the game is not tied, so there is no overtime or shootout; record FINAL"));
         }
         // The end of the deciding period: logged, but the period stays.
-        let effects = GameEffects { clock: Some(Change { from: clock, to: clock.stopped(now_ms) }), ..GameEffects::default() };
+        let effects =
+            GameEffects { clock: Some(Change { from: clock, to: clock.stopped(now_ms) }), ..GameEffects::default() };
         return Ok((EntryKind::EndPeriod, Details::default(), effects));
     }
     let next =
@@ -701,7 +704,9 @@ fn final_effects(state: &GameState, now_ms: i64) -> GameEffects {
     let mut players = Vec::new();
     for side in [Side::Home, Side::Away] {
         let roster = state.side(side);
-        players.extend(roster.dressed().map(|p| PlayerDelta { games_played: 1, ..PlayerDelta::of(&roster.roster_id, &p.user_id) }));
+        players.extend(
+            roster.dressed().map(|p| PlayerDelta { games_played: 1, ..PlayerDelta::of(&roster.roster_id, &p.user_id) }),
+        );
     }
     players.extend(time_in_net(state, now_ms));
     // One delta per player: a goalie's time beside his game played.

@@ -245,10 +245,7 @@ impl GameState {
         let clock = self.clock();
         let last_entry = self.standing().rev().find(|e| e.kind.is_timed()).map_or(0, |e| self.game_ms_of(e));
         let now_ms = clock.game_ms_at(clock.at).max(last_entry);
-        self.sheet()
-            .still_to_run(now_ms)
-            .map(|p| PenaltyView(p.seq, p.start_ms, p.end_ms, u8::from(p.short)))
-            .collect()
+        self.sheet().still_to_run(now_ms).map(|p| PenaltyView(p.seq, p.start_ms, p.end_ms, u8::from(p.short))).collect()
     }
 
     /// Shots on goal per period: SHOT entries and goals.

@@ -352,12 +352,9 @@ impl GameState {
                 let side = self.side_of(e.roster_id.as_deref()?)?;
                 let at_ms = self.game_ms_of(e);
                 match e.kind {
-                    EntryKind::Penalty => Some(Play::Penalty {
-                        seq: e.seq,
-                        side,
-                        kind: e.penalty.unwrap_or(PenaltyKind::Other),
-                        at_ms,
-                    }),
+                    EntryKind::Penalty => {
+                        Some(Play::Penalty { seq: e.seq, side, kind: e.penalty.unwrap_or(PenaltyKind::Other), at_ms })
+                    }
                     EntryKind::Goal => Some(Play::Goal { seq: e.seq, side, at_ms }),
                     _ => None,
                 }

@@ -304,9 +304,8 @@ impl Rink {
         };
         self.sheet.penalties[partner].coincidental = true;
         self.sheet.penalties[me].coincidental = true;
-        let four_on_four = kind == PenaltyKind::Minor
-            && self.at_full_strength(o, partner)
-            && self.at_full_strength(s, usize::MAX);
+        let four_on_four =
+            kind == PenaltyKind::Minor && self.at_full_strength(o, partner) && self.at_full_strength(s, usize::MAX);
         if four_on_four {
             // Both served: the partner already is; this one takes a place.
             self.sheet.penalties[me].short = true;

@@ -32,11 +32,7 @@ fn a_power_play_goal_ends_the_minor_and_the_side_is_back_to_five() {
 
 #[test]
 fn a_major_is_not_released_and_a_shorthanded_goal_releases_nothing() {
-    let sheet = run(&[
-        pen(1, Side::Away, PenaltyKind::Major, 0),
-        goal(2, Side::Home, M),
-        goal(3, Side::Away, 2 * M),
-    ]);
+    let sheet = run(&[pen(1, Side::Away, PenaltyKind::Major, 0), goal(2, Side::Home, M), goal(3, Side::Away, 2 * M)]);
     assert_eq!(sheet.goal(2).unwrap().strength, Strength::PowerPlay);
     assert_eq!(sheet.goal(2).unwrap().releases, None);
     assert_eq!(sheet.goal(3).unwrap().strength, Strength::ShortHanded);
@@ -100,11 +96,8 @@ fn a_double_minor_loses_its_first_half_to_a_goal_and_its_second_to_another() {
     let sheet = run(&[pen(1, Side::Away, PenaltyKind::DoubleMinor, 0), goal(2, Side::Home, M)]);
     assert_eq!(sheet.goal(2).unwrap().releases, Some(1));
     assert_eq!(served(&sheet, 1).end_ms, M + 2 * M);
-    let sheet = run(&[
-        pen(1, Side::Away, PenaltyKind::DoubleMinor, 0),
-        goal(2, Side::Home, M),
-        goal(3, Side::Home, 2 * M),
-    ]);
+    let sheet =
+        run(&[pen(1, Side::Away, PenaltyKind::DoubleMinor, 0), goal(2, Side::Home, M), goal(3, Side::Home, 2 * M)]);
     assert_eq!(sheet.goal(3).unwrap().releases, Some(1));
     assert_eq!(served(&sheet, 1).end_ms, 2 * M);
 }

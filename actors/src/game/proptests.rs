@@ -48,9 +48,8 @@ fn command() -> impl Strategy<Value = GameCommand> {
             clock_ms: None,
         })
     });
-    let shot = (0..2usize).prop_map(|side| {
-        GameCommand::Action(GameAction::Shot { roster_id: ROSTER_IDS[side].into(), clock_ms: None })
-    });
+    let shot = (0..2usize)
+        .prop_map(|side| GameCommand::Action(GameAction::Shot { roster_id: ROSTER_IDS[side].into(), clock_ms: None }));
     let goalie = (0..2usize, prop::option::of(0..4usize)).prop_map(|(side, i)| {
         GameCommand::Action(GameAction::Goalie {
             roster_id: ROSTER_IDS[side].into(),

@@ -502,7 +502,10 @@ fn an_update_carries_the_scoreboard_and_only_the_entries_since_its_base() {
     act(&mut g, goal("H", Some("h3"), &[])).unwrap();
     let update = g.update_document(base);
     let doc = g.public_document();
-    assert_eq!((update.since, update.home_score, update.version, update.status), (Some(base), 31, doc.version, doc.status));
+    assert_eq!(
+        (update.since, update.home_score, update.version, update.status),
+        (Some(base), 31, doc.version, doc.status)
+    );
     assert_eq!(update.entries, doc.log[doc.log.len() - 1..], "only the goal that stands since the base");
     assert_eq!(update.undone, vec![g.log()[g.log().len() - 3].seq]);
     assert_eq!(update.players_digest, doc.players_digest);
