@@ -179,6 +179,8 @@ describe('GameDisplayPage on game night', () => {
       entry(3, { type: 'END_PERIOD' }),
       entry(4, { type: 'PENALTY', period: '2', rosterId: 'A', playerId: 'a1', minutes: 2, penalty: 'MINOR', clockMs: 1_100_000 }),
       entry(5, { type: 'PENALTY', period: '2', rosterId: 'A', playerId: 'a1', minutes: 10, penalty: 'MISCONDUCT', clockMs: 1_100_000 }),
+      // Away pulls its goalie: an empty net (nobody in net without a pull is not one).
+      entry(6, { type: 'GOALIE', period: '2', rosterId: 'A', playerId: null, clockMs: 1_090_000 }),
     ],
     // 2nd period, 18:00 left and running: game time 1 320 000.
     clock: { phase: 'PLAY', running: true, remainingMs: 1_080_000, at: NOW, periodMs: 1_200_000, offsetMs: 1_200_000 },

@@ -47,7 +47,10 @@ function Team({ game, side, flash, clocks, strength }: { game: Game; side: GameS
   const won = game.status === 'FINAL' && score > other;
   const shots = game.shots ? total(game.shots[side]) : null;
   const pp = strength?.powerPlay === side;
-  const emptyNet = game.status === 'LIVE' && game.goalies !== undefined && game.goalies[side] === null;
+  // An empty net is a pulled goalie (the side's last GOALIE entry put nobody
+  // in), not a side nobody put a goalie in for.
+  const lastChange = [...game.log].reverse().find((e) => e.type === 'GOALIE' && e.rosterId === team.rosterId);
+  const emptyNet = game.status === 'LIVE' && game.goalies?.[side] === null && lastChange !== undefined && !lastChange.playerId;
   return (
     <section
       className={`dg__team dg__team--${side}${flash ? ' dg__team--goal' : ''}${won ? ' dg__team--won' : ''}${pp ? ' dg__team--pp' : ''}`}
