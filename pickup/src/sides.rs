@@ -430,6 +430,12 @@ impl Rng {
         ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
     }
 
+    /// Uniform in 0..n for a count of splits, which may pass 2⁶⁴ only in
+    /// theory (64 players, both orientations): saturating is then fine.
+    fn below_wide(&mut self, n: u128) -> u128 {
+        u128::from(self.below(u64::try_from(n).unwrap_or(u64::MAX)))
+    }
+
     fn coin(&mut self) -> bool {
         self.next() >> 63 == 1
     }
@@ -443,10 +449,12 @@ impl Rng {
 }
 
 /// The best key seen and one of the splits holding it, chosen uniformly
-/// among all offered with that key (reservoir sampling).
+/// among all offered with that key (weighted reservoir sampling: an item
+/// may stand for several splits).
 struct Reservoir<T> {
     best: Option<(Score, bool)>,
-    seen: u64,
+    /// Splits seen with the best key.
+    seen: u128,
     pick: Option<T>,
 }
 
@@ -456,111 +464,196 @@ impl<T> Reservoir<T> {
     }
 
     /// `avoided` ranks a split after every other of the same score (the
-    /// re-roll's current split).
-    fn offer(&mut self, score: Score, avoided: bool, item: impl FnOnce() -> T, rng: &mut Rng) {
+    /// re-roll's current split); `weight` is how many splits `item` stands
+    /// for.
+    fn offer(&mut self, score: Score, avoided: bool, weight: u128, item: impl FnOnce() -> T, rng: &mut Rng) {
         let key = (score, avoided);
         match self.best {
             Some(b) if key > b => {}
             Some(b) if key == b => {
-                self.seen += 1;
-                if rng.below(self.seen) == 0 {
+                self.seen += weight;
+                if rng.below_wide(self.seen) < weight {
                     self.pick = Some(item());
                 }
             }
             _ => {
                 self.best = Some(key);
-                self.seen = 1;
+                self.seen = weight;
                 self.pick = Some(item());
             }
         }
     }
 }
 
-/// The exhaustive search over positions in its own order (see the module
-/// tour). Everything indexed by position, not by player.
+/// What the exhaustive search keeps of a split: the individuals' sides and
+/// how many of each class go Dark (which ones is drawn at the end).
+#[derive(Clone)]
+struct Leaf {
+    /// Dark individuals, by position.
+    mask: u64,
+    /// Dark members per class.
+    ks: Vec<usize>,
+    kind: LeafKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LeafKind {
+    /// Any of the member choices.
+    Any,
+    /// Any but the split to avoid (which these counts include).
+    Except,
+    /// The split to avoid itself.
+    Avoided,
+}
+
+/// The exhaustive search (see the module tour), over positions in its own
+/// order; everything here is indexed by position, not by player.
+///
+/// Players without any weeks together (and not the first, who is fixed
+/// Dark) are interchangeable with others of the same role, level and
+/// current side: such a **class** is one node with a branch per number of
+/// its members going Dark, weighted by the ways to choose them. A first
+/// week of a series (no history, levels mostly unknown) is then a handful
+/// of nodes instead of millions of equal splits.
 struct Exhaustive<'a> {
     model: &'a Model,
     order: Vec<usize>,
     role: Vec<usize>,
     level: Vec<i64>,
     sq: Vec<i64>,
-    /// Σ levels and Σ levels² from a position to the end: how far the rest
-    /// can still move the difference.
-    rest_sum: Vec<i64>,
-    rest_sq: Vec<i64>,
+    /// At the first position of a class: its index in `classes`. Other
+    /// members' positions are skipped; individuals have None.
+    class_at: Vec<Option<usize>>,
+    /// Members of each class, by player.
+    classes: Vec<Vec<usize>>,
+    /// Per role, running sums (from 0) of its levels and squares in search
+    /// order, highest first: the `k` highest or lowest still to place in a
+    /// role are the difference of two entries, which bounds how far the
+    /// rest can still move Dark's sums.
+    cum: [Vec<i64>; 3],
+    cum_sq: [Vec<i64>; 3],
+    /// Players of each role placed before a position: where the rest of
+    /// the role starts in `cum`.
+    before_role: Vec<[usize; 3]>,
     /// Players per role from a position to the end.
     rest_role: Vec<[usize; 3]>,
     /// Weeks together with earlier positions only: each pair is counted
     /// once, when its later player is placed.
     earlier: Vec<Vec<(usize, u64)>>,
-    /// Placed Dark? per position (empty for a fresh split).
+    /// Placed Dark? per position (all None for a fresh split).
     placed: Vec<Option<bool>>,
     /// Placed players before each position.
     placed_before: Vec<u32>,
     rebalance: bool,
-    /// The split to avoid as a mask over positions, first position Dark.
-    avoid: Option<u64>,
-    found: Reservoir<u64>,
+    /// The split to avoid, first position Dark: by player, and as a leaf.
+    avoid: Option<(Vec<bool>, u64, Vec<usize>)>,
+    /// Dark members per class on the current branch.
+    ks: Vec<usize>,
+    found: Reservoir<Leaf>,
     rng: Rng,
 }
 
 impl<'a> Exhaustive<'a> {
     fn new(model: &'a Model, placed: &[Option<bool>], avoid: Option<&[bool]>, seed: u64) -> Exhaustive<'a> {
         let n = model.n;
-        let mut order: Vec<usize> = (0..n).collect();
+        let placed_of = |i: usize| placed.get(i).copied().flatten();
+        // The anchor: highest level among the goalies (else the skaters).
+        let anchor = (0..n).min_by_key(|&i| (model.role[i] != GOALIE, std::cmp::Reverse(model.level[i]), i));
+        let individual = |i: usize| Some(i) == anchor || !model.adj[i].is_empty();
+        let placement = |i: usize| match placed_of(i) {
+            None => 0,
+            Some(true) => 1,
+            Some(false) => 2,
+        };
         // Goalies first: few, and their placement splits the tree widest.
-        // Then highest level first, so the bound on the rest tightens early.
-        order.sort_by_key(|&i| (model.role[i] != GOALIE, std::cmp::Reverse(model.level[i]), i));
+        // Then highest level first, so the bounds tighten early; classes
+        // after the individuals of their level, members side by side.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| {
+            let class = if individual(i) { (0, 0, 0) } else { (1, model.role[i], placement(i)) };
+            (model.role[i] != GOALIE, std::cmp::Reverse(model.level[i]), class, i)
+        });
         let mut pos_of = vec![0; n];
         for (p, &i) in order.iter().enumerate() {
             pos_of[i] = p;
         }
+        let mut class_at = vec![None; n];
+        let mut classes: Vec<Vec<usize>> = Vec::new();
+        let same_class = |i: usize, j: usize| {
+            !individual(i)
+                && !individual(j)
+                && (model.role[i], model.level[i], placement(i)) == (model.role[j], model.level[j], placement(j))
+        };
+        for p in 0..n {
+            let i = order[p];
+            if individual(i) {
+                continue;
+            }
+            if p > 0 && same_class(order[p - 1], i) {
+                if let Some(last) = classes.last_mut() {
+                    last.push(i);
+                }
+            } else {
+                class_at[p] = Some(classes.len());
+                classes.push(vec![i]);
+            }
+        }
         let role: Vec<usize> = order.iter().map(|&i| model.role[i]).collect();
         let level: Vec<i64> = order.iter().map(|&i| model.level[i]).collect();
         let sq: Vec<i64> = level.iter().map(|l| l * l).collect();
-        let mut rest_sum = vec![0; n + 1];
-        let mut rest_sq = vec![0; n + 1];
         let mut rest_role = vec![[0usize; 3]; n + 1];
         for p in (0..n).rev() {
-            rest_sum[p] = rest_sum[p + 1] + level[p];
-            rest_sq[p] = rest_sq[p + 1] + sq[p];
             rest_role[p] = rest_role[p + 1];
             rest_role[p][role[p]] += 1;
+        }
+        let mut cum = [vec![0i64], vec![0i64], vec![0i64]];
+        let mut cum_sq = cum.clone();
+        let mut before_role = vec![[0usize; 3]; n + 1];
+        for p in 0..n {
+            let r = role[p];
+            let (last, last_sq) = (cum[r].last().copied().unwrap_or(0), cum_sq[r].last().copied().unwrap_or(0));
+            cum[r].push(last + level[p]);
+            cum_sq[r].push(last_sq + sq[p]);
+            before_role[p + 1] = before_role[p];
+            before_role[p + 1][r] += 1;
         }
         let earlier: Vec<Vec<(usize, u64)>> = order
             .iter()
             .enumerate()
             .map(|(p, &i)| model.adj[i].iter().map(|&(j, w)| (pos_of[j], w)).filter(|&(q, _)| q < p).collect())
             .collect();
-        let rebalance = !placed.is_empty();
-        let placed: Vec<Option<bool>> =
-            if rebalance { order.iter().map(|&i| placed.get(i).copied().flatten()).collect() } else { Vec::new() };
+        let placed: Vec<Option<bool>> = order.iter().map(|&i| placed_of(i)).collect();
+        let rebalance = placed.iter().any(Option::is_some);
         let mut placed_before = vec![0u32; n + 1];
         for p in 0..n {
-            placed_before[p + 1] = placed_before[p] + u32::from(placed.get(p).copied().flatten().is_some());
+            placed_before[p + 1] = placed_before[p] + u32::from(placed[p].is_some());
         }
         let avoid = avoid.map(|a| {
-            let anchor_dark = a.get(order[0]).copied().unwrap_or(true);
-            order
-                .iter()
-                .enumerate()
-                .filter(|&(_, &i)| a.get(i).copied().unwrap_or(false) == anchor_dark)
-                .fold(0u64, |m, (p, _)| m | 1 << p)
+            let anchor_dark = anchor.and_then(|i| a.get(i).copied()).unwrap_or(true);
+            let dark: Vec<bool> = (0..n).map(|i| a.get(i).copied().unwrap_or(false) == anchor_dark).collect();
+            let mask = (0..n).filter(|&p| individual(order[p]) && dark[order[p]]).fold(0u64, |m, p| m | 1 << p);
+            let ks = classes.iter().map(|members| members.iter().filter(|&&i| dark[i]).count()).collect();
+            (dark, mask, ks)
         });
+        let ks = vec![0; classes.len()];
         Exhaustive {
             model,
             order,
             role,
             level,
             sq,
-            rest_sum,
-            rest_sq,
+            class_at,
+            classes,
+            cum,
+            cum_sq,
+            before_role,
             rest_role,
             earlier,
             placed,
             placed_before,
             rebalance,
             avoid,
+            ks,
             found: Reservoir::new(),
             rng: Rng::new(seed),
         }
@@ -568,36 +661,67 @@ impl<'a> Exhaustive<'a> {
 
     /// "Dark?" per player.
     fn run(mut self) -> Vec<bool> {
+        let n = self.model.n;
         for target in self.model.targets.clone() {
-            if target[self.role[0]] > 0 {
+            if n > 0 && target[self.role[0]] > 0 {
                 let mut need = target;
                 need[self.role[0]] -= 1;
-                let moved = u32::from(self.placed.first().copied().flatten() == Some(false));
-                self.dfs(1, need, self.level[0], self.sq[0], 0, 1, moved);
+                let moved = u32::from(self.placed[0] == Some(false));
+                self.dfs(1, need, self.level[0], self.sq[0], 0, 1, moved, 1);
             }
         }
-        let mask = self.found.pick.unwrap_or(0);
-        let mut dark = vec![false; self.model.n];
-        for (p, &i) in self.order.iter().enumerate() {
-            dark[i] = mask >> p & 1 == 1;
+        let Some(leaf) = self.found.pick.take() else {
+            return vec![false; n];
+        };
+        if leaf.kind == LeafKind::Avoided {
+            if let Some((dark, _, _)) = self.avoid.take() {
+                return dark;
+            }
         }
-        dark
+        loop {
+            let mut dark = vec![false; n];
+            for (p, &i) in self.order.iter().enumerate() {
+                dark[i] = leaf.mask >> p & 1 == 1;
+            }
+            for (members, &k) in self.classes.iter().zip(&leaf.ks) {
+                let mut members = members.clone();
+                self.rng.shuffle(&mut members);
+                for &i in &members[..k] {
+                    dark[i] = true;
+                }
+            }
+            // Another choice of members than the avoided one: at least one
+            // other exists (the leaf's weight was above one), and each draw
+            // is the avoided one with probability at most a half.
+            match (&self.avoid, leaf.kind) {
+                (Some((avoided, _, _)), LeafKind::Except) if *avoided == dark => continue,
+                _ => return dark,
+            }
+        }
     }
 
     /// Places position `pos` and on; `need` is how many of each role must
-    /// still go Dark, the rest are Dark's sums, repeats, mask and moves so
-    /// far.
+    /// still go Dark, then Dark's sums, the repeats, Dark individuals, moves
+    /// so far, and how many splits this branch stands for.
     #[allow(clippy::too_many_arguments)]
-    fn dfs(&mut self, pos: usize, need: [usize; 3], sum: i64, sq: i64, reps: u64, mask: u64, moved: u32) {
+    fn dfs(&mut self, pos: usize, need: [usize; 3], sum: i64, sq: i64, reps: u64, mask: u64, moved: u32, weight: u128) {
         let n = self.model.n;
         if pos == n {
-            self.leaf(sum, sq, reps, mask, moved);
+            self.leaf(sum, sq, reps, mask, moved, weight);
             return;
         }
         if let Some((best, _)) = self.found.best {
-            let bound = |own: i64, total: i64, rest: i64| {
-                let lo = 2 * own - total;
-                let hi = lo + 2 * rest;
+            // Dark ends with `need[r]` more of each role: at most the
+            // highest of the rest, at least the lowest. The difference's
+            // distance from 0 over that range bounds the key.
+            let bound = |cum: &[Vec<i64>; 3], own: i64, total: i64| {
+                let (mut least, mut most) = (own, own);
+                for r in 0..3 {
+                    let (from, k, end) = (self.before_role[pos][r], need[r], cum[r].len() - 1);
+                    least += cum[r][end] - cum[r][end - k];
+                    most += cum[r][from + k] - cum[r][from];
+                }
+                let (lo, hi) = (2 * least - total, 2 * most - total);
                 if lo > 0 {
                     lo
                 } else if hi < 0 {
@@ -608,9 +732,9 @@ impl<'a> Exhaustive<'a> {
             };
             let kept = self.placed_before[pos] - moved;
             let lower = self.model.score(
-                bound(sum, self.model.total, self.rest_sum[pos]),
+                bound(&self.cum, sum, self.model.total),
                 if self.rebalance { moved.min(kept) } else { 0 },
-                bound(sq, self.model.total_sq, self.rest_sq[pos]),
+                bound(&self.cum_sq, sq, self.model.total_sq),
                 reps,
             );
             if lower > best {
@@ -618,6 +742,27 @@ impl<'a> Exhaustive<'a> {
             }
         }
         let r = self.role[pos];
+        let placed = self.placed[pos];
+        if let Some(class) = self.class_at[pos] {
+            let size = self.classes[class].len();
+            let light_room = self.rest_role[pos][r] - size;
+            let (lo, hi) = (need[r].saturating_sub(light_room), need[r].min(size));
+            for k in (lo..=hi).rev() {
+                self.ks[class] = k;
+                let mut next = need;
+                next[r] -= k;
+                let m = moved
+                    + match placed {
+                        Some(true) => (size - k) as u32,
+                        Some(false) => k as u32,
+                        None => 0,
+                    };
+                let kl = k as i64;
+                let ways = weight.saturating_mul(binomial(size, k));
+                self.dfs(pos + size, next, sum + kl * self.level[pos], sq + kl * self.sq[pos], reps, mask, m, ways);
+            }
+            return;
+        }
         let (mut with_dark, mut with_light) = (0u64, 0u64);
         for &(q, w) in &self.earlier[pos] {
             if mask >> q & 1 == 1 {
@@ -626,31 +771,37 @@ impl<'a> Exhaustive<'a> {
                 with_light += w;
             }
         }
-        let placed = self.placed.get(pos).copied().flatten();
         if need[r] > 0 {
             let mut next = need;
             next[r] -= 1;
             let m = moved + u32::from(placed == Some(false));
-            self.dfs(pos + 1, next, sum + self.level[pos], sq + self.sq[pos], reps + with_dark, mask | 1 << pos, m);
+            let (s, q) = (sum + self.level[pos], sq + self.sq[pos]);
+            self.dfs(pos + 1, next, s, q, reps + with_dark, mask | 1 << pos, m, weight);
         }
         if self.rest_role[pos][r] > need[r] {
             let m = moved + u32::from(placed == Some(true));
-            self.dfs(pos + 1, need, sum, sq, reps + with_light, mask, m);
+            self.dfs(pos + 1, need, sum, sq, reps + with_light, mask, m, weight);
         }
     }
 
-    fn leaf(&mut self, sum: i64, sq: i64, reps: u64, mask: u64, moved: u32) {
+    fn leaf(&mut self, sum: i64, sq: i64, reps: u64, mask: u64, moved: u32, weight: u128) {
         let strength = 2 * sum - self.model.total;
         let spread = 2 * sq - self.model.total_sq;
-        let avoided = self.avoid == Some(mask);
         let kept = self.placed_before[self.model.n] - moved;
         // Which orientation moves fewer is settled afterwards (`finish`);
         // a tie counts twice, once per orientation.
-        let moves = moved.min(kept);
-        let score = self.model.score(strength, moves, spread, reps);
-        let copies = if self.rebalance && moved == kept { 2 } else { 1 };
-        for _ in 0..copies {
-            self.found.offer(score, avoided, || mask, &mut self.rng);
+        let score = self.model.score(strength, moved.min(kept), spread, reps);
+        let weight = if self.rebalance && moved == kept { weight.saturating_mul(2) } else { weight };
+        let ks = &self.ks;
+        let leaf = |kind| Leaf { mask, ks: ks.clone(), kind };
+        let holds_avoided = matches!(&self.avoid, Some((_, m, k)) if *m == mask && k == ks);
+        if holds_avoided {
+            self.found.offer(score, true, 1, || leaf(LeafKind::Avoided), &mut self.rng);
+            if weight > 1 {
+                self.found.offer(score, false, weight - 1, || leaf(LeafKind::Except), &mut self.rng);
+            }
+        } else {
+            self.found.offer(score, false, weight, || leaf(LeafKind::Any), &mut self.rng);
         }
     }
 }
@@ -802,13 +953,37 @@ impl<'a> Local<'a> {
                     }
                 }
             }
+            // Two-for-two, the costly part (n⁴/16 of them). With keys 1–3
+            // already optimal nothing improves them, so a useful swap must
+            // not worsen the strength: the Light pair's level sum is then
+            // confined to a narrow window, found by binary search in the
+            // pairs sorted by sum.
+            let m = self.model;
+            let mut pairs: Vec<(i64, usize, usize)> = Vec::with_capacity(light.len() * light.len() / 2);
+            for (y, &c) in light.iter().enumerate() {
+                for &d in &light[y + 1..] {
+                    pairs.push((m.level[c] + m.level[d], c, d));
+                }
+            }
+            pairs.sort_by_key(|p| p.0);
+            let settled = (now.goalies, now.sizes, now.positions) == m.count_keys;
+            let strength = i64::from(now.strength);
             for (x, &a) in dark.iter().enumerate() {
                 for &b in &dark[x + 1..] {
-                    for (y, &c) in light.iter().enumerate() {
-                        for &d in &light[y + 1..] {
-                            if self.try_move(now, &[a, b, c, d]) {
-                                continue 'improve;
-                            }
+                    // New difference: base + 2·(Light pair's sum).
+                    let base = 2 * (self.sum - m.level[a] - m.level[b]) - m.total;
+                    let (lo, hi) = if settled {
+                        (-(strength + base).div_euclid(2), (strength - base).div_euclid(2))
+                    } else {
+                        (i64::MIN, i64::MAX)
+                    };
+                    let from = pairs.partition_point(|p| p.0 < lo);
+                    for &(sum, c, d) in &pairs[from..] {
+                        if sum > hi {
+                            break;
+                        }
+                        if self.try_move(now, &[a, b, c, d]) {
+                            continue 'improve;
                         }
                     }
                 }
@@ -860,7 +1035,7 @@ fn local_search(model: &Model, placed: &[Option<bool>], avoid: Option<&[bool]>, 
                 state = tried;
             }
         }
-        found.offer(state.score(), state.is(avoid), || state.dark.clone(), rng);
+        found.offer(state.score(), state.is(avoid), 1, || state.dark.clone(), rng);
     }
     found.pick.unwrap_or_else(|| vec![false; n])
 }
@@ -1180,6 +1355,25 @@ mod tests {
         assert!(splits.len() > 20, "{} distinct splits", splits.len());
         let dark_first = splits.iter().filter(|s| s[0] == Side::Dark).count();
         assert!(dark_first > 0 && dark_first < splits.len(), "the coin flips whole splits too");
+    }
+
+    #[test]
+    fn every_optimal_split_is_about_as_likely_from_a_random_seed() {
+        // Six forwards of unknown level, one pair with history: the pair
+        // apart is optimal (repeats 0), C(4,2) = 6 ways for the rest, and two
+        // orientations: 12 optimal splits. The five without history form
+        // one class, so this checks its weighted draw too.
+        let mut p = forwards(&[None; 6]);
+        p.together = vec![(1, 4, 2)];
+        let mut seen: std::collections::HashMap<Vec<Side>, u32> = std::collections::HashMap::new();
+        for seed in 0..2_400 {
+            let split = make(&p, seed, None);
+            assert_eq!(split.score, Score::default());
+            *seen.entry(split.sides).or_default() += 1;
+        }
+        assert_eq!(seen.len(), 12);
+        // 200 expected each; ±60 is over four standard deviations.
+        assert!(seen.values().all(|&c| (140..=260).contains(&c)), "{seen:?}");
     }
 
     #[test]
