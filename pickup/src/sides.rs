@@ -673,10 +673,10 @@ impl<'a> Exhaustive<'a> {
         let Some(leaf) = self.found.pick.take() else {
             return vec![false; n];
         };
-        if leaf.kind == LeafKind::Avoided {
-            if let Some((dark, _, _)) = self.avoid.take() {
-                return dark;
-            }
+        if leaf.kind == LeafKind::Avoided
+            && let Some((dark, _, _)) = self.avoid.take()
+        {
+            return dark;
         }
         loop {
             let mut dark = vec![false; n];
