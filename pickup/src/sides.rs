@@ -537,9 +537,14 @@ struct Exhaustive<'a> {
     before_role: Vec<[usize; 3]>,
     /// Players per role from a position to the end.
     rest_role: Vec<[usize; 3]>,
-    /// Weeks together with earlier positions only: each pair is counted
-    /// once, when its later player is placed.
-    earlier: Vec<Vec<(usize, u64)>>,
+    /// Weeks together with later positions only.
+    later: Vec<Vec<(usize, u64)>>,
+    /// Per position, its weeks together with the players already placed
+    /// Dark and Light: what it adds to the repeats on either side. Each
+    /// player still to place adds at least the smaller of the two, and
+    /// those sums are over different pairs, so their total bounds the
+    /// repeats to come (the classic bound for graph bisection).
+    acc: Vec<[u64; 2]>,
     /// Placed Dark? per position (all None for a fresh split).
     placed: Vec<Option<bool>>,
     /// Placed players before each position.
@@ -617,10 +622,10 @@ impl<'a> Exhaustive<'a> {
             before_role[p + 1] = before_role[p];
             before_role[p + 1][r] += 1;
         }
-        let earlier: Vec<Vec<(usize, u64)>> = order
+        let later: Vec<Vec<(usize, u64)>> = order
             .iter()
             .enumerate()
-            .map(|(p, &i)| model.adj[i].iter().map(|&(j, w)| (pos_of[j], w)).filter(|&(q, _)| q < p).collect())
+            .map(|(p, &i)| model.adj[i].iter().map(|&(j, w)| (pos_of[j], w)).filter(|&(q, _)| q > p).collect())
             .collect();
         let placed: Vec<Option<bool>> = order.iter().map(|&i| placed_of(i)).collect();
         let rebalance = placed.iter().any(Option::is_some);
@@ -648,7 +653,8 @@ impl<'a> Exhaustive<'a> {
             cum_sq,
             before_role,
             rest_role,
-            earlier,
+            later,
+            acc: vec![[0; 2]; n],
             placed,
             placed_before,
             rebalance,
@@ -663,11 +669,8 @@ impl<'a> Exhaustive<'a> {
     fn run(mut self) -> Vec<bool> {
         let n = self.model.n;
         for target in self.model.targets.clone() {
-            if n > 0 && target[self.role[0]] > 0 {
-                let mut need = target;
-                need[self.role[0]] -= 1;
-                let moved = u32::from(self.placed[0] == Some(false));
-                self.dfs(1, need, self.level[0], self.sq[0], 0, 1, moved, 1);
+            if n > 0 {
+                self.dfs(0, target, 0, 0, (0, 0), 0, 0, 1);
             }
         }
         let Some(leaf) = self.found.pick.take() else {
@@ -700,11 +703,22 @@ impl<'a> Exhaustive<'a> {
         }
     }
 
-    /// Places position `pos` and on; `need` is how many of each role must
-    /// still go Dark, then Dark's sums, the repeats, Dark individuals, moves
-    /// so far, and how many splits this branch stands for.
+    /// Places position `pos` and on (position 0 always Dark); `need` is how
+    /// many of each role must still go Dark, then Dark's sums, the repeats
+    /// so far and the bound on those to come (`acc`), Dark individuals,
+    /// moves so far, and how many splits this branch stands for.
     #[allow(clippy::too_many_arguments)]
-    fn dfs(&mut self, pos: usize, need: [usize; 3], sum: i64, sq: i64, reps: u64, mask: u64, moved: u32, weight: u128) {
+    fn dfs(
+        &mut self,
+        pos: usize,
+        need: [usize; 3],
+        sum: i64,
+        sq: i64,
+        (reps, pending): (u64, u64),
+        mask: u64,
+        moved: u32,
+        weight: u128,
+    ) {
         let n = self.model.n;
         if pos == n {
             self.leaf(sum, sq, reps, mask, moved, weight);
@@ -735,7 +749,7 @@ impl<'a> Exhaustive<'a> {
                 bound(&self.cum, sum, self.model.total),
                 if self.rebalance { moved.min(kept) } else { 0 },
                 bound(&self.cum_sq, sq, self.model.total_sq),
-                reps,
+                reps + pending,
             );
             if lower > best {
                 return;
@@ -759,28 +773,40 @@ impl<'a> Exhaustive<'a> {
                     };
                 let kl = k as i64;
                 let ways = weight.saturating_mul(binomial(size, k));
-                self.dfs(pos + size, next, sum + kl * self.level[pos], sq + kl * self.sq[pos], reps, mask, m, ways);
+                let (s, q) = (sum + kl * self.level[pos], sq + kl * self.sq[pos]);
+                self.dfs(pos + size, next, s, q, (reps, pending), mask, m, ways);
             }
             return;
         }
-        let (mut with_dark, mut with_light) = (0u64, 0u64);
-        for &(q, w) in &self.earlier[pos] {
-            if mask >> q & 1 == 1 {
-                with_dark += w;
-            } else {
-                with_light += w;
+        let own = self.acc[pos];
+        let dark_ok = need[r] > 0;
+        let light_ok = pos > 0 && self.rest_role[pos][r] > need[r];
+        for (side, ok) in [(0, dark_ok), (1, light_ok)] {
+            if !ok {
+                continue;
             }
-        }
-        if need[r] > 0 {
-            let mut next = need;
-            next[r] -= 1;
-            let m = moved + u32::from(placed == Some(false));
-            let (s, q) = (sum + self.level[pos], sq + self.sq[pos]);
-            self.dfs(pos + 1, next, s, q, reps + with_dark, mask | 1 << pos, m, weight);
-        }
-        if self.rest_role[pos][r] > need[r] {
-            let m = moved + u32::from(placed == Some(true));
-            self.dfs(pos + 1, need, sum, sq, reps + with_light, mask, m, weight);
+            let mut pend = pending - own[0].min(own[1]);
+            for k in 0..self.later[pos].len() {
+                let (q, w) = self.later[pos][k];
+                let before = self.acc[q][0].min(self.acc[q][1]);
+                self.acc[q][side] += w;
+                pend = pend - before + self.acc[q][0].min(self.acc[q][1]);
+            }
+            let reps = (reps + own[side], pend);
+            if side == 0 {
+                let mut next = need;
+                next[r] -= 1;
+                let m = moved + u32::from(placed == Some(false));
+                let (s, q) = (sum + self.level[pos], sq + self.sq[pos]);
+                self.dfs(pos + 1, next, s, q, reps, mask | 1 << pos, m, weight);
+            } else {
+                let m = moved + u32::from(placed == Some(true));
+                self.dfs(pos + 1, need, sum, sq, reps, mask, m, weight);
+            }
+            for k in 0..self.later[pos].len() {
+                let (q, w) = self.later[pos][k];
+                self.acc[q][side] -= w;
+            }
         }
     }
 
