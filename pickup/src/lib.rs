@@ -6,3 +6,4 @@
 //! - `bill`: each player's share of the ice in whole cents, summing exactly
 //!   to the cost, with paid shares kept as they were on every recompute.
 pub mod bill;
+pub mod sides;
