@@ -186,8 +186,8 @@ async fn seed(api: &Api) -> Result<World> {
 /// (docs/series.md); next Tuesday's has 9 of 10 skaters in, both goalie
 /// places taken and a third goalie waitlisted.
 async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
-    let event = api
-        .create(
+    let created = api
+        .post(
             owner,
             "/api/v1/events",
             json!({"title": "Tuesday night pickup", "eventType": "OTHER", "startDate": next_tuesday_evening(),
@@ -196,9 +196,12 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
                    "repeat": {"frequency": "WEEKLY", "until": tenth_tuesday()}}),
         )
         .await?;
+    let (event, series) = (created["id"].as_str().unwrap_or_default(), created["seriesId"].as_str().unwrap_or_default());
+    const POSITIONS: [&str; 5] = ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"];
     for n in 1..=9 {
         let skater = api.sign_in(&format!("pickup_skater{n}")).await?;
-        api.put(&skater, &format!("/api/v1/events/{event}/rsvp"), json!({"action": "ATTENDING", "position": "CENTER"}))
+        let position = POSITIONS[(n - 1) % POSITIONS.len()];
+        api.put(&skater, &format!("/api/v1/events/{event}/rsvp"), json!({"action": "ATTENDING", "position": position}))
             .await?;
     }
     for n in 1..=3 {
@@ -206,6 +209,16 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
         api.put(&goalie, &format!("/api/v1/events/{event}/rsvp"), json!({"action": "ATTENDING", "position": "GOALIE"}))
             .await?;
     }
+    // The rink's owner runs it and collects for the ice (docs/sides-and-bill.md):
+    // ten weeks for 3,750.00, goalies free, and next Tuesday's sides made.
+    api.put(owner, &format!("/api/v1/users/{}/payment-collection", owner.user_id), json!({"enabled": true})).await?;
+    api.put(
+        owner,
+        &format!("/api/v1/event-series/{series}/bill"),
+        json!({"costCents": 375_000, "goaliePolicy": "FREE", "organiserPays": false}),
+    )
+    .await?;
+    api.post(owner, &format!("/api/v1/events/{event}/sides"), json!({"action": "MAKE"})).await?;
     Ok(())
 }
 
