@@ -100,6 +100,7 @@ pub enum Side {
 }
 
 impl Side {
+    /// The opposite side: the mirror of a split swaps every player.
     pub fn other(self) -> Side {
         match self {
             Side::Dark => Side::Light,
@@ -149,6 +150,8 @@ pub struct Split {
 }
 
 /// A fresh split. `avoid`: the current split, for a re-roll — among the optimal splits prefer one that is not it (nor its mirror), when another optimal one exists.
+///
+/// An `avoid` of another length than the players is ignored.
 pub fn make(problem: &Problem, seed: u64, avoid: Option<&[Side]>) -> Split {
     let model = Model::new(problem);
     let avoid = avoid.filter(|a| a.len() == model.n).map(|a| a.iter().map(|s| *s == Side::Dark).collect::<Vec<_>>());
@@ -158,6 +161,9 @@ pub fn make(problem: &Problem, seed: u64, avoid: Option<&[Side]>) -> Split {
 }
 
 /// Re-balance after late changes: `current[i]` is where player i is now (None = a newcomer). Same objective but `moves` (players with Some(side) placed on the other side; newcomers never count) is minimised after `strength` and before `spread`.
+///
+/// Players past the end of `current` are newcomers; entries past the
+/// players are ignored.
 pub fn rebalance(problem: &Problem, current: &[Option<Side>], seed: u64) -> Split {
     let model = Model::new(problem);
     let placed = placed_by_player(model.n, current);
@@ -1495,7 +1501,8 @@ mod tests {
         assert_eq!(make(&goalies, 2, None).score.goalies, 1);
         let unknown = forwards(&[None; 10]);
         assert_eq!(make(&unknown, 2, None).score, Score::default());
-        // A mis-sized `current` or `avoid` is read as far as it goes.
+        // A short `current` makes newcomers of the rest; a mis-sized `avoid`
+        // is ignored.
         assert_eq!(rebalance(&unknown, &[Some(Side::Dark)], 2).sides.len(), 10);
         assert_eq!(make(&unknown, 2, Some(&[Side::Dark])).sides.len(), 10);
         let many_goalies = Problem { players: vec![player(Role::Goalie, None); 40], together: Vec::new() };
