@@ -70,7 +70,8 @@ const EXACT_BUDGET: u128 = 2_704_156 * 6 / 2;
 
 /// Heuristic restarts from fresh greedy splits: with `KICKS`, enough that
 /// at 30 skaters the heuristic nearly always meets the exhaustive optimum
-/// (half as many missed one night in ten on repeats), few enough that 40
+/// (a quarter of the descents, 4 × 12, missed one night in ten, on
+/// repeats), few enough that 40
 /// players take about a tenth of a second at worst.
 const RESTARTS: usize = 8;
 
