@@ -76,6 +76,11 @@ pub enum Scenario {
     /// subscriber. The baseline `fanout --baseline` and `scoreboard
     /// --baseline` compare Rinkside with.
     Floor(FloorArgs),
+    /// Fair sides, in process (no server): times `make` on random pickup
+    /// nights of 12, 20 and 24 skaters (exhaustive), and measures the
+    /// heuristic beyond: against the exhaustive search at 30 skaters and a
+    /// lower bound at 40.
+    Sides(SidesArgs),
     /// One child process's share of `scoreboard --processes`: opens its
     /// displays, says `{"ready":…}` on stdout, reads the goals' marks from
     /// stdin, and reports its deliveries.
@@ -98,6 +103,48 @@ pub struct FloorArgs {
     /// something is published to it.
     #[arg(long, default_value_t = 2_048)]
     pub snapshot_bytes: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct SidesArgs {
+    /// Skater counts whose `make` is timed (each night also has --goalies).
+    #[arg(long, value_delimiter = ',', default_values_t = vec![12usize, 20, 24])]
+    pub sizes: Vec<usize>,
+
+    /// Random nights timed per size.
+    #[arg(long, default_value_t = 200)]
+    pub nights: usize,
+
+    /// Goalies on every night.
+    #[arg(long, default_value_t = 2)]
+    pub goalies: usize,
+
+    /// Skaters of the nights where the heuristic is compared with the
+    /// exhaustive search (C(30,15)/2 ≈ 78M splits before pruning: about a
+    /// second each).
+    #[arg(long, default_value_t = 30)]
+    pub gap_skaters: usize,
+
+    /// Nights compared at --gap-skaters.
+    #[arg(long, default_value_t = 50)]
+    pub gap_nights: usize,
+
+    /// Skaters of the nights where the heuristic is compared with a lower
+    /// bound (too many for the exhaustive search).
+    #[arg(long, default_value_t = 40)]
+    pub bound_skaters: usize,
+
+    /// Nights compared at --bound-skaters.
+    #[arg(long, default_value_t = 200)]
+    pub bound_nights: usize,
+
+    /// Share of player pairs with 1–4 weeks together lately.
+    #[arg(long, default_value_t = 0.25)]
+    pub together: f64,
+
+    /// Seed of the nights (and of each `make`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `--baseline`: the scenario also runs against a floor server, alternately
@@ -897,6 +944,23 @@ mod tests {
         };
         assert_eq!(f.bind.port(), 9000);
         assert!(Cli::try_parse_from(["rinkside-loadtest", "floor", "--bind", "localhost"]).is_err());
+    }
+
+    #[test]
+    fn sides_times_three_sizes_and_measures_the_heuristic_at_thirty_and_forty() {
+        let Scenario::Sides(s) = Cli::try_parse_from(["rinkside-loadtest", "sides"]).unwrap().scenario else {
+            panic!("not sides");
+        };
+        assert_eq!(s.sizes, vec![12, 20, 24]);
+        assert_eq!((s.nights, s.goalies, s.gap_skaters, s.bound_skaters), (200, 2, 30, 40));
+        let Scenario::Sides(s) =
+            Cli::try_parse_from(["rinkside-loadtest", "sides", "--sizes", "8,16", "--gap-nights", "3"])
+                .unwrap()
+                .scenario
+        else {
+            panic!("not sides");
+        };
+        assert_eq!((s.sizes, s.gap_nights), (vec![8, 16], 3));
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! - [`scenario`]: `connect`, `fanout`, `race`, `steady`, `scoreboard`, `clock`, `feed` —
 //!   each sets up what it needs through the API, drives load, and returns an
 //!   `Outcome`; `chaos` also starts its own cluster and breaks it while it
-//!   runs; `market` starts its own node and seeds the sub market.
+//!   runs; `market` starts its own node and seeds the sub market; `sides`
+//!   needs no server: it times the fair-sides split (`rinkside-pickup`) in
+//!   process.
 //! - [`cluster`]: server nodes as child processes, a fresh schema, a
 //!   private Redis, and dropping its clients; [`chaos_check`]: the verdict
 //!   on a chaos run (nothing acknowledged lost, every subscriber converged).
@@ -103,6 +105,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Reconnect(a) => scenario::reconnect::run(a).await,
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
         Scenario::Floor(a) => floor::run(a).await,
+        Scenario::Sides(a) => scenario::sides::run(a).await,
         Scenario::Displays(a) => shard::run_child(a).await,
     }
 }

@@ -5,40 +5,58 @@
 //!
 //! - The objective is [`Score`], compared lexicographically: goalies, sizes,
 //!   positions, strength, (moves, for a re-balance), spread, repeats; then a
-//!   seeded coin among equals. [`score`] computes it for any split.
+//!   seeded draw among equals. [`score`] computes it for any split.
 //! - The first three keys only depend on how many of each role go Dark, so
 //!   both searches only look at splits whose counts per role are optimal
-//!   (`Model::targets`): that is where every optimal split lives, and it cuts
-//!   the space a lot (four forwards and four defence: 36 splits, not 128).
+//!   (`Model::targets`, each role halved, floor or ceiling): every optimal
+//!   split is among them, and there are far fewer (twelve defence and
+//!   twelve forwards: 853,776 instead of 16.8M, before the mirror halves it).
 //! - [`make`] and [`rebalance`] search exhaustively (`Exhaustive`) when there
 //!   are at most [`EXACT_SKATERS`] skaters and the candidate splits fit
-//!   `EXACT_BUDGET`; beyond, a heuristic (`Local`).
+//!   `EXACT_BUDGET` (four goalies at 24 skaters); beyond, a heuristic
+//!   (`Local`). [`exhaustive`] and [`heuristic`] force one or the other, for
+//!   measurement.
 //!
 //! **Exhaustive.** A depth-first enumeration of the splits with optimal
-//! counts, players in a fixed order (goalies first, then skaters by level,
-//! highest first). The first player in that order is always Dark: a split
-//! and its mirror are the same split, so only half are visited. Sums, sums
-//! of squares, repeats and moves are carried incrementally down the tree,
-//! and a branch is cut as soon as a lower bound of its score (the remaining
-//! levels all on the side that needs them most) is worse than the best
-//! found. Ties on the whole score are kept by reservoir sampling, so every
-//! optimal split is equally likely from a random seed, and a last coin from
-//! the seed flips the whole split so Dark is not always the same person.
-//! For a re-balance, moves are not mirror-symmetric (the mirror moves every
-//! placed player the split keeps): each leaf is scored in both orientations.
+//! counts, players in a fixed order (goalies first, then by level, highest
+//! first). The first player in that order is always Dark: a split and its
+//! mirror are the same split, so only half are visited. Sums, sums of
+//! squares, repeats and moves are carried down the tree, and a branch is
+//! cut as soon as a lower bound of its score is worse than the best found:
+//! for strength and spread, the rest of each role's highest or lowest
+//! levels on Dark; for repeats, each player still to place adds at least
+//! the smaller of their weeks with either side so far. Players without any
+//! history who share role, level and current side are interchangeable: one
+//! node per such class, branching on how many go Dark, weighted by the ways
+//! to choose them (a first week, with no history and few levels, is a
+//! handful of nodes, not 1.35M equal splits). Ties on the whole score are
+//! kept by weighted reservoir sampling, class members are drawn at the end,
+//! so every optimal split is equally likely from a random seed; a last coin
+//! from the seed flips the whole split, so Dark is not always the same
+//! person. For a re-balance, moves are not mirror-symmetric (the mirror
+//! moves every placed player the split keeps): each leaf is scored in its
+//! better orientation, and a tie counts for both.
 //!
 //! **Heuristic** (more than 24 skaters, or so many goalies that the
-//! candidates exceed the budget): restarts, each from a seeded greedy split
-//! (roles in turn, within a role highest level first with seeded ties, each
-//! player to the side that still needs that role and has the lower sum;
-//! for a re-balance the first restart starts from the current sides), then
-//! a descent that takes any improving move among single moves, one-for-one
-//! swaps and two-for-two swaps (those are what lowers the spread at an
-//! equal strength: {2, 6} against {4, 4}), then kicks: a few random
-//! same-role swaps followed by another descent, kept when no worse. The
-//! best of all restarts wins, equal scores by reservoir again.
+//! candidates pass the budget): `RESTARTS` restarts, each from a seeded
+//! greedy split (roles in turn, within a role highest level first with
+//! seeded ties, each player to the side that still needs that role and has
+//! the lower sum; for a re-balance the first restart starts from the
+//! current sides, newcomers placed). Then a descent taking any improving
+//! move among single moves, one-for-one swaps and two-for-two swaps (only
+//! those lower the spread at an equal strength: {2, 6} against {4, 4});
+//! each move is scored in O(1) from kept sums and per-player repeat gains.
+//! Then `KICKS` kicks: two or three random swaps within a role (half the
+//! time within a level too, moving only the repeats), another descent, kept
+//! when no worse. The best of all restarts wins, equal scores drawn again.
 //!
-//! **Measured** with `rinkside-loadtest sides` (docs/loadtest.md › Sides).
+//! **Measured** with `rinkside-loadtest sides` (docs/loadtest.md › Sides;
+//! a loaded two-core box, 2 goalies, a quarter of the pairs with history):
+//! `make` at 12 / 20 / 24 skaters p50 0.02 / 0.5 / 4.3 ms, p99 0.04 / 3.1 /
+//! 21.7 ms. The heuristic takes 21 ms p50 at 30 skaters and 53 ms at 40;
+//! at 30 it reached the exhaustive optimum on 49 of 50 nights (the miss:
+//! one week-pair more on repeats), at 40 the exact optimum of keys 1–5 on
+//! 200 of 200.
 
 /// How many players `make`/`rebalance` search exhaustively (skaters,
 /// goalies excluded): 24.
@@ -50,9 +68,11 @@ pub const EXACT_SKATERS: usize = 24;
 /// multiply the search by C(12,6) = 924.
 const EXACT_BUDGET: u128 = 2_704_156 * 6 / 2;
 
-/// Heuristic restarts from fresh greedy splits: enough that the measured
-/// gap at 30 skaters is small, few enough that 40 players stay in the
-/// milliseconds.
+/// Heuristic restarts from fresh greedy splits: with `KICKS`, enough that
+/// at 30 skaters the heuristic nearly always meets the exhaustive optimum
+/// (a quarter of the descents, 4 × 12, missed one night in ten, on
+/// repeats), few enough that 40
+/// players take about a tenth of a second at worst.
 const RESTARTS: usize = 8;
 
 /// Kicks (random swaps and a fresh descent) per restart.
@@ -88,6 +108,7 @@ pub enum Side {
 }
 
 impl Side {
+    /// The opposite side: the mirror of a split swaps every player.
     pub fn other(self) -> Side {
         match self {
             Side::Dark => Side::Light,
@@ -137,6 +158,8 @@ pub struct Split {
 }
 
 /// A fresh split. `avoid`: the current split, for a re-roll — among the optimal splits prefer one that is not it (nor its mirror), when another optimal one exists.
+///
+/// An `avoid` of another length than the players is ignored.
 pub fn make(problem: &Problem, seed: u64, avoid: Option<&[Side]>) -> Split {
     let model = Model::new(problem);
     let avoid = avoid.filter(|a| a.len() == model.n).map(|a| a.iter().map(|s| *s == Side::Dark).collect::<Vec<_>>());
@@ -146,6 +169,9 @@ pub fn make(problem: &Problem, seed: u64, avoid: Option<&[Side]>) -> Split {
 }
 
 /// Re-balance after late changes: `current[i]` is where player i is now (None = a newcomer). Same objective but `moves` (players with Some(side) placed on the other side; newcomers never count) is minimised after `strength` and before `spread`.
+///
+/// Players past the end of `current` are newcomers; entries past the
+/// players are ignored.
 pub fn rebalance(problem: &Problem, current: &[Option<Side>], seed: u64) -> Split {
     let model = Model::new(problem);
     let placed = placed_by_player(model.n, current);
@@ -326,6 +352,9 @@ impl Model {
             adj[i].push((j, w));
             adj[j].push((i, w));
         }
+        for list in &mut adj {
+            list.sort_unstable();
+        }
         // Keys 1–3 are optimal only with each role split as evenly as it
         // goes (sizes and positions are both met by the floor/ceil halves),
         // so the candidates are at most two per role.
@@ -351,6 +380,12 @@ impl Model {
         let total = level.iter().sum();
         let total_sq = level.iter().map(|l| l * l).sum();
         Model { n, role, level, role_count, targets, count_keys: best, total, total_sq, adj }
+    }
+
+    /// Weeks together of two players (adjacency lists are sorted).
+    fn weight(&self, a: usize, b: usize) -> u64 {
+        let list = &self.adj[a];
+        list.binary_search_by_key(&b, |&(j, _)| j).map_or(0, |k| list[k].1)
     }
 
     /// Whether `make`/`rebalance` search exhaustively.
@@ -848,6 +883,10 @@ struct Local<'a> {
     sq: i64,
     reps: u64,
     moved: u32,
+    /// Per player, what flipping them alone would add to the repeats
+    /// (weeks with the other side − weeks with their own): a move's effect
+    /// on the repeats without touching every pair of its players.
+    gain: Vec<i64>,
 }
 
 impl<'a> Local<'a> {
@@ -862,6 +901,7 @@ impl<'a> Local<'a> {
             sq: 0,
             reps: 0,
             moved: placed.iter().filter(|p| **p == Some(true)).count() as u32,
+            gain: model.adj.iter().map(|a| -a.iter().map(|&(_, w)| w as i64).sum::<i64>()).collect(),
         };
         // Everyone Light, then each Dark player flipped: the aggregates
         // follow from the same code the moves use.
@@ -899,10 +939,13 @@ impl<'a> Local<'a> {
         for &(j, w) in &m.adj[i] {
             if self.dark[j] == self.dark[i] {
                 self.reps -= w;
+                self.gain[j] += 2 * w as i64;
             } else {
                 self.reps += w;
+                self.gain[j] -= 2 * w as i64;
             }
         }
+        self.gain[i] = -self.gain[i];
         self.dark[i] = to_dark;
         let sign = if to_dark { 1 } else { -1 };
         if to_dark {
@@ -919,9 +962,11 @@ impl<'a> Local<'a> {
         }
     }
 
-    /// The score after flipping `flips`, all keys but repeats (0): O(k)
-    /// where repeats would cost every pair of theirs.
-    fn without_repeats_after(&self, flips: &[usize]) -> Score {
+    /// The score after flipping `flips` (distinct players), without
+    /// flipping them, or None when it is worse than `now` already before
+    /// the repeats. Repeats: each one's gain, less the pairs among them
+    /// (flipped together, a pair stays as it was).
+    fn after(&self, flips: &[usize], now: Score) -> Option<Score> {
         let m = self.model;
         let (mut count, mut sum, mut sq, mut moved) = (self.count, self.sum, self.sq, self.moved);
         for &i in flips {
@@ -940,24 +985,30 @@ impl<'a> Local<'a> {
                 None => {}
             }
         }
-        self.score_with(count, sum, sq, 0, moved)
+        // Worse before the repeats: no need to count them.
+        if self.score_with(count, sum, sq, 0, moved) > (Score { repeats: 0, ..now }) {
+            return None;
+        }
+        let mut reps = self.reps as i64;
+        for (x, &a) in flips.iter().enumerate() {
+            reps += self.gain[a];
+            for &b in &flips[x + 1..] {
+                let w = m.weight(a, b) as i64;
+                reps += if self.dark[a] == self.dark[b] { 2 * w } else { -2 * w };
+            }
+        }
+        Some(self.score_with(count, sum, sq, reps.max(0) as u64, moved))
     }
 
     /// Flips `flips` when that lowers the score; says whether it did.
     fn try_move(&mut self, now: Score, flips: &[usize]) -> bool {
-        if self.without_repeats_after(flips) > (Score { repeats: 0, ..now }) {
+        if self.after(flips, now).is_none_or(|s| s >= now) {
             return false;
         }
         for &i in flips {
             self.flip(i);
         }
-        if self.score() < now {
-            return true;
-        }
-        for &i in flips.iter().rev() {
-            self.flip(i);
-        }
-        false
+        true
     }
 
     /// Takes improving moves until none is left: single moves, then
@@ -1021,11 +1072,17 @@ impl<'a> Local<'a> {
     /// A few random same-role swaps: out of a local optimum without
     /// touching the counts.
     fn kick(&mut self, rng: &mut Rng) {
+        let m = self.model;
         let swaps = 2 + rng.below(2) as usize;
+        // Half the kicks stay on the plateau: partners of the same level
+        // too, so only the repeats (and moves) change.
+        let same_level = rng.coin();
         for _ in 0..swaps {
-            let a = rng.below(self.model.n as u64) as usize;
-            let partners: Vec<usize> = (0..self.model.n)
-                .filter(|&b| self.model.role[b] == self.model.role[a] && self.dark[b] != self.dark[a])
+            let a = rng.below(m.n as u64) as usize;
+            let partners: Vec<usize> = (0..m.n)
+                .filter(|&b| {
+                    m.role[b] == m.role[a] && self.dark[b] != self.dark[a] && (!same_level || m.level[b] == m.level[a])
+                })
                 .collect();
             if partners.is_empty() {
                 continue;
@@ -1284,6 +1341,21 @@ mod tests {
         }
 
         #[test]
+        fn the_heuristic_finds_the_optimum_on_small_nights(p in problem(12), seed in any::<u64>()) {
+            prop_assert_eq!(heuristic(&p, seed).score, best_by_brute_force(&p, None));
+        }
+
+        #[test]
+        fn the_heuristic_rebalance_finds_the_optimum_on_small_nights((p, current) in with_current(10), seed in any::<u64>()) {
+            let model = Model::new(&p);
+            let placed = placed_by_player(model.n, &current);
+            let mut rng = super::Rng::new(seed);
+            let dark = solve(&model, &placed, None, &mut rng, false);
+            let split = finish(&p, &model, dark, Some(&current), &mut rng);
+            prop_assert_eq!(split.score, best_by_brute_force(&p, Some(&current)));
+        }
+
+        #[test]
         fn a_reroll_gives_another_optimal_split_when_there_is_one(p in problem(10), seed in any::<u64>()) {
             let first = make(&p, seed, None);
             let again = make(&p, seed.wrapping_add(1), Some(&first.sides));
@@ -1437,7 +1509,8 @@ mod tests {
         assert_eq!(make(&goalies, 2, None).score.goalies, 1);
         let unknown = forwards(&[None; 10]);
         assert_eq!(make(&unknown, 2, None).score, Score::default());
-        // A mis-sized `current` or `avoid` is read as far as it goes.
+        // A short `current` makes newcomers of the rest; a mis-sized `avoid`
+        // is ignored.
         assert_eq!(rebalance(&unknown, &[Some(Side::Dark)], 2).sides.len(), 10);
         assert_eq!(make(&unknown, 2, Some(&[Side::Dark])).sides.len(), 10);
         let many_goalies = Problem { players: vec![player(Role::Goalie, None); 40], together: Vec::new() };

@@ -10,6 +10,7 @@ pub mod market;
 pub mod race;
 pub mod reconnect;
 pub mod scoreboard;
+pub mod sides;
 pub mod steady;
 pub mod sync;
 
