@@ -196,7 +196,8 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
                    "repeat": {"frequency": "WEEKLY", "until": tenth_tuesday()}}),
         )
         .await?;
-    let (event, series) = (created["id"].as_str().unwrap_or_default(), created["seriesId"].as_str().unwrap_or_default());
+    let (event, series) =
+        (created["id"].as_str().unwrap_or_default(), created["seriesId"].as_str().unwrap_or_default());
     const POSITIONS: [&str; 5] = ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"];
     for n in 1..=9 {
         let skater = api.sign_in(&format!("pickup_skater{n}")).await?;
