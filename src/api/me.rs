@@ -44,6 +44,8 @@ pub struct PatchMe {
     #[schema(min_items = 1)]
     pub profile_types: Option<Vec<ProfileType>>,
     pub onboarding_complete: Option<bool>,
+    /// Only `false`: a rink's staff turn it on (403 for `true` unless it is
+    /// on already; docs/sides-and-bill.md › Who may collect).
     pub can_collect_event_payments: Option<bool>,
 }
 
@@ -103,7 +105,7 @@ async fn get_me(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json
 }
 
 /// Edit the profile and profile types.
-#[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
+#[utoipa::path(request_body = PatchMe, responses((status = 200, body = User), (status = 403, body = crate::error::ErrorEnvelope), (status = 409, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[patch("/me")]
 async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<PatchMe>) -> AppResult<web::Json<User>> {
     // `/me` can only ever name the caller; asked anyway so the rule lives in one place.

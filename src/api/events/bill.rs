@@ -144,14 +144,34 @@ pub(super) async fn get_bill(
     Ok(web::Json(view(&state, &event, &me).await?))
 }
 
+/// What a goalie pays against a skater.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum GoaliePolicyInput {
+    Free,
+    Half,
+    Full,
+}
+
+impl From<GoaliePolicyInput> for GoaliePolicy {
+    fn from(p: GoaliePolicyInput) -> Self {
+        match p {
+            GoaliePolicyInput::Free => GoaliePolicy::Free,
+            GoaliePolicyInput::Half => GoaliePolicy::Half,
+            GoaliePolicyInput::Full => GoaliePolicy::Full,
+        }
+    }
+}
+
 /// What the organiser sets.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct BillInput {
     /// Whole cents, 0–1,000,000,000. For a series: the total over its weeks.
+    #[serde(deserialize_with = "crate::api::whole")]
+    #[schema(minimum = 0, maximum = 1_000_000_000)]
     pub cost_cents: i64,
-    /// FREE, HALF or FULL.
-    pub goalie_policy: String,
+    pub goalie_policy: GoaliePolicyInput,
     /// Whether the organiser pays a share too (default true).
     pub organiser_pays: Option<bool>,
     /// ISO 4217, only for an event without a rink (a rink bills in its own).
@@ -169,10 +189,6 @@ fn parse(input: &BillInput, rink_currency: Option<&str>) -> AppResult<(i64, Goal
             Err(format!("must be whole cents from 0 to {MAX_COST_CENTS}"))
         },
     );
-    let policy = form.field(
-        "goaliePolicy",
-        GoaliePolicy::parse(&input.goalie_policy).ok_or("must be FREE, HALF or FULL".to_string()),
-    );
     let currency = form.field(
         "currency",
         match (rink_currency, input.currency.as_deref()) {
@@ -186,7 +202,7 @@ fn parse(input: &BillInput, rink_currency: Option<&str>) -> AppResult<(i64, Goal
         },
     );
     form.finish()?;
-    Ok((cost?, policy?, input.organiser_pays.unwrap_or(true), currency?))
+    Ok((cost?, input.goalie_policy.into(), input.organiser_pays.unwrap_or(true), currency?))
 }
 
 /// Set what the event's ice cost (its organiser, who may collect payments).
