@@ -109,7 +109,7 @@ function SharesTable({ bill, eventId, closed, myId }: { bill: EventBill; eventId
   // The toggle in flight shows its new state until the bill is read again.
   const flight = markPaid.isPending ? markPaid.variables : null;
   return (
-    <div className="shares">
+    <div className="shares table-wrap">
       {error && <Alert>{error}</Alert>}
       <table className="shares__table" data-testid={closed ? 'bill-shares' : 'bill-preview-shares'}>
         <caption className="sr-only">{closed ? 'Each player’s share and whether they paid' : 'Each player’s share, before billing'}</caption>

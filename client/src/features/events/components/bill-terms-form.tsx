@@ -64,6 +64,7 @@ export function BillTermsForm({
   const cents = parsed && 'cents' in parsed ? parsed.cents : null;
   const dirty = cents !== terms.cents || policy !== terms.goaliePolicy || organiserPays !== terms.organiserPays || currency !== terms.currency;
   const touched = () => setSaved(false);
+  const symbol = currencySymbol(currency);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -91,7 +92,9 @@ export function BillTermsForm({
           label={label}
           inputMode="decimal"
           autoComplete="off"
-          prefix={currencySymbol(currency)}
+          prefix={symbol}
+          // Room for the symbol, however long ("$", "CA$", "CHF").
+          style={{ paddingLeft: `calc(20px + ${symbol.length}ch)` }}
           value={amount}
           onChange={(e) => {
             setAmount(e.target.value);

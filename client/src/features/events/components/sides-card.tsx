@@ -77,10 +77,13 @@ function PlayerRow({ player, side, myId, picking }: { player: SidePlayer; side: 
     <>
       <RoleBadge player={player} />
       <span className="side-player__name">
-        {player.displayName}
-        {isMe && <span className="you-badge">You</span>}
+        <span className="side-player__label">
+          {player.displayName}
+          {isMe && <span className="you-badge">You</span>}
+        </span>
+        {hole && <span className="side-player__dropped">dropped</span>}
       </span>
-      {hole ? <span className="side-player__dropped">dropped</span> : <LevelChip level={player.level} />}
+      {!hole && <LevelChip level={player.level} />}
     </>
   );
   const cls = ['side-player', hole && 'side-player--hole', isMe && 'side-player--me', selected && 'side-player--selected'].filter(Boolean).join(' ');
