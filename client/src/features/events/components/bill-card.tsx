@@ -42,7 +42,7 @@ export function PlayerBill({ event }: { event: RinkEvent }) {
   } else if (money.kind === 'paid') {
     tone = 'paid';
     title = 'Paid';
-    sub = [money.cents !== null ? `You paid ${fmt(money.cents)} for the ice. Thanks!` : 'Thanks for paying for the ice!', credit ? `${credit}.` : null].filter(Boolean).join(' ');
+    sub = [`You paid ${fmt(money.cents)} for the ice. Thanks!`, credit ? `${credit}.` : null].filter(Boolean).join(' ');
   } else {
     tone = 'credit';
     title = `You have ${fmt(money.creditCents)} credit`;

@@ -53,5 +53,7 @@ describe('myMoney', () => {
     expect(myMoney(makeViewer({ currency: 'USD', owesCents: null, paidCents: 1750 }))).toEqual({ kind: 'paid', cents: 1750, creditCents: 0, currency: 'USD' });
     expect(myMoney(makeViewer({ currency: 'CAD', creditCents: 500 }))).toEqual({ kind: 'credit', creditCents: 500, currency: 'CAD' });
     expect(myMoney(makeViewer({ currency: 'USD', owesCents: 0, creditCents: 0 }))).toBeNull();
+    // Marked paid at an event without a bill: the RSVP card's "Paid" says it, not a bill line.
+    expect(myMoney(makeViewer({ currency: 'USD', isPaid: true, paidCents: 0 }))).toBeNull();
   });
 });

@@ -29,7 +29,7 @@ export function previewLine(bill: EventBill, locale?: string): string | null {
 
 export type MyMoney =
   | { kind: 'owes'; cents: number; creditCents: number; currency: string }
-  | { kind: 'paid'; cents: number | null; creditCents: number; currency: string }
+  | { kind: 'paid'; cents: number; creditCents: number; currency: string }
   | { kind: 'credit'; creditCents: number; currency: string };
 
 /** What a player's own line says; null when there is no bill for them. */
@@ -38,7 +38,8 @@ export function myMoney(viewer: EventViewer | undefined): MyMoney | null {
   const currency = viewer.currency;
   const credit = viewer.creditCents ?? 0;
   if (viewer.owesCents !== null && viewer.owesCents > 0) return { kind: 'owes', cents: viewer.owesCents, creditCents: credit, currency };
-  if (viewer.paidCents !== null) return { kind: 'paid', cents: viewer.paidCents, creditCents: credit, currency };
+  // Paid nothing (a free share, or marked paid at an event without a bill): no bill to speak of.
+  if (viewer.paidCents !== null && viewer.paidCents > 0) return { kind: 'paid', cents: viewer.paidCents, creditCents: credit, currency };
   if (credit > 0) return { kind: 'credit', creditCents: credit, currency };
   return null;
 }
