@@ -21,6 +21,8 @@ import { eventKeys, seriesKeys, useEvent, useEventPayments, useMarkPaid } from '
 import { BillCard, PlayerBill } from './bill-card';
 import { SeriesIceCard } from './series-ice';
 import { SidesCard } from './sides-card';
+import { useSides } from '../api/sides';
+import { sidesMade } from '../model/sides';
 import { useLiveAttendees, useRefetchOnFeedPush, useRefreshEventOnPush, useRemoveAttendee } from '../api/live';
 import { AttendeesCard, WaitlistCard, type OrganiserRowTools } from './attendees';
 import { EventDetails } from './event-details';
@@ -129,6 +131,9 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
 
   const myIsPaid = doc?.attending.some((a) => a.userId === me.id) ? (viewer?.isPaid ?? null) : null;
   const showSides = pickup && !cancelled && (doc?.attending.length ?? 0) > 0;
+  // Once the organiser has made sides, they are the split: the list stops grouping by its own rule.
+  const sides = useSides(event.id, showSides);
+  const groupConfig = sides.data && sidesMade(sides.data) ? null : event.groupConfig;
 
   return (
     <div className="event-page" data-testid="event-page">
@@ -166,7 +171,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
         </div>
         <div className="event-layout__main">
           {showSides && <SidesCard eventId={event.id} isOrganiser={isOrganiser} myId={me.id} mySide={viewer?.side ?? null} />}
-          <AttendeesCard doc={doc} groupConfig={event.groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />
+          <AttendeesCard doc={doc} groupConfig={groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />
           <WaitlistCard doc={doc} myId={me.id} tools={tools} />
           {readsBill && <BillCard event={event} />}
           {event.seriesId && pickup && <SeriesIceCard event={event} />}

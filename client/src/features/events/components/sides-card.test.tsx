@@ -247,6 +247,25 @@ describe('EventPage with sides', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(server.callsTo('GET', '/events/e-1/sides').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('stops grouping the list by its own rule once the organiser has made sides', async () => {
+    const groupConfig = { balanceBy: 'POSITION' as const, groups: [{ name: 'Red', color: '#c0392b' }, { name: 'Blue', color: '#2980b9' }] };
+    let doc = notMade();
+    mockApi({
+      'GET /events/e-1': makeEvent({ eventType: 'PRACTICE', groupConfig, viewer: makeViewer({ isOrganiser: true }) }),
+      'GET /events/e-1/attendees': attendees(1),
+      'GET /events/e-1/sides': () => doc,
+      'POST /events/e-1/sides': () => (doc = sides()),
+      'GET /events/e-1/bill': apiError(404, 'not_found', 'no bill'),
+      'GET /me/positions': [],
+      'GET /me/teams': { items: [], nextCursor: null },
+    });
+    renderWithProviders(<EventPage />, { route: '/events/e-1', path: '/events/:id' });
+    expect(await screen.findByTestId('group-0')).toHaveTextContent('Red');
+    await userEvent.setup().click(await screen.findByTestId('make-sides'));
+    await waitFor(() => expect(within(screen.getByTestId('attendees')).queryByText('Red')).not.toBeInTheDocument());
+    expect(within(screen.getByTestId('attendees')).getByText('Player d1')).toBeInTheDocument();
+  });
+
   it('shows no teams on a game, and reads none', async () => {
     const server = mockApi({
       'GET /events/e-1': makeEvent({ eventType: 'GAME', viewer: makeViewer({ isOrganiser: true }) }),

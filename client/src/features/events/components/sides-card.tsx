@@ -262,7 +262,8 @@ export function SidesCard({ eventId, isOrganiser, myId, mySide }: { eventId: str
   const holes = [...doc.dark, ...doc.light].filter((p) => !p.present).length;
   const newcomers = doc.unassigned.length;
   const inCount = doc.dark.filter((p) => p.present).length + doc.light.filter((p) => p.present).length + newcomers;
-  const shownSide = mySide ?? sideOf(doc, myId);
+  // The columns' own word first, so the banner never disagrees with the list under it.
+  const shownSide = sideOf(doc, myId) ?? mySide;
   const mySidePresent = shownSide !== null && (shownSide === 'DARK' ? doc.dark : doc.light).some((p) => p.userId === myId && p.present);
 
   const subtitle = !made
