@@ -76,7 +76,7 @@ describe('SidesCard', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(within(dark).getByText('Player g1')).toBeInTheDocument();
     expect(within(light).getByText('Player d2')).toBeInTheDocument();
     // Role badge and level, read out in words.
-    expect(within(dark).getByTestId('side-player-g1')).toHaveAccessibleName(/Player g1, Goalie, Dark/);
+    expect(within(dark).getByTestId('side-player-g1')).toHaveAccessibleName(/Player g1, Goalie, level 5, Dark/);
     expect(within(dark).getByTestId('side-player-f1')).toHaveTextContent('F');
     expect(within(dark).getByTestId('side-player-f1')).toHaveTextContent('6');
     expect(screen.getByTestId('sides-totals-DARK')).toHaveTextContent('1 G1 D1 FLevel 15');

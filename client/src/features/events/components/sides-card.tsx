@@ -104,7 +104,7 @@ function PlayerRow({ player, side, myId, picking }: { player: SidePlayer; side: 
         type="button"
         className={`${cls} side-player--button`}
         aria-pressed={selected}
-        aria-label={`${player.displayName}, ${ROLE_LABELS[player.role]}, ${where}: ${action}`}
+        aria-label={`${player.displayName}, ${ROLE_LABELS[player.role]}, ${player.level === null ? 'level unknown' : `level ${player.level}`}, ${where}: ${action}`}
         disabled={picking.busy}
         onClick={() => picking.onTap(player.userId)}
         data-testid={`side-player-${player.userId}`}
