@@ -27,6 +27,8 @@
 //!   follow-up record).
 //! - [`market`] is the sub market: statuses, their matches and open spots,
 //!   pushed live on each person's `matches` topic.
+//! - [`ice_bill`] works out an event's ice bill from its facts (the pure
+//!   split and Dark/Light sides are in the `rinkside-pickup` crate).
 //! - [`error`] is the one error type and the contract's envelope.
 //!
 //! Tests: every parser of outside input has a `mod fuzz` beside it (proptest
@@ -45,6 +47,7 @@ pub mod error;
 pub mod feed;
 pub mod http;
 pub mod http_input;
+pub mod ice_bill;
 pub mod live;
 pub mod market;
 pub mod notify;

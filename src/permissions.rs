@@ -171,6 +171,11 @@ pub enum Action<'a> {
     CollectPayments {
         event_id: &'a str,
     },
+    /// Turn someone's payment collection on or off: the staff of a rink
+    /// where they organise (docs/sides-and-bill.md › Who may collect).
+    GrantPaymentCollection {
+        user_id: &'a str,
+    },
     /// Schedule a game between two rosters of a season.
     ScheduleGame {
         season_id: &'a str,
@@ -226,7 +231,9 @@ impl Action<'_> {
             | Action::EditPost { .. }
             | Action::EditOwnStatus { .. } => &[Myself],
             Action::ManageTeamStatus { .. } => &[TeamOwner, TeamManager],
-            Action::ScheduleSeasonEvent { .. } | Action::HostEvent { .. } => &[FacilityOwner, FacilityManager],
+            Action::ScheduleSeasonEvent { .. } | Action::HostEvent { .. } | Action::GrantPaymentCollection { .. } => {
+                &[FacilityOwner, FacilityManager]
+            }
             Action::CommitTeam { .. } => &[TeamOwner, TeamManager],
             Action::OrganiseEvent { .. } | Action::CollectPayments { .. } => {
                 &[EventCreator, FacilityOwner, FacilityManager]
@@ -278,6 +285,7 @@ impl Action<'_> {
             | Action::ManageDivisionMappings { season_id }
             | Action::ScheduleSeasonEvent { season_id } => Object::Season(season_id),
             Action::OrganiseEvent { event_id } | Action::CollectPayments { event_id } => Object::Event(event_id),
+            Action::GrantPaymentCollection { user_id } => Object::Organiser(user_id),
             Action::ScheduleGame { season_id, roster_ids } => Object::Fixture { season_id, roster_ids },
             Action::ManageGame { game_id } | Action::ScoreGame { game_id } => Object::Game(game_id),
             Action::SetLineup { game_id, roster_id } => Object::GameSide { game_id, roster_id },
@@ -325,6 +333,8 @@ pub enum Object<'a> {
         game_id: &'a str,
         roster_id: &'a str,
     },
+    /// A person as an organiser: the rinks where they organise.
+    Organiser(&'a str),
     /// Two rosters of a season that would play each other.
     Fixture {
         season_id: &'a str,
@@ -379,6 +389,10 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
             let row = db::access::game_side_relations(&db.pool, game_id, roster_id, viewer.unwrap_or("")).await?;
             return Ok(from_row(viewer, row.ok_or_else(|| AppError::not_found("game"))?));
         }
+        Object::Organiser(id) => {
+            let row = db::access::organiser_relations(&db.pool, id, viewer.unwrap_or("")).await?;
+            return Ok(from_row(viewer, row.ok_or_else(|| AppError::not_found("user"))?));
+        }
         Object::Fixture { season_id, roster_ids } => {
             let row = db::access::fixture_relations(&db.pool, season_id, roster_ids, viewer.unwrap_or("")).await?;
             return Ok(from_row(viewer, row));
@@ -386,7 +400,11 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
         _ => {}
     }
     let (facility, team, roster) = match object {
-        Object::Event(_) | Object::Game(_) | Object::GameSide { .. } | Object::Fixture { .. } => (None, None, None),
+        Object::Event(_)
+        | Object::Game(_)
+        | Object::GameSide { .. }
+        | Object::Fixture { .. }
+        | Object::Organiser(_) => (None, None, None),
         Object::Nothing => (None, None, None),
         Object::Facility(id) => {
             if !db::facilities::exists(&db.pool, id).await? {
@@ -438,10 +456,15 @@ fn from_row(viewer: Option<&str>, row: db::access::RelationRow) -> Relations {
 }
 
 /// The precondition of [`Action::CollectPayments`] besides the rule: the
-/// organiser turned payment collection on in their profile.
+/// organiser may collect payments (granted by a rink's staff,
+/// [`Action::GrantPaymentCollection`]).
 pub async fn check_payment_collector(db: &Db, user_id: &str) -> AppResult<()> {
     let collects = db::users::get(&db.pool, user_id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
-    if collects { Ok(()) } else { Err(AppError::forbidden("turn on payment collection in your profile first")) }
+    if collects {
+        Ok(())
+    } else {
+        Err(AppError::forbidden("payment collection is off: the staff of a rink where you organise can turn it on"))
+    }
 }
 
 /// Allows the action or answers 401 (signed out), 404 (no such object) or

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createPerson, openAs, shot, suffix, type Person } from './people';
+import { createPerson, letCollect, openAs, shot, suffix, type Person } from './people';
 
 async function signIn(page: Page, person: Person) {
   await page.addInitScript((t) => window.localStorage.setItem('rinkside.devToken', t), person.token);
@@ -83,11 +83,11 @@ test('two players race for the last skater slot: exactly one gets it, the other 
 
   await loser.screenshot({ path: shot(testInfo, 'event-page-player'), fullPage: true });
 
-  // The organiser turns on payment collection and marks the player paid.
+  // The organiser runs a rink, whose staff (they) let them collect payments; the profile shows it
+  // on. They mark the player paid.
+  await letCollect(page, organiser, `Olive's Rink ${id}`);
   await page.goto('/settings/profile#payments');
-  await page.getByTestId('collect-payments').check();
   await expect(page.getByTestId('collect-payments')).toBeChecked();
-  await expect(page.getByTestId('collect-payments-saved')).toBeVisible();
   await page.goto(eventPath);
   const paid = page.getByTestId(`paid-${loserPerson.id}`);
   await expect(paid).toHaveText('Unpaid');

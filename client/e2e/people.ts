@@ -37,6 +37,16 @@ export async function create<T>(page: Page, person: Person, url: string, data: u
 }
 
 /**
+ * Lets `person` collect payments the one way there is (docs/sides-and-bill.md): they run a rink
+ * of their own, and as its staff turn their own collection on.
+ */
+export async function letCollect(page: Page, person: Person, rinkName: string): Promise<void> {
+  await create(page, person, '/api/v1/facilities', { name: rinkName, timezone: 'America/Toronto' });
+  const res = await page.request.put(`/api/v1/users/${person.id}/payment-collection`, { headers: auth(person), data: { enabled: true } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
+/**
  * A separate browser context (own storage, own socket) signed in as `person`, sized like the project;
  * on the project's server, or on `baseURL` (a story's own server).
  */

@@ -96,8 +96,7 @@ pub fn work_out(terms: &Terms, payers: &[Payer]) -> Bill {
     let cost = terms.cost_cents.max(0);
     let mut shares: Vec<Share> =
         payers.iter().map(|p| Share { weight: weight(terms, p), ..Share::default() }).collect();
-    let paid_in: i64 =
-        payers.iter().filter(|p| p.present).filter_map(|p| p.paid_cents).map(|c| c.max(0)).sum();
+    let paid_in: i64 = payers.iter().filter(|p| p.present).filter_map(|p| p.paid_cents).map(|c| c.max(0)).sum();
 
     // Paid amounts stand; a payer who did not play has all of it as credit.
     for (share, payer) in shares.iter_mut().zip(payers) {
@@ -110,7 +109,8 @@ pub fn work_out(terms: &Terms, payers: &[Payer]) -> Bill {
     }
 
     // What is left goes over the unpaid players by weight.
-    let unpaid: Vec<usize> = (0..payers.len()).filter(|&i| payers[i].present && payers[i].paid_cents.is_none()).collect();
+    let unpaid: Vec<usize> =
+        (0..payers.len()).filter(|&i| payers[i].present && payers[i].paid_cents.is_none()).collect();
     let left = (cost - paid_in).max(0);
     let weights: Vec<u64> = unpaid.iter().map(|&i| shares[i].weight).collect();
     let mut uncovered = 0;

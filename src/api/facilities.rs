@@ -10,6 +10,7 @@ use super::{PageQuery, nullable};
 use crate::auth::AuthUser;
 use crate::db::facilities::{FacilityColumns, FacilityFields};
 use crate::db::{self, orgs::Org};
+use crate::domain::money::Currency;
 use crate::domain::text::{Email, HttpUrl, Name, PhoneNumber, PlainText, TimeZoneName, optional};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::startup::AppState;
@@ -33,6 +34,9 @@ pub struct Facility {
     pub description: Option<String>,
     /// IANA time zone name, e.g. "America/Toronto".
     pub timezone: String,
+    /// ISO 4217: what the rink bills ice in (its own choice, else the one
+    /// its time zone implies).
+    pub currency: String,
 }
 
 /// `GET /facilities/{id}`: the facility and what its page shows.
@@ -66,6 +70,7 @@ impl OrgApi for Facilities {
             website: f.website,
             image_url: f.image_url,
             description: f.description,
+            currency: f.currency.unwrap_or_else(|| Currency::for_timezone(&f.timezone).as_str().to_string()),
             timezone: f.timezone,
         })
     }
@@ -98,6 +103,10 @@ pub struct NewFacility {
     pub image_url: Option<String>,
     #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<String>,
+    /// ISO 4217 (CAD, USD, EUR, GBP, SEK, NOK, DKK, CHF, CZK, AUD, NZD);
+    /// absent or null: the one the time zone implies.
+    #[serde(default)]
+    pub currency: Option<String>,
 }
 
 /// Kept for `api::dev`, which has not moved to [`Email`] yet.
@@ -117,6 +126,7 @@ impl NewFacility {
         let website = form.field("website", optional(self.website.as_deref(), HttpUrl::parse));
         let image_url = form.field("imageUrl", optional(self.image_url.as_deref(), HttpUrl::parse));
         let description = form.field("description", optional(self.description.as_deref(), PlainText::parse));
+        let currency = form.field("currency", optional(self.currency.as_deref(), Currency::parse));
         form.finish()?;
         Ok(FacilityFields {
             name: name?,
@@ -126,6 +136,7 @@ impl NewFacility {
             image_url: image_url?,
             description: description?,
             timezone: timezone?,
+            currency: currency?,
         })
     }
 }
@@ -165,6 +176,9 @@ pub struct FacilityPatch {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(schema_with = crate::domain::text::schema::optional_text::<4000>)]
     pub description: Option<Option<String>>,
+    /// Null goes back to the one the time zone implies.
+    #[serde(default, deserialize_with = "nullable")]
+    pub currency: Option<Option<String>>,
 }
 
 /// Edit a facility (owner or managers); answers the page.
@@ -189,6 +203,7 @@ async fn edit(
         website: p.website.unwrap_or(row.own.website),
         image_url: p.image_url.unwrap_or(row.own.image_url),
         description: p.description.unwrap_or(row.own.description),
+        currency: p.currency.unwrap_or(row.own.currency),
     }
     .parse()?;
     db::orgs::replace(&mut tx, &id, &fields).await?;

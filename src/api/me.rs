@@ -110,6 +110,13 @@ async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<Patc
     crate::permissions::check(&state.db, Some(&me.id), crate::permissions::Action::EditProfile { user_id: &me.id })
         .await?;
     let (patch, types) = body.into_inner().into_patch()?;
+    if patch.can_collect_event_payments == Some(true) {
+        crate::permissions::check_payment_collector(&state.db, &me.id).await.map_err(|_| {
+            AppError::forbidden(
+                "payment collection is granted by the staff of a rink where you organise; you may only turn it off",
+            )
+        })?;
+    }
     if patch.onboarding_complete == Some(true) {
         // Onboarding is complete only with at least one profile type and
         // the current terms accepted.

@@ -108,6 +108,34 @@ pub async fn event_relations<'e, E: Executor<'e, Database = Any>>(
     .await
 }
 
+/// How the viewer relates to an organiser, for granting payment
+/// collection (docs/sides-and-bill.md › Who may collect): the viewer's
+/// staff roles at the rinks where the organiser organises — a rink they
+/// made an event at, or staff. `None` when there is no such person.
+pub async fn organiser_relations<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    organiser_id: &str,
+    user_id: &str,
+) -> Result<Option<RelationRow>, sqlx::Error> {
+    sqlx::query_as(
+        "WITH rinks AS ( \
+           SELECT facility_id AS id FROM events WHERE creator_id = $1 AND facility_id IS NOT NULL \
+           UNION SELECT id FROM facilities WHERE owner_id = $1 \
+           UNION SELECT facility_id FROM facility_managers WHERE user_id = $1) \
+         SELECT \
+           (SELECT COUNT(*) FROM facilities f WHERE f.id IN (SELECT id FROM rinks) AND f.owner_id = $2) AS facility_owner, \
+           (SELECT COUNT(*) FROM facility_managers m WHERE m.facility_id IN (SELECT id FROM rinks) AND m.user_id = $2) \
+             AS facility_manager, \
+           CAST(0 AS BIGINT) AS team_owner, CAST(0 AS BIGINT) AS team_manager, CAST(0 AS BIGINT) AS roster_captain, \
+           CAST(0 AS BIGINT) AS roster_member, CAST(0 AS BIGINT) AS event_creator, CAST(0 AS BIGINT) AS scorekeeper \
+         FROM users u WHERE u.id = $1 AND u.deleted_at IS NULL",
+    )
+    .bind(organiser_id)
+    .bind(user_id)
+    .fetch_optional(ex)
+    .await
+}
+
 /// How one user relates to a game, in one round trip (every scoring action
 /// asks it first): the season's facility, either playing roster's team,
 /// and the game's score keepers. `None` when the game does not exist.

@@ -254,29 +254,34 @@ pub struct PaymentRow {
     pub event_id: String,
     pub user_id: String,
     pub is_paid: i64,
+    /// What they paid, when marked paid since bills exist.
+    pub paid_cents: Option<i64>,
     pub marked_paid_at: Option<i64>,
     pub marked_paid_by_id: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
 
-/// Marks a payment; only attendees have payment rows (created when they
-/// became ATTENDING). `None` when the person has no payment row.
+/// Marks a payment: `Some(cents)` paid with what they paid, `None`
+/// unpaid. Only attendees have payment rows (created when they became
+/// ATTENDING). `None` when the person has no payment row.
 pub async fn mark_paid(
     conn: &mut AnyConnection,
     event_id: &str,
     user_id: &str,
-    paid: bool,
+    paid_cents: Option<i64>,
     by: &str,
 ) -> Result<Option<PaymentRow>, sqlx::Error> {
     let now = now_ms();
+    let paid = paid_cents.is_some();
     let done = sqlx::query(
-        "UPDATE event_payments SET is_paid = $3, marked_paid_at = $4, marked_paid_by_id = $5, updated_at = $6 \
+        "UPDATE event_payments SET is_paid = $3, paid_cents = $4, marked_paid_at = $5, marked_paid_by_id = $6, updated_at = $7 \
          WHERE event_id = $1 AND user_id = $2",
     )
     .bind(event_id)
     .bind(user_id)
     .bind(flag(paid))
+    .bind(paid_cents)
     .bind(paid.then_some(now))
     .bind(paid.then(|| by.to_string()))
     .bind(now)
@@ -286,7 +291,7 @@ pub async fn mark_paid(
         return Ok(None);
     }
     sqlx::query_as(
-        "SELECT id, event_id, user_id, is_paid, marked_paid_at, marked_paid_by_id, created_at, updated_at \
+        "SELECT id, event_id, user_id, is_paid, paid_cents, marked_paid_at, marked_paid_by_id, created_at, updated_at \
          FROM event_payments WHERE event_id = $1 AND user_id = $2",
     )
     .bind(event_id)
@@ -374,7 +379,7 @@ pub async fn payment_rows<'e, E: Executor<'e, Database = Any>>(
     event_id: &str,
 ) -> Result<Vec<PaymentRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, event_id, user_id, is_paid, marked_paid_at, marked_paid_by_id, created_at, updated_at \
+        "SELECT id, event_id, user_id, is_paid, paid_cents, marked_paid_at, marked_paid_by_id, created_at, updated_at \
          FROM event_payments WHERE event_id = $1 ORDER BY created_at",
     )
     .bind(event_id)

@@ -3,6 +3,7 @@
 //! deletion) is in `db::orgs` and `db::staff`.
 
 use super::orgs::{self, Org, OrgColumns, OrgFields, OrgRow, text};
+use crate::domain::money::Currency;
 use crate::domain::text::{Email, HttpUrl, Name, PhoneNumber, PlainText, TimeZoneName};
 use sqlx::{Any, Executor, FromRow};
 
@@ -15,11 +16,14 @@ pub struct FacilityColumns {
     pub image_url: Option<String>,
     pub description: Option<String>,
     pub timezone: String,
+    /// Chosen by the rink's staff; NULL: the one the time zone implies.
+    pub currency: Option<String>,
 }
 
 impl OrgColumns for FacilityColumns {
     const ORG: Org = Org::Facility;
-    const COLUMNS: &'static str = "o.phone_number, o.email, o.website, o.image_url, o.description, o.timezone";
+    const COLUMNS: &'static str =
+        "o.phone_number, o.email, o.website, o.image_url, o.description, o.timezone, o.currency";
 }
 
 pub type FacilityRow = OrgRow<FacilityColumns>;
@@ -34,6 +38,7 @@ pub struct FacilityFields {
     pub image_url: Option<HttpUrl>,
     pub description: Option<PlainText<4000>>,
     pub timezone: TimeZoneName,
+    pub currency: Option<Currency>,
 }
 
 impl OrgFields for FacilityFields {
@@ -48,6 +53,7 @@ impl OrgFields for FacilityFields {
             ("image_url", text(self.image_url.as_ref())),
             ("description", text(self.description.as_ref())),
             ("timezone", text(Some(&self.timezone))),
+            ("currency", text(self.currency.as_ref())),
         ]
     }
 }

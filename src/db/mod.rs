@@ -4,6 +4,7 @@
 //! after what it stores; handlers never build SQL.
 
 pub mod access;
+pub mod bills;
 pub mod command_results;
 pub mod demo;
 pub mod event_commits;
@@ -25,6 +26,7 @@ pub mod schedule;
 pub mod search;
 pub mod seasons;
 pub mod series;
+pub mod sides;
 pub mod spots;
 pub mod staff;
 pub mod status_owners;

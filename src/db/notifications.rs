@@ -77,6 +77,25 @@ pub async fn insert(conn: &mut AnyConnection, note: &NewNotification<'_>, to: &[
     Ok(written)
 }
 
+/// Like [`insert`], but a person's earlier notification under the same
+/// `dedupe_key` is replaced by this one (unread again, at the top).
+pub async fn replace(conn: &mut AnyConnection, note: &NewNotification<'_>, to: &[String], batch: &str) -> Result<u64> {
+    if let Some(key) = &note.dedupe_key {
+        for chunk in to.chunks(ROWS_PER_INSERT) {
+            let sql = format!(
+                "DELETE FROM notifications WHERE dedupe_key = $1 AND user_id IN ({})",
+                placeholder_list(2, chunk.len())
+            );
+            let mut q = sqlx::query(dynamic(sql)).bind(key.as_str());
+            for user_id in chunk {
+                q = q.bind(user_id.as_str());
+            }
+            q.execute(&mut *conn).await?;
+        }
+    }
+    insert(conn, note, to, batch).await
+}
+
 /// Removes every notification about a resource that no longer exists (a
 /// deleted event), in the deleting transaction.
 pub async fn forget<'e, E: Executor<'e, Database = Any>>(ex: E, about: About, resource_id: &str) -> Result<()> {

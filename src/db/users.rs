@@ -149,6 +149,21 @@ pub struct ProfilePatch {
     pub email: Option<Option<String>>,
 }
 
+/// Turns a person's payment collection on or off.
+pub async fn set_payment_collection<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    id: &str,
+    enabled: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET can_collect_event_payments = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(flag(enabled))
+        .bind(now_ms())
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
 pub async fn update_profile(conn: &mut AnyConnection, id: &str, p: &ProfilePatch) -> Result<(), sqlx::Error> {
     // COALESCE-style patching keeps one statement for any subset of fields:
     // each optional field comes with a "set it" flag.

@@ -4,6 +4,7 @@
 //! OpenAPI document. Text people type lives in [`text`].
 
 pub mod dates;
+pub mod money;
 pub mod series;
 pub mod text;
 
@@ -110,7 +111,7 @@ string_enum!(
         EventCancelled => "EVENT_CANCELLED", EventMoved => "EVENT_MOVED",
         JoinRequestApproved => "JOIN_REQUEST_APPROVED", JoinRequestRejected => "JOIN_REQUEST_REJECTED",
         AddedToRoster => "ADDED_TO_ROSTER", GameStarted => "GAME_STARTED", GameFinal => "GAME_FINAL",
-        EventReminder => "EVENT_REMINDER", SubMatch => "SUB_MATCH",
+        EventReminder => "EVENT_REMINDER", SubMatch => "SUB_MATCH", SidesSet => "SIDES_SET",
     }
 );
 

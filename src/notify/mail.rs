@@ -92,6 +92,13 @@ pub fn words(row: &NotificationRow) -> (String, String) {
         Some(NotificationType::SubMatch) => {
             (format!("Sub wanted: {title}"), "An event with open places matches your availability to sub.".to_string())
         }
+        Some(NotificationType::SidesSet) => {
+            let side = if s("side") == "LIGHT" { "Light" } else { "Dark" };
+            (
+                format!("You're on {side}: {title}"),
+                format!("The organiser made the teams: wear {}.", side.to_lowercase()),
+            )
+        }
         Some(NotificationType::JoinRequestApproved) => {
             (format!("Welcome to {team}"), format!("Your request to join {roster} was approved."))
         }

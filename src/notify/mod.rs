@@ -185,6 +185,41 @@ pub async fn sub_match(
     Ok((written > 0).then_some(batch))
 }
 
+/// The dedupe key of SIDES_SET: one per person per event, replaced when
+/// their side changes (re-rolls tell nobody twice).
+pub fn sides_key(event_id: &str) -> String {
+    format!("SIDES_SET|{event_id}")
+}
+
+/// SIDES_SET: these people were put on a side (`moved`: user id, "DARK" or
+/// "LIGHT"), not the organiser who did it. Each person's earlier SIDES_SET
+/// for the event is replaced, so their list holds the side they have now.
+pub async fn sides_set(
+    conn: &mut AnyConnection,
+    event_id: &str,
+    moved: &[(String, &'static str)],
+    by: &str,
+) -> Result<Option<String>> {
+    let Some(event) = rows::event_facts(&mut *conn, event_id).await? else { return Ok(None) };
+    let batch = new_batch();
+    let mut told = 0;
+    for side in ["DARK", "LIGHT"] {
+        let to: Vec<String> = moved.iter().filter(|(u, s)| *s == side && u != by).map(|(u, _)| u.clone()).collect();
+        if to.is_empty() {
+            continue;
+        }
+        let note = NewNotification {
+            kind: NotificationType::SidesSet,
+            about: About::Event,
+            resource_id: event_id,
+            payload: with(event_payload(&event), json!({"side": side})),
+            dedupe_key: Some(sides_key(event_id)),
+        };
+        told += rows::replace(&mut *conn, &note, &to, &batch).await?;
+    }
+    Ok((told > 0).then_some(batch))
+}
+
 async fn roster_payload(conn: &mut AnyConnection, roster_id: &str) -> Result<Option<Value>> {
     Ok(rows::roster_facts(&mut *conn, roster_id).await?.map(|r| {
         json!({"teamId": r.team_id, "teamName": r.team_name, "rosterName": r.roster_name, "seasonName": r.season_name})

@@ -357,7 +357,7 @@ async fn payments_are_private_to_the_organiser_and_the_payer() {
     let (s, body) =
         app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
     assert_error(s, &body, 403, "forbidden");
-    app.patch("/api/v1/me", Some(&org), json!({"canCollectEventPayments": true})).await;
+    app.collector(&org).await;
     let (s, pay) =
         app.put(&format!("/api/v1/events/{event}/payments/{}", a.id), Some(&org), Some(json!({"isPaid": true}))).await;
     assert_eq!(s, 200, "{pay}");

@@ -208,6 +208,20 @@ impl TestApp {
         }
     }
 
+    /// Lets `user` collect payments the one way there is: they own a rink
+    /// (a new one) and, as its staff, turn their own collection on
+    /// (docs/sides-and-bill.md › Who may collect).
+    pub async fn collector(&self, user: &TestUser) {
+        let (s, f) = self
+            .post("/api/v1/facilities", Some(user), json!({"name": "Collector Rink", "timezone": "America/Toronto"}))
+            .await;
+        assert_eq!(s, 201, "{f}");
+        let (s, b) = self
+            .put(&format!("/api/v1/users/{}/payment-collection", user.id), Some(user), Some(json!({"enabled": true})))
+            .await;
+        assert_eq!(s, 200, "{b}");
+    }
+
     /// Counts rows of a table, to prove a refused write changed nothing.
     pub async fn count(&self, table: &str) -> i64 {
         sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))

@@ -23,6 +23,7 @@ mod realtime;
 mod rosters;
 mod schedule;
 mod series;
+mod sides_and_bill;
 mod socket_edges;
 mod socket_fuzz;
 mod socket_protocol;

@@ -49,6 +49,8 @@ const TABLES: &[&str] = &[
     "event_series",
     "event_rsvps",
     "event_teams",
+    "event_sides",
+    "ice_bills",
     "games",
     "game_scorekeepers",
     "game_log",
@@ -195,9 +197,22 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         .await;
     assert_eq!(s, 201, "{b}");
     let event = crate::rosters::id(&b);
-    let (s, b) =
-        app.put(&format!("/api/v1/events/{event}/rsvp"), Some(&c.victim), Some(json!({"action": "ATTENDING"}))).await;
-    assert_eq!(s, 200, "{b}");
+    for player in [&c.victim, &c.member] {
+        let (s, b) =
+            app.put(&format!("/api/v1/events/{event}/rsvp"), Some(player), Some(json!({"action": "ATTENDING"}))).await;
+        assert_eq!(s, 200, "{b}");
+    }
+    // The rink's staff may collect payments at the rink (granted by its owner).
+    for staff in [&c.facility_owner, &c.facility_manager] {
+        let (s, b) = app
+            .put(
+                &format!("/api/v1/users/{}/payment-collection", staff.id),
+                Some(&c.facility_owner),
+                Some(json!({"enabled": true})),
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
+    }
     let rival_team = crate::rosters::team(app, &c.rival, None).await;
     let rival_roster = crate::rosters::roster(app, &c.rival, &rival_team, &season, json!({})).await;
     let (s, b) = add(app, &c.rival, &rival_roster, &c.rival, json!({})).await;
@@ -340,6 +355,17 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
             Method::POST,
             "/statuses".into(),
             Some(json!({"type": "LOOKING_FOR_SUBS", "entityType": "USER", "eventId": w.event})),
+        ),
+        "make_sides" => (Method::POST, format!("/events/{}/sides", w.event), Some(json!({"action": "MAKE"}))),
+        "set_bill" => (
+            Method::PUT,
+            format!("/events/{}/bill", w.event),
+            Some(json!({"costCents": 30000, "goaliePolicy": "FREE"})),
+        ),
+        "grant_payment_collection" => (
+            Method::PUT,
+            format!("/users/{}/payment-collection", c.extra_facility_manager.id),
+            Some(json!({"enabled": true})),
         ),
         "edit_team_status" => {
             (Method::PATCH, format!("/statuses/{}", w.team_status), Some(json!({"message": "Two D-men wanted"})))
@@ -496,6 +522,9 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "take_down_team_status",
         "edit_own_status",
         "take_down_own_status",
+        "make_sides",
+        "set_bill",
+        "grant_payment_collection",
     ];
     assert_eq!(rows, known);
 }

@@ -162,7 +162,7 @@ async fn a_goalie_is_told_there_are_no_goalie_places_instead_of_being_waitlisted
 async fn a_payment_marked_paid_reaches_the_players_open_page() {
     let app = spawn_app().await;
     let org = app.user("organiser").await;
-    app.patch("/api/v1/me", Some(&org), json!({"canCollectEventPayments": true})).await;
+    app.collector(&org).await;
     let (_, e) = app
         .post(
             "/api/v1/events",

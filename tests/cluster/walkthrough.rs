@@ -26,10 +26,19 @@ async fn a_follow_and_a_payment_on_node_a_reach_pages_open_on_node_b() {
     assert_eq!(update["data"]["followerCount"], 1, "{update}");
 
     // Alice organises and collects; Bob plays and has his event page open on node B.
+    // She runs her own rink, so as its staff she turns collection on.
     let res = http
-        .patch(cluster.a.url("/api/v1/me"))
+        .post(cluster.a.url("/api/v1/facilities"))
         .bearer_auth(&alice.token)
-        .json(&json!({"canCollectEventPayments": true}))
+        .json(&json!({"name": "Alice Arena", "timezone": "America/Toronto"}))
+        .send()
+        .await
+        .expect("rink");
+    assert!(res.status().is_success());
+    let res = http
+        .put(cluster.a.url(&format!("/api/v1/users/{}/payment-collection", alice.id)))
+        .bearer_auth(&alice.token)
+        .json(&json!({"enabled": true}))
         .send()
         .await
         .expect("collect");

@@ -7,14 +7,17 @@
 //! This module holds the event resource itself; [`edit`] changes one event
 //! or all that follow it, [`input`] validates create and edit bodies, [`attendees`] answers and lists, [`payments`] who paid,
 //! [`teams`] the teams linked HOME or AWAY, [`hosting`] whether the rink
-//! lists the event under its name, [`viewer`] the viewer's own standing.
+//! lists the event under its name, [`viewer`] the viewer's own standing,
+//! [`sides`] Dark and Light, [`bill`] the ice bill (docs/sides-and-bill.md).
 
 mod attendees;
+mod bill;
 mod edit;
 mod hosting;
 mod input;
 mod payments;
 mod series;
+mod sides;
 mod teams;
 mod viewer;
 
@@ -50,6 +53,15 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(attendees::attendees)
         .service(payments::mark_payment)
         .service(payments::list_payments)
+        .service(payments::grant_collection)
+        .service(sides::get_sides)
+        .service(sides::change_sides)
+        .service(sides::swap_sides)
+        .service(bill::get_bill)
+        .service(bill::put_bill)
+        .service(bill::close_bill)
+        .service(bill::get_series_bill)
+        .service(bill::put_series_bill)
         .service(teams::set_team)
         .service(teams::unset_team)
         .service(hosting::host)
@@ -207,7 +219,7 @@ async fn load_event(state: &AppState, id: &str, viewer: Option<&AuthUser>) -> Ap
     let teams = event_teams(state, id).await?;
     let viewer = match viewer {
         None => None,
-        Some(me) => Some(viewer::of(state, id, row.facility_id.as_deref(), me).await?),
+        Some(me) => Some(viewer::of(state, &row, me).await?),
     };
     Ok(event_from(row, teams, viewer))
 }

@@ -21,6 +21,8 @@ pub struct EventPayment {
     pub event_id: String,
     pub user_id: String,
     pub is_paid: bool,
+    /// What they paid, recorded when marked paid (their share then).
+    pub paid_cents: Option<i64>,
     #[serde(with = "crate::time::rfc3339_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub marked_paid_at: Option<i64>,
@@ -37,6 +39,7 @@ impl From<db::events::PaymentRow> for EventPayment {
     fn from(row: db::events::PaymentRow) -> Self {
         EventPayment {
             is_paid: row.is_paid != 0,
+            paid_cents: row.paid_cents,
             id: row.id,
             event_id: row.event_id,
             user_id: row.user_id,
@@ -48,7 +51,7 @@ impl From<db::events::PaymentRow> for EventPayment {
     }
 }
 
-async fn require_collector(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<()> {
+pub(super) async fn require_collector(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<()> {
     permissions::check(&state.db, Some(&me.id), Action::CollectPayments { event_id }).await?;
     permissions::check_payment_collector(&state.db, &me.id).await
 }
@@ -64,8 +67,16 @@ async fn mark_payment(
 ) -> AppResult<web::Json<EventPayment>> {
     let (event_id, user_id) = path.into_inner();
     require_collector(&state, &event_id, &me).await?;
+    // Paid records the share as it stands now; a recompute never moves it.
+    let paid_cents = if body.is_paid {
+        let event = db::events::get(&state.db.pool, &event_id).await?.ok_or_else(|| AppError::not_found("event"))?;
+        let bill = crate::ice_bill::for_event(&state.db, &event).await?;
+        Some(bill.of(&user_id).map_or(0, |(_, share)| share.amount_cents))
+    } else {
+        None
+    };
     let mut conn = state.db.pool.acquire().await?;
-    let row = db::events::mark_paid(&mut conn, &event_id, &user_id, body.is_paid, &me.id)
+    let row = db::events::mark_paid(&mut conn, &event_id, &user_id, paid_cents, &me.id)
         .await?
         .ok_or_else(|| AppError::conflict_code("not_attending", "only attendees have a payment to mark"))?;
     drop(conn);
@@ -88,4 +99,38 @@ async fn list_payments(
     require_collector(&state, &id, &me).await?;
     let rows = db::events::payment_rows(&state.db.pool, &id).await?;
     Ok(web::Json(rows.into_iter().map(EventPayment::from).collect()))
+}
+
+/// `PUT /users/{id}/payment-collection`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CollectionInput {
+    pub enabled: bool,
+}
+
+/// Whether a person may collect payments, as it now stands.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Collection {
+    pub user_id: String,
+    pub enabled: bool,
+}
+
+/// Let an organiser collect payments, or stop them (the staff of a rink
+/// where they organise); anyone may turn their own off.
+#[utoipa::path(request_body = CollectionInput, responses((status = 200, body = Collection), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)),
+    tag = "users", security(("bearerAuth" = [])))]
+#[put("/users/{id}/payment-collection")]
+async fn grant_collection(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+    body: web::Json<CollectionInput>,
+) -> AppResult<web::Json<Collection>> {
+    let own_off = *id == me.id && !body.enabled;
+    if !own_off {
+        permissions::check(&state.db, Some(&me.id), Action::GrantPaymentCollection { user_id: &id }).await?;
+    }
+    db::users::set_payment_collection(&state.db.pool, &id, body.enabled).await?;
+    Ok(web::Json(Collection { user_id: id.into_inner(), enabled: body.enabled }))
 }

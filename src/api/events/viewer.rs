@@ -3,7 +3,7 @@
 //! call.
 
 use crate::auth::AuthUser;
-use crate::db;
+use crate::db::{self, events::EventRow};
 use crate::domain::HockeyPosition;
 use crate::error::AppResult;
 use crate::permissions::{self, Action, Object};
@@ -25,14 +25,21 @@ pub struct Viewer {
     pub position: Option<HockeyPosition>,
     /// Own payment state (null when not attending).
     pub is_paid: Option<bool>,
+    /// The side the organiser put the viewer on: DARK, LIGHT or null.
+    pub side: Option<String>,
+    /// Owed for the ice once the organiser billed the players (null when
+    /// nothing is owed, or paid).
+    pub owes_cents: Option<i64>,
+    /// What the viewer paid (null when not marked paid).
+    pub paid_cents: Option<i64>,
+    /// Paid beyond their part (0 when none).
+    pub credit_cents: i64,
+    /// The bill's currency (ISO 4217).
+    pub currency: String,
 }
 
-pub(super) async fn of(
-    state: &AppState,
-    event_id: &str,
-    facility_id: Option<&str>,
-    me: &AuthUser,
-) -> AppResult<Viewer> {
+pub(super) async fn of(state: &AppState, event: &EventRow, me: &AuthUser) -> AppResult<Viewer> {
+    let (event_id, facility_id) = (event.id.as_str(), event.facility_id.as_deref());
     // The event's relations hold the viewer's standing at its facility too.
     let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(event_id)).await?;
     let is_organiser = rel.permits(&Action::OrganiseEvent { event_id });
@@ -49,7 +56,21 @@ pub(super) async fn of(
         }
         (None, None) => (db::events::rsvp_status(&state.db.pool, event_id, &me.id).await?, None, None),
     };
+    let side = db::sides::side_of(&state.db.pool, event_id, &me.id).await?;
+    let bill = crate::ice_bill::for_event(&state.db, event).await?;
+    let mine = bill.of(&me.id);
+    let owes_cents = match mine {
+        Some((stake, share)) if bill.closed_at.is_some() && stake.is_paid == 0 && share.amount_cents > 0 => {
+            Some(share.amount_cents)
+        }
+        _ => None,
+    };
     Ok(Viewer {
+        side,
+        owes_cents,
+        paid_cents: mine.filter(|(s, _)| s.is_paid == 1).map(|(_, b)| b.amount_cents),
+        credit_cents: mine.map_or(0, |(_, b)| b.credit_cents),
+        currency: bill.currency.clone(),
         is_organiser,
         can_host,
         can_collect_payments: is_organiser && collects,
