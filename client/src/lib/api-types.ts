@@ -24,6 +24,12 @@ export type HockeyPosition = (typeof HOCKEY_POSITIONS)[number];
 export const SKILL_LEVELS = ['BEGINNER', 'INTERMEDIATE', 'ADVANCED', 'PROFESSIONAL'] as const;
 export type SkillLevel = (typeof SKILL_LEVELS)[number];
 
+/** `PUT /users/{id}/payment-collection`: whether a person may collect payments, as it now stands. */
+export interface PaymentCollection {
+  userId: string;
+  enabled: boolean;
+}
+
 /** The signed-in user, as `GET /me` answers. */
 export interface User {
   id: string;
@@ -216,7 +222,8 @@ export type SideRole = 'GOALIE' | 'DEFENCE' | 'FORWARD';
 export interface SidePlayer {
   userId: string;
   displayName: string;
-  position: HockeyPosition;
+  /** Their RSVP's position (null when the server has none on record). */
+  position: HockeyPosition | null;
   role: SideRole;
   /** 1–8 on the universal division scale; null when unknown (the split counts the median). */
   level: number | null;
@@ -282,6 +289,8 @@ export interface EventBill {
   collectedCents: number;
   outstandingCents: number;
   creditCents: number;
+  /** What nobody unpaid is left to carry (the cost went up after everyone paid). */
+  uncoveredCents: number;
   shares: BillShare[];
 }
 
@@ -312,13 +321,15 @@ export interface SeriesBillPerson {
   balanceCents: number;
 }
 
-/** `GET /series/{id}/bill`: a player gets only their own row in `people`. */
+/** `GET /event-series/{id}/bill`: a player gets only their own row in `people`. */
 export interface SeriesBill {
   seriesId: string;
   totalCents: number | null;
   currency: string;
   goaliePolicy: GoaliePolicy;
   organiserPays: boolean;
+  /** The viewer may set the season's total (an organiser of its weeks who may collect). */
+  canCollect: boolean;
   collectedCents: number;
   outstandingCents: number;
   creditCents: number;
@@ -326,8 +337,9 @@ export interface SeriesBill {
   people: SeriesBillPerson[];
 }
 
+/** `PUT /event-series/{id}/bill`: `costCents` is the total over the weeks. */
 export interface SeriesBillInput {
-  totalCents: number;
+  costCents: number;
   goaliePolicy: GoaliePolicy;
   organiserPays?: boolean;
   currency?: string;

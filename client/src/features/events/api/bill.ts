@@ -6,7 +6,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api';
-import type { BillInput, EventBill, SeriesBill, SeriesBillInput } from '../../../lib/api-types';
+import type { BillInput, EventBill, PaymentCollection, SeriesBill, SeriesBillInput } from '../../../lib/api-types';
 import { eventKeys, seriesKeys } from './events';
 
 const enc = encodeURIComponent;
@@ -50,7 +50,7 @@ export function useSetPaymentCollection(eventId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, enabled }: { userId: string; enabled: boolean }) =>
-      api.put<unknown>(`/users/${enc(userId)}/payment-collection`, { enabled }),
+      api.put<PaymentCollection>(`/users/${enc(userId)}/payment-collection`, { enabled }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: eventKeys.bill(eventId) });
       void queryClient.invalidateQueries({ queryKey: eventKeys.detail(eventId), exact: true });
@@ -61,7 +61,7 @@ export function useSetPaymentCollection(eventId: string) {
 export function useSeriesBill(seriesId: string | null) {
   return useQuery({
     queryKey: seriesKeys.bill(seriesId ?? ''),
-    queryFn: ({ signal }) => api.get<SeriesBill>(`/series/${enc(seriesId ?? '')}/bill`, { signal }),
+    queryFn: ({ signal }) => api.get<SeriesBill>(`/event-series/${enc(seriesId ?? '')}/bill`, { signal }),
     enabled: Boolean(seriesId),
     retry: retryServerErrors,
   });
@@ -71,7 +71,7 @@ export function useSeriesBill(seriesId: string | null) {
 export function useSaveSeriesBill(seriesId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SeriesBillInput) => api.put<SeriesBill>(`/series/${enc(seriesId)}/bill`, input),
+    mutationFn: (input: SeriesBillInput) => api.put<SeriesBill>(`/event-series/${enc(seriesId)}/bill`, input),
     onSuccess: (bill) => {
       queryClient.setQueryData(seriesKeys.bill(seriesId), bill);
       // Every week's own bill takes its share of the new total.

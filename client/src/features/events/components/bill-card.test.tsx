@@ -39,6 +39,7 @@ function bill(over: Partial<EventBill> = {}): EventBill {
     collectedCents: 0,
     outstandingCents: 0,
     creditCents: 0,
+    uncoveredCents: 0,
     shares: [],
     ...over,
   };
@@ -152,6 +153,20 @@ describe('BillCard for the organiser who collects', { timeout: TYPING_TIMEOUT_MS
     expect(screen.getByTestId('bill-outstanding')).toHaveTextContent(usd(1750));
   });
 
+  it('puts the server\'s word on the cost beside the cost, and shows what no one is left to cover', async () => {
+    const { user } = renderBill(event, {
+      'GET /events/e-1/bill': priced({ closedAt: '2030-12-01T19:00:00Z', uncoveredCents: 250 }),
+      'PUT /events/e-1/bill': apiError(422, 'validation_failed', 'cost cents: at most 10000000', { costCents: 'at most 10000000' }),
+    });
+    expect(await screen.findByTestId('bill-uncovered')).toHaveTextContent(usd(250));
+    const cost = screen.getByTestId('bill-cost');
+    await user.clear(cost);
+    await user.type(cost, '40');
+    await user.click(screen.getByTestId('bill-save'));
+    expect(await screen.findByText('At most 10000000')).toBeInTheDocument();
+    expect(cost).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('shows the server\'s refusal to bill inline', async () => {
     const { user } = renderBill(event, {
       'GET /events/e-1/bill': priced(),
@@ -175,21 +190,38 @@ describe('BillCard when the organiser may not collect', { timeout: TYPING_TIMEOU
   });
 
   it('gives the rink\'s staff the button that lets the organiser collect', async () => {
-    let canCollect = false;
-    const { server, user } = renderBill(makeEvent({ eventType: 'OTHER', facilityId: 'f-1', creatorId: 'u-olive', viewer: makeViewer({ canHost: true }) }), {
-      'GET /events/e-1/bill': () => bill({ canCollect }),
+    // The rink's staff organise every event at their rink (docs/permissions.md); the bill's
+    // canCollect is their own flag, not the organiser's.
+    const { server, user } = renderBill(makeEvent({ eventType: 'OTHER', facilityId: 'f-1', creatorId: 'u-olive', viewer: makeViewer({ isOrganiser: true, canHost: true }) }), {
+      'GET /events/e-1/bill': bill({ canCollect: false }),
       'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
       'GET /users/u-olive': makePublicUser({ id: 'u-olive', firstName: 'Olive', lastName: 'Organiser' }),
-      'PUT /users/u-olive/payment-collection': () => {
-        canCollect = true;
-        return { id: 'u-olive', canCollectEventPayments: true };
-      },
+      'PUT /users/u-olive/payment-collection': (call) => ({ userId: 'u-olive', enabled: (call.body as { enabled: boolean }).enabled }),
     });
     const grant = await screen.findByRole('button', { name: 'Let Olive Organiser collect payments' });
+    expect(screen.getByTestId('bill')).toHaveTextContent('Payment collection at Maple Arena');
+    expect(screen.queryByTestId('bill-form')).not.toBeInTheDocument();
     await user.click(grant);
     expect(server.callsTo('PUT', '/users/u-olive/payment-collection')[0]?.body).toEqual({ enabled: true });
     expect(await screen.findByTestId('collection-granted')).toHaveTextContent('Olive Organiser collects payments');
-    expect(screen.getByTestId('revoke-collection')).toHaveTextContent('Stop Olive Organiser collecting');
+    await user.click(screen.getByTestId('revoke-collection'));
+    expect(server.callsTo('PUT', '/users/u-olive/payment-collection')[1]?.body).toEqual({ enabled: false });
+    expect(await screen.findByTestId('collection-grant')).toHaveTextContent('Olive Organiser no longer collects payments.');
+  });
+
+  it('lets staff who organise at their own rink turn their own collecting on', async () => {
+    let canCollect = false;
+    const { server, user } = renderBill(makeEvent({ eventType: 'OTHER', facilityId: 'f-1', creatorId: 'u-me', viewer: makeViewer({ isOrganiser: true, canHost: true }) }), {
+      'GET /events/e-1/bill': () => bill({ canCollect }),
+      'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
+      'PUT /users/u-me/payment-collection': () => {
+        canCollect = true;
+        return { userId: 'u-me', enabled: true };
+      },
+    });
+    await user.click(await screen.findByTestId('grant-collection-self'));
+    expect(server.callsTo('PUT', '/users/u-me/payment-collection')[0]?.body).toEqual({ enabled: true });
+    expect(await screen.findByTestId('bill-form')).toBeInTheDocument();
   });
 
   it('reads no bill for a player', async () => {

@@ -193,6 +193,12 @@ function BillTotals({ bill }: { bill: EventBill }) {
         <dt>Credit</dt>
         <dd data-testid="bill-credit">{fmt(bill.creditCents)}</dd>
       </div>
+      {bill.uncoveredCents > 0 && (
+        <div className="bill-totals__item bill-totals__item--uncovered" title="The cost went up after everyone had paid: nobody unpaid is left to carry this.">
+          <dt>Not covered</dt>
+          <dd data-testid="bill-uncovered">{fmt(bill.uncoveredCents)}</dd>
+        </div>
+      )}
     </dl>
   );
 }
@@ -240,18 +246,24 @@ function OrganiserBill({ bill, event, myId }: { bill: EventBill; event: RinkEven
 
 // ── Who may collect: the organiser is told, the rink's staff grant it ─────
 
-function CollectionGrant({ bill, event, organiserName, self }: { bill: EventBill; event: RinkEvent; organiserName: string; self: boolean }) {
+/**
+ * The rink's staff let the organiser collect, or stop them. Nothing in the
+ * API says whether the organiser already may (the bill's `canCollect` is
+ * the viewer's own), so the state shown is the last answer of this page;
+ * granting twice does no harm.
+ */
+function CollectionGrant({ event, organiserName }: { event: RinkEvent; organiserName: string }) {
   const grant = useSetPaymentCollection(event.id);
-  const name = self ? 'yourself' : organiserName;
-  if (bill.canCollect) {
+  const enabled = grant.data?.enabled ?? null;
+  if (enabled) {
     return (
       <div className="collect-note collect-note--on" data-testid="collection-granted">
         <p>
-          <CheckIcon size={16} /> {self ? 'You collect payments for your events.' : `${organiserName} collects payments for the events they run.`}
+          <CheckIcon size={16} /> {organiserName} collects payments for the events they run.
         </p>
         {grant.error && <Alert>{errorMessage(grant.error)}</Alert>}
         <Button size="sm" variant="ghost" loading={grant.isPending} onClick={() => grant.mutate({ userId: event.creatorId, enabled: false })} data-testid="revoke-collection">
-          Stop {self ? 'collecting' : `${organiserName} collecting`}
+          Stop {organiserName} collecting
         </Button>
       </div>
     );
@@ -259,11 +271,27 @@ function CollectionGrant({ bill, event, organiserName, self }: { bill: EventBill
   return (
     <div className="collect-note" data-testid="collection-grant">
       <p className="muted small">
-        {self ? 'Turn on payment collection to set the cost of the ice and mark who paid.' : `${organiserName} runs this event at your rink. Letting them collect means they can split the cost of the ice and mark who paid, on the events they organise.`}
+        {enabled === false
+          ? `${organiserName} no longer collects payments.`
+          : `${organiserName} runs this event at your rink. Letting them collect means they can split the cost of the ice, bill the players and mark who paid, on the events they organise.`}
       </p>
       {grant.error && <Alert>{errorMessage(grant.error)}</Alert>}
       <Button loading={grant.isPending} onClick={() => grant.mutate({ userId: event.creatorId, enabled: true })} data-testid="grant-collection" icon={<DollarIcon size={18} />}>
-        Let {name} collect payments
+        Let {organiserName} collect payments
+      </Button>
+    </div>
+  );
+}
+
+/** Staff of the rink who organise here themselves turn their own collecting on. */
+function SelfGrant({ event, userId }: { event: RinkEvent; userId: string }) {
+  const grant = useSetPaymentCollection(event.id);
+  return (
+    <div className="collect-note" data-testid="collection-self">
+      <p className="muted small">You run this rink: turn on payment collection to split the cost of the ice, bill the players and mark who paid.</p>
+      {grant.error && <Alert>{errorMessage(grant.error)}</Alert>}
+      <Button loading={grant.isPending} onClick={() => grant.mutate({ userId, enabled: true })} data-testid="grant-collection-self" icon={<DollarIcon size={18} />}>
+        Turn on payment collection
       </Button>
     </div>
   );
@@ -272,11 +300,15 @@ function CollectionGrant({ bill, event, organiserName, self }: { bill: EventBill
 export function BillCard({ event }: { event: RinkEvent }) {
   const me = useCurrentUser();
   const viewer = event.viewer;
+  // The rink's staff organise every event at their rink too (docs/permissions.md),
+  // so "organiser" covers them: the creator is the one whose collecting they grant.
   const isOrganiser = Boolean(viewer?.isOrganiser);
   const isStaff = Boolean(viewer?.canHost);
+  const isCreator = event.creatorId === me.id;
+  const grantsOther = isStaff && !isCreator;
   // A player's own share is on the viewer block: only organisers and staff read the bill.
   const query = useBill(event.id, isOrganiser || isStaff);
-  const organiser = usePerson(isStaff && !isOrganiser ? event.creatorId : null);
+  const organiser = usePerson(grantsOther ? event.creatorId : null);
   const rink = useFacilityById(event.facilityId);
   const bill = query.data;
 
@@ -284,6 +316,7 @@ export function BillCard({ event }: { event: RinkEvent }) {
   if (query.isError && !bill) return null;
   const organiserName = organiser.data ? displayName(organiser.data) : 'the organiser';
   const rinkName = rink.data?.name ?? null;
+  const grant = grantsOther ? <CollectionGrant event={event} organiserName={organiserName} /> : null;
 
   let body;
   let subtitle: string;
@@ -294,21 +327,25 @@ export function BillCard({ event }: { event: RinkEvent }) {
         <Spinner label="Loading the bill" />
       </div>
     );
-  } else if (isOrganiser && bill.canCollect) {
+  } else if (bill.canCollect) {
     subtitle = bill.closedAt
       ? `Billed ${new Date(bill.closedAt).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} · changes recompute at once`
       : 'Split the cost of the ice over the players who are in.';
     body = (
       <>
         <OrganiserBill bill={bill} event={event} myId={me.id} />
-        {isStaff && <CollectionGrant bill={bill} event={event} organiserName={organiserName} self />}
+        {grant}
       </>
     );
-  } else if (isOrganiser) {
+  } else if (grantsOther) {
+    subtitle = rinkName ? `Payment collection at ${rinkName}` : 'Payment collection';
+    body = grant;
+  } else if (isStaff) {
     subtitle = 'Split the cost of the ice over the players.';
-    body = isStaff ? (
-      <CollectionGrant bill={bill} event={event} organiserName={organiserName} self />
-    ) : (
+    body = <SelfGrant event={event} userId={me.id} />;
+  } else {
+    subtitle = 'Split the cost of the ice over the players.';
+    body = (
       <div className="collect-note" data-testid="collection-explained">
         <p>
           <strong>{rinkName ? `${rinkName} turns on payment collection.` : 'The rink turns on payment collection.'}</strong>
@@ -316,17 +353,9 @@ export function BillCard({ event }: { event: RinkEvent }) {
         <p className="muted small">
           {rinkName
             ? `Collecting money for ice is trust the rink gives. Ask the staff at ${rinkName} to let you collect payments; then you can set the cost here, bill the players and mark who paid.`
-            : 'Collecting money for ice is trust a rink gives: the staff of a rink where you have organised an event can turn it on for you. Then you can set the cost here, bill the players and mark who paid.'}
+            : 'Collecting money for ice is trust a rink gives: the staff of a rink where you organise events can turn it on for you. Then you can set the cost here, bill the players and mark who paid.'}
         </p>
       </div>
-    );
-  } else {
-    subtitle = rinkName ? `Payment collection at ${rinkName}` : 'Payment collection';
-    body = (
-      <>
-        <CollectionGrant bill={bill} event={event} organiserName={organiserName} self={false} />
-        {bill.canCollect && bill.closedAt && <BillTotals bill={bill} />}
-      </>
     );
   }
 
@@ -339,7 +368,7 @@ export function BillCard({ event }: { event: RinkEvent }) {
           </span>
         }
         subtitle={subtitle}
-        action={bill?.currency ? <span className="currency-tag" title="The rink's currency">{bill.currency}</span> : undefined}
+        action={bill?.currency ? <span className="currency-tag" title="The currency of this bill">{bill.currency}</span> : undefined}
       />
       {body}
     </Card>

@@ -4,7 +4,7 @@
 // and follows changes made elsewhere while nothing is being edited.
 
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
 import { GOALIE_POLICIES, type GoaliePolicy } from '../../../lib/api-types';
 import { COMMON_CURRENCIES, centsToInput, currencySymbol, parseMoney } from '../../../lib/money';
 import { Alert } from '../../../components/ui/alert';
@@ -80,7 +80,10 @@ export function BillTermsForm({
       await onSave({ cents: p.cents, goaliePolicy: policy, organiserPays, currency });
       setSaved(true);
     } catch (err) {
-      setFormError(errorMessage(err));
+      // The amount's own complaint goes beside it; anything else above the form.
+      const fields = err instanceof ApiError ? err.fieldErrors : {};
+      if (fields.costCents) setAmountError(fields.costCents);
+      else setFormError(Object.values(fields)[0] ?? errorMessage(err));
     }
   }
 

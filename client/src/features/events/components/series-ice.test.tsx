@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { EventBill, SeriesBill } from '../../../lib/api-types';
+import type { SeriesBill } from '../../../lib/api-types';
 import { formatMoney } from '../../../lib/money';
 import { makeEvent, makeViewer } from '../../../testing/fixtures';
 import { mockApi } from '../../../testing/mock-api';
@@ -19,6 +19,7 @@ function seriesBill(over: Partial<SeriesBill> = {}): SeriesBill {
     currency: 'USD',
     goaliePolicy: 'FREE',
     organiserPays: true,
+    canCollect: true,
     collectedCents: 3500,
     outstandingCents: 26500,
     creditCents: 0,
@@ -35,29 +36,14 @@ function seriesBill(over: Partial<SeriesBill> = {}): SeriesBill {
   };
 }
 
-const eventBill: EventBill = {
-  eventId: 'e-1',
-  costCents: 30000,
-  currency: 'USD',
-  goaliePolicy: 'FREE',
-  organiserPays: true,
-  source: 'SERIES',
-  closedAt: null,
-  canCollect: true,
-  collectedCents: 0,
-  outstandingCents: 0,
-  creditCents: 0,
-  shares: [],
-};
 
 describe('SeriesIceCard', () => {
   it('lets the organiser set the season\'s total and reads each week and each player', async () => {
     let current = seriesBill();
     const server = mockApi({
-      'GET /series/s-1/bill': () => current,
-      'PUT /series/s-1/bill': (call) => (current = seriesBill({ totalCents: (call.body as { totalCents: number }).totalCents })),
+      'GET /event-series/s-1/bill': () => current,
+      'PUT /event-series/s-1/bill': (call) => (current = seriesBill({ totalCents: (call.body as { costCents: number }).costCents })),
       'GET /event-series/s-1': series,
-      'GET /events/e-1/bill': eventBill,
     });
     renderWithProviders(<SeriesIceCard event={makeEvent({ eventType: 'OTHER', seriesId: 's-1', viewer: makeViewer({ isOrganiser: true, canCollectPayments: true }) })} />);
     const card = await screen.findByTestId('series-ice');
@@ -79,13 +65,13 @@ describe('SeriesIceCard', () => {
     await user.type(total, '1,200');
     await user.click(within(card).getByTestId('series-bill-goalies-HALF'));
     await user.click(within(card).getByTestId('series-bill-save'));
-    await waitFor(() => expect(server.callsTo('PUT', '/series/s-1/bill')[0]?.body).toEqual({ totalCents: 120000, goaliePolicy: 'HALF', organiserPays: true }));
+    await waitFor(() => expect(server.callsTo('PUT', '/event-series/s-1/bill')[0]?.body).toEqual({ costCents: 120000, goaliePolicy: 'HALF', organiserPays: true }));
     await waitFor(() => expect(screen.getByTestId('series-ice')).toHaveTextContent(`${usd(120000)} over 3 weeks`));
   });
 
   it('shows a player their own balance for the season', async () => {
     mockApi({
-      'GET /series/s-1/bill': seriesBill({ people: [{ userId: 'u-me', displayName: 'Me', owedCents: 3500, paidCents: 1750, creditCents: 0, balanceCents: 1750 }] }),
+      'GET /event-series/s-1/bill': seriesBill({ people: [{ userId: 'u-me', displayName: 'Me', owedCents: 3500, paidCents: 1750, creditCents: 0, balanceCents: 1750 }] }),
       'GET /event-series/s-1': series,
     });
     renderWithProviders(<SeriesIceCard event={makeEvent({ eventType: 'OTHER', seriesId: 's-1', viewer: makeViewer({ status: 'ATTENDING' }) })} />);
@@ -98,12 +84,11 @@ describe('SeriesIceCard', () => {
 
   it('shows nothing to an organiser the rink has not let collect', async () => {
     const server = mockApi({
-      'GET /series/s-1/bill': seriesBill(),
+      'GET /event-series/s-1/bill': seriesBill({ canCollect: false }),
       'GET /event-series/s-1': series,
-      'GET /events/e-1/bill': { ...eventBill, canCollect: false },
     });
     renderWithProviders(<SeriesIceCard event={makeEvent({ eventType: 'OTHER', seriesId: 's-1', viewer: makeViewer({ isOrganiser: true }) })} />);
-    await waitFor(() => expect(server.callsTo('GET', '/events/e-1/bill')).toHaveLength(1));
+    await waitFor(() => expect(server.callsTo('GET', '/event-series/s-1/bill')).toHaveLength(1));
     expect(screen.queryByTestId('series-ice')).not.toBeInTheDocument();
   });
 });

@@ -8,7 +8,7 @@ import type { RinkEvent, SeriesBill } from '../../../lib/api-types';
 import { formatMoney } from '../../../lib/money';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { CalendarIcon } from '../../../components/ui/icons';
-import { useBill, useSaveSeriesBill, useSeriesBill } from '../api/bill';
+import { useSaveSeriesBill, useSeriesBill } from '../api/bill';
 import { useEventSeries } from '../api/events';
 import { shortDay, wallClockIn } from '../model/series';
 import { BillTermsForm } from './bill-terms-form';
@@ -160,7 +160,7 @@ function OrganiserSeason({ bill, event, tz }: { bill: SeriesBill; event: RinkEve
         saving={save.isPending}
         note="Every week's unpaid shares follow at once."
         onSave={async (t) => {
-          await save.mutateAsync({ totalCents: t.cents, goaliePolicy: t.goaliePolicy, organiserPays: t.organiserPays, ...(t.currency !== bill.currency ? { currency: t.currency } : {}) });
+          await save.mutateAsync({ costCents: t.cents, goaliePolicy: t.goaliePolicy, organiserPays: t.organiserPays, ...(t.currency !== bill.currency ? { currency: t.currency } : {}) });
         }}
         testIdPrefix="series-bill"
       />
@@ -194,13 +194,9 @@ export function SeriesIceCard({ event }: { event: RinkEvent }) {
   const isOrganiser = Boolean(event.viewer?.isOrganiser);
   const query = useSeriesBill(event.seriesId);
   const series = useEventSeries(event.seriesId);
-  // Setting a season's total is for an organiser the rink lets collect (the event's bill says).
-  const eventBill = useBill(event.id, isOrganiser);
   const bill = query.data;
   if (!event.seriesId || !bill) return null;
-  if (isOrganiser) {
-    if (!eventBill.data?.canCollect) return null;
-    return <OrganiserSeason bill={bill} event={event} tz={series.data?.timeZone ?? null} />;
-  }
+  // Setting a season's total is for an organiser the rink lets collect.
+  if (isOrganiser) return bill.canCollect ? <OrganiserSeason bill={bill} event={event} tz={series.data?.timeZone ?? null} /> : null;
   return <MySeason bill={bill} />;
 }

@@ -6,7 +6,7 @@
 // under each column keep the balance in view: goalies, D, F and level.
 
 import { useState } from 'react';
-import { errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
 import type { Side, SidePlayer, SidesDoc, SideTotals } from '../../../lib/api-types';
 import { plural } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
@@ -222,7 +222,8 @@ export function SidesCard({ eventId, isOrganiser, myId, mySide }: { eventId: str
   if (!made && !isOrganiser) return null;
 
   const busy = act.isPending || swap.isPending;
-  const fail = (err: unknown) => setError(errorMessage(err));
+  // "The two players are on the same side" reads better than "User ids: the two…".
+  const fail = (err: unknown) => setError((err instanceof ApiError ? Object.values(err.fieldErrors)[0] : undefined) ?? errorMessage(err));
   const run = (action: 'MAKE' | 'REROLL' | 'REBALANCE') => {
     setError(null);
     setSelected(null);

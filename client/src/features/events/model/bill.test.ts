@@ -28,6 +28,7 @@ function bill(over: Partial<EventBill> = {}): EventBill {
     collectedCents: 0,
     outstandingCents: 0,
     creditCents: 0,
+    uncoveredCents: 0,
     shares: [share('a', 'FORWARD', 2, 1167), share('b', 'DEFENCE', 2, 1167), share('c', 'FORWARD', 2, 1166), share('g', 'GOALIE', 0, 0)],
     ...over,
   };
