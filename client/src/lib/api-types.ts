@@ -259,10 +259,13 @@ export type SidesAction = 'MAKE' | 'REROLL' | 'REBALANCE';
 export const GOALIE_POLICIES = ['FREE', 'HALF', 'FULL'] as const;
 export type GoaliePolicy = (typeof GOALIE_POLICIES)[number];
 
+/** What the bill tells apart: goalies pay by the policy, skaters a full share. */
+export type BillRole = 'GOALIE' | 'SKATER';
+
 export interface BillShare {
   userId: string;
   displayName: string;
-  role: SideRole;
+  role: BillRole;
   /** 2 a skater; a goalie 0/1/2 by policy; the organiser 0 when they do not pay. */
   weight: number;
   amountCents: number;

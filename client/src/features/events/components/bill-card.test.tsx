@@ -47,7 +47,7 @@ function bill(over: Partial<EventBill> = {}): EventBill {
 
 /** 35.00 over two skaters, a free goalie. */
 const priced = (over: Partial<EventBill> = {}) =>
-  bill({ costCents: 3500, source: 'EVENT', shares: [share('a', 'FORWARD', 2, 1750), share('b', 'DEFENCE', 2, 1750), share('g', 'GOALIE', 0, 0)], ...over });
+  bill({ costCents: 3500, source: 'EVENT', shares: [share('a', 'SKATER', 2, 1750), share('b', 'SKATER', 2, 1750), share('g', 'GOALIE', 0, 0)], ...over });
 
 function renderBill(event: RinkEvent, routes: Parameters<typeof mockApi>[0]) {
   const server = mockApi(routes);
@@ -122,7 +122,7 @@ describe('BillCard for the organiser who collects', { timeout: TYPING_TIMEOUT_MS
           closedAt: '2030-12-01T19:00:00Z',
           outstandingCents: 3500,
           creditCents: 500,
-          shares: [share('a', 'FORWARD', 2, 1750), share('b', 'DEFENCE', 2, 1750), share('g', 'GOALIE', 0, 0), share('x', 'FORWARD', 2, 0, { present: false, isPaid: true, paidCents: 500, creditCents: 500 })],
+          shares: [share('a', 'SKATER', 2, 1750), share('b', 'SKATER', 2, 1750), share('g', 'GOALIE', 0, 0), share('x', 'SKATER', 2, 0, { present: false, isPaid: true, paidCents: 500, creditCents: 500 })],
         })),
       'PUT /events/e-1/payments/:userId': (call, p) => {
         const isPaid = (call.body as { isPaid: boolean }).isPaid;

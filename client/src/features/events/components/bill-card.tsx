@@ -19,9 +19,8 @@ import { CheckIcon, DollarIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { useFacilityById, useMarkPaid } from '../api/events';
 import { useBill, useCloseBill, useSaveBill, useSetPaymentCollection } from '../api/bill';
-import { myMoney, previewLine } from '../model/bill';
+import { BILL_ROLE_LABELS, myMoney, previewLine } from '../model/bill';
 import { BillTermsForm } from './bill-terms-form';
-import { ROLE_LABELS, ROLE_SHORT } from '../model/sides';
 import '../sides-and-bill.css';
 
 // ── The player's own line ─────────────────────────────────────────────────
@@ -146,9 +145,9 @@ function SharesTable({ bill, eventId, closed, myId }: { bill: EventBill; eventId
                   )}
                 </th>
                 <td className="shares__role-col">
-                  <span className={`role-badge role-badge--${s.role.toLowerCase()}`} title={ROLE_LABELS[s.role]}>
-                    <span aria-hidden="true">{ROLE_SHORT[s.role]}</span>
-                    <span className="sr-only">{ROLE_LABELS[s.role]}</span>
+                  <span className={`role-badge role-badge--${s.role.toLowerCase()}`} title={BILL_ROLE_LABELS[s.role]}>
+                    <span aria-hidden="true">{s.role === 'GOALIE' ? 'G' : 'S'}</span>
+                    <span className="sr-only">{BILL_ROLE_LABELS[s.role]}</span>
                   </span>
                 </td>
                 <td className="shares__num" data-testid={`bill-amount-${s.userId}`}>

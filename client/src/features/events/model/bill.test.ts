@@ -29,7 +29,7 @@ function bill(over: Partial<EventBill> = {}): EventBill {
     outstandingCents: 0,
     creditCents: 0,
     uncoveredCents: 0,
-    shares: [share('a', 'FORWARD', 2, 1167), share('b', 'DEFENCE', 2, 1167), share('c', 'FORWARD', 2, 1166), share('g', 'GOALIE', 0, 0)],
+    shares: [share('a', 'SKATER', 2, 1167), share('b', 'SKATER', 2, 1167), share('c', 'SKATER', 2, 1166), share('g', 'GOALIE', 0, 0)],
     ...over,
   };
 }
@@ -37,7 +37,7 @@ function bill(over: Partial<EventBill> = {}): EventBill {
 describe('previewLine', () => {
   it('names the typical skater share and what goalies pay', () => {
     expect(previewLine(bill(), 'en-US')).toBe('Each skater ≈ $11.67, goalies free');
-    const half = bill({ goaliePolicy: 'HALF', shares: [share('a', 'FORWARD', 2, 1400), share('b', 'FORWARD', 2, 1400), share('g', 'GOALIE', 1, 700)] });
+    const half = bill({ goaliePolicy: 'HALF', shares: [share('a', 'SKATER', 2, 1400), share('b', 'SKATER', 2, 1400), share('g', 'GOALIE', 1, 700)] });
     expect(previewLine(half, 'en-US')).toBe('Each skater ≈ $14.00, goalies ≈ $7.00');
   });
 

@@ -1,8 +1,10 @@
 // The words of the ice bill: the preview line an organiser reads before
 // billing, and what a player owes, paid or has in credit.
 
-import type { EventBill, EventViewer, GoaliePolicy } from '../../../lib/api-types';
+import type { BillRole, EventBill, EventViewer, GoaliePolicy } from '../../../lib/api-types';
 import { formatMoney } from '../../../lib/money';
+
+export const BILL_ROLE_LABELS: Record<BillRole, string> = { GOALIE: 'Goalie', SKATER: 'Skater' };
 
 export const GOALIE_POLICY_LABELS: Record<GoaliePolicy, string> = { FREE: 'Free', HALF: 'Half', FULL: 'Full' };
 
