@@ -24,6 +24,12 @@ export type HockeyPosition = (typeof HOCKEY_POSITIONS)[number];
 export const SKILL_LEVELS = ['BEGINNER', 'INTERMEDIATE', 'ADVANCED', 'PROFESSIONAL'] as const;
 export type SkillLevel = (typeof SKILL_LEVELS)[number];
 
+/** `PUT /users/{id}/payment-collection`: whether a person may collect payments, as it now stands. */
+export interface PaymentCollection {
+  userId: string;
+  enabled: boolean;
+}
+
 /** The signed-in user, as `GET /me` answers. */
 export interface User {
   id: string;
@@ -80,6 +86,8 @@ export interface Facility {
   imageUrl: string | null;
   description: string | null;
   timezone: string;
+  /** ISO 4217, what ice bills at this rink are in (defaulted from the time zone; docs/sides-and-bill.md › Money). */
+  currency: string;
   creatorId: string;
   ownerId: string;
   createdAt: string;
@@ -149,6 +157,16 @@ export interface EventViewer {
   position: HockeyPosition | null;
   /** Own payment state; null when not attending. */
   isPaid: boolean | null;
+  /** The side the organiser put me on (docs/sides-and-bill.md); null before teams are made or when not on one. */
+  side: Side | null;
+  /** What I still owe for the ice, in cents of `currency`; null when nothing is owed or there is no bill. */
+  owesCents: number | null;
+  /** What I paid, when marked paid; null otherwise. */
+  paidCents: number | null;
+  /** Money of mine the organiser holds beyond my share (I paid and dropped out, or paid more than the new share). */
+  creditCents: number | null;
+  /** ISO 4217: the rink's, or the bill's own for an event without a rink. */
+  currency: string | null;
 }
 
 /** An event (named so it does not shadow the DOM's `Event`). */
@@ -191,6 +209,143 @@ export interface RinkEvent {
   seriesId: string | null;
   /** Only on single reads by a signed-in viewer. */
   viewer?: EventViewer;
+}
+
+// ── Fair sides and the ice bill (docs/sides-and-bill.md) ──────────────────
+
+/** The two sides of a pickup, by jersey. */
+export type Side = 'DARK' | 'LIGHT';
+
+/** A player's role for the split, from the position they answered with. */
+export type SideRole = 'GOALIE' | 'DEFENCE' | 'FORWARD';
+
+export interface SidePlayer {
+  userId: string;
+  displayName: string;
+  /** Their RSVP's position (null when the server has none on record). */
+  position: HockeyPosition | null;
+  role: SideRole;
+  /** 1–8 on the universal division scale; null when unknown (the split counts the median). */
+  level: number | null;
+  /** False marks a hole: on a side, but no longer in. */
+  present: boolean;
+}
+
+/** Over the present players of one side. */
+export interface SideTotals {
+  goalies: number;
+  defence: number;
+  forwards: number;
+  levelSum: number;
+}
+
+/** `GET /events/{id}/sides`, and what every sides write answers. */
+export interface SidesDoc {
+  eventId: string;
+  /** Counts changes of the sides; 0 before the first split. */
+  version: number;
+  madeAt: string | null;
+  seed: number | null;
+  dark: SidePlayer[];
+  light: SidePlayer[];
+  /** Newcomers: in, on no side (everyone, before the first split). */
+  unassigned: SidePlayer[];
+  totals: { dark: SideTotals; light: SideTotals };
+}
+
+export type SidesAction = 'MAKE' | 'REROLL' | 'REBALANCE';
+
+/** What a goalie pays: nothing, a half share or a full one. */
+export const GOALIE_POLICIES = ['FREE', 'HALF', 'FULL'] as const;
+export type GoaliePolicy = (typeof GOALIE_POLICIES)[number];
+
+/** What the bill tells apart: goalies pay by the policy, skaters a full share. */
+export type BillRole = 'GOALIE' | 'SKATER';
+
+export interface BillShare {
+  userId: string;
+  displayName: string;
+  role: BillRole;
+  /** 2 a skater; a goalie 0/1/2 by policy; the organiser 0 when they do not pay. */
+  weight: number;
+  amountCents: number;
+  isPaid: boolean;
+  /** What was marked paid, at the share of that moment. */
+  paidCents: number | null;
+  creditCents: number;
+  present: boolean;
+}
+
+/** `GET /events/{id}/bill`: a player gets only their own share and zero totals. */
+export interface EventBill {
+  eventId: string;
+  costCents: number | null;
+  currency: string;
+  goaliePolicy: GoaliePolicy;
+  organiserPays: boolean;
+  /** Where the cost comes from: the event's own, or its week's share of the series' total. */
+  source: 'EVENT' | 'SERIES' | null;
+  /** Null before "Bill the players": `shares` is then a preview. */
+  closedAt: string | null;
+  /** The organiser may collect payments (granted by the rink's staff). */
+  canCollect: boolean;
+  collectedCents: number;
+  outstandingCents: number;
+  creditCents: number;
+  /** What nobody unpaid is left to carry (the cost went up after everyone paid). */
+  uncoveredCents: number;
+  shares: BillShare[];
+}
+
+export interface BillInput {
+  costCents: number;
+  goaliePolicy: GoaliePolicy;
+  organiserPays?: boolean;
+  /** Only for an event without a rink. */
+  currency?: string;
+}
+
+export interface SeriesBillWeek {
+  eventId: string;
+  startDate: string;
+  costCents: number | null;
+  collectedCents: number;
+  outstandingCents: number;
+  closedAt: string | null;
+}
+
+export interface SeriesBillPerson {
+  userId: string;
+  displayName: string;
+  owedCents: number;
+  paidCents: number;
+  creditCents: number;
+  /** Owed less credit. */
+  balanceCents: number;
+}
+
+/** `GET /event-series/{id}/bill`: a player gets only their own row in `people`. */
+export interface SeriesBill {
+  seriesId: string;
+  totalCents: number | null;
+  currency: string;
+  goaliePolicy: GoaliePolicy;
+  organiserPays: boolean;
+  /** The viewer may set the season's total (an organiser of its weeks who may collect). */
+  canCollect: boolean;
+  collectedCents: number;
+  outstandingCents: number;
+  creditCents: number;
+  weeks: SeriesBillWeek[];
+  people: SeriesBillPerson[];
+}
+
+/** `PUT /event-series/{id}/bill`: `costCents` is the total over the weeks. */
+export interface SeriesBillInput {
+  costCents: number;
+  goaliePolicy: GoaliePolicy;
+  organiserPays?: boolean;
+  currency?: string;
 }
 
 /** One event as `GET /event-series/{id}` lists it. */

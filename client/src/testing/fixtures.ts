@@ -52,6 +52,7 @@ export function makeFacility(overrides: Partial<Facility> = {}): Facility {
     imageUrl: null,
     description: null,
     timezone: 'America/Chicago',
+    currency: 'USD',
     creatorId: 'u-me',
     ownerId: 'u-me',
     createdAt: NOW,
@@ -88,6 +89,11 @@ export function makeViewer(overrides: Partial<EventViewer> = {}): EventViewer {
     waitlistRank: null,
     position: null,
     isPaid: null,
+    side: null,
+    owesCents: null,
+    paidCents: null,
+    creditCents: null,
+    currency: null,
     ...overrides,
   };
 }

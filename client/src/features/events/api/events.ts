@@ -4,6 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClie
 import { api } from '../../../lib/api';
 import { facilityQuery } from '../../../lib/rink-zone';
 import type {
+  EventBill,
   EventSeries,
   EventType,
   Facility,
@@ -47,11 +48,14 @@ export const eventKeys = {
   detail: (id: string) => ['events', id] as const,
   attendees: (id: string) => ['events', id, 'attendees'] as const,
   payments: (id: string) => ['events', id, 'payments'] as const,
+  sides: (id: string) => ['events', id, 'sides'] as const,
+  bill: (id: string) => ['events', id, 'bill'] as const,
 };
 
 /** A weekly series (docs/series.md); outside `['events']`, so invalidated by name. */
 export const seriesKeys = {
   detail: (id: string) => ['event-series', id] as const,
+  bill: (id: string) => ['event-series', id, 'bill'] as const,
 };
 
 /** Which events of a series a change or a cancel is for: this one, or this and every later one. */
@@ -250,6 +254,11 @@ export function useMarkPaid(id: string) {
         old ? [...old.filter((p) => p.userId !== payment.userId), payment] : [payment],
       );
       void queryClient.invalidateQueries({ queryKey: eventKeys.attendees(id) });
+      // The ice bill: the share's state at once, its totals (collected, outstanding, credit) on the re-read.
+      queryClient.setQueryData<EventBill>(eventKeys.bill(id), (old) =>
+        old ? { ...old, shares: old.shares.map((s) => (s.userId === payment.userId ? { ...s, isPaid: payment.isPaid } : s)) } : old,
+      );
+      void queryClient.invalidateQueries({ queryKey: eventKeys.bill(id) });
     },
   });
 }

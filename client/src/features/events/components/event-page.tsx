@@ -17,7 +17,12 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { CalendarIcon, StickIcon } from '../../../components/ui/icons';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { eventKeys, useEvent, useEventPayments, useMarkPaid } from '../api/events';
+import { eventKeys, seriesKeys, useEvent, useEventPayments, useMarkPaid } from '../api/events';
+import { BillCard, PlayerBill } from './bill-card';
+import { SeriesIceCard } from './series-ice';
+import { SidesCard } from './sides-card';
+import { useSides } from '../api/sides';
+import { sidesMade } from '../model/sides';
 import { useLiveAttendees, useRefetchOnFeedPush, useRefreshEventOnPush, useRemoveAttendee } from '../api/live';
 import { AttendeesCard, WaitlistCard, type OrganiserRowTools } from './attendees';
 import { EventDetails } from './event-details';
@@ -36,6 +41,15 @@ export interface SubsCallProps {
   open: OpenPlaces;
 }
 export type RenderSubsCall = (props: SubsCallProps) => ReactNode;
+
+/**
+ * Pickups and practices: the events whose players the organiser splits into
+ * two sides and shares the ice with (docs/sides-and-bill.md). A game has its
+ * teams; a public skate or a watch party has no sides and no ice bill.
+ */
+export function hasSides(event: RinkEvent): boolean {
+  return event.eventType === 'PRACTICE' || event.eventType === 'OTHER';
+}
 
 export function EventPage({ renderSubsCall }: { renderSubsCall?: RenderSubsCall }) {
   const { id = '' } = useParams();
@@ -68,7 +82,15 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
   const isOrganiser = Boolean(viewer?.isOrganiser);
   const collects = Boolean(viewer?.canCollectPayments);
   const payments = useEventPayments(event.id, collects);
-  useRefreshEventOnPush(event, doc?.version ?? null, collects ? [eventKeys.payments(event.id)] : []);
+  const pickup = hasSides(event);
+  const readsBill = pickup && (isOrganiser || Boolean(viewer?.canHost));
+  // A push (an RSVP, new sides, a bill change, a payment) re-reads the event and what hangs on it.
+  useRefreshEventOnPush(event, doc?.version ?? null, [
+    ...(collects ? [eventKeys.payments(event.id)] : []),
+    ...(pickup ? [eventKeys.sides(event.id)] : []),
+    ...(readsBill ? [eventKeys.bill(event.id)] : []),
+    ...(event.seriesId ? [seriesKeys.bill(event.seriesId)] : []),
+  ]);
   useRefetchOnFeedPush(event.id);
   const removal = useRemoveAttendee(event.id);
   const markPaid = useMarkPaid(event.id);
@@ -108,6 +130,10 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
   const openText = open && !cancelled && !over && !isEventUnderway(event) ? openSpotsText(open) : null;
 
   const myIsPaid = doc?.attending.some((a) => a.userId === me.id) ? (viewer?.isPaid ?? null) : null;
+  const showSides = pickup && !cancelled && (doc?.attending.length ?? 0) > 0;
+  // Once the organiser has made sides, they are the split: the list stops grouping by its own rule.
+  const sides = useSides(event.id, showSides);
+  const groupConfig = sides.data && sidesMade(sides.data) ? null : event.groupConfig;
 
   return (
     <div className="event-page" data-testid="event-page">
@@ -137,14 +163,18 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
       <div className="event-layout">
         <div className="event-layout__side">
           <RsvpPanel event={event} doc={doc} userId={me.id} cancelled={cancelled} over={over} />
+          {!isOrganiser && <PlayerBill event={event} />}
           {event.seriesId && <SeriesStrip event={event} />}
           <EventDetails event={event} />
           {viewer?.canHost && event.facilityId && <RinkListing event={event} />}
           {isOrganiser && <OrganiserTools event={event} cancelled={cancelled} counts={doc?.counts ?? null} />}
         </div>
         <div className="event-layout__main">
-          <AttendeesCard doc={doc} groupConfig={event.groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />
+          {showSides && <SidesCard eventId={event.id} isOrganiser={isOrganiser} myId={me.id} mySide={viewer?.side ?? null} />}
+          <AttendeesCard doc={doc} groupConfig={groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />
           <WaitlistCard doc={doc} myId={me.id} tools={tools} />
+          {readsBill && <BillCard event={event} />}
+          {event.seriesId && pickup && <SeriesIceCard event={event} />}
         </div>
       </div>
     </div>

@@ -253,10 +253,11 @@ export function OrganiserTools({ event, cancelled, counts = null }: { event: Rin
       <section className="tool-section">
         <h3 className="tool-section__title">Payments</h3>
         {collects ? (
-          <p className="muted small">Tap Paid / Unpaid beside each person in the list.</p>
+          <p className="muted small">Tap Paid / Unpaid beside each person in the list. For a pickup or a practice, the Ice bill card splits the cost and bills the players.</p>
         ) : (
           <p className="muted small">
-            To mark who paid, turn on <Link to="/settings/profile#payments">payment collection</Link> in your profile.
+            A rink's staff turn on payment collection for the organisers they trust; then you can split the ice and mark who paid here. See{' '}
+            <Link to="/settings/profile#payments">your payment settings</Link>.
           </p>
         )}
       </section>

@@ -17,6 +17,7 @@ import { useRsvp } from '../api/live';
 import { deriveStanding, ordinal, roleOf, spotsLeft, standingHeadline, waitingForMyPlace, wouldWaitlist } from '../model/standing';
 import type { AttendeeCounts, AttendeesDoc } from '../model/types';
 import { PositionPicker } from './position-picker';
+import { myMoney } from '../model/bill';
 import { AlertsOffer } from '../../../components/ui/alerts-offer';
 
 export interface RsvpPanelProps {
@@ -127,7 +128,8 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
     sub = roleOf(position) === 'GOALIE' ? 'No goalie places at this event: pick a skater position to join.' : 'No skater places at this event: it is for goalies only.';
   }
 
-  const isPaid = standing.status === 'ATTENDING' ? (event.viewer?.isPaid ?? null) : null;
+  // With an ice bill, the bill's own line says what I owe or paid (PlayerBill): not twice.
+  const isPaid = standing.status === 'ATTENDING' && !myMoney(event.viewer) ? (event.viewer?.isPaid ?? null) : null;
 
   return (
     <Card className={`rsvp-card rsvp-card--${shownTone}`} data-testid="rsvp-panel" aria-labelledby="rsvp-title">

@@ -30,6 +30,11 @@ const viewer = (over: Partial<EventViewer> = {}): EventViewer => ({
   waitlistRank: null,
   position: null,
   isPaid: null,
+  side: null,
+  owesCents: null,
+  paidCents: null,
+  creditCents: null,
+  currency: null,
   ...over,
 });
 

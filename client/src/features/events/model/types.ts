@@ -54,6 +54,8 @@ export interface EventPayment {
   eventId: string;
   userId: string;
   isPaid: boolean;
+  /** The share when it was marked paid (docs/sides-and-bill.md); null for one marked before bills existed, or unpaid. */
+  paidCents?: number | null;
   markedPaidAt: string | null;
   markedPaidById: string | null;
   createdAt: string;

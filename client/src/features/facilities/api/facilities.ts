@@ -21,6 +21,8 @@ export const facilityKeys = {
 export interface NewFacility {
   name: string;
   timezone: string;
+  /** ISO 4217; the server picks one from the time zone when it is not given. */
+  currency?: string;
   phoneNumber?: string;
   email?: string;
   website?: string;
@@ -32,6 +34,7 @@ export interface NewFacility {
 export interface FacilityPatch {
   name?: string;
   timezone?: string;
+  currency?: string;
   phoneNumber?: string | null;
   email?: string | null;
   website?: string | null;

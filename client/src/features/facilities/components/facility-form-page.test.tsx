@@ -41,6 +41,20 @@ describe('CreateFacilityPage', () => {
     expect(screen.getByRole('heading', { name: 'Lakeside Ice' })).toBeInTheDocument();
   });
 
+  it('sends a currency when one is picked, and leaves it to the time zone otherwise', async () => {
+    const server = mockApi({ 'POST /facilities': apiError(422, 'validation_failed', 'stop here') });
+    const user = userEvent.setup();
+    renderWithProviders(<CreateFacilityPage />, routes);
+    const currency = screen.getByTestId('facility-currency');
+    expect(currency).toHaveValue('');
+    expect(screen.getByRole('option', { name: 'Set from the time zone' })).toBeInTheDocument();
+    await user.type(screen.getByTestId('facility-name'), 'Isstadion');
+    await user.selectOptions(currency, 'SEK');
+    await user.click(screen.getByTestId('create-facility'));
+    await waitFor(() => expect(server.callsTo('POST', '/facilities')).toHaveLength(1));
+    expect(server.callsTo('POST', '/facilities')[0]?.body).toMatchObject({ name: 'Isstadion', currency: 'SEK' });
+  });
+
   it('shows the server’s field messages next to the fields', async () => {
     mockApi({
       'POST /facilities': apiError(422, 'validation_failed', 'invalid fields: name', { name: 'is already taken' }),

@@ -12,7 +12,8 @@ import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
-import { TextAreaField, TextField } from '../../../components/ui/field';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
+import { COMMON_CURRENCIES } from '../../../lib/money';
 import { RinkIcon } from '../../../components/ui/icons';
 import { OrgEditPage } from '../../../components/ui/org-edit-page';
 import { OrgLoadState } from '../../../components/ui/org-load-state';
@@ -25,6 +26,8 @@ type OptionalField = (typeof OPTIONAL)[number];
 interface Draft {
   name: string;
   timezone: string;
+  /** ISO 4217; '' on a new rink = let the server pick it from the time zone. */
+  currency: string;
   description: string;
   phoneNumber: string;
   email: string;
@@ -37,12 +40,28 @@ function draftOf(f?: Facility): Draft {
   return {
     name: f?.name ?? '',
     timezone: f?.timezone ?? (allTimeZones().includes(tz) ? tz : 'UTC'),
+    currency: f?.currency ?? '',
     description: f?.description ?? '',
     phoneNumber: f?.phoneNumber ?? '',
     email: f?.email ?? '',
     website: f?.website ?? '',
     imageUrl: f?.imageUrl ?? '',
   };
+}
+
+/** The common currencies, and the rink's own when it is another. */
+function currencyOptions(current: string): string[] {
+  return current && !(COMMON_CURRENCIES as readonly string[]).includes(current) ? [current, ...COMMON_CURRENCIES] : [...COMMON_CURRENCIES];
+}
+
+/** "CAD · Canadian dollar" in the reader's language; the code alone where Intl has no name. */
+function currencyLabel(code: string): string {
+  try {
+    const name = new Intl.DisplayNames(undefined, { type: 'currency' }).of(code);
+    return name && name !== code ? `${code} · ${name}` : code;
+  } catch {
+    return code;
+  }
 }
 
 function check(d: Draft): FieldErrors {
@@ -111,6 +130,21 @@ function FacilityForm({
         placeholder="Search city or region"
         data-testid="facility-timezone"
       />
+      <SelectField
+        label="Currency"
+        value={d.currency}
+        onChange={(e) => set('currency')(e.target.value)}
+        error={errors.currency}
+        hint="Ice bills for events at this rink are in this currency."
+        data-testid="facility-currency"
+      >
+        {!facility && <option value="">Set from the time zone</option>}
+        {currencyOptions(d.currency).map((c) => (
+          <option key={c} value={c}>
+            {currencyLabel(c)}
+          </option>
+        ))}
+      </SelectField>
       <TextAreaField label="Description" optional rows={3} maxLength={4000} value={d.description} onChange={(e) => set('description')(e.target.value)} error={errors.description} placeholder="Two NHL sheets, pro shop, pickup every weekday at noon." />
       <div className="form-grid">
         <TextField label="Phone" optional type="tel" value={d.phoneNumber} onChange={(e) => set('phoneNumber')(e.target.value)} error={errors.phoneNumber} autoComplete="tel" maxLength={40} data-testid="facility-phone" />
@@ -141,7 +175,7 @@ export function CreateFacilityPage() {
           submitLabel="Create facility"
           cancelTo="/facilities"
           onSubmit={async (d) => {
-            const input: NewFacility = { name: d.name.trim(), timezone: d.timezone };
+            const input: NewFacility = { name: d.name.trim(), timezone: d.timezone, ...(d.currency ? { currency: d.currency } : {}) };
             for (const k of OPTIONAL) if (d[k].trim()) input[k] = d[k].trim();
             const facility = await create.mutateAsync(input);
             navigate(`/facilities/${facility.id}`, { replace: true });
@@ -157,6 +191,7 @@ export function facilityPatch(f: Facility, d: Draft): FacilityPatch {
   const patch: FacilityPatch = {};
   if (d.name.trim() !== f.name) patch.name = d.name.trim();
   if (d.timezone !== f.timezone) patch.timezone = d.timezone;
+  if (d.currency && d.currency !== f.currency) patch.currency = d.currency;
   for (const k of OPTIONAL) {
     const next = d[k].trim() || null;
     if (next !== (f[k as OptionalField] ?? null)) patch[k] = next;

@@ -154,6 +154,28 @@ describe('EditFacilityPage', { timeout: TIMEOUT_MS }, () => {
     expect(server.callsTo('PATCH', '/facilities/f-1')[0]?.body).toEqual({ name: 'Lakeside Ice Arena', phoneNumber: null });
   });
 
+  it('changes the rink\'s currency, which its ice bills are in', async () => {
+    const { server, user } = setup(
+      {
+        'GET /facilities/f-1': makeFacilityPage({ viewerRole: 'OWNER', currency: 'USD' }),
+        'GET /facilities/f-1/seasons': empty,
+        'PATCH /facilities/f-1': (c) => makeFacilityPage({ viewerRole: 'OWNER', ...(c.body as object) }),
+      },
+      '/facilities/f-1/edit',
+      '/facilities/:id/edit',
+      <EditFacilityPage />,
+    );
+    const currency = await screen.findByTestId('facility-currency');
+    expect(currency).toHaveValue('USD');
+    expect(screen.getByRole('option', { name: /^CAD/ })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: /^NZD/ })).toBeInTheDocument();
+    // An existing rink has a currency: no "set from the time zone" here.
+    expect(screen.queryByRole('option', { name: 'Set from the time zone' })).not.toBeInTheDocument();
+    await user.selectOptions(currency, 'CAD');
+    await user.click(screen.getByTestId('save-facility'));
+    await waitFor(() => expect(server.callsTo('PATCH', '/facilities/f-1')[0]?.body).toEqual({ currency: 'CAD' }));
+  });
+
   it('shows the server’s messages beside the fields', async () => {
     const { user } = setup(
       {

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { changesMySchedule } from './affects';
 
 describe('changesMySchedule', () => {
-  it('is true for everything that happens to my events and rosters, not for a reminder or a sub match', () => {
+  it('is true for everything that happens to my events and rosters, not for a reminder, a sub match or my side for a pickup', () => {
     for (const type of ['WAITLIST_PROMOTED', 'REMOVED_FROM_EVENT', 'EVENT_CANCELLED', 'EVENT_MOVED', 'ADDED_TO_ROSTER', 'JOIN_REQUEST_APPROVED', 'GAME_FINAL'] as const) {
       expect(changesMySchedule(type)).toBe(true);
     }
     expect(changesMySchedule('EVENT_REMINDER')).toBe(false);
     expect(changesMySchedule('SUB_MATCH')).toBe(false);
+    expect(changesMySchedule('SIDES_SET')).toBe(false);
   });
 });

@@ -51,4 +51,16 @@ describe('describeNotification', () => {
     const both = describeNotification({ ...base, data: { ...base.data, open: { skaters: 2, goalies: 1 } } });
     expect(both.body).toMatch(/^2 skater places and 1 goalie place open · /);
   });
+
+  it('words a side by its jersey, and falls back to "teams are set" without one', () => {
+    const base = makeNotification({ type: 'SIDES_SET' });
+    const dark = describeNotification({ ...base, data: { ...base.data, side: 'DARK' } });
+    expect(dark.title).toBe("You're on Dark for Tuesday pickup");
+    expect(dark.body).toMatch(/^Bring your dark jersey\. · /);
+    expect(dark.body).toContain('Maple Arena');
+    expect(dark.href).toBe('/events/e-1');
+    expect(describeNotification({ ...base, data: { ...base.data, side: 'LIGHT' } }).title).toBe("You're on Light for Tuesday pickup");
+    const unknown = describeNotification({ ...base, data: { ...base.data, side: null } });
+    expect(unknown.title).toBe('Teams are set for Tuesday pickup');
+  });
 });

@@ -74,6 +74,13 @@ export function describeNotification(n: AppNotification): Described {
       const state = d.status === 'WAITLISTED' ? ' You are on the waitlist.' : '';
       return { title: `${reminderLead(d.minutesBefore)}: ${eventName(n)}`, body: `${eventWhen(n)}${state}`, href };
     }
+    case 'SIDES_SET': {
+      // One per person per event, replaced on every change: it says the side as it now is.
+      const side = d.side === 'DARK' ? 'Dark' : d.side === 'LIGHT' ? 'Light' : null;
+      return side
+        ? { title: `You're on ${side} for ${eventName(n)}`, body: [side === 'Dark' ? 'Bring your dark jersey.' : 'Bring your white jersey.', eventWhen(n)].filter(Boolean).join(' · '), href }
+        : { title: `Teams are set for ${eventName(n)}`, body: eventWhen(n) || 'See who is on which side.', href };
+    }
     case 'SUB_MATCH':
       return { title: `Sub wanted: ${eventName(n)}`, body: [openPlaces(d.open), eventWhen(n)].filter(Boolean).join(' · '), href };
     case 'JOIN_REQUEST_APPROVED':

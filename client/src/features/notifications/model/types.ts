@@ -11,7 +11,8 @@ export type NotificationType =
   | 'GAME_STARTED'
   | 'GAME_FINAL'
   | 'EVENT_REMINDER'
-  | 'SUB_MATCH';
+  | 'SUB_MATCH'
+  | 'SIDES_SET';
 
 /** What the screen shows, as of the fact; keys depend on the type. */
 export interface NotificationData {
@@ -36,6 +37,8 @@ export interface NotificationData {
   seasonId?: string;
   /** EVENT_CANCELLED: why, in the organiser's words (null when they did not say). */
   reason?: string | null;
+  /** SIDES_SET: the side the organiser put me on (docs/sides-and-bill.md). */
+  side?: 'DARK' | 'LIGHT' | null;
   /** SUB_MATCH: the places open when it matched (null = no limit). */
   open?: { skaters: number | null; goalies: number | null };
 }

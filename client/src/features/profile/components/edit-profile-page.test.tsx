@@ -54,8 +54,8 @@ describe('EditProfilePage', () => {
     expect(server.callsTo('PATCH', '/me')).toHaveLength(0);
   });
 
-  it('turns event payment collection on at once, saved on its own', async () => {
-    let me = makeUser({ canCollectEventPayments: false });
+  it('turns event payment collection off at once, saved on its own; only a rink turns it on', async () => {
+    let me = makeUser({ canCollectEventPayments: true });
     const server = mockApi({
       'PATCH /me': (c) => {
         me = { ...me, ...(c.body as Partial<User>) };
@@ -66,12 +66,16 @@ describe('EditProfilePage', () => {
     const user = userEvent.setup();
     renderWithProviders(<EditProfilePage />, { user: me });
     const box = screen.getByTestId('collect-payments');
-    expect(box).not.toBeChecked();
+    expect(box).toBeChecked();
+    expect(box).toBeEnabled();
     await user.click(box);
-    expect(box).toBeChecked();
-    await waitFor(() => expect(server.callsTo('PATCH', '/me')[0]?.body).toEqual({ canCollectEventPayments: true }));
+    expect(box).not.toBeChecked();
+    await waitFor(() => expect(server.callsTo('PATCH', '/me')[0]?.body).toEqual({ canCollectEventPayments: false }));
     expect(await screen.findByTestId('collect-payments-saved')).toHaveTextContent('Saved');
-    expect(box).toBeChecked();
+    expect(box).not.toBeChecked();
     expect(screen.getByTestId('save-profile')).toBeDisabled();
+    // Off, it cannot be turned back on from here (the server answers 403): the rink does it.
+    await waitFor(() => expect(box).toBeDisabled());
+    expect(screen.getByText(/A rink turns this on/)).toBeInTheDocument();
   });
 });

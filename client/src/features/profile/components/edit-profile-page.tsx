@@ -162,22 +162,27 @@ export function EditProfilePage() {
       </Card>
       <Card id="payments">
         <CardHeader title="Event payments" subtitle="For organisers who collect money for ice time." />
+        {/* A rink's staff turn collecting on (docs/sides-and-bill.md › Who may
+            collect); the person may only turn it off. */}
         <label className="check">
           <input
             type="checkbox"
             checked={collectDraft ?? user.canCollectEventPayments}
-            disabled={paymentsToggle.isPending}
+            disabled={paymentsToggle.isPending || !(collectDraft ?? user.canCollectEventPayments)}
             onChange={(e) => {
               setCollectDraft(e.target.checked);
               paymentsToggle.mutate({ canCollectEventPayments: e.target.checked }, { onSettled: () => setCollectDraft(null) });
             }}
+            aria-describedby="collect-payments-hint"
             data-testid="collect-payments"
           />
           <span>
             <strong>I collect payments for my events</strong>
             <br />
-            <span className="muted small">
-              Lets you mark people paid or unpaid on events you organise. Rinkside does not move money; it keeps track of who paid you.
+            <span className="muted small" id="collect-payments-hint">
+              {(collectDraft ?? user.canCollectEventPayments)
+                ? 'You can split the cost of the ice and mark people paid on events you organise. Rinkside does not move money; it keeps track of who paid you. Turning this off is for good until a rink turns it on again.'
+                : 'A rink turns this on: the staff of a rink where you organise events can let you collect for the ice from the event page. Rinkside does not move money; it keeps track of who paid you.'}
             </span>
           </span>
         </label>
