@@ -228,6 +228,8 @@ async fn the_bill_splits_the_ice_over_who_played_and_paid_shares_never_move() {
     // Without collection the organiser cannot set a cost.
     let (s, b) = app.put(&path, Some(&n.org), Some(body.clone())).await;
     assert_error(s, &b, 403, "forbidden");
+    let (_, before) = app.get(&path, Some(&n.org)).await;
+    assert_eq!((before["canCollect"].as_bool(), before["organiserCanCollect"].as_bool()), (Some(false), Some(false)));
     assert_eq!(grant(&app, &n.org, &n.org).await.0, 200, "staff of their own rink");
     // Bad input changes nothing.
     for bad in [
@@ -242,6 +244,7 @@ async fn the_bill_splits_the_ice_over_who_played_and_paid_shares_never_move() {
     let (s, bill) = app.put(&path, Some(&n.org), Some(body)).await;
     assert_eq!(s, 200, "{bill}");
     assert_eq!(bill["currency"], "CAD", "a Toronto rink bills in Canadian dollars");
+    assert_eq!((bill["canCollect"].as_bool(), bill["organiserCanCollect"].as_bool()), (Some(true), Some(true)));
     assert_eq!(bill["closedAt"], Value::Null);
     let amounts = |b: &Value| -> Vec<i64> {
         b["shares"].as_array().unwrap().iter().map(|s| s["amountCents"].as_i64().unwrap()).collect()

@@ -287,8 +287,10 @@ export interface EventBill {
   source: 'EVENT' | 'SERIES' | null;
   /** Null before "Bill the players": `shares` is then a preview. */
   closedAt: string | null;
-  /** The organiser may collect payments (granted by the rink's staff). */
+  /** The viewer may set the cost, bill the players and mark payments. */
   canCollect: boolean;
+  /** The event's creator may collect payments (what the rink's staff grant them). */
+  organiserCanCollect: boolean;
   collectedCents: number;
   outstandingCents: number;
   creditCents: number;

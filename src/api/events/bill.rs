@@ -60,6 +60,9 @@ pub struct Bill {
     pub closed_at: Option<i64>,
     /// The viewer may set the cost, bill the players and mark payments.
     pub can_collect: bool,
+    /// The event's creator may collect payments (what the rink's staff
+    /// grant them).
+    pub organiser_can_collect: bool,
     pub collected_cents: i64,
     pub outstanding_cents: i64,
     pub credit_cents: i64,
@@ -118,6 +121,7 @@ async fn view(state: &AppState, event: &EventRow, me: &AuthUser) -> AppResult<Bi
         source: bill.applied.as_ref().map(|a| a.source.as_str().to_string()),
         closed_at: bill.closed_at,
         can_collect,
+        organiser_can_collect: permissions::check_payment_collector(&state.db, &event.creator_id).await.is_ok(),
         collected_cents: if whole { bill.collected_cents() } else { 0 },
         outstanding_cents: if whole { bill.outstanding_cents() } else { 0 },
         credit_cents: if whole { bill.credit_cents() } else { 0 },

@@ -36,6 +36,7 @@ function bill(over: Partial<EventBill> = {}): EventBill {
     source: null,
     closedAt: null,
     canCollect: true,
+    organiserCanCollect: true,
     collectedCents: 0,
     outstandingCents: 0,
     creditCents: 0,
@@ -193,7 +194,7 @@ describe('BillCard when the organiser may not collect', { timeout: TYPING_TIMEOU
     // The rink's staff organise every event at their rink (docs/permissions.md); the bill's
     // canCollect is their own flag, not the organiser's.
     const { server, user } = renderBill(makeEvent({ eventType: 'OTHER', facilityId: 'f-1', creatorId: 'u-olive', viewer: makeViewer({ isOrganiser: true, canHost: true }) }), {
-      'GET /events/e-1/bill': bill({ canCollect: false }),
+      'GET /events/e-1/bill': bill({ canCollect: false, organiserCanCollect: false }),
       'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
       'GET /users/u-olive': makePublicUser({ id: 'u-olive', firstName: 'Olive', lastName: 'Organiser' }),
       'PUT /users/u-olive/payment-collection': (call) => ({ userId: 'u-olive', enabled: (call.body as { enabled: boolean }).enabled }),
@@ -207,6 +208,17 @@ describe('BillCard when the organiser may not collect', { timeout: TYPING_TIMEOU
     await user.click(screen.getByTestId('revoke-collection'));
     expect(server.callsTo('PUT', '/users/u-olive/payment-collection')[1]?.body).toEqual({ enabled: false });
     expect(await screen.findByTestId('collection-grant')).toHaveTextContent('Olive Organiser no longer collects payments.');
+  });
+
+  it('shows the rink\'s staff that the organiser already collects, with the way to stop it', async () => {
+    renderBill(makeEvent({ eventType: 'OTHER', facilityId: 'f-1', creatorId: 'u-olive', viewer: makeViewer({ isOrganiser: true, canHost: true }) }), {
+      'GET /events/e-1/bill': bill({ canCollect: false, organiserCanCollect: true }),
+      'GET /facilities/f-1': makeFacility({ name: 'Maple Arena' }),
+      'GET /users/u-olive': makePublicUser({ id: 'u-olive', firstName: 'Olive', lastName: 'Organiser' }),
+    });
+    expect(await screen.findByTestId('collection-granted')).toHaveTextContent('Olive Organiser collects payments');
+    expect(screen.getByTestId('revoke-collection')).toBeVisible();
+    expect(screen.queryByTestId('grant-collection')).not.toBeInTheDocument();
   });
 
   it('lets staff who organise at their own rink turn their own collecting on', async () => {

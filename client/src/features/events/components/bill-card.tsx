@@ -246,14 +246,13 @@ function OrganiserBill({ bill, event, myId }: { bill: EventBill; event: RinkEven
 // ── Who may collect: the organiser is told, the rink's staff grant it ─────
 
 /**
- * The rink's staff let the organiser collect, or stop them. Nothing in the
- * API says whether the organiser already may (the bill's `canCollect` is
- * the viewer's own), so the state shown is the last answer of this page;
- * granting twice does no harm.
+ * The rink's staff let the organiser collect, or stop them: the bill says
+ * whether the organiser may now (`organiserCanCollect`), this page's last
+ * answer wins until the bill is read again.
  */
-function CollectionGrant({ event, organiserName }: { event: RinkEvent; organiserName: string }) {
+function CollectionGrant({ event, organiserName, granted }: { event: RinkEvent; organiserName: string; granted: boolean | null }) {
   const grant = useSetPaymentCollection(event.id);
-  const enabled = grant.data?.enabled ?? null;
+  const enabled = grant.data?.enabled ?? granted;
   if (enabled) {
     return (
       <div className="collect-note collect-note--on" data-testid="collection-granted">
@@ -315,7 +314,7 @@ export function BillCard({ event }: { event: RinkEvent }) {
   if (query.isError && !bill) return null;
   const organiserName = organiser.data ? displayName(organiser.data) : 'the organiser';
   const rinkName = rink.data?.name ?? null;
-  const grant = grantsOther ? <CollectionGrant event={event} organiserName={organiserName} /> : null;
+  const grant = grantsOther ? <CollectionGrant event={event} organiserName={organiserName} granted={bill?.organiserCanCollect ?? null} /> : null;
 
   let body;
   let subtitle: string;

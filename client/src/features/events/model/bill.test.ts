@@ -25,6 +25,7 @@ function bill(over: Partial<EventBill> = {}): EventBill {
     source: 'EVENT',
     closedAt: null,
     canCollect: true,
+    organiserCanCollect: true,
     collectedCents: 0,
     outstandingCents: 0,
     creditCents: 0,
