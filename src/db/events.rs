@@ -262,18 +262,20 @@ pub struct PaymentRow {
     pub updated_at: i64,
 }
 
-/// Marks a payment: `Some(cents)` paid with what they paid, `None`
-/// unpaid. Only attendees have payment rows (created when they became
-/// ATTENDING). `None` when the person has no payment row.
+/// Marks a payment paid or unpaid, with what they paid when the event has
+/// a bill (`None`: paid in full, whatever the share). Only attendees have
+/// payment rows (created when they became ATTENDING). `None` when the
+/// person has no payment row.
 pub async fn mark_paid(
     conn: &mut AnyConnection,
     event_id: &str,
     user_id: &str,
+    paid: bool,
     paid_cents: Option<i64>,
     by: &str,
 ) -> Result<Option<PaymentRow>, sqlx::Error> {
     let now = now_ms();
-    let paid = paid_cents.is_some();
+    let paid_cents = paid_cents.filter(|_| paid);
     let done = sqlx::query(
         "UPDATE event_payments SET is_paid = $3, paid_cents = $4, marked_paid_at = $5, marked_paid_by_id = $6, updated_at = $7 \
          WHERE event_id = $1 AND user_id = $2",

@@ -363,3 +363,29 @@ async fn a_series_total_is_split_over_its_weeks_and_each_person_sees_their_balan
     assert_eq!(his["people"].as_array().unwrap().len(), 1);
     assert_eq!(his["people"][0]["owedCents"], 1_667);
 }
+
+#[actix_web::test]
+async fn a_payment_marked_before_any_cost_counts_as_paid_in_full() {
+    let app = spawn_app().await;
+    let n = night(&app, &["CENTER", "CENTER", "CENTER"]).await;
+    grant(&app, &n.org, &n.org).await;
+    // Cash at the door, before the organiser has entered what the ice cost.
+    let (s, pay) = app
+        .put(
+            &format!("/api/v1/events/{}/payments/{}", n.event, n.players[0].id),
+            Some(&n.org),
+            Some(json!({"isPaid": true})),
+        )
+        .await;
+    assert_eq!((s, pay["isPaid"].as_bool(), &pay["paidCents"]), (200, Some(true), &Value::Null), "{pay}");
+    let path = format!("/api/v1/events/{}/bill", n.event);
+    app.put(&path, Some(&n.org), Some(json!({"costCents": 9_000, "goaliePolicy": "FREE", "organiserPays": false})))
+        .await;
+    let (_, bill) = app.post(&format!("{path}/close"), Some(&n.org), json!({})).await;
+    let line =
+        bill["shares"].as_array().unwrap().iter().find(|s| s["userId"] == n.players[0].id.as_str()).cloned().unwrap();
+    assert_eq!((line["isPaid"].as_bool(), line["amountCents"].as_i64()), (Some(true), Some(3_000)), "{bill}");
+    assert_eq!((bill["collectedCents"].as_i64(), bill["outstandingCents"].as_i64()), (Some(3_000), Some(6_000)));
+    let (_, e) = app.get(&format!("/api/v1/events/{}", n.event), Some(&n.players[0])).await;
+    assert_eq!((e["viewer"]["owesCents"].clone(), e["viewer"]["paidCents"].as_i64()), (Value::Null, Some(3_000)));
+}

@@ -67,16 +67,18 @@ async fn mark_payment(
 ) -> AppResult<web::Json<EventPayment>> {
     let (event_id, user_id) = path.into_inner();
     require_collector(&state, &event_id, &me).await?;
-    // Paid records the share as it stands now; a recompute never moves it.
+    // Paid records the share as it stands now, so a recompute never moves
+    // it; without a cost set there is no share yet: paid in full, whatever
+    // the cost turns out to be.
     let paid_cents = if body.is_paid {
         let event = db::events::get(&state.db.pool, &event_id).await?.ok_or_else(|| AppError::not_found("event"))?;
         let bill = crate::ice_bill::for_event(&state.db, &event).await?;
-        Some(bill.of(&user_id).map_or(0, |(_, share)| share.amount_cents))
+        bill.applied.as_ref().and(bill.of(&user_id)).map(|(_, share)| share.amount_cents)
     } else {
         None
     };
     let mut conn = state.db.pool.acquire().await?;
-    let row = db::events::mark_paid(&mut conn, &event_id, &user_id, paid_cents, &me.id)
+    let row = db::events::mark_paid(&mut conn, &event_id, &user_id, body.is_paid, paid_cents, &me.id)
         .await?
         .ok_or_else(|| AppError::conflict_code("not_attending", "only attendees have a payment to mark"))?;
     drop(conn);
