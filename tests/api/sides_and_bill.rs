@@ -154,6 +154,18 @@ async fn a_swap_moves_two_players_and_a_rebalance_fills_a_hole_moving_few() {
     assert_eq!(hole["present"], false);
     assert_eq!(ids(&holey["unassigned"]), vec![newcomer.id.clone()]);
 
+    // The organiser can point a newcomer at a side (and back), one request each.
+    let swap = format!("{path}/swap");
+    let (s, placed) = app.post(&swap, Some(&n.org), json!({"userIds": [newcomer.id], "side": "LIGHT"})).await;
+    assert_eq!(s, 200, "{placed}");
+    assert!(ids(&placed["light"]).contains(&newcomer.id), "{placed}");
+    let (_, again) = app.post(&swap, Some(&n.org), json!({"userIds": [newcomer.id], "side": "LIGHT"})).await;
+    assert_eq!(again["version"], placed["version"], "already there: nothing changes");
+    let (s, b) = app.post(&swap, Some(&n.org), json!({"userIds": [a, b], "side": "DARK"})).await;
+    assert_error(s, &b, 422, "validation_failed");
+    let (_, back) = app.post(&swap, Some(&n.org), json!({"userIds": [newcomer.id], "side": "DARK"})).await;
+    assert!(ids(&back["dark"]).contains(&newcomer.id), "{back}");
+
     let (s, rebalanced) = app.post(&path, Some(&n.org), json!({"action": "REBALANCE"})).await;
     assert_eq!(s, 200, "{rebalanced}");
     assert!(rebalanced["unassigned"].as_array().unwrap().is_empty());

@@ -270,6 +270,26 @@ pub struct SwapInput {
     /// One id (move that player to the other side; a newcomer goes to the
     /// smaller side) or two on different sides (they exchange).
     pub user_ids: Vec<String>,
+    /// With one id: the side to put that player on (a newcomer where the
+    /// organiser points); absent, across or the smaller side.
+    pub side: Option<SideChoice>,
+}
+
+/// A side, as the organiser names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SideChoice {
+    Dark,
+    Light,
+}
+
+impl From<SideChoice> for Side {
+    fn from(side: SideChoice) -> Self {
+        match side {
+            SideChoice::Dark => Side::Dark,
+            SideChoice::Light => Side::Light,
+        }
+    }
 }
 
 /// Swap two players, or move one across (the organiser).
@@ -290,11 +310,18 @@ pub(super) async fn swap_sides(
     let rows = db::sides::players(&state.db.pool, &id).await?;
     let find = |user_id: &str| rows.iter().find(|r| r.user_id == user_id);
     let moved: Vec<(String, &'static str)> = match body.user_ids.as_slice() {
+        [_, _] if body.side.is_some() => {
+            return Err(AppError::field("side", "a side goes with one player; two players swap sides"));
+        }
         [a] => {
             let row = find(a).ok_or_else(|| AppError::field("userIds", "that person is not in and on no side"))?;
-            let to = match side_of(row) {
-                Some(side) => side.other(),
-                None => {
+            let to = match (body.side, side_of(row)) {
+                (Some(asked), Some(now)) if Side::from(asked) == now => {
+                    return Ok(web::Json(document(&state, &id).await?));
+                }
+                (Some(asked), _) => Side::from(asked),
+                (None, Some(side)) => side.other(),
+                (None, None) => {
                     let count = |side: &str| {
                         rows.iter().filter(|r| r.attending == 1 && r.side.as_deref() == Some(side)).count()
                     };

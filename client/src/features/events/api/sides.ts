@@ -5,7 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api';
-import type { SidesAction, SidesDoc } from '../../../lib/api-types';
+import type { Side, SidesAction, SidesDoc } from '../../../lib/api-types';
 import { eventKeys } from './events';
 
 const enc = encodeURIComponent;
@@ -38,7 +38,8 @@ export function useSidesAction(eventId: string) {
 export function useSwapSides(eventId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userIds: [string] | [string, string]) => api.post<SidesDoc>(`/events/${enc(eventId)}/sides/swap`, { userIds }),
+    mutationFn: ({ userIds, side }: { userIds: [string] | [string, string]; side?: Side }) =>
+      api.post<SidesDoc>(`/events/${enc(eventId)}/sides/swap`, side ? { userIds, side } : { userIds }),
     onSuccess: (doc) => queryClient.setQueryData(eventKeys.sides(eventId), doc),
   });
 }

@@ -133,12 +133,10 @@ describe('SidesCard', { timeout: TYPING_TIMEOUT_MS }, () => {
         light: [player('g2', 'GOALIE', 4), player('d2', 'DEFENCE', 5), player('u-me', 'FORWARD', null), ...(side === 'LIGHT' ? [player('n1', 'FORWARD', 3)] : [])],
       });
     let doc = sides({ dark: [player('g1', 'GOALIE', 5), player('d1', 'DEFENCE', 4, false), player('f1', 'FORWARD', 6)], unassigned: [player('n1', 'FORWARD', 3)] });
-    let moves = 0;
     const { server, user } = renderCard(
       {
         'GET /events/e-1/sides': () => doc,
-        // The server puts a newcomer on the smaller side (Dark here); a second one-id move takes them across.
-        'POST /events/e-1/sides/swap': () => (doc = placed(++moves === 1 ? 'DARK' : 'LIGHT')),
+        'POST /events/e-1/sides/swap': (call) => (doc = placed((call.body as { side: 'DARK' | 'LIGHT' }).side)),
       },
       { isOrganiser: true },
     );
@@ -155,8 +153,8 @@ describe('SidesCard', { timeout: TYPING_TIMEOUT_MS }, () => {
     await user.click(within(strip).getByTestId('side-player-n1'));
     expect(screen.getByTestId('pick-hint')).toHaveTextContent('Tap Dark or Light to put Player n1 there.');
     await user.click(screen.getByRole('button', { name: 'Put Player n1 on Light' }));
-    await waitFor(() => expect(server.callsTo('POST', '/events/e-1/sides/swap')).toHaveLength(2));
-    expect(server.callsTo('POST', '/events/e-1/sides/swap').map((c) => c.body)).toEqual([{ userIds: ['n1'] }, { userIds: ['n1'] }]);
+    await waitFor(() => expect(server.callsTo('POST', '/events/e-1/sides/swap')).toHaveLength(1));
+    expect(server.callsTo('POST', '/events/e-1/sides/swap')[0]?.body).toEqual({ userIds: ['n1'], side: 'LIGHT' });
     await waitFor(() => expect(within(screen.getByTestId('side-LIGHT')).getByText('Player n1')).toBeInTheDocument());
     expect(screen.queryByTestId('sides-newcomers')).not.toBeInTheDocument();
   });

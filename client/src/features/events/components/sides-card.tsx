@@ -229,15 +229,15 @@ export function SidesCard({ eventId, isOrganiser, myId, mySide }: { eventId: str
     setSelected(null);
     act.mutate(action, { onError: fail });
   };
-  const doSwap = (userIds: [string] | [string, string], then?: (doc: SidesDoc) => void) => {
+  const doSwap = (userIds: [string] | [string, string], side?: Side) => {
     setError(null);
-    swap.mutate(userIds, {
-      onSuccess: (next) => {
-        setSelected(null);
-        then?.(next);
+    swap.mutate(
+      { userIds, side },
+      {
+        onSuccess: () => setSelected(null),
+        onError: fail,
       },
-      onError: fail,
-    });
+    );
   };
   const onTap = (userId: string) => {
     const out = tapOutcome(doc, selected, userId);
@@ -246,15 +246,9 @@ export function SidesCard({ eventId, isOrganiser, myId, mySide }: { eventId: str
     else if (out.kind === 'select') setSelected(out.userId);
     else doSwap(out.userIds);
   };
-  // A newcomer goes where the organiser points. The server puts a one-id
-  // newcomer on the smaller side, so a second move follows when that was
-  // not the side asked for.
+  // A newcomer goes where the organiser points.
   const place = (side: Side) => {
-    if (!selected) return;
-    const id = selected;
-    doSwap([id], (next) => {
-      if (sideOf(next, id) !== side) doSwap([id]);
-    });
+    if (selected) doSwap([selected], side);
   };
 
   const selectedPlayer = selected ? findPlayer(doc, selected) : null;
