@@ -79,6 +79,7 @@ mod random;
 mod tests;
 
 use exhaustive::Exhaustive;
+pub use model::effective_levels;
 use model::{Model, clamp, count_keys_of};
 use random::Rng;
 

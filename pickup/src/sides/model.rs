@@ -132,7 +132,8 @@ impl Model {
 
 /// Levels with unknowns filled: the median of the known ones (the mean of
 /// the middle two, rounded down), 4 (Recreational) when nobody has one.
-pub(super) fn effective_levels(players: &[Player]) -> Vec<i64> {
+/// Public so a screen's totals count levels exactly as the split does.
+pub fn effective_levels(players: &[Player]) -> Vec<i64> {
     let mut known: Vec<i64> = players.iter().filter_map(|p| p.level).map(i64::from).collect();
     known.sort_unstable();
     let k = known.len();

@@ -94,24 +94,22 @@ fn shares(bill: &EventBill, only: Option<&str>) -> Vec<BillShare> {
         .collect()
 }
 
-/// Whether the viewer may run this event's bill: an organiser (its
-/// creator or the rink's staff) who may collect payments.
-async fn collects(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<bool> {
+/// What the viewer may do with an event's bill, from one read of their
+/// relations: (organises it, may run its bill — an organiser who may
+/// collect payments).
+async fn standing(state: &AppState, event_id: &str, me: &AuthUser) -> AppResult<(bool, bool)> {
     let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(event_id)).await?;
-    if !rel.permits(&Action::CollectPayments { event_id }) {
-        return Ok(false);
-    }
-    Ok(permissions::check_payment_collector(&state.db, &me.id).await.is_ok())
+    let organises = rel.permits(&Action::OrganiseEvent { event_id });
+    let collects = rel.permits(&Action::CollectPayments { event_id })
+        && permissions::check_payment_collector(&state.db, &me.id).await.is_ok();
+    Ok((organises, collects))
 }
 
 async fn view(state: &AppState, event: &EventRow, me: &AuthUser) -> AppResult<Bill> {
     let bill = ice_bill::for_event(&state.db, event).await?;
-    let can_collect = collects(state, &event.id, me).await?;
+    let (organises, can_collect) = standing(state, &event.id, me).await?;
     let terms = bill.applied.as_ref().map(|a| a.terms);
-    let whole = can_collect
-        || permissions::relations(&state.db, Some(&me.id), Object::Event(&event.id))
-            .await?
-            .permits(&Action::OrganiseEvent { event_id: &event.id });
+    let whole = organises || can_collect;
     Ok(Bill {
         event_id: event.id.clone(),
         cost_cents: terms.map(|t| t.cost_cents),
@@ -327,10 +325,8 @@ async fn series_view(state: &AppState, series_id: &str, me: &AuthUser) -> AppRes
     let total = db::bills::get(&state.db.pool, Owner::Series(series_id)).await?;
     let (can_collect, whole) = match events.first() {
         Some(first) => {
-            let organises = permissions::relations(&state.db, Some(&me.id), Object::Event(&first.id))
-                .await?
-                .permits(&Action::OrganiseEvent { event_id: &first.id });
-            (collects(state, &first.id, me).await?, organises)
+            let (organises, collects) = standing(state, &first.id, me).await?;
+            (collects, organises)
         }
         None => (false, false),
     };

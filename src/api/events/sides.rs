@@ -98,23 +98,18 @@ fn side_of(row: &SidePlayerRow) -> Option<Side> {
     }
 }
 
-/// What the split counts an unknown level as: the median of the known
-/// ones (rounded down), 4 when nobody's is known — the rule of
-/// `rinkside_pickup::sides`, repeated only for the totals shown.
-fn median_level(rows: &[SidePlayerRow]) -> i64 {
-    let mut known: Vec<i64> = rows.iter().filter_map(|r| r.level).collect();
-    known.sort_unstable();
-    match known.len() {
-        0 => 4,
-        n if n % 2 == 1 => known[n / 2],
-        n => (known[n / 2 - 1] + known[n / 2]) / 2,
-    }
+/// A row as the split sees it: its role and its level, when known.
+fn player_of(row: &SidePlayerRow) -> Player {
+    Player { role: role_of(row.position.as_deref()), level: row.level.and_then(|l| u8::try_from(l).ok()) }
 }
 
 async fn document(state: &AppState, event_id: &str) -> AppResult<Sides> {
     let rows = db::sides::players(&state.db.pool, event_id).await?;
     let set = db::sides::side_set(&state.db.pool, event_id).await?;
-    let median = median_level(&rows);
+    // Levels as the split counts them over the players in (unknown: the
+    // median), in the rows' order.
+    let present: Vec<Player> = rows.iter().filter(|r| r.attending == 1).map(player_of).collect();
+    let mut levels = sides::effective_levels(&present).into_iter();
     let mut doc = Sides {
         event_id: event_id.to_string(),
         version: set.as_ref().map_or(0, |s| s.version),
@@ -141,13 +136,14 @@ async fn document(state: &AppState, event_id: &str) -> AppResult<Sides> {
             Some(Side::Light) => (&mut doc.light, Some(&mut doc.totals.light)),
             None => (&mut doc.unassigned, None),
         };
-        if let Some(t) = totals.filter(|_| present) {
+        let level = if present { levels.next() } else { None };
+        if let (Some(t), Some(level)) = (totals, level) {
             match role {
                 Role::Goalie => t.goalies += 1,
                 Role::Defence => t.defence += 1,
                 Role::Forward => t.forwards += 1,
             }
-            t.level_sum += row.level.unwrap_or(median);
+            t.level_sum += level;
         }
         list.push(player);
     }
@@ -247,10 +243,7 @@ pub(super) async fn change_sides(
 /// The split's input: each player's role and level, and who played on the
 /// same side in the series' last four weeks.
 async fn problem(state: &AppState, event: &EventRow, rows: &[SidePlayerRow]) -> AppResult<Problem> {
-    let players = rows
-        .iter()
-        .map(|r| Player { role: role_of(r.position.as_deref()), level: r.level.and_then(|l| u8::try_from(l).ok()) })
-        .collect();
+    let players = rows.iter().map(player_of).collect();
     let mut together = Vec::new();
     if let Some(series_id) = &event.series_id {
         let index = |id: &str| rows.iter().position(|r| r.user_id == id);
