@@ -20,6 +20,7 @@ import { PageSpinner } from '../../../components/ui/spinner';
 import { eventKeys, seriesKeys, useEvent, useEventPayments, useMarkPaid } from '../api/events';
 import { BillCard, PlayerBill } from './bill-card';
 import { SeriesIceCard } from './series-ice';
+import { PickupRecord } from './pickup-record';
 import { SidesCard } from './sides-card';
 import { useSides } from '../api/sides';
 import { sidesMade } from '../model/sides';
@@ -175,6 +176,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
           <WaitlistCard doc={doc} myId={me.id} tools={tools} />
           {readsBill && <BillCard event={event} />}
           {event.seriesId && pickup && <SeriesIceCard event={event} />}
+          <PickupRecord event={event} />
         </div>
       </div>
     </div>
