@@ -81,6 +81,11 @@ pub enum Scenario {
     /// heuristic beyond: against the exhaustive search at 30 skaters and a
     /// lower bound at 40.
     Sides(SidesArgs),
+    /// Who dropped late: starts its own node, seeds one event with 5,000
+    /// RSVP and waitlist history rows and a 52-week series, then times the
+    /// history's first page, a full walk of it, and the series' record
+    /// (docs/pickup-night.md).
+    History(HistoryArgs),
     /// One child process's share of `scoreboard --processes`: opens its
     /// displays, says `{"ready":…}` on stdout, reads the goals' marks from
     /// stdin, and reports its deliveries.
@@ -103,6 +108,70 @@ pub struct FloorArgs {
     /// something is published to it.
     #[arg(long, default_value_t = 2_048)]
     pub snapshot_bytes: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The backend of the node the scenario starts.
+    #[arg(long, value_enum, default_value_t = Database::Sqlite)]
+    pub database: Database,
+
+    /// PostgreSQL database the run makes a fresh schema in (with
+    /// `--database postgres`; dropped at the end unless --keep).
+    #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/test")]
+    pub database_url: String,
+
+    /// Pool size of the node (`DATABASE_MAX_CONNECTIONS`; default: the
+    /// server's own).
+    #[arg(long)]
+    pub db_connections: Option<u32>,
+
+    /// Keep the SQLite file or the PostgreSQL schema for inspection.
+    #[arg(long)]
+    pub keep: bool,
+
+    /// The `rinkside` binary (default: the one next to this program).
+    #[arg(long)]
+    pub server_bin: Option<std::path::PathBuf>,
+
+    /// Use a running server (dev auth, rate limits off) instead of starting
+    /// one.
+    #[arg(long)]
+    pub url: Option<String>,
+
+    /// Where the node's log and SQLite file go (default: a fresh folder in
+    /// the temp dir).
+    #[arg(long)]
+    pub log_dir: Option<std::path::PathBuf>,
+
+    /// History rows to pile up on the long event (seeded in whole rounds,
+    /// so a few more).
+    #[arg(long, default_value_t = 5_000)]
+    pub rows: usize,
+
+    /// People answering (the long event holds a quarter of them).
+    #[arg(long, default_value_t = 200)]
+    pub users: usize,
+
+    /// Weeks of the series (at most 52), half of them past.
+    #[arg(long, default_value_t = 52)]
+    pub weeks: usize,
+
+    /// Players answering each week of the series (three drop out).
+    #[arg(long, default_value_t = 24)]
+    pub week_players: usize,
+
+    /// Timed reads of each first page and of the record.
+    #[arg(long, default_value_t = 200)]
+    pub reads: usize,
+
+    /// Timed full walks of the long history.
+    #[arg(long, default_value_t = 20)]
+    pub walks: usize,
+
+    /// Setup requests in flight at once.
+    #[arg(long, default_value_t = 16)]
+    pub setup_concurrency: usize,
 }
 
 #[derive(Debug, Args)]

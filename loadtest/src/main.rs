@@ -106,6 +106,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Chaos(a) => scenario::chaos::run(a).await,
         Scenario::Floor(a) => floor::run(a).await,
         Scenario::Sides(a) => scenario::sides::run(a).await,
+        Scenario::History(a) => scenario::history::run(a).await,
         Scenario::Displays(a) => shard::run_child(a).await,
     }
 }

@@ -16,6 +16,7 @@ pub mod feed;
 pub mod feed_summaries;
 pub mod follows;
 pub mod games;
+pub mod history;
 pub mod imported_events;
 pub mod levels;
 pub mod notifications;

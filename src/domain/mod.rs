@@ -3,6 +3,7 @@
 //! as the same strings (the schema CHECKs them too), and listed in the
 //! OpenAPI document. Text people type lives in [`text`].
 
+pub mod attendance;
 pub mod dates;
 pub mod money;
 pub mod series;

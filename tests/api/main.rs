@@ -12,6 +12,7 @@ mod feed;
 mod follows;
 mod game_night;
 mod games;
+mod history;
 mod http_edges;
 mod http_fuzz;
 mod inputs;

@@ -162,6 +162,8 @@ struct World {
     /// An event at the facility (created by its owner), the first of a
     /// two-week series, with the victim attending.
     event: String,
+    /// That series.
+    series: String,
     /// A rival team's roster in the same season: the other side of games.
     rival_roster: String,
     /// A game between the roster and the rival roster.
@@ -197,6 +199,7 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         .await;
     assert_eq!(s, 201, "{b}");
     let event = crate::rosters::id(&b);
+    let series = b["seriesId"].as_str().expect("the event's series").to_string();
     for player in [&c.victim, &c.member] {
         let (s, b) =
             app.put(&format!("/api/v1/events/{event}/rsvp"), Some(player), Some(json!({"action": "ATTENDING"}))).await;
@@ -239,7 +242,7 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         app.post("/api/v1/statuses", Some(&c.member), json!({"type": "AVAILABLE_TO_SUB", "entityType": "USER"})).await;
     assert_eq!(s, 201, "{b}");
     let own_status = crate::rosters::id(&b);
-    World { facility, team, season, mapping, roster, request, event, rival_roster, game, team_status, own_status }
+    World { facility, team, season, mapping, roster, request, event, series, rival_roster, game, team_status, own_status }
 }
 
 /// The HTTP request of an action, against a world.
@@ -375,6 +378,8 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
             (Method::PATCH, format!("/statuses/{}", w.own_status), Some(json!({"positions": ["GOALIE"]})))
         }
         "take_down_own_status" => (Method::DELETE, format!("/statuses/{}", w.own_status), None),
+        "read_event_history" => (Method::GET, format!("/events/{}/history", w.event), None),
+        "read_series_record" => (Method::GET, format!("/event-series/{}/record", w.series), None),
         other => panic!("docs/permissions.md names an action the test does not know: {other}"),
     }
 }
@@ -525,6 +530,8 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "make_sides",
         "set_bill",
         "grant_payment_collection",
+        "read_event_history",
+        "read_series_record",
     ];
     assert_eq!(rows, known);
 }

@@ -6,6 +6,7 @@ pub mod clock;
 pub mod connect;
 pub mod fanout;
 pub mod feed;
+pub mod history;
 pub mod market;
 pub mod race;
 pub mod reconnect;

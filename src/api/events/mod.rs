@@ -13,6 +13,7 @@
 mod attendees;
 mod bill;
 mod edit;
+mod history;
 mod hosting;
 mod input;
 mod payments;
@@ -66,7 +67,9 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(teams::unset_team)
         .service(hosting::host)
         .service(hosting::unhost)
-        .service(series::get_series);
+        .service(series::get_series)
+        .service(history::get_history)
+        .service(history::get_series_record);
 }
 
 /// How attendees are split into groups on the event page, e.g. two jersey

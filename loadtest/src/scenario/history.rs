@@ -1,0 +1,380 @@
+//! `history`: who dropped late (docs/pickup-night.md › History and the
+//! record) under a long history. Starts its own node (SQLite file or a
+//! fresh PostgreSQL schema), or uses `--url`, and seeds over HTTP:
+//!
+//! - one event whose RSVP and waitlist history reaches `--rows` rows
+//!   (default 5,000): `--users` people join and drop in rounds, concurrently,
+//!   against small limits, so joins, waitlisting, promotions and declines
+//!   (many in the same batch) all pile up;
+//! - a weekly series of `--weeks` events (default 52, half of them past)
+//!   with `--week-players` answering each week and a few dropping out.
+//!
+//! Then it times, one request at a time: the history's first page (the
+//! client's 20 and the largest, 100), a full walk of it in pages of 100
+//! (checking every row comes once, in order), and the series' record as
+//! its organiser (everyone) and as a player (their own line).
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use chrono::{SecondsFormat, Utc};
+use futures_util::{StreamExt, stream};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tracing::{info, warn};
+
+use super::Outcome;
+use crate::api::{Api, Session, run_tag};
+use crate::cli::{Database, HistoryArgs};
+use crate::cluster::{Cluster, NodeConfig, Schema};
+use crate::stats::{Recorder, Summary};
+
+const HOUR_MS: i64 = 3_600_000;
+const WEEK_MS: i64 = 7 * 24 * HOUR_MS;
+
+/// The largest page the API gives.
+const WALK_PAGE: usize = 100;
+/// The page the event page's card asks for.
+const CARD_PAGE: usize = 20;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    database: String,
+    /// History rows of the long event, as walked.
+    history_rows: usize,
+    seeding_rsvps: usize,
+    seeding_seconds: f64,
+    series_weeks: usize,
+    series_rows: usize,
+    record_lines: usize,
+    first_page_20: Summary,
+    first_page_100: Summary,
+    /// One full walk in pages of 100.
+    full_walk: Summary,
+    /// Every row came once, in `(at, id)` order, on every walk.
+    walks_consistent: bool,
+    record_organiser: Summary,
+    record_player: Summary,
+    node_panics: Vec<String>,
+}
+
+impl Report {
+    fn human(&self) -> String {
+        format!(
+            "history ({})\n  seeded         {} history rows on one event ({} RSVPs, {:.1} s); a series of {} weeks with {} rows\n  \
+             first page 20  {}\n  first page 100 {}\n  full walk      {}   ({} pages of 100, {})\n  \
+             record (org)   {}   ({} lines)\n  record (self)  {}\n",
+            self.database,
+            self.history_rows,
+            self.seeding_rsvps,
+            self.seeding_seconds,
+            self.series_weeks,
+            self.series_rows,
+            self.first_page_20,
+            self.first_page_100,
+            self.full_walk,
+            self.history_rows.div_ceil(WALK_PAGE),
+            if self.walks_consistent { "each row once, in order" } else { "ROWS MISSING, REPEATED OR OUT OF ORDER" },
+            self.record_organiser,
+            self.record_lines,
+            self.record_player,
+        ) + &if self.node_panics.is_empty() {
+            String::new()
+        } else {
+            format!("  node panics:\n    {}\n", self.node_panics.join("\n    "))
+        }
+    }
+}
+
+pub async fn run(args: HistoryArgs) -> Result<Outcome> {
+    if args.users < 4 || args.week_players < 2 || args.weeks == 0 || args.weeks > 52 {
+        bail!("--users must be at least 4, --week-players at least 2, --weeks 1 to 52");
+    }
+    let tag = run_tag();
+    if let Some(url) = &args.url {
+        let report = measure(&args, &tag, url, "external").await?;
+        return Ok(outcome(report));
+    }
+    let binary = match &args.server_bin {
+        Some(b) => b.clone(),
+        None => super::market::default_server_binary()?,
+    };
+    if !binary.exists() {
+        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
+    }
+    let log_dir = args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-history-{tag}")));
+    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+    let (database_url, schema, label) = match args.database {
+        Database::Sqlite => (format!("sqlite://{}", log_dir.join("history.db").display()), None, "sqlite".to_string()),
+        Database::Postgres => {
+            let schema = Schema::create(&args.database_url, "history", &tag)?;
+            info!(schema = %schema.name, "created a fresh schema");
+            (schema.url.clone(), Some(schema), "postgres".to_string())
+        }
+    };
+    let config = NodeConfig {
+        binary,
+        database_url,
+        redis_url: None,
+        db_connections: args.db_connections,
+        log_dir: log_dir.clone(),
+        env: Vec::new(),
+    };
+    let result = tokio::select! {
+        r = run_node(&args, &tag, config, &label) => r,
+        _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted")),
+    };
+    if let Some(schema) = schema {
+        if args.keep {
+            info!(schema = %schema.name, "kept the schema");
+        } else if let Err(e) = schema.drop_now() {
+            warn!("dropping schema {}: {e:#}", schema.name);
+        }
+    } else if !args.keep {
+        remove_sqlite(&log_dir);
+    }
+    info!(logs = %log_dir.display(), "node log kept");
+    result.map(outcome)
+}
+
+fn remove_sqlite(dir: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("history.db{suffix}")));
+    }
+}
+
+async fn run_node(args: &HistoryArgs, tag: &str, config: NodeConfig, label: &str) -> Result<Report> {
+    let cluster = Cluster::start(config, 1).await?;
+    let url = cluster.urls()[0].clone();
+    info!(%url, pid = ?cluster.nodes[0].pid(), database = label, "node up");
+    let mut report = measure(args, tag, &url, label).await?;
+    report.node_panics = cluster.panics();
+    Ok(report)
+}
+
+fn outcome(report: Report) -> Outcome {
+    Outcome {
+        scenario: "history",
+        passed: report.walks_consistent && report.node_panics.is_empty(),
+        human: report.human(),
+        report: serde_json::to_value(&report).unwrap_or(Value::Null),
+    }
+}
+
+fn rfc3339(ms: i64) -> String {
+    chrono::DateTime::<Utc>::from_timestamp_millis(ms).unwrap_or_default().to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// A player's position: one in ten a goalie.
+fn position(i: usize) -> &'static str {
+    if i % 10 == 0 { "GOALIE" } else { ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"][i % 5] }
+}
+
+async fn measure(args: &HistoryArgs, tag: &str, url: &str, label: &str) -> Result<Report> {
+    let api = Arc::new(Api::new(url)?);
+    let organiser = api.dev_token_retrying(&format!("hist_org_{tag}")).await?.0;
+    let users: Vec<Session> = stream::iter(0..args.users)
+        .map(|i| {
+            let api = api.clone();
+            async move { api.dev_token_retrying(&format!("hist_{tag}_{i}")).await.map(|(s, _)| s) }
+        })
+        .buffered(args.setup_concurrency)
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .collect::<Result<_>>()?;
+    info!(users = users.len(), "signed in");
+
+    // The long event: a week out, small limits so the waitlist moves.
+    let now = Utc::now().timestamp_millis();
+    let event: Value = api
+        .post_value(
+            "/api/v1/events",
+            &organiser.token,
+            json!({"title": "Long history", "startDate": rfc3339(now + WEEK_MS), "eventType": "OTHER",
+                   "maxSkaters": args.users / 4, "maxGoalies": 2}),
+        )
+        .await?;
+    let event_id = event["id"].as_str().context("event id")?.to_string();
+    let seeding = Instant::now();
+    let mut rsvps = 0;
+    let mut inside = vec![false; users.len()];
+    let mut rows = 0;
+    for round in 0.. {
+        // Each round every user flips (in → out, out → in), all at once.
+        let flips: Vec<(usize, &'static str)> =
+            (0..users.len()).map(|i| (i, if inside[i] { "DECLINED" } else { "ATTENDING" })).collect();
+        let results = stream::iter(flips.iter().copied())
+            .map(|(i, action)| {
+                let (api, token, event_id) = (api.clone(), users[i].token.clone(), event_id.clone());
+                async move { api.rsvp(&token, &event_id, action, Some(position(i))).await.map(|_| ()) }
+            })
+            .buffer_unordered(args.setup_concurrency)
+            .collect::<Vec<_>>()
+            .await;
+        for r in results {
+            r?;
+        }
+        rsvps += flips.len();
+        for x in inside.iter_mut() {
+            *x = !*x;
+        }
+        rows = walk(&api, &organiser.token, &event_id).await?.0.len();
+        info!(round, rows, "seeding the long history");
+        if rows >= args.rows {
+            break;
+        }
+    }
+    let seeding_seconds = seeding.elapsed().as_secs_f64();
+
+    // The series: half its weeks past, a pool of players answering.
+    let first = now - (args.weeks as i64 / 2) * WEEK_MS + HOUR_MS;
+    let until = chrono::DateTime::<Utc>::from_timestamp_millis(first + (args.weeks as i64 - 1) * WEEK_MS)
+        .unwrap_or_default()
+        .format("%Y-%m-%d")
+        .to_string();
+    let created: Value = api
+        .post_value(
+            "/api/v1/events",
+            &organiser.token,
+            json!({"title": "Tuesday pickup", "startDate": rfc3339(first), "eventType": "OTHER", "maxSkaters": 20,
+                   "maxGoalies": 2, "repeat": {"frequency": "WEEKLY", "until": until}}),
+        )
+        .await?;
+    let series_id = created["seriesId"].as_str().context("series id")?.to_string();
+    let doc = api.get_value(&format!("/api/v1/event-series/{series_id}"), &organiser.token).await?;
+    let weeks: Vec<String> = doc["events"]
+        .as_array()
+        .context("series events")?
+        .iter()
+        .filter_map(|e| e["id"].as_str().map(str::to_string))
+        .collect();
+    let pool = users.len().min(args.week_players * 3 / 2);
+    let mut answers: Vec<(usize, usize, &'static str)> = Vec::new();
+    for (w, _) in weeks.iter().enumerate() {
+        for k in 0..args.week_players {
+            answers.push((w, (w * 7 + k) % pool, "ATTENDING"));
+        }
+    }
+    let series_joins = answers.len();
+    let results = stream::iter(answers.iter().copied())
+        .map(|(w, i, action)| {
+            let (api, token, event_id) = (api.clone(), users[i].token.clone(), weeks[w].clone());
+            async move { api.rsvp(&token, &event_id, action, Some(position(i))).await.map(|_| ()) }
+        })
+        .buffer_unordered(args.setup_concurrency)
+        .collect::<Vec<_>>()
+        .await;
+    for r in results {
+        r?;
+    }
+    // Three drop out of every week.
+    let drops: Vec<(usize, usize)> =
+        (0..weeks.len()).flat_map(|w| (0..3).map(move |k| (w, (w * 7 + k * 5) % pool))).collect();
+    for chunk in drops.chunks(args.setup_concurrency) {
+        for &(w, i) in chunk {
+            api.rsvp(&users[i].token, &weeks[w], "DECLINED", None).await?;
+        }
+    }
+    let mut series_rows = 0;
+    for week in &weeks {
+        series_rows += walk(&api, &organiser.token, week).await?.0.len();
+    }
+    info!(weeks = weeks.len(), series_rows, joins = series_joins, "series seeded");
+
+    // Reads, one at a time.
+    let first_page = |limit: usize| {
+        let (api, token, event_id) = (api.clone(), organiser.token.clone(), event_id.clone());
+        async move {
+            let mut rec = Recorder::new();
+            for _ in 0..args.reads {
+                let t = Instant::now();
+                api.get_value(&format!("/api/v1/events/{event_id}/history?limit={limit}"), &token).await?;
+                rec.record(t.elapsed());
+            }
+            Ok::<_, anyhow::Error>(rec.summary())
+        }
+    };
+    let first_page_20 = first_page(CARD_PAGE).await?;
+    let first_page_100 = first_page(WALK_PAGE).await?;
+    let mut walks = Recorder::new();
+    let mut consistent = true;
+    for _ in 0..args.walks {
+        let t = Instant::now();
+        let (items, ok) = walk(&api, &organiser.token, &event_id).await?;
+        walks.record(t.elapsed());
+        consistent &= ok && items.len() == rows;
+    }
+    let mut org = Recorder::new();
+    let mut lines = 0;
+    for _ in 0..args.reads {
+        let t = Instant::now();
+        let record = api.get_value(&format!("/api/v1/event-series/{series_id}/record"), &organiser.token).await?;
+        org.record(t.elapsed());
+        lines = record["items"].as_array().map_or(0, Vec::len);
+    }
+    let mut own = Recorder::new();
+    for _ in 0..args.reads {
+        let t = Instant::now();
+        api.get_value(&format!("/api/v1/event-series/{series_id}/record"), &users[1].token).await?;
+        own.record(t.elapsed());
+    }
+    Ok(Report {
+        database: label.to_string(),
+        history_rows: rows,
+        seeding_rsvps: rsvps,
+        seeding_seconds,
+        series_weeks: weeks.len(),
+        series_rows,
+        record_lines: lines,
+        first_page_20,
+        first_page_100,
+        full_walk: walks.summary(),
+        walks_consistent: consistent,
+        record_organiser: org.summary(),
+        record_player: own.summary(),
+        node_panics: Vec::new(),
+    })
+}
+
+/// The event's whole history in pages of 100, and whether every row came
+/// once and in `(at, id)` order.
+async fn walk(api: &Api, token: &str, event_id: &str) -> Result<(Vec<Value>, bool)> {
+    let mut items: Vec<Value> = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            None => format!("/api/v1/events/{event_id}/history?limit={WALK_PAGE}"),
+            Some(c) => format!("/api/v1/events/{event_id}/history?limit={WALK_PAGE}&cursor={c}"),
+        };
+        let page = api.get_value(&path, token).await?;
+        items.extend(page["items"].as_array().cloned().unwrap_or_default());
+        match page["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_string()),
+            None => break,
+        }
+    }
+    let mut seen = HashSet::new();
+    let keys: Vec<(String, String)> = items
+        .iter()
+        .map(|i| (i["at"].as_str().unwrap_or("").to_string(), i["id"].as_str().unwrap_or("").to_string()))
+        .collect();
+    let once = keys.iter().all(|k| seen.insert(k.1.clone()));
+    let ordered = keys.windows(2).all(|w| w[0] <= w[1]);
+    Ok((items, once && ordered))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_player_in_ten_is_a_goalie() {
+        let goalies = (0..100).filter(|&i| position(i) == "GOALIE").count();
+        assert_eq!(goalies, 10);
+    }
+}
