@@ -58,14 +58,16 @@ async fn set_late_window(app: &TestApp, event: &str, minutes: Option<i64>) {
 /// Checks `who` in at the rink. The check-in API (issue 31) is being built
 /// beside this; until it lands the test writes the row it writes.
 async fn check_in(app: &TestApp, org: &TestUser, event: &str, who: &TestUser) {
-    sqlx::query("INSERT INTO event_check_ins (event_id, user_id, checked_in_by_id, created_at) VALUES ($1, $2, $3, $4)")
-        .bind(event)
-        .bind(&who.id)
-        .bind(&org.id)
-        .bind(now_ms())
-        .execute(&app.state.db.pool)
-        .await
-        .unwrap();
+    sqlx::query(
+        "INSERT INTO event_check_ins (event_id, user_id, checked_in_by_id, created_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(event)
+    .bind(&who.id)
+    .bind(&org.id)
+    .bind(now_ms())
+    .execute(&app.state.db.pool)
+    .await
+    .unwrap();
 }
 
 /// Every page of the event's history with pages of `limit`.
@@ -94,7 +96,10 @@ async fn walk(app: &TestApp, org: &TestUser, event: &str, limit: usize) -> Vec<V
 }
 
 fn line(items: &[Value]) -> Vec<(String, String)> {
-    items.iter().map(|i| (i["displayName"].as_str().unwrap().to_string(), i["kind"].as_str().unwrap().to_string())).collect()
+    items
+        .iter()
+        .map(|i| (i["displayName"].as_str().unwrap().to_string(), i["kind"].as_str().unwrap().to_string()))
+        .collect()
 }
 
 fn pairs(want: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -195,8 +200,9 @@ async fn only_the_event_s_organisers_read_its_history() {
     let owner = app.user("rinkowner").await;
     let staff = app.user("rinkstaff").await;
     let (player, stranger) = (app.user("player").await, app.user("stranger").await);
-    let (s, f) =
-        app.post("/api/v1/facilities", Some(&owner), json!({"name": "Night Rink", "timezone": "America/Toronto"})).await;
+    let (s, f) = app
+        .post("/api/v1/facilities", Some(&owner), json!({"name": "Night Rink", "timezone": "America/Toronto"}))
+        .await;
     assert_eq!(s, 201, "{f}");
     let facility = f["id"].as_str().unwrap();
     let (s, b) = app.put(&format!("/api/v1/facilities/{facility}/managers/{}", staff.id), Some(&owner), None).await;

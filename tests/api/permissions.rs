@@ -242,7 +242,20 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         app.post("/api/v1/statuses", Some(&c.member), json!({"type": "AVAILABLE_TO_SUB", "entityType": "USER"})).await;
     assert_eq!(s, 201, "{b}");
     let own_status = crate::rosters::id(&b);
-    World { facility, team, season, mapping, roster, request, event, series, rival_roster, game, team_status, own_status }
+    World {
+        facility,
+        team,
+        season,
+        mapping,
+        roster,
+        request,
+        event,
+        series,
+        rival_roster,
+        game,
+        team_status,
+        own_status,
+    }
 }
 
 /// The HTTP request of an action, against a world.

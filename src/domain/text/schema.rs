@@ -200,6 +200,24 @@ pub fn optional_url() -> Object {
     )
 }
 
+/// A rink's currency as `domain::money::Currency::parse` reads it: one of
+/// [`crate::domain::money::CURRENCIES`] in any case, white space around it
+/// trimmed; null for the one the time zone implies.
+pub fn optional_currency() -> Object {
+    let codes: Vec<String> = crate::domain::money::CURRENCIES
+        .iter()
+        .map(|code| code.chars().map(|c| format!("[{c}{}]", c.to_ascii_lowercase())).collect())
+        .collect();
+    string(
+        format!("^[{TRIMMED}]*(?:{})[{TRIMMED}]*$", codes.join("|")),
+        true,
+        format!(
+            "ISO 4217, one of {}; null for the one the time zone implies.",
+            crate::domain::money::CURRENCIES.join(", ")
+        ),
+    )
+}
+
 /// A phone number that may be null or blank (none).
 pub fn optional_phone() -> Object {
     string(
