@@ -36,11 +36,14 @@ pub struct HistoryRow {
 /// The `held` fact of [`HistoryRow`], over a row `x` with the columns
 /// `event_id, user_id, created_at, id, source, action`. Only evaluated for
 /// drops; the previous row is found walking back along the event's
-/// `(event_id, created_at, id)` index.
+/// `(event_id, created_at, id)` index from the row itself (the plain
+/// `created_at <=` bound is what lets both planners seek there; the `OR`
+/// alone made SQLite walk from the event's newest row), so its cost is the
+/// distance back to the person's previous answer.
 const HELD: &str = "CAST(CASE WHEN x.source = 'R' AND x.action IN ('DECLINED', 'REMOVED') \
       AND (SELECT p.action FROM event_rsvp_history p \
-           WHERE p.event_id = x.event_id AND p.user_id = x.user_id \
-             AND (p.created_at < x.created_at OR (p.created_at = x.created_at AND p.id < x.id)) \
+           WHERE p.event_id = x.event_id AND p.created_at <= x.created_at AND p.user_id = x.user_id \
+             AND (p.created_at < x.created_at OR p.id < x.id) \
            ORDER BY p.created_at DESC, p.id DESC LIMIT 1) = 'ATTENDING' \
       AND NOT EXISTS (SELECT 1 FROM event_waitlist_history w \
            WHERE w.event_id = x.event_id AND w.created_at = x.created_at AND w.user_id = x.user_id \
