@@ -279,7 +279,9 @@ fn no_places_message(role: Role) -> &'static str {
 impl From<Rejection> for ActorError {
     fn from(r: Rejection) -> Self {
         match &r {
-            Rejection::Cancelled | Rejection::NoPlaces { .. } | Rejection::Closed => ActorError::Conflict(r.to_string()),
+            Rejection::Cancelled | Rejection::NoPlaces { .. } | Rejection::Closed => {
+                ActorError::Conflict(r.to_string())
+            }
             Rejection::NoRsvp { .. } | Rejection::UnknownPerson { .. } => ActorError::NotFound(r.to_string()),
             Rejection::NegativeLimit { field } => ActorError::validation(field, r.to_string()),
         }
@@ -568,7 +570,13 @@ fn remove(state: &mut EventState, fx: &mut Effects, user_id: &str, now_ms: i64) 
 }
 
 /// New limits (not negative: checked by [`refusal`]).
-fn set_limits(state: &mut EventState, fx: &mut Effects, max_skaters: Option<i64>, max_goalies: Option<i64>, now_ms: i64) {
+fn set_limits(
+    state: &mut EventState,
+    fx: &mut Effects,
+    max_skaters: Option<i64>,
+    max_goalies: Option<i64>,
+    now_ms: i64,
+) {
     if (state.max_skaters, state.max_goalies) == (max_skaters, max_goalies) {
         return;
     }

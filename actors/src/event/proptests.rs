@@ -39,7 +39,9 @@ enum Op {
     Seal,
     /// Time passes, then the actor is asked to fill free places (what the
     /// rule-moments job sends when the regulars' window closes).
-    Tick { ms: i64 },
+    Tick {
+        ms: i64,
+    },
 }
 
 fn position() -> impl Strategy<Value = Option<Position>> {
