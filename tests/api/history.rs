@@ -43,31 +43,19 @@ async fn remove(app: &TestApp, org: &TestUser, event: &str, who: &TestUser) {
     assert!((200..300).contains(&s), "{s} {r}");
 }
 
-/// Sets the event's late window. `PUT /events/{id}/rsvp-rules` (issue 31,
-/// being built beside this) will be the way; until it lands the test writes
-/// the column the rules API writes.
-async fn set_late_window(app: &TestApp, event: &str, minutes: Option<i64>) {
-    sqlx::query("UPDATE events SET late_window_minutes = $1 WHERE id = $2")
-        .bind(minutes)
-        .bind(event)
-        .execute(&app.state.db.pool)
-        .await
-        .unwrap();
+/// Sets the event's late window through its RSVP rules (the rest off).
+async fn set_late_window(app: &TestApp, org: &TestUser, event: &str, minutes: Option<i64>) {
+    let (s, r) = app
+        .put(&format!("/api/v1/events/{event}/rsvp-rules"), Some(org), Some(json!({"lateWindowMinutes": minutes})))
+        .await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["lateWindowMinutes"], json!(minutes), "{r}");
 }
 
-/// Checks `who` in at the rink. The check-in API (issue 31) is being built
-/// beside this; until it lands the test writes the row it writes.
+/// The organiser checks `who` in at the rink.
 async fn check_in(app: &TestApp, org: &TestUser, event: &str, who: &TestUser) {
-    sqlx::query(
-        "INSERT INTO event_check_ins (event_id, user_id, checked_in_by_id, created_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(event)
-    .bind(&who.id)
-    .bind(&org.id)
-    .bind(now_ms())
-    .execute(&app.state.db.pool)
-    .await
-    .unwrap();
+    let (s, r) = app.put(&format!("/api/v1/events/{event}/check-ins/{}", who.id), Some(org), None).await;
+    assert_eq!(s, 200, "{r}");
 }
 
 /// Every page of the event's history with pages of `limit`.
@@ -184,13 +172,13 @@ async fn a_place_given_up_within_the_late_window_is_marked_late() {
     assert_eq!(declines.len(), 3, "dan, cat and ann each declined once: {items:#?}");
 
     // A two-hour window: three hours before is not late.
-    set_late_window(&app, &event, Some(120)).await;
+    set_late_window(&app, &org, &event, Some(120)).await;
     let items = walk(&app, &org, &event, 100).await;
     assert!(late(&items).is_empty(), "{items:#?}");
     // Four hours: late again; a window of 0: never.
-    set_late_window(&app, &event, Some(240)).await;
+    set_late_window(&app, &org, &event, Some(240)).await;
     assert_eq!(late(&walk(&app, &org, &event, 2).await), pairs(&[("ann", "DECLINED")]));
-    set_late_window(&app, &event, Some(0)).await;
+    set_late_window(&app, &org, &event, Some(0)).await;
     assert!(late(&walk(&app, &org, &event, 100).await).is_empty());
 }
 

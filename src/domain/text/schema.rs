@@ -200,24 +200,6 @@ pub fn optional_url() -> Object {
     )
 }
 
-/// A rink's currency as `domain::money::Currency::parse` reads it: one of
-/// [`crate::domain::money::CURRENCIES`] in any case, white space around it
-/// trimmed; null for the one the time zone implies.
-pub fn optional_currency() -> Object {
-    let codes: Vec<String> = crate::domain::money::CURRENCIES
-        .iter()
-        .map(|code| code.chars().map(|c| format!("[{c}{}]", c.to_ascii_lowercase())).collect())
-        .collect();
-    string(
-        format!("^[{TRIMMED}]*(?:{})[{TRIMMED}]*$", codes.join("|")),
-        true,
-        format!(
-            "ISO 4217, one of {}; null for the one the time zone implies.",
-            crate::domain::money::CURRENCIES.join(", ")
-        ),
-    )
-}
-
 /// A phone number that may be null or blank (none).
 pub fn optional_phone() -> Object {
     string(
@@ -252,6 +234,13 @@ pub fn optional_id() -> Object {
 /// Exactly `value` (trimmed).
 pub fn exactly(value: &str, description: &str) -> Object {
     string(exactly_pattern(value), false, description.into())
+}
+
+/// One of `values` exactly (trimmed), or null.
+pub fn optional_one_of(values: &[&str], description: &str) -> Object {
+    let alternatives: Vec<String> = values.iter().map(|v| exactly_pattern(v)).collect();
+    let alternatives: Vec<&str> = alternatives.iter().map(|p| &p[1..p.len() - 1]).collect();
+    string(format!("^({})$", alternatives.join("|")), true, description.into())
 }
 
 /// `?q=` of a search.
