@@ -143,7 +143,11 @@ pub fn check(limits: Limits, requests: &[Request], heard: &[Heard], doc: &Attend
             if let (Some(flag), Some(r)) = (w.regular, requested.get(w.user_id.as_str()))
                 && flag != r.regular
             {
-                v.push(format!("user {} is listed with regular {flag} but was made {}", w.user_id, tier_name(r.regular)));
+                v.push(format!(
+                    "user {} is listed with regular {flag} but was made {}",
+                    w.user_id,
+                    tier_name(r.regular)
+                ));
             }
         }
     }
@@ -254,7 +258,9 @@ pub fn check(limits: Limits, requests: &[Request], heard: &[Heard], doc: &Attend
             if let (Some(last_in), Some(first_waiting)) = (last_in, first_waiting)
                 && first_waiting < last_in
             {
-                v.push(format!("a {r} accepted at version {first_waiting} waits while one accepted at {last_in} attends"));
+                v.push(format!(
+                    "a {r} accepted at version {first_waiting} waits while one accepted at {last_in} attends"
+                ));
             }
         }
     }
@@ -618,7 +624,11 @@ mod tests {
                 doc.attending.push(Attending { user_id: r.user_id.clone(), position: r.position.into() });
                 heard.push(Heard::Ok(RsvpReply { status: "ATTENDING".into(), waitlist_rank: None, version }));
             } else {
-                if r.regular { regulars.push(i) } else { others.push(i) }
+                if r.regular {
+                    regulars.push(i)
+                } else {
+                    others.push(i)
+                }
                 let rank = if r.regular { regulars.len() } else { regulars.len() + others.len() };
                 heard.push(Heard::Ok(RsvpReply {
                     status: "WAITLISTED".into(),
@@ -693,7 +703,8 @@ mod tests {
         d.attending[at].user_id = "u1".into();
         let w = waitlist_index(&d, "u1");
         d.waitlist.remove(w);
-        d.waitlist.insert(0, Waiting { user_id: "u12".into(), position: "CENTER".into(), rank: 1, regular: Some(true) });
+        d.waitlist
+            .insert(0, Waiting { user_id: "u12".into(), position: "CENTER".into(), rank: 1, regular: Some(true) });
         for (rank, w) in d.waitlist.iter_mut().filter(|w| w.position != GOALIE).enumerate() {
             w.rank = rank as u32 + 1;
         }
@@ -711,7 +722,8 @@ mod tests {
         d.waitlist[w].user_id = "u12".into();
         let v = check(LIMITS, &r, &h, &d);
         assert!(
-            v.iter().any(|m| m.contains("a regular skater accepted at version 13 waits while one accepted at 18 attends")),
+            v.iter()
+                .any(|m| m.contains("a regular skater accepted at version 13 waits while one accepted at 18 attends")),
             "{v:?}"
         );
     }
@@ -726,7 +738,10 @@ mod tests {
             w.rank = rank as u32 + 1;
         }
         let v = check(LIMITS, &r, &h, &d);
-        assert!(v.iter().any(|m| m.contains("0 goalies attending, expected 1 (limit Some(1), 1 regulars of 4")), "{v:?}");
+        assert!(
+            v.iter().any(|m| m.contains("0 goalies attending, expected 1 (limit Some(1), 1 regulars of 4")),
+            "{v:?}"
+        );
     }
 
     #[test]
@@ -740,7 +755,10 @@ mod tests {
         d.waitlist[a].rank = d.waitlist[b].rank;
         d.waitlist[b].rank = rank;
         let v = check(LIMITS, &r, &h, &d);
-        assert!(v.iter().any(|m| m.contains("skater waitlist lists regular u19 (rank 3) behind non-regular u1")), "{v:?}");
+        assert!(
+            v.iter().any(|m| m.contains("skater waitlist lists regular u19 (rank 3) behind non-regular u1")),
+            "{v:?}"
+        );
         assert!(v.iter().any(|m| m.contains("user u19 was told rank Some(2) but is rank 3")), "{v:?}");
     }
 

@@ -109,7 +109,8 @@ fn regulars(positions: &[&str], share: f64) -> Vec<bool> {
     positions
         .iter()
         .map(|&p| {
-            let (k, n, want) = if p == GOALIE { (&mut g, goalies, want_goalies) } else { (&mut s, skaters, want_skaters) };
+            let (k, n, want) =
+                if p == GOALIE { (&mut g, goalies, want_goalies) } else { (&mut s, skaters, want_skaters) };
             let i = *k;
             *k += 1;
             (i + 1) * want / n > i * want / n
