@@ -360,8 +360,7 @@ fn check_tiered_order(
                 "a regular {r} accepted at version {first_waiting} waits while one accepted at {last_in} attends"
             ));
         }
-        let mut others_ahead = 0usize;
-        for &user in line.iter().filter(|&&u| !is_regular(u)) {
+        for (others_ahead, &user) in line.iter().filter(|&&u| !is_regular(u)).enumerate() {
             if let (Some(&rank), Some(&ver)) = (told.get(user), version_of.get(user)) {
                 let before = waiting_regulars.iter().filter(|&&rv| rv < ver).count();
                 let by = waiting_regulars.iter().filter(|&&rv| rv <= ver).count();
@@ -373,7 +372,6 @@ fn check_tiered_order(
                     ));
                 }
             }
-            others_ahead += 1;
         }
     }
 }
