@@ -77,6 +77,10 @@ pub struct Waiting {
     pub user_id: String,
     pub position: String,
     pub rank: u32,
+    /// One of the event's regulars (docs/pickup-night.md); absent from
+    /// servers before issue 31.
+    #[serde(default)]
+    pub regular: Option<bool>,
 }
 
 /// The game state (`POST /games/{id}/actions` answer).
@@ -209,6 +213,32 @@ impl Api {
         self.create("/api/v1/events", token, body).await
     }
 
+    /// Like [`Api::create_event`], as the first week of a weekly series of
+    /// two (7 and 14 days ahead, UTC): the event's id and the series' id.
+    pub async fn create_weekly_event(
+        &self,
+        token: &str,
+        title: &str,
+        max_skaters: Option<u32>,
+        max_goalies: Option<u32>,
+    ) -> Result<(String, String)> {
+        let start = Utc::now() + chrono::Duration::days(7);
+        let until = (start + chrono::Duration::days(7)).date_naive();
+        let body = json!({
+            "title": title,
+            "startDate": start.to_rfc3339_opts(SecondsFormat::Secs, true),
+            "eventType": "OTHER",
+            "maxSkaters": max_skaters,
+            "maxGoalies": max_goalies,
+            "repeat": { "frequency": "WEEKLY", "until": until.format("%Y-%m-%d").to_string() },
+        });
+        let event: Value = self.post("/api/v1/events", token, body).await?;
+        match (event["id"].as_str(), event["seriesId"].as_str()) {
+            (Some(id), Some(series)) => Ok((id.to_owned(), series.to_owned())),
+            _ => bail!("POST /api/v1/events with repeat answered no id or seriesId: {event}"),
+        }
+    }
+
     pub async fn rsvp(&self, token: &str, event_id: &str, action: &str, position: Option<&str>) -> Result<RsvpReply> {
         let mut body = json!({ "action": action });
         if let Some(p) = position {
@@ -229,6 +259,11 @@ impl Api {
     /// Any PATCH as JSON, with a token.
     pub async fn patch_value(&self, path: &str, token: &str, body: Value) -> Result<Value> {
         self.send(reqwest::Method::PATCH, path, Some(token), Some(&body)).await
+    }
+
+    /// Any PUT, with a token and an optional JSON body.
+    pub async fn put_value(&self, path: &str, token: &str, body: Option<Value>) -> Result<Value> {
+        self.send(reqwest::Method::PUT, path, Some(token), body.as_ref()).await
     }
 
     /// Any GET as JSON, with a token.

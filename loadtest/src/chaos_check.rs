@@ -384,7 +384,7 @@ mod tests {
                 .collect(),
             waitlist: waitlist
                 .iter()
-                .map(|(u, p, r)| Waiting { user_id: u.to_string(), position: p.to_string(), rank: *r })
+                .map(|(u, p, r)| Waiting { user_id: u.to_string(), position: p.to_string(), rank: *r, regular: None })
                 .collect(),
         }
     }

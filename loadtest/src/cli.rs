@@ -556,6 +556,14 @@ pub struct RaceArgs {
     #[arg(long, default_value_t = 0.1)]
     pub goalie_share: f64,
 
+    /// Share of clients who are regulars (spread evenly within each role).
+    /// Above 0 the event is the first week of a weekly series, these
+    /// clients are on the series' list of regulars, and the series' rules
+    /// keep the regulars' window open through the race
+    /// (docs/pickup-night.md); 0 is the first-come race.
+    #[arg(long, default_value_t = 0.0)]
+    pub regulars_share: f64,
+
     /// Seconds to wait for every reply after the start signal.
     #[arg(long, default_value_t = 60)]
     pub reply_timeout: u64,

@@ -1,6 +1,11 @@
 //! `race`: N users, one socket each, all send an ATTENDING command at the same
 //! instant to an event with a few places. Then the verdict of
 //! [`crate::race_check`] on the replies and the final attendees document.
+//!
+//! With `--regulars-share` the event is the first week of a weekly series
+//! whose regulars' window is open through the race (docs/pickup-night.md):
+//! a share of the racers are on its list of regulars, and the verdict is
+//! the tiered one.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -28,6 +33,10 @@ const SIGN_IN_CONCURRENCY: usize = 16;
 /// Violations printed in the human report; the JSON has them all.
 const VIOLATIONS_SHOWN: usize = 25;
 
+/// The tiered race's `regularsFirstMinutes`: places are the regulars' until
+/// an hour before a start 7 days out, so all through the race.
+const REGULARS_FIRST_MINUTES: u32 = 60;
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Report {
@@ -35,6 +44,14 @@ struct Report {
     event_id: String,
     clients: usize,
     goalie_clients: usize,
+    /// Share of clients asked to be regulars (0: the first-come race).
+    regulars_share: f64,
+    /// Clients on the series' list of regulars.
+    regular_clients: usize,
+    /// The weekly series the event is the first week of (tiered race).
+    series_id: Option<String>,
+    /// When the regulars' window closes, as the event's rules say (tiered).
+    open_to_all_at: Option<String>,
     max_skaters: u32,
     max_goalies: u32,
     /// Failed dev sign-ins that succeeded on retry (setup, not measured;
@@ -75,6 +92,67 @@ fn positions(clients: usize, goalie_share: f64) -> Vec<&'static str> {
             }
         })
         .collect()
+}
+
+/// Regulars spread evenly within each role, the same way goalies are spread
+/// over all clients, so they are the same share of goalies as of skaters.
+/// (One spread over all clients, offset or not, would at shares such as 0.1
+/// and 0.2 make every goalie a regular or none: the two strides divide
+/// each other.)
+fn regulars(positions: &[&str], share: f64) -> Vec<bool> {
+    let share = if share.is_finite() { share.clamp(0.0, 1.0) } else { 0.0 };
+    let in_role = |goalie: bool| positions.iter().filter(|&&p| (p == GOALIE) == goalie).count();
+    let (goalies, skaters) = (in_role(true), in_role(false));
+    let wanted = |n: usize| (n as f64 * share).round() as usize;
+    let (want_goalies, want_skaters) = (wanted(goalies), wanted(skaters));
+    let (mut g, mut s) = (0usize, 0usize);
+    positions
+        .iter()
+        .map(|&p| {
+            let (k, n, want) =
+                if p == GOALIE { (&mut g, goalies, want_goalies) } else { (&mut s, skaters, want_skaters) };
+            let i = *k;
+            *k += 1;
+            (i + 1) * want / n > i * want / n
+        })
+        .collect()
+}
+
+/// The regulars' side of a tiered race: `regulars` on the series' list,
+/// then the series' rules with a window of [`REGULARS_FIRST_MINUTES`].
+/// Checks through the event's own rules that the window is open and it
+/// has exactly these regulars; answers when the window closes.
+async fn set_up_regulars(
+    api: &Api,
+    organiser: &str,
+    event_id: &str,
+    series_id: &str,
+    regulars: &[&str],
+) -> Result<String> {
+    stream::iter(regulars)
+        .map(|user| {
+            let path = format!("/api/v1/event-series/{series_id}/regulars/{user}");
+            async move { api.put_value(&path, organiser, None).await }
+        })
+        .buffer_unordered(SIGN_IN_CONCURRENCY)
+        .try_for_each(|_| async { Ok(()) })
+        .await?;
+    api.put_value(
+        &format!("/api/v1/event-series/{series_id}/rsvp-rules"),
+        organiser,
+        Some(json!({ "regularsFirstMinutes": REGULARS_FIRST_MINUTES })),
+    )
+    .await?;
+    let rules = api.get_value(&format!("/api/v1/events/{event_id}/rsvp-rules"), organiser).await?;
+    let listed = rules["regulars"].as_array().map_or(0, Vec::len);
+    if listed != regulars.len() {
+        bail!("the event lists {listed} regulars after {} were added to its series", regulars.len());
+    }
+    let open_to_all_at = rules["openToAllAt"].as_str().unwrap_or_default();
+    match chrono::DateTime::parse_from_rfc3339(open_to_all_at) {
+        Ok(at) if at > chrono::Utc::now() + chrono::Duration::hours(1) => Ok(open_to_all_at.to_owned()),
+        _ => bail!("the event's regulars' window is not open for the race (openToAllAt {open_to_all_at:?})"),
+    }
 }
 
 struct ClientSpec {
@@ -203,8 +281,16 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
 
     let tag: Arc<str> = Arc::from(run_tag());
     let organiser = api.dev_token(&format!("lt{tag}org")).await?;
-    let event_id =
-        api.create_event(&organiser.token, "Load test: RSVP race", Some(args.skaters), Some(args.goalies)).await?;
+    let tiered = args.regulars_share > 0.0;
+    let (event_id, series_id) = if tiered {
+        let title = "Load test: RSVP race, regulars first";
+        let (event, series) =
+            api.create_weekly_event(&organiser.token, title, Some(args.skaters), Some(args.goalies)).await?;
+        (event, Some(series))
+    } else {
+        let title = "Load test: RSVP race";
+        (api.create_event(&organiser.token, title, Some(args.skaters), Some(args.goalies)).await?, None)
+    };
     info!(%event_id, clients = args.clients, "event created; signing users in");
 
     let signed_in: Vec<(Session, u32)> = stream::iter(0..args.clients)
@@ -219,8 +305,25 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
     let sign_in_retries: u32 = signed_in.iter().map(|(_, r)| r).sum();
     let users: Vec<Session> = signed_in.into_iter().map(|(s, _)| s).collect();
     let positions = positions(args.clients, args.goalie_share);
-    let requests: Vec<Request> =
-        users.iter().zip(&positions).map(|(u, &position)| Request { user_id: u.user_id.clone(), position }).collect();
+    let regular = if tiered { regulars(&positions, args.regulars_share) } else { vec![false; args.clients] };
+    let requests: Vec<Request> = users
+        .iter()
+        .zip(&positions)
+        .zip(&regular)
+        .map(|((u, &position), &regular)| Request { user_id: u.user_id.clone(), position, regular })
+        .collect();
+    let regular_ids: Vec<&str> = requests.iter().filter(|r| r.regular).map(|r| r.user_id.as_str()).collect();
+    let open_to_all_at = match &series_id {
+        Some(series_id) => {
+            if regular_ids.is_empty() {
+                bail!("--regulars-share {} of {} clients makes no regulars", args.regulars_share, args.clients);
+            }
+            info!(regulars = regular_ids.len(), %series_id, "putting regulars on the series' list");
+            Some(set_up_regulars(api, &organiser.token, &event_id, series_id, &regular_ids).await?)
+        }
+        None => None,
+    };
+    let regular_clients = regular_ids.len();
 
     info!("connecting racers");
     let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
@@ -319,6 +422,10 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         event_id,
         clients: args.clients,
         goalie_clients: positions.iter().filter(|&&p| p == GOALIE).count(),
+        regulars_share: args.regulars_share,
+        regular_clients,
+        series_id,
+        open_to_all_at,
         max_skaters: args.skaters,
         max_goalies: args.goalies,
         sign_in_retries,
@@ -344,6 +451,12 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
         report.max_goalies,
         report.event_id
     );
+    if let (Some(series), Some(open)) = (&report.series_id, &report.open_to_all_at) {
+        human.push_str(&format!(
+            "  regulars      {} of the clients first (series {series}, open to all at {open})\n",
+            report.regular_clients
+        ));
+    }
     human.push_str(&format!(
         "  replies       {:?}\n  throughput    {:.0} replies/s ({} in {:.3} s from the start signal)\n  reply latency {}\n  commits       {} distinct versions among the replies\n  final         {} attending, {} waitlisted, version {}\n",
         report.outcomes,
@@ -362,7 +475,11 @@ pub async fn run(args: RaceArgs) -> Result<Outcome> {
     if report.connect_failures > 0 {
         human.push_str(&format!("  connect failures {}: {connect_errors:?}\n", report.connect_failures));
     }
-    if passed {
+    if passed && report.regular_clients > 0 {
+        human.push_str(
+            "  checks        PASS (only regulars seated, regulars ahead in every waitlist, FIFO within each tier, replies match the document)\n",
+        );
+    } else if passed {
         human
             .push_str("  checks        PASS (no overbooking, fair contiguous waitlists, replies match the document)\n");
     } else {
@@ -394,6 +511,23 @@ mod tests {
         let skaters: Vec<_> = p.iter().filter(|&&x| x != GOALIE).take(6).collect();
         assert_eq!(*skaters[0], "CENTER");
         assert_eq!(*skaters[5], "CENTER");
+    }
+
+    #[test]
+    fn a_fifth_of_each_role_are_regulars_spread_out() {
+        let p = positions(5000, 0.1);
+        let r = regulars(&p, 0.2);
+        let of = |goalie: bool| p.iter().zip(&r).filter(|&(&x, &reg)| (x == GOALIE) == goalie && reg).count();
+        assert_eq!((of(true), of(false)), (100, 900));
+        // Every block of 50 clients (5 goalies, 45 skaters) has 1 regular
+        // goalie and 9 regular skaters.
+        for (ps, rs) in p.chunks(50).zip(r.chunks(50)) {
+            let regular_goalies = ps.iter().zip(rs).filter(|&(&x, &reg)| x == GOALIE && reg).count();
+            assert_eq!((regular_goalies, rs.iter().filter(|&&x| x).count()), (1, 10));
+        }
+        assert!(regulars(&p, 0.0).iter().all(|&x| !x));
+        assert!(regulars(&p, f64::NAN).iter().all(|&x| !x));
+        assert!(regulars(&p, 3.0).iter().all(|&x| x));
     }
 
     #[test]

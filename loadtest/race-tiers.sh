@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 31's measurement: the 5,000-client race without tiers (A) and with
+# regulars first (B, `--regulars-share 0.2`), alternating A B A B … in one
+# invocation, because absolute times drift on a shared machine. Each run
+# starts a fresh server on a fresh database (SQLite file or PostgreSQL
+# schema), as loadtest/compare.sh does.
+#
+#   loadtest/race-tiers.sh [sqlite|postgres] [ROUNDS] [extra race options…]
+#
+# Needs release builds (target/release/rinkside, …/rinkside-loadtest) and,
+# for postgres, PostgreSQL at $PG_URL (default postgres://postgres@127.0.0.1:5432/test).
+# Prints one labelled JSON report per run to stdout (A/1, B/1, A/2, …).
+set -euo pipefail
+backend=${1:-sqlite}
+rounds=${2:-2}
+shift $(( $# < 2 ? $# : 2 ))
+server_bin=${SERVER:-target/release/rinkside}
+lt=${LOADTEST:-target/release/rinkside-loadtest}
+pg=${PG_URL:-postgres://postgres@127.0.0.1:5432/test}
+port=${PORT:-8392}
+share=${REGULARS_SHARE:-0.2}
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+start() {
+  local url
+  if [ "$backend" = postgres ]; then
+    schema="lt_tiers_$(date +%s%N)"
+    psql -q "$pg" -c "CREATE SCHEMA $schema" >/dev/null
+    url="$pg?options=-c%20search_path%3D$schema"
+  else
+    dir=$(mktemp -d)
+    url="sqlite://$dir/lt.db"
+  fi
+  DATABASE_URL=$url BIND=127.0.0.1:$port AUTH_MODE=dev CLIENT_DIST=/nonexistent RUST_LOG=warn \
+    HTTP_ADDRESS_RATE_PER_SEC=0 HTTP_USER_RATE_PER_SEC=0 WS_HANDSHAKE_RATE_PER_SEC=0 "$server_bin" >/dev/null 2>&1 &
+  server=$!
+  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && return; sleep 0.1; done
+  echo "server did not start" >&2; exit 2
+}
+stop() {
+  kill "$server"; wait "$server" 2>/dev/null || true
+  if [ "$backend" = postgres ]; then psql -q "$pg" -c "DROP SCHEMA $schema CASCADE" >/dev/null; else rm -rf "$dir"; fi
+}
+
+for round in $(seq "$rounds"); do
+  for tiers in A B; do
+    extra=(); [ "$tiers" = B ] && extra=(--regulars-share "$share")
+    start
+    printf '%s/%s load=%s ' "$tiers" "$round" "$(cut -d' ' -f1 /proc/loadavg)"
+    "$lt" race --url "http://127.0.0.1:$port" --clients 5000 --skaters 10 --goalies 1 "${extra[@]}" "$@" --json 2>/dev/null | tail -1 || true
+    stop
+  done
+done
