@@ -217,7 +217,7 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
     // 10 AM on game day a night short of 10 skaters or 2 goalies calls for
     // subs by itself (docs/pickup-night.md).
     for user_id in &regulars {
-        api.put(owner, &format!("/api/v1/event-series/{series}/regulars/{user_id}"), json!(null)).await?;
+        api.put(owner, &format!("/api/v1/event-series/{series}/regulars/{user_id}"), json!({})).await?;
     }
     api.put(
         owner,
