@@ -70,11 +70,16 @@ export function SeriesStrip({ event }: { event: RinkEvent }) {
           </span>
         }
         action={
-          index >= 0 ? (
-            <span className="series-strip__count" data-testid="series-position">
-              Event {index + 1} of {series.events.length}
-            </span>
-          ) : undefined
+          <span className="series-strip__action">
+            {index >= 0 && (
+              <span className="series-strip__count" data-testid="series-position">
+                Event {index + 1} of {series.events.length}
+              </span>
+            )}
+            <Link to={`/series/${series.id}`} className="series-strip__all" data-testid="series-strip-link">
+              All weeks
+            </Link>
+          </span>
         }
       />
       <ol className="series-strip__dates" ref={list} aria-label="Every week of this series">
