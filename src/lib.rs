@@ -29,6 +29,8 @@
 //!   pushed live on each person's `matches` topic.
 //! - [`ice_bill`] works out an event's ice bill from its facts (the pure
 //!   split and Dark/Light sides are in the `rinkside-pickup` crate).
+//! - [`rule_moments`] acts on the moments of events' RSVP rules (regulars'
+//!   window closing, the game-day check), one node at a time.
 //! - [`error`] is the one error type and the contract's envelope.
 //!
 //! Tests: every parser of outside input has a `mod fuzz` beside it (proptest
@@ -53,6 +55,7 @@ pub mod market;
 pub mod notify;
 pub mod permissions;
 pub mod realtime;
+pub mod rule_moments;
 pub mod startup;
 pub mod store;
 pub mod summaries;

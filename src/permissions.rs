@@ -473,8 +473,13 @@ pub async fn check(db: &Db, viewer: Option<&str>, action: Action<'_>) -> AppResu
     if viewer.is_none() {
         return Err(AppError::unauthorized("sign in to do that"));
     }
-    let rel = relations(db, viewer, action.object()).await?;
-    if rel.permits(&action) { Ok(()) } else { Err(AppError::forbidden(action.refusal())) }
+    if allows(db, viewer, &action).await? { Ok(()) } else { Err(AppError::forbidden(action.refusal())) }
+}
+
+/// Whether the viewer may: for what a page shows, or a path that only
+/// widens for those who may (404 when there is no such object).
+pub async fn allows(db: &Db, viewer: Option<&str>, action: &Action<'_>) -> AppResult<bool> {
+    Ok(relations(db, viewer, action.object()).await?.permits(action))
 }
 
 #[cfg(test)]

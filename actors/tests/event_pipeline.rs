@@ -41,6 +41,7 @@ fn attend(user: &str) -> Envelope<EventCommand> {
             answer: RsvpAnswer::Attending,
             position: Some(Position::Center),
             person: None,
+            unlocked: false,
         },
     )
 }
@@ -175,6 +176,7 @@ async fn when_the_batch_ahead_is_retried_after_a_conflict_the_next_is_decided_on
             answer: RsvpAnswer::Attending,
             position: Some(Position::Center),
             person: Some(Person { display_name: "X".into(), preferred_position: None }),
+            unlocked: false,
         },
     );
     let a = send(&events, attend("a"));

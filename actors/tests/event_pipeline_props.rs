@@ -89,6 +89,7 @@ fn command(op: &Op) -> EventCommand {
             answer: if *attending { RsvpAnswer::Attending } else { RsvpAnswer::Declined },
             position: *position,
             person: None,
+            unlocked: false,
         },
         Op::Remove { user: u } => EventCommand::Remove { user_id: user(*u) },
         Op::Limits { skaters, goalies } => EventCommand::SetLimits { max_skaters: *skaters, max_goalies: *goalies },
@@ -219,6 +220,7 @@ fn check(limits: (Option<i64>, Option<i64>), sends: &[(u64, Op)], run: &Run) -> 
         max_goalies: limits.1,
         cancelled: false,
         rsvps: Vec::new(),
+        ..Default::default()
     });
     let mut committed_in: HashMap<String, (bool, EventState)> = HashMap::new();
     let mut moved_by_other_node = 0;

@@ -20,9 +20,6 @@ use utoipa_actix_web::service_config::ServiceConfig;
 /// The longest message on a status, in characters.
 pub const MAX_MESSAGE_CHARS: usize = 500;
 
-/// Statuses that ended longer ago than this are deleted when someone posts.
-const KEEP_ENDED_MS: i64 = 30 * 24 * 60 * 60 * 1000;
-
 pub fn config(cfg: &mut ServiceConfig) {
     cfg.service(board)
         .service(my_matches)
@@ -185,8 +182,6 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<Status
     if duplicate.is_some() {
         return Err(AppError::conflict("there is already an active status like this; edit it instead"));
     }
-    let mut tx = state.db.begin().await?;
-    db::statuses::purge_ended(&mut *tx, now - KEEP_ENDED_MS).await?;
     let new = db::statuses::NewStatus {
         kind: input.kind,
         entity_type: input.entity_type.as_str(),
@@ -198,10 +193,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<Status
         expires_at,
         now,
     };
-    let id = db::statuses::insert(&mut tx, &new).await?;
-    tx.commit().await?;
-    let status = load(&state, &id).await?;
-    push::status_changed_soon(&state.db, &state.realtime.pusher, vec![(None, Some(status.clone()))], now);
+    let status = crate::market::post::post(&state.db, &state.realtime.pusher, &new).await?;
     Ok(HttpResponse::Created().json(status))
 }
 

@@ -70,8 +70,39 @@ pub async fn rsvp(
         .transpose()
         .map_err(|_| AppError::field("position", "unknown position"))?;
     // Who is answering is read by the event's actor, once for its whole batch.
-    let command = EventCommand::Rsvp { user_id: me.id.clone(), answer, position, person: None };
-    send(state, me, event_id, command, command_key("rsvp", &me.id, client_id)).await
+    let command = EventCommand::Rsvp { user_id: me.id.clone(), answer, position, person: None, unlocked: false };
+    let key = command_key("rsvp", &me.id, client_id);
+    match send(state, me, event_id, command, key.clone()).await {
+        // Refused (the lock, or no places): an organiser is not locked out,
+        // so their answer is asked again past the lock. Only this cold path
+        // reads permissions; the race for places never does.
+        Err(refused @ AppError::Conflict { .. }) if answer == RsvpAnswer::Attending => {
+            if !permissions::allows(&state.db, Some(&me.id), &Action::OrganiseEvent { event_id }).await? {
+                return Err(refused);
+            }
+            let command = EventCommand::Rsvp { user_id: me.id.clone(), answer, position, person: None, unlocked: true };
+            send(state, me, event_id, command, key.map(|k| format!("{k}|unlocked"))).await
+        }
+        other => other,
+    }
+}
+
+/// Tells the event's actor its regulars, regulars' window and lock as now
+/// stored (after the rules, the series' list, a roster or the start
+/// changed).
+pub async fn refresh_access(state: &AppState, by: &str, event_id: &str) -> AppResult<()> {
+    let Some(row) = crate::db::events::get(&state.db.pool, event_id).await? else { return Ok(()) };
+    if row.cancelled_at.is_some() {
+        return Ok(());
+    }
+    let access = crate::db::event_store::access(&state.db, &row).await?;
+    send_as(state, by, event_id, EventCommand::SetAccess { access }, None).await.map(drop)
+}
+
+/// Fills free places by the rules of the moment (the regulars' window has
+/// closed); nothing changes when there is nothing to fill.
+pub async fn refill(state: &AppState, by: &str, event_id: &str) -> AppResult<()> {
+    send_as(state, by, event_id, EventCommand::Refill, None).await.map(drop)
 }
 
 /// An organiser takes a person off the attending list or the waitlist; the

@@ -2,9 +2,9 @@
 //! an event's aggregate state and the people answering a batch. The
 //! commit is [`super::event_commits`].
 
-use super::events::{DISPLAY_NAME, get};
-use super::{Db, dynamic, store_error as other};
-use rinkside_actors::event::{EventState, Person, Rsvp, RsvpStatus, StoredEvent};
+use super::events::{DISPLAY_NAME, EventRow, get};
+use super::{Db, dynamic, now_ms, store_error as other};
+use rinkside_actors::event::{Access, EventState, Person, Rsvp, RsvpStatus, StoredEvent};
 use rinkside_actors::{Position, StoreError};
 use sqlx::FromRow;
 use std::collections::HashMap;
@@ -67,6 +67,8 @@ pub async fn load_state(db: &Db, event_id: &str) -> Result<Option<EventState>, S
         });
     }
     Ok(Some(EventState::new(StoredEvent {
+        access: access(db, &row).await.map_err(other)?,
+        loaded_at: now_ms(),
         event_id: row.id,
         version: row.version,
         max_skaters: row.max_skaters,
@@ -74,4 +76,15 @@ pub async fn load_state(db: &Db, event_id: &str) -> Result<Option<EventState>, S
         cancelled: row.cancelled_at.is_some(),
         rsvps,
     })))
+}
+
+/// Who goes first and when RSVPs lock, from the event's rules and start.
+/// The regulars are read only when there is a regulars' window.
+pub async fn access(db: &Db, row: &EventRow) -> Result<Access, sqlx::Error> {
+    let moments = row.rules.moments(row.start_date);
+    let regulars = match moments.open_to_all_at {
+        Some(_) => super::rsvp_rules::regulars(&db.pool, &row.id).await?.into_iter().map(|r| r.user_id).collect(),
+        None => Default::default(),
+    };
+    Ok(Access { regulars, regulars_until: moments.open_to_all_at, closes_at: moments.closes_at })
 }

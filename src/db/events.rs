@@ -37,12 +37,17 @@ pub struct EventRow {
     pub hosted_by_facility: i64,
     /// The weekly series it is part of (docs/series.md).
     pub series_id: Option<String>,
+    /// Its RSVP rules (docs/pickup-night.md).
+    #[sqlx(flatten)]
+    pub rules: crate::domain::rsvp_rules::RsvpRules,
 }
 
 pub(crate) const COLUMNS: &str = "e.id, e.title, e.description, e.location, e.start_date, e.end_date, e.image_url, \
     e.creator_id, e.facility_id, e.season_id, e.external_home_team_name, e.external_away_team_name, \
     e.external_rink, e.home_score, e.away_score, e.event_type, e.max_skaters, e.max_goalies, e.group_config, \
-    e.version, e.cancelled_at, e.cancel_reason, e.created_at, e.updated_at, e.hosted_by_facility, e.series_id";
+    e.version, e.cancelled_at, e.cancel_reason, e.created_at, e.updated_at, e.hosted_by_facility, e.series_id, \
+    e.late_window_minutes, e.regulars_first_minutes, e.cutoff_minutes, e.min_skaters, e.min_goalies, \
+    e.short_check_minutes";
 
 /// A person's name as others see it: "First Last", else the username.
 pub const DISPLAY_NAME: &str = "CASE WHEN u.first_name IS NOT NULL \

@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod bills;
+pub mod check_ins;
 pub mod command_results;
 pub mod demo;
 pub mod event_commits;
@@ -22,6 +23,7 @@ pub mod notifications;
 pub mod orgs;
 pub mod posts;
 pub mod rosters;
+pub mod rsvp_rules;
 pub mod schedule;
 pub mod search;
 pub mod seasons;

@@ -5,6 +5,7 @@
 
 pub mod dates;
 pub mod money;
+pub mod rsvp_rules;
 pub mod series;
 pub mod text;
 
@@ -112,6 +113,7 @@ string_enum!(
         JoinRequestApproved => "JOIN_REQUEST_APPROVED", JoinRequestRejected => "JOIN_REQUEST_REJECTED",
         AddedToRoster => "ADDED_TO_ROSTER", GameStarted => "GAME_STARTED", GameFinal => "GAME_FINAL",
         EventReminder => "EVENT_REMINDER", SubMatch => "SUB_MATCH", SidesSet => "SIDES_SET",
+        ShortHanded => "SHORT_HANDED",
     }
 );
 

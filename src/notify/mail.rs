@@ -99,6 +99,13 @@ pub fn words(row: &NotificationRow) -> (String, String) {
                 format!("The organiser made the teams: wear {}.", side.to_lowercase()),
             )
         }
+        Some(NotificationType::ShortHanded) => {
+            let missing = (data["missing"]["skaters"].as_i64().unwrap_or(0), data["missing"]["goalies"].as_i64().unwrap_or(0));
+            (
+                format!("Short {}: {title}", crate::domain::rsvp_rules::missing_in_words(missing)),
+                "Below your minimum at the game-day check: a call for subs is up on the sub market.".to_string(),
+            )
+        }
         Some(NotificationType::JoinRequestApproved) => {
             (format!("Welcome to {team}"), format!("Your request to join {roster} was approved."))
         }

@@ -220,6 +220,31 @@ pub async fn sides_set(
     Ok((told > 0).then_some(batch))
 }
 
+/// SHORT_HANDED: the game-day check found the event short of its minimum
+/// and posted a call for subs (`missing`: skaters, goalies); told to the
+/// organiser once per event and start.
+pub async fn short_handed(
+    conn: &mut AnyConnection,
+    event_id: &str,
+    missing: (i64, i64),
+    call_id: Option<&str>,
+) -> Result<Option<String>> {
+    let Some(event) = rows::event_facts(&mut *conn, event_id).await? else { return Ok(None) };
+    let batch = new_batch();
+    let note = NewNotification {
+        kind: NotificationType::ShortHanded,
+        about: About::Event,
+        resource_id: event_id,
+        payload: with(
+            event_payload(&event),
+            json!({"missing": {"skaters": missing.0, "goalies": missing.1}, "statusId": call_id}),
+        ),
+        dedupe_key: Some(format!("SHORT_HANDED|{event_id}|{}", event.start_date)),
+    };
+    let told = rows::insert(&mut *conn, &note, std::slice::from_ref(&event.creator_id), &batch).await?;
+    Ok((told > 0).then_some(batch))
+}
+
 async fn roster_payload(conn: &mut AnyConnection, roster_id: &str) -> Result<Option<Value>> {
     Ok(rows::roster_facts(&mut *conn, roster_id).await?.map(|r| {
         json!({"teamId": r.team_id, "teamName": r.team_name, "rosterName": r.roster_name, "seasonName": r.season_name})

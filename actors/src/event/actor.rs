@@ -79,7 +79,11 @@ impl Aggregate for EventAggregate {
         effects.absorb(outcome.effects);
         Ok(match command {
             EventCommand::Rsvp { user_id, .. } | EventCommand::Remove { user_id } => Some(user_id.clone()),
-            EventCommand::SetLimits { .. } | EventCommand::Cancel { .. } | EventCommand::Touch => None,
+            EventCommand::SetLimits { .. }
+            | EventCommand::SetAccess { .. }
+            | EventCommand::Refill
+            | EventCommand::Cancel { .. }
+            | EventCommand::Touch => None,
         })
     }
 

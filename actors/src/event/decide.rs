@@ -29,6 +29,15 @@
 //! - (decided) Removing someone who declined (or was removed) changes nothing;
 //!   removing someone who never answered is `NoRsvp` (not_found).
 //! - (decided) A cancelled event rejects every command except a repeated Cancel.
+//! - Regulars first (docs/pickup-night.md): while the regulars' window is
+//!   open, a regular takes a place when the role has room and no regular is
+//!   waiting ahead; anyone else waits behind every regular (unless the role
+//!   is unlimited); a freed place goes to the first regular waiting. When
+//!   the window closes (checked against the clock before every decision)
+//!   the waitlists go back to request order and free places are filled.
+//! - The lock: from `closes_at` a new request to join is refused
+//!   (`Closed`), unless an organiser answers (`unlocked`). Declining,
+//!   removal and promotion go on as before.
 //! - (decided) Versions: the first change of a batch bumps the version by one; the
 //!   rest of the batch shares it ([`EventState::seal`] closes a batch). Wire
 //!   `seq` is this version, so it increases by exactly one per published
@@ -36,7 +45,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{EventState, Rsvp, RsvpStatus};
+use super::model::{Access, EventState, Rsvp, RsvpStatus};
 use crate::error::ActorError;
 use crate::hockey::{Position, Role, text_enum};
 
@@ -67,6 +76,8 @@ pub enum EventCommand {
         /// for the whole batch with one read (`EventStore::people`); still
         /// `None` when deciding means there is no such person.
         person: Option<Person>,
+        /// An organiser answering: the lock does not apply to them.
+        unlocked: bool,
     },
     /// The organiser removes a person from attending or the waitlist.
     Remove { user_id: String },
@@ -76,6 +87,12 @@ pub enum EventCommand {
     /// `reason`: why, as the organiser put it (checked by the server: at
     /// most 500 characters); kept with the first cancellation only.
     Cancel { reason: Option<String> },
+    /// New regulars, regulars' window or lock (the server stored the rules
+    /// first). The waitlists are re-tiered and free places filled.
+    SetAccess { access: Access },
+    /// Fill free places by the rules of the moment (sent when the regulars'
+    /// window closes; changes nothing when there is nothing to fill).
+    Refill,
     /// Something its readers see changed beside the RSVPs (an attendee
     /// marked paid): a new version, published, so open pages re-read the
     /// event. Allowed on a cancelled event too (refunds are marked there).
@@ -248,6 +265,8 @@ pub enum Rejection {
     UnknownPerson { user_id: String },
     #[error("{}", no_places_message(*role))]
     NoPlaces { role: Role },
+    #[error("RSVPs for this event are closed; you can still drop out, or ask the organiser")]
+    Closed,
 }
 
 fn no_places_message(role: Role) -> &'static str {
@@ -260,7 +279,7 @@ fn no_places_message(role: Role) -> &'static str {
 impl From<Rejection> for ActorError {
     fn from(r: Rejection) -> Self {
         match &r {
-            Rejection::Cancelled | Rejection::NoPlaces { .. } => ActorError::Conflict(r.to_string()),
+            Rejection::Cancelled | Rejection::NoPlaces { .. } | Rejection::Closed => ActorError::Conflict(r.to_string()),
             Rejection::NoRsvp { .. } | Rejection::UnknownPerson { .. } => ActorError::NotFound(r.to_string()),
             Rejection::NegativeLimit { field } => ActorError::validation(field, r.to_string()),
         }
@@ -282,8 +301,9 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
         return Err(Rejection::Cancelled);
     }
     let mut fx = Effects::default();
+    follow_clock(state, &mut fx, now_ms);
     let subject = match command {
-        EventCommand::Rsvp { user_id, answer, position, person } => {
+        EventCommand::Rsvp { user_id, answer, position, person, unlocked } => {
             let person = person.as_ref().ok_or_else(|| Rejection::UnknownPerson { user_id: user_id.clone() })?;
             let who = Answerer {
                 user_id,
@@ -295,6 +315,9 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
             match answer {
                 RsvpAnswer::Attending => {
                     check_places(state, &who)?;
+                    if !unlocked {
+                        check_open(state, &who)?;
+                    }
                     attend(state, &mut fx, &who)
                 }
                 RsvpAnswer::Declined => decline(state, &mut fx, &who),
@@ -309,6 +332,16 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
             set_limits(state, &mut fx, *max_skaters, *max_goalies, now_ms)?;
             None
         }
+        EventCommand::SetAccess { access } => {
+            if state.access() != access {
+                state.set_access(access.clone());
+                state.priority = state.access().in_priority(now_ms);
+                fx.touched = true;
+                fill(state, &mut fx, now_ms);
+            }
+            None
+        }
+        EventCommand::Refill => None,
         EventCommand::Touch => {
             fx.touched = true;
             None
@@ -330,6 +363,42 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
         None => EventReply::Event { version: state.version },
     };
     Ok(Outcome { reply, effects: fx })
+}
+
+/// The rules of the moment: when the regulars' window has closed since the
+/// last decision, the waitlists go back to request order (a new version:
+/// ranks moved) and free places are filled. Done before every decision, so
+/// no command is decided under a window that has passed.
+fn follow_clock(state: &mut EventState, fx: &mut Effects, now_ms: i64) {
+    let priority = state.access().in_priority(now_ms);
+    if priority == state.priority {
+        return;
+    }
+    state.priority = priority;
+    if state.waitlist_count(Role::Skater) + state.waitlist_count(Role::Goalie) > 0 {
+        fx.touched = true;
+    }
+    fill(state, fx, now_ms);
+}
+
+/// Fills free places of both roles from their waitlists.
+fn fill(state: &mut EventState, fx: &mut Effects, now_ms: i64) {
+    promote(state, fx, Role::Skater, now_ms);
+    promote(state, fx, Role::Goalie, now_ms);
+}
+
+/// After the lock only someone already in (or waiting) for the role may
+/// answer ATTENDING (a repeat, or another position in the same role).
+fn check_open(state: &EventState, who: &Answerer<'_>) -> Result<(), Rejection> {
+    if !state.access().is_closed(who.now_ms) {
+        return Ok(());
+    }
+    let current = state.rsvp(who.user_id);
+    let role = who.position(current).role();
+    match current {
+        Some(r) if is_placed(r.status) && r.role() == role => Ok(()),
+        _ => Err(Rejection::Closed),
+    }
 }
 
 /// The person answering, with what is needed to write their row.
@@ -395,11 +464,17 @@ fn attend(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
 /// role has room and nobody is queued ahead, else the back of the waitlist.
 fn request_place(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>, position: Position) {
     let role = position.role();
-    let status = if state.has_room(role) && state.lines(role).waitlist.is_empty() {
-        RsvpStatus::Attending
+    let lines = state.lines(role);
+    let first_in_line = if !state.priority {
+        lines.waitlist.is_empty()
+    } else if state.access().is_regular(who.user_id) {
+        lines.regulars_waiting.is_empty()
     } else {
-        RsvpStatus::Waitlisted
+        // Not a regular while the window is open: only an unlimited role
+        // has nothing to keep for the regulars.
+        state.limit(role).is_none()
     };
+    let status = if state.has_room(role) && first_in_line { RsvpStatus::Attending } else { RsvpStatus::Waitlisted };
     let row = Rsvp {
         user_id: who.user_id.to_owned(),
         display_name: who.display_name.to_owned(),
@@ -486,15 +561,15 @@ fn set_limits(
     state.max_skaters = max_skaters;
     state.max_goalies = max_goalies;
     fx.limits_changed = true;
-    promote(state, fx, Role::Skater, now_ms);
-    promote(state, fx, Role::Goalie, now_ms);
+    fill(state, fx, now_ms);
     Ok(())
 }
 
-/// Fills free places of `role` from the head of its waitlist.
+/// Fills free places of `role` from its waitlist, next in line first
+/// (the first regular while their window is open).
 fn promote(state: &mut EventState, fx: &mut Effects, role: Role, now_ms: i64) {
     while state.has_room(role) {
-        let Some((_, head)) = state.lines(role).waitlist.first().cloned() else {
+        let Some(head) = state.next_in_line(role).map(str::to_owned) else {
             break;
         };
         let row = state.update(&head, |r| r.status = RsvpStatus::Attending);

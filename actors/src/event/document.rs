@@ -20,7 +20,8 @@ pub struct AttendeesDocument {
     pub cancelled: bool,
     /// In acceptance order, both roles together.
     pub attending: Vec<AttendingEntry>,
-    /// In acceptance order, both roles together; `rank` counts per role.
+    /// In promotion order, both roles together (regulars first while their
+    /// window is open, then by request); `rank` counts per role.
     pub waitlist: Vec<WaitlistEntry>,
     pub counts: Counts,
 }
@@ -49,6 +50,8 @@ pub struct WaitlistEntry {
     pub rank: i64,
     /// RFC 3339: when the request that put them on the waitlist was made.
     pub added_at: String,
+    /// One of the event's regulars (docs/pickup-night.md).
+    pub regular: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,7 +76,9 @@ impl EventState {
         for role in [Role::Skater, Role::Goalie] {
             waitlist.extend((1..).zip(self.waitlist(role)));
         }
-        waitlist.sort_by_key(|(_, r)| r.accepted_seq);
+        // Regulars first only while their window is open: the order of promotion.
+        let tier = |r: &Rsvp| self.in_priority() && !self.access().is_regular(&r.user_id);
+        waitlist.sort_by_key(|(_, r)| (tier(r), r.accepted_seq));
 
         AttendeesDocument {
             version: self.version(),
@@ -96,6 +101,7 @@ impl EventState {
                     position: r.position,
                     rank,
                     added_at: rfc3339_from_ms(r.responded_at),
+                    regular: self.access().is_regular(&r.user_id),
                 })
                 .collect(),
             counts: Counts {

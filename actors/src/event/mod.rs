@@ -18,4 +18,4 @@ pub use decide::{
     WaitlistAction, WaitlistHistory, decide,
 };
 pub use document::{AttendeesDocument, AttendingEntry, Counts, WaitlistEntry};
-pub use model::{EventState, Rsvp, RsvpStatus, StoredEvent};
+pub use model::{Access, EventState, Rsvp, RsvpStatus, StoredEvent};

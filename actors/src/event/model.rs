@@ -7,7 +7,7 @@
 //! `EventState::update`). That keeps "nobody in two places" a property of
 //! the code shape rather than of every caller's care.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::Bound;
 
 use serde::{Deserialize, Serialize};
@@ -76,6 +76,39 @@ pub struct StoredEvent {
     pub cancelled: bool,
     /// Every RSVP row of the event, any order.
     pub rsvps: Vec<Rsvp>,
+    /// Who goes first, and when the RSVPs lock.
+    pub access: Access,
+    /// The clock when the rows were read (epoch ms): whether the regulars'
+    /// window is still open is decided against it until the first command.
+    pub loaded_at: i64,
+}
+
+/// Who goes first and when RSVPs lock (docs/pickup-night.md). Times are
+/// epoch ms, already worked out from the event's start and its rules.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Access {
+    /// The event's regulars: its series' list and its teams' rosters.
+    pub regulars: HashSet<String>,
+    /// Places are the regulars' until then; `None` = open to all.
+    pub regulars_until: Option<i64>,
+    /// New requests to join are refused from then on; `None` = no lock.
+    pub closes_at: Option<i64>,
+}
+
+impl Access {
+    /// Whether the regulars' window is open at `now_ms`.
+    pub fn in_priority(&self, now_ms: i64) -> bool {
+        self.regulars_until.is_some_and(|until| now_ms < until)
+    }
+
+    /// Whether new requests are refused at `now_ms`.
+    pub fn is_closed(&self, now_ms: i64) -> bool {
+        self.closes_at.is_some_and(|at| now_ms >= at)
+    }
+
+    pub fn is_regular(&self, user_id: &str) -> bool {
+        self.regulars.contains(user_id)
+    }
 }
 
 /// An index key: acceptance order first, user id to break (impossible) ties
@@ -87,6 +120,9 @@ type LineKey = (i64, String);
 pub(crate) struct Lines {
     pub(crate) attending: BTreeSet<LineKey>,
     pub(crate) waitlist: BTreeSet<LineKey>,
+    /// The regulars among `waitlist` (same keys): the line a freed place is
+    /// taken from while the regulars' window is open.
+    pub(crate) regulars_waiting: BTreeSet<LineKey>,
 }
 
 /// The aggregate. Built from a [`StoredEvent`]; changed only by
@@ -104,6 +140,10 @@ pub struct EventState {
     pub(crate) rsvps: HashMap<String, Rsvp>,
     pub(crate) skaters: Lines,
     pub(crate) goalies: Lines,
+    pub(crate) access: Access,
+    /// The regulars' window was open at the last decision (or at load): the
+    /// waitlists are in tier order, regulars first.
+    pub(crate) priority: bool,
     /// True once a change has been decided since the last [`seal`]: the
     /// version has already been bumped for the open batch, and further
     /// changes share it (one version per committed batch).
@@ -131,6 +171,8 @@ impl EventState {
             rsvps: HashMap::new(),
             skaters: Lines::default(),
             goalies: Lines::default(),
+            priority: stored.access.in_priority(stored.loaded_at),
+            access: stored.access,
             batch_open: false,
             sealed_open: OpenPlaces::default(),
         };
@@ -174,6 +216,15 @@ impl EventState {
         self.cancelled
     }
 
+    pub fn access(&self) -> &Access {
+        &self.access
+    }
+
+    /// Whether the regulars' window was open at the last decision.
+    pub fn in_priority(&self) -> bool {
+        self.priority
+    }
+
     /// The next acceptance number (for diagnostics and tests).
     pub fn next_seq(&self) -> i64 {
         self.next_seq
@@ -193,9 +244,23 @@ impl EventState {
         self.line_rows(&self.lines(role).attending)
     }
 
-    /// Waitlisted people of a role, rank 1 first.
+    /// Waitlisted people of a role, rank 1 first: in the order they will
+    /// be promoted (regulars first while their window is open).
     pub fn waitlist(&self, role: Role) -> impl Iterator<Item = &Rsvp> {
-        self.line_rows(&self.lines(role).waitlist)
+        let lines = self.lines(role);
+        let tiered = self.priority;
+        let regulars = tiered.then_some(&lines.regulars_waiting).into_iter().flat_map(|line| self.line_rows(line));
+        let rest = self
+            .line_rows(&lines.waitlist)
+            .filter(move |r| !(tiered && lines.regulars_waiting.contains(&key_of(r))));
+        regulars.chain(rest)
+    }
+
+    /// The next person of a role to be promoted, by the rules of the moment.
+    pub(crate) fn next_in_line(&self, role: Role) -> Option<&str> {
+        let lines = self.lines(role);
+        let line = if self.priority { &lines.regulars_waiting } else { &lines.waitlist };
+        line.first().map(|(_, user)| user.as_str())
     }
 
     pub fn attending_count(&self, role: Role) -> i64 {
@@ -213,8 +278,18 @@ impl EventState {
         if rsvp.status != RsvpStatus::Waitlisted {
             return None;
         }
-        let key = (rsvp.accepted_seq, rsvp.user_id.clone());
-        let line = &self.lines(rsvp.role()).waitlist;
+        let key = key_of(rsvp);
+        let lines = self.lines(rsvp.role());
+        if self.priority {
+            // Regulars first, each tier in request order.
+            let regulars_ahead = lines.regulars_waiting.range(..&key).count();
+            if lines.regulars_waiting.contains(&key) {
+                return Some(count(regulars_ahead) + 1);
+            }
+            let ahead = lines.waitlist.range(..&key).count() - regulars_ahead;
+            return Some(count(lines.regulars_waiting.len() + ahead) + 1);
+        }
+        let line = &lines.waitlist;
         // Counted from the nearer end: during a burst the people being
         // answered have just joined the tail of a long line, and counting
         // everyone ahead of each of them is quadratic over the burst.
@@ -302,25 +377,49 @@ impl EventState {
     }
 
     fn index(&mut self, rsvp: &Rsvp) {
-        let key = (rsvp.accepted_seq, rsvp.user_id.clone());
+        let key = key_of(rsvp);
+        let regular = self.access.is_regular(&rsvp.user_id);
         let lines = self.lines_mut(rsvp.role());
         match rsvp.status {
-            RsvpStatus::Attending => lines.attending.insert(key),
-            RsvpStatus::Waitlisted => lines.waitlist.insert(key),
-            RsvpStatus::Declined | RsvpStatus::Removed => false,
-        };
+            RsvpStatus::Attending => {
+                lines.attending.insert(key);
+            }
+            RsvpStatus::Waitlisted => {
+                if regular {
+                    lines.regulars_waiting.insert(key.clone());
+                }
+                lines.waitlist.insert(key);
+            }
+            RsvpStatus::Declined | RsvpStatus::Removed => {}
+        }
     }
 
     fn unindex(&mut self, rsvp: &Rsvp) {
-        let key = (rsvp.accepted_seq, rsvp.user_id.clone());
+        let key = key_of(rsvp);
         let lines = self.lines_mut(rsvp.role());
         lines.attending.remove(&key);
         lines.waitlist.remove(&key);
+        lines.regulars_waiting.remove(&key);
+    }
+
+    /// New regulars and times; the regulars' index is rebuilt.
+    pub(crate) fn set_access(&mut self, access: Access) {
+        self.access = access;
+        for role in [Role::Skater, Role::Goalie] {
+            let waiting: Vec<LineKey> = self.lines(role).waitlist.iter().cloned().collect();
+            let regulars: BTreeSet<LineKey> =
+                waiting.into_iter().filter(|(_, user)| self.access.is_regular(user)).collect();
+            self.lines_mut(role).regulars_waiting = regulars;
+        }
     }
 
     fn line_rows<'a>(&'a self, line: &'a BTreeSet<LineKey>) -> impl Iterator<Item = &'a Rsvp> + 'a {
         line.iter().filter_map(|(_, user)| self.rsvps.get(user))
     }
+}
+
+fn key_of(rsvp: &Rsvp) -> LineKey {
+    (rsvp.accepted_seq, rsvp.user_id.clone())
 }
 
 /// Collection sizes as the i64 the wire and the database use.

@@ -71,6 +71,7 @@ fn command(op: &Op) -> Option<EventCommand> {
             answer: if *attending { RsvpAnswer::Attending } else { RsvpAnswer::Declined },
             position: *position,
             person: Some(Person { display_name: user(*u), preferred_position: None }),
+            unlocked: false,
         },
         Op::Remove { user: u } => EventCommand::Remove { user_id: user(*u) },
         Op::Limits { skaters, goalies } => EventCommand::SetLimits { max_skaters: *skaters, max_goalies: *goalies },
@@ -286,6 +287,7 @@ proptest! {
             max_goalies: initial.1,
             cancelled: false,
             rsvps: Vec::new(),
+            ..Default::default()
         });
         let mut model = Model { limits: [initial.0, initial.1], ..Model::default() };
 

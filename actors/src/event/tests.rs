@@ -18,6 +18,7 @@ fn event(max_skaters: Option<i64>, max_goalies: Option<i64>) -> EventState {
         max_goalies,
         cancelled: false,
         rsvps: Vec::new(),
+        ..Default::default()
     })
 }
 
@@ -27,6 +28,7 @@ fn rsvp(user: &str, answer: RsvpAnswer, position: Option<Position>) -> EventComm
         answer,
         position,
         person: Some(Person { display_name: format!("Name {user}"), preferred_position: None }),
+        unlocked: false,
     }
 }
 
@@ -374,6 +376,7 @@ fn the_state_rebuilt_from_its_rows_is_the_state_that_wrote_them() {
         max_goalies: state.max_goalies(),
         cancelled: false,
         rsvps: state.rsvps().cloned().collect(),
+        ..Default::default()
     });
     assert_eq!(rebuilt, state);
 }

@@ -247,6 +247,7 @@ fn state_of(id: &str, row: &EventRow) -> EventState {
         max_goalies: row.max_goalies,
         cancelled: row.cancelled,
         rsvps: row.rsvps.values().cloned().collect(),
+        ..Default::default()
     })
 }
 

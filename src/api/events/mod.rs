@@ -8,14 +8,18 @@
 //! or all that follow it, [`input`] validates create and edit bodies, [`attendees`] answers and lists, [`payments`] who paid,
 //! [`teams`] the teams linked HOME or AWAY, [`hosting`] whether the rink
 //! lists the event under its name, [`viewer`] the viewer's own standing,
-//! [`sides`] Dark and Light, [`bill`] the ice bill (docs/sides-and-bill.md).
+//! [`sides`] Dark and Light, [`bill`] the ice bill (docs/sides-and-bill.md),
+//! [`rules`] the RSVP rules and regulars, [`check_in`] check-in at the rink
+//! (docs/pickup-night.md).
 
 mod attendees;
 mod bill;
+mod check_in;
 mod edit;
 mod hosting;
 mod input;
 mod payments;
+mod rules;
 mod series;
 mod sides;
 mod teams;
@@ -66,7 +70,18 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(teams::unset_team)
         .service(hosting::host)
         .service(hosting::unhost)
-        .service(series::get_series);
+        .service(series::get_series)
+        .service(rules::get_rules)
+        .service(rules::put_rules)
+        .service(rules::get_series_rules)
+        .service(rules::put_series_rules)
+        .service(rules::get_regulars)
+        .service(rules::add_regular)
+        .service(rules::remove_regular)
+        .service(check_in::get_check_ins)
+        .service(check_in::put_check_in)
+        .service(check_in::delete_check_in)
+        .service(check_in::self_check_in);
 }
 
 /// How attendees are split into groups on the event page, e.g. two jersey
@@ -176,13 +191,17 @@ pub struct Event {
     /// The weekly series it is part of (`GET /event-series/{id}`).
     pub series_id: Option<String>,
     pub teams: Vec<EventTeam>,
+    /// Its RSVP rules as moments (docs/pickup-night.md).
+    pub rsvp_rules: rules::EventRules,
     /// Only on single reads by a signed-in viewer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub viewer: Option<Viewer>,
 }
 
 fn event_from(row: EventRow, teams: Vec<EventTeam>, viewer: Option<Viewer>) -> Event {
+    let rsvp_rules = rules::EventRules::of(&row);
     Event {
+        rsvp_rules,
         event_type: EventType::parse(&row.event_type).unwrap_or(EventType::Other),
         group_config: row.group_config.as_deref().and_then(|g| serde_json::from_str(g).ok()),
         id: row.id,

@@ -36,6 +36,8 @@ pub struct Viewer {
     pub credit_cents: i64,
     /// The bill's currency (ISO 4217).
     pub currency: String,
+    /// One of the event's regulars (its series' list or its teams' rosters).
+    pub is_regular: bool,
 }
 
 pub(super) async fn of(state: &AppState, event: &EventRow, me: &AuthUser) -> AppResult<Viewer> {
@@ -57,6 +59,7 @@ pub(super) async fn of(state: &AppState, event: &EventRow, me: &AuthUser) -> App
         (None, None) => (db::events::rsvp_status(&state.db.pool, event_id, &me.id).await?, None, None),
     };
     let side = db::sides::side_of(&state.db.pool, event_id, &me.id).await?;
+    let is_regular = db::rsvp_rules::regulars(&state.db.pool, event_id).await?.iter().any(|r| r.user_id == me.id);
     let bill = crate::ice_bill::for_event(&state.db, event).await?;
     let mine = bill.of(&me.id);
     let owes_cents = match mine {
@@ -66,6 +69,7 @@ pub(super) async fn of(state: &AppState, event: &EventRow, me: &AuthUser) -> App
         _ => None,
     };
     Ok(Viewer {
+        is_regular,
         side,
         owes_cents,
         paid_cents: mine.filter(|(s, _)| s.is_paid == 1).map(|(_, b)| b.amount_cents),
