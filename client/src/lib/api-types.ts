@@ -282,7 +282,8 @@ export interface SeriesRegulars {
 export interface CheckIn {
   userId: string;
   displayName: string;
-  position: HockeyPosition;
+  /** Their RSVP's position (null when the server has none on record). */
+  position: HockeyPosition | null;
   /** RFC 3339; null = not checked in. */
   checkedInAt: string | null;
   checkedInById: string | null;

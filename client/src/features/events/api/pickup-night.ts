@@ -110,11 +110,12 @@ function withRow(list: CheckIns | undefined, row: CheckIn): CheckIns | undefined
 export function useToggleCheckIn(eventId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ userId, checkedIn }: { userId: string; checkedIn: boolean }) =>
-      checkedIn ? api.put<CheckIn>(`/events/${enc(eventId)}/check-ins/${enc(userId)}`) : api.delete<CheckIn | undefined>(`/events/${enc(eventId)}/check-ins/${enc(userId)}`),
-    onSuccess: (row) => {
-      // The row at once when the server sent it; the count and the rest on the re-read.
-      if (row && typeof row === 'object' && 'userId' in row) queryClient.setQueryData<CheckIns>(pickupKeys.checkIns(eventId), (old) => withRow(old, row));
+    mutationFn: ({ userId, checkedIn }: { userId: string; checkedIn: boolean }): Promise<CheckIn | CheckIns> =>
+      checkedIn ? api.put<CheckIn>(`/events/${enc(eventId)}/check-ins/${enc(userId)}`) : api.delete<CheckIns>(`/events/${enc(eventId)}/check-ins/${enc(userId)}`),
+    onSuccess: (answer) => {
+      // A check-in answers the row, an undo the whole list: either goes in at once; the re-read settles the rest.
+      if ('items' in answer) queryClient.setQueryData(pickupKeys.checkIns(eventId), answer);
+      else queryClient.setQueryData<CheckIns>(pickupKeys.checkIns(eventId), (old) => withRow(old, answer));
       void queryClient.invalidateQueries({ queryKey: pickupKeys.checkIns(eventId) });
     },
   });

@@ -45,9 +45,11 @@ function CheckInRow({ row, pending, onToggle }: { row: CheckIn; pending: boolean
       >
         <Avatar name={row.displayName} size="sm" />
         <span className="check-in-row__name">{row.displayName}</span>
-        <span className={`pos-badge${row.position === 'GOALIE' ? ' pos-badge--goalie' : ''}`} title={POSITION_LABELS[row.position]} aria-hidden="true">
-          {POSITION_SHORT[row.position]}
-        </span>
+        {row.position && (
+          <span className={`pos-badge${row.position === 'GOALIE' ? ' pos-badge--goalie' : ''}`} title={POSITION_LABELS[row.position]} aria-hidden="true">
+            {POSITION_SHORT[row.position]}
+          </span>
+        )}
         <span className="check-in-row__state">
           {pending ? <Spinner size="sm" /> : done ? <CheckIcon size={16} /> : null}
           {done ? (row.checkedInById === row.userId ? `Here · by code${at ? ` ${at}` : ''}` : `Here${at ? ` · ${at}` : ''}`) : 'Check in'}
