@@ -70,16 +70,11 @@ export function SeriesStrip({ event }: { event: RinkEvent }) {
           </span>
         }
         action={
-          <span className="series-strip__action">
-            {index >= 0 && (
-              <span className="series-strip__count" data-testid="series-position">
-                Event {index + 1} of {series.events.length}
-              </span>
-            )}
-            <Link to={`/series/${series.id}`} className="series-strip__all" data-testid="series-strip-link">
-              All weeks
-            </Link>
-          </span>
+          index >= 0 ? (
+            <span className="series-strip__count" data-testid="series-position">
+              Event {index + 1} of {series.events.length}
+            </span>
+          ) : undefined
         }
       />
       <ol className="series-strip__dates" ref={list} aria-label="Every week of this series">
