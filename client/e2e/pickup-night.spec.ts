@@ -1,9 +1,10 @@
 // The organiser's pickup night (docs/pickup-night.md) end to end, on a
-// weekly pickup that starts two minutes from now, so every rule is already
+// weekly pickup that starts three minutes from now, so every rule is already
 // in effect when it is set: the organiser makes Rita a regular on the
-// series page and sets "regulars first" to open at puck drop; Nico (not a
-// regular) asks first and still waits behind Rita, who is marked Regular;
-// the organiser locks RSVPs (already past: an hour before a start two
+// series page and keeps the places for regulars until a minute before puck
+// drop; Nico (not a regular) asks first and still waits behind Rita, who
+// is marked Regular;
+// the organiser locks RSVPs (already past: an hour before a start three
 // minutes away); Fay drops out late, Rita takes her place ahead of Nico,
 // and Fay can no longer get back in. At the rink the organiser taps Gus in
 // and Rita checks in by the QR code's link; once the puck has dropped the
@@ -13,7 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { auth, create, createPerson, openAs, shot, suffix, type Person } from './people';
 
 /** How far ahead the pickup starts: room for the story before puck drop, short enough to wait for. */
-const START_IN_MS = 120_000;
+const START_IN_MS = 180_000;
 
 async function rsvp(page: Page, person: Person, eventId: string, position: string) {
   const res = await page.request.put(`/api/v1/events/${eventId}/rsvp`, { headers: auth(person), data: { action: 'ATTENDING', position } });
@@ -66,11 +67,11 @@ test('regulars first, a lock, a late drop-out and check-in at the rink; the reco
   await expect(page.getByTestId('series-rules-form')).toBeVisible();
   await page.screenshot({ path: shot(testInfo, 'pickup-series-page'), fullPage: true });
 
-  // On the event page: regulars first until puck drop.
+  // On the event page: regulars first until a minute before puck drop (0.02 h; 0 would mean open to all at once).
   await page.goto(eventPath);
   await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'live');
   await expect(page.getByTestId(`event-regular-${rita.id}`)).toBeVisible();
-  await page.getByTestId('event-rules-regularsFirst').fill('0');
+  await page.getByTestId('event-rules-regularsFirst').fill('0.02');
   await expect(page.getByTestId('event-rules-preview')).toContainText('Opens to all');
   await page.getByTestId('event-rules-save').click();
   await expect(page.getByTestId('event-rules-saved')).toBeVisible();

@@ -113,7 +113,7 @@ export function RsvpRulesForm({ rules, startIso, rinkZone, saving, onSave, note,
       <fieldset className="rules-form__group">
         <legend className="tool-section__title">Who gets in</legend>
         <div className="rules-form__row">
-          <TextField label={<>Regulars first: opens to all<span className="sr-only"> (hours before puck drop)</span></>} inputMode="decimal" autoComplete="off" suffix="h before" hint="Blank: open to all from the start." {...field('regularsFirst', 'regularsFirstMinutes')} />
+          <TextField label={<>Regulars first: opens to all<span className="sr-only"> (hours before puck drop)</span></>} inputMode="decimal" autoComplete="off" suffix="h before" hint="Blank or 0: open to all from the start." {...field('regularsFirst', 'regularsFirstMinutes')} />
           <TextField label={<>RSVPs lock<span className="sr-only"> (hours before puck drop)</span></>} inputMode="decimal" autoComplete="off" suffix="h before" hint="Blank: no lock. Dropping out still works." {...field('cutoff', 'cutoffMinutes')} />
           <TextField label={<>Late drop-out within<span className="sr-only"> (hours before puck drop)</span></>} inputMode="decimal" autoComplete="off" suffix="h before" hint="Blank: 24 hours." {...field('lateWindow', 'lateWindowMinutes')} />
         </div>
