@@ -20,6 +20,7 @@ import { seriesPattern, shortDay, wallClockIn } from '../model/series';
 import { RegularsCard } from './regulars-card';
 import { RsvpRulesForm } from './rsvp-rules-form';
 import '../events.css';
+import '../event-page.css';
 import '../pickup-night.css';
 
 /** The next week still to come (not cancelled, not started): what the rules are previewed on. */
