@@ -184,7 +184,7 @@ async fn seed(api: &Api) -> Result<World> {
 
 /// The rink's weekly 21:30 pickup, ten Tuesdays from next one
 /// (docs/series.md); next Tuesday's has 9 of 10 skaters in, both goalie
-/// places taken and a third goalie waitlisted.
+/// places taken and a third goalie waitlisted; its regulars go first.
 async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
     let created = api
         .post(
@@ -199,17 +199,33 @@ async fn pickup(api: &Api, owner: &Session, rink: &str) -> Result<()> {
     let (event, series) =
         (created["id"].as_str().unwrap_or_default(), created["seriesId"].as_str().unwrap_or_default());
     const POSITIONS: [&str; 5] = ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"];
+    let mut regulars = Vec::new();
     for n in 1..=9 {
         let skater = api.sign_in(&format!("pickup_skater{n}")).await?;
         let position = POSITIONS[(n - 1) % POSITIONS.len()];
         api.put(&skater, &format!("/api/v1/events/{event}/rsvp"), json!({"action": "ATTENDING", "position": position}))
             .await?;
+        regulars.push(skater.user_id);
     }
     for n in 1..=3 {
         let goalie = api.sign_in(&format!("pickup_goalie{n}")).await?;
         api.put(&goalie, &format!("/api/v1/events/{event}/rsvp"), json!({"action": "ATTENDING", "position": "GOALIE"}))
             .await?;
+        regulars.extend((n < 3).then_some(goalie.user_id));
     }
+    // Its regulars go first until 48 h before; RSVPs lock 2 h before; at
+    // 10 AM on game day a night short of 10 skaters or 2 goalies calls for
+    // subs by itself (docs/pickup-night.md).
+    for user_id in &regulars {
+        api.put(owner, &format!("/api/v1/event-series/{series}/regulars/{user_id}"), json!(null)).await?;
+    }
+    api.put(
+        owner,
+        &format!("/api/v1/event-series/{series}/rsvp-rules"),
+        json!({"regularsFirstMinutes": 2880, "cutoffMinutes": 120, "minSkaters": 10, "minGoalies": 2,
+               "shortCheckMinutes": 690}),
+    )
+    .await?;
     // The rink's owner runs it and collects for the ice (docs/sides-and-bill.md):
     // ten weeks for 3,750.00, goalies free, and next Tuesday's sides made.
     api.put(owner, &format!("/api/v1/users/{}/payment-collection", owner.user_id), json!({"enabled": true})).await?;

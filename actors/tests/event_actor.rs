@@ -35,7 +35,10 @@ fn registry_with(
 }
 
 fn rsvp(user: &str, answer: RsvpAnswer, position: Position) -> Envelope<EventCommand> {
-    Envelope::new(user, EventCommand::Rsvp { user_id: user.into(), answer, position: Some(position), person: None, unlocked: false })
+    Envelope::new(
+        user,
+        EventCommand::Rsvp { user_id: user.into(), answer, position: Some(position), person: None, unlocked: false },
+    )
 }
 
 fn attend(user: &str, position: Position) -> Envelope<EventCommand> {

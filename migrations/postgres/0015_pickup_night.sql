@@ -25,6 +25,9 @@ ALTER TABLE events ADD COLUMN short_checked_at BIGINT NULL;
 -- made when the organiser first opens check-in.
 ALTER TABLE events ADD COLUMN check_in_code TEXT NULL;
 
+-- The lease of the job that acts on the rules' moments (one node at a time).
+INSERT INTO job_leases (name, owner, lease_until) VALUES ('rule-moments', NULL, 0);
+
 -- A series' own list of regulars (beside the rosters of its linked teams).
 CREATE TABLE series_regulars (
     series_id    TEXT NOT NULL REFERENCES event_series (id) ON DELETE CASCADE,

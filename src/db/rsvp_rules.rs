@@ -110,10 +110,7 @@ fn bind<'q>(
 /// An event's regulars, by name: its series' list, then the full-time
 /// players of the active rosters of its linked teams (subs are not
 /// regulars). Someone on both is listed once, as the series'.
-pub async fn regulars<'e, E: Executor<'e, Database = Any>>(
-    ex: E,
-    event_id: &str,
-) -> Result<Vec<Regular>, sqlx::Error> {
+pub async fn regulars<'e, E: Executor<'e, Database = Any>>(ex: E, event_id: &str) -> Result<Vec<Regular>, sqlx::Error> {
     sqlx::query_as(dynamic(format!(
         "SELECT u.id AS user_id, {DISPLAY_NAME} AS display_name, MAX(r.listed) AS listed FROM ( \
            SELECT sr.user_id, 1 AS listed FROM series_regulars sr JOIN events e ON e.series_id = sr.series_id \
@@ -223,19 +220,18 @@ pub async fn upcoming_of_series<'e, E: Executor<'e, Database = Any>>(
     .await
 }
 
-/// The upcoming events of a team with a regulars' window: those a roster
-/// change may re-tier.
-pub async fn upcoming_with_regulars_of_team<'e, E: Executor<'e, Database = Any>>(
+/// The upcoming events of a roster's team with a regulars' window: those a
+/// change of the roster's players may re-tier.
+pub async fn upcoming_with_regulars_of_roster<'e, E: Executor<'e, Database = Any>>(
     ex: E,
-    team_id: &str,
+    roster_id: &str,
     now: i64,
 ) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT e.id FROM events e JOIN event_teams et ON et.event_id = e.id \
-         WHERE et.team_id = $1 AND e.start_date > $2 AND e.cancelled_at IS NULL \
-           AND e.regulars_first_minutes IS NOT NULL",
+        "SELECT e.id FROM rosters ro JOIN event_teams et ON et.team_id = ro.team_id JOIN events e ON e.id = et.event_id \
+         WHERE ro.id = $1 AND e.start_date > $2 AND e.cancelled_at IS NULL AND e.regulars_first_minutes IS NOT NULL",
     )
-    .bind(team_id)
+    .bind(roster_id)
     .bind(now)
     .fetch_all(ex)
     .await

@@ -100,7 +100,8 @@ pub fn words(row: &NotificationRow) -> (String, String) {
             )
         }
         Some(NotificationType::ShortHanded) => {
-            let missing = (data["missing"]["skaters"].as_i64().unwrap_or(0), data["missing"]["goalies"].as_i64().unwrap_or(0));
+            let missing =
+                (data["missing"]["skaters"].as_i64().unwrap_or(0), data["missing"]["goalies"].as_i64().unwrap_or(0));
             (
                 format!("Short {}: {title}", crate::domain::rsvp_rules::missing_in_words(missing)),
                 "Below your minimum at the game-day check: a call for subs is up on the sub market.".to_string(),

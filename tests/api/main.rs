@@ -19,6 +19,7 @@ mod notifications;
 mod openapi;
 mod operations;
 mod permissions;
+mod pickup_night;
 mod realtime;
 mod rosters;
 mod schedule;

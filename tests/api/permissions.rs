@@ -51,6 +51,8 @@ const TABLES: &[&str] = &[
     "event_teams",
     "event_sides",
     "ice_bills",
+    "event_check_ins",
+    "series_regulars",
     "games",
     "game_scorekeepers",
     "game_log",
@@ -162,6 +164,8 @@ struct World {
     /// An event at the facility (created by its owner), the first of a
     /// two-week series, with the victim attending.
     event: String,
+    /// The event's series.
+    series: String,
     /// A rival team's roster in the same season: the other side of games.
     rival_roster: String,
     /// A game between the roster and the rival roster.
@@ -197,6 +201,7 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         .await;
     assert_eq!(s, 201, "{b}");
     let event = crate::rosters::id(&b);
+    let series = b["seriesId"].as_str().unwrap().to_string();
     for player in [&c.victim, &c.member] {
         let (s, b) =
             app.put(&format!("/api/v1/events/{event}/rsvp"), Some(player), Some(json!({"action": "ATTENDING"}))).await;
@@ -239,7 +244,20 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         app.post("/api/v1/statuses", Some(&c.member), json!({"type": "AVAILABLE_TO_SUB", "entityType": "USER"})).await;
     assert_eq!(s, 201, "{b}");
     let own_status = crate::rosters::id(&b);
-    World { facility, team, season, mapping, roster, request, event, rival_roster, game, team_status, own_status }
+    World {
+        facility,
+        team,
+        season,
+        mapping,
+        roster,
+        request,
+        event,
+        series,
+        rival_roster,
+        game,
+        team_status,
+        own_status,
+    }
 }
 
 /// The HTTP request of an action, against a world.
@@ -367,6 +385,13 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
             format!("/users/{}/payment-collection", c.extra_facility_manager.id),
             Some(json!({"enabled": true})),
         ),
+        "set_rsvp_rules" => (
+            Method::PUT,
+            format!("/events/{}/rsvp-rules", w.event),
+            Some(json!({"regularsFirstMinutes": 2880, "cutoffMinutes": 120})),
+        ),
+        "keep_series_regulars" => (Method::PUT, format!("/event-series/{}/regulars/{}", w.series, c.member.id), None),
+        "check_in_player" => (Method::PUT, format!("/events/{}/check-ins/{}", w.event, c.victim.id), None),
         "edit_team_status" => {
             (Method::PATCH, format!("/statuses/{}", w.team_status), Some(json!({"message": "Two D-men wanted"})))
         }
@@ -525,6 +550,9 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "make_sides",
         "set_bill",
         "grant_payment_collection",
+        "set_rsvp_rules",
+        "keep_series_regulars",
+        "check_in_player",
     ];
     assert_eq!(rows, known);
 }

@@ -11,6 +11,7 @@ mod follow_ups;
 mod games;
 mod nodes;
 mod notifications;
+mod pickup_night;
 mod race;
 mod sync;
 mod walkthrough;

@@ -279,7 +279,9 @@ fn no_places_message(role: Role) -> &'static str {
 impl From<Rejection> for ActorError {
     fn from(r: Rejection) -> Self {
         match &r {
-            Rejection::Cancelled | Rejection::NoPlaces { .. } | Rejection::Closed => ActorError::Conflict(r.to_string()),
+            Rejection::Cancelled | Rejection::NoPlaces { .. } | Rejection::Closed => {
+                ActorError::Conflict(r.to_string())
+            }
             Rejection::NoRsvp { .. } | Rejection::UnknownPerson { .. } => ActorError::NotFound(r.to_string()),
             Rejection::NegativeLimit { field } => ActorError::validation(field, r.to_string()),
         }
@@ -297,39 +299,26 @@ impl EventState {
 /// Decides one command against `state`, mutating it. On `Err` the state is
 /// untouched (every check happens before the first change).
 pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Result<Outcome, Rejection> {
-    if state.cancelled && !matches!(command, EventCommand::Cancel { .. } | EventCommand::Touch) {
-        return Err(Rejection::Cancelled);
-    }
+    refusal(state, command, now_ms)?;
     let mut fx = Effects::default();
     follow_clock(state, &mut fx, now_ms);
     let subject = match command {
-        EventCommand::Rsvp { user_id, answer, position, person, unlocked } => {
-            let person = person.as_ref().ok_or_else(|| Rejection::UnknownPerson { user_id: user_id.clone() })?;
-            let who = Answerer {
-                user_id,
-                display_name: &person.display_name,
-                position: *position,
-                default_position: person.preferred_position.unwrap_or(Position::Center),
-                now_ms,
-            };
+        EventCommand::Rsvp { user_id, answer, position, person: Some(person), .. } => {
+            let who = answerer(user_id, person, *position, now_ms);
             match answer {
-                RsvpAnswer::Attending => {
-                    check_places(state, &who)?;
-                    if !unlocked {
-                        check_open(state, &who)?;
-                    }
-                    attend(state, &mut fx, &who)
-                }
+                RsvpAnswer::Attending => attend(state, &mut fx, &who),
                 RsvpAnswer::Declined => decline(state, &mut fx, &who),
             }
             Some(user_id.as_str())
         }
+        // Refused above: there is no such person.
+        EventCommand::Rsvp { person: None, .. } => None,
         EventCommand::Remove { user_id } => {
-            remove(state, &mut fx, user_id, now_ms)?;
+            remove(state, &mut fx, user_id, now_ms);
             Some(user_id.as_str())
         }
         EventCommand::SetLimits { max_skaters, max_goalies } => {
-            set_limits(state, &mut fx, *max_skaters, *max_goalies, now_ms)?;
+            set_limits(state, &mut fx, *max_skaters, *max_goalies, now_ms);
             None
         }
         EventCommand::SetAccess { access } => {
@@ -365,13 +354,53 @@ pub fn decide(state: &mut EventState, command: &EventCommand, now_ms: i64) -> Re
     Ok(Outcome { reply, effects: fx })
 }
 
+/// Why `command` is refused, if it is: every check, before any change (so
+/// a refusal leaves the state as it was, the clock's consequences
+/// included).
+fn refusal(state: &EventState, command: &EventCommand, now_ms: i64) -> Result<(), Rejection> {
+    if state.cancelled && !matches!(command, EventCommand::Cancel { .. } | EventCommand::Touch) {
+        return Err(Rejection::Cancelled);
+    }
+    match command {
+        EventCommand::Rsvp { user_id, person: None, .. } => Err(Rejection::UnknownPerson { user_id: user_id.clone() }),
+        EventCommand::Rsvp { user_id, answer: RsvpAnswer::Attending, position, person: Some(person), unlocked } => {
+            let who = answerer(user_id, person, *position, now_ms);
+            check_places(state, &who)?;
+            if !unlocked {
+                check_open(state, &who)?;
+            }
+            Ok(())
+        }
+        EventCommand::Remove { user_id } if state.rsvp(user_id).is_none() => {
+            Err(Rejection::NoRsvp { user_id: user_id.clone() })
+        }
+        EventCommand::SetLimits { max_skaters, .. } if max_skaters.is_some_and(|n| n < 0) => {
+            Err(Rejection::NegativeLimit { field: "maxSkaters" })
+        }
+        EventCommand::SetLimits { max_goalies, .. } if max_goalies.is_some_and(|n| n < 0) => {
+            Err(Rejection::NegativeLimit { field: "maxGoalies" })
+        }
+        _ => Ok(()),
+    }
+}
+
+fn answerer<'a>(user_id: &'a str, person: &'a Person, position: Option<Position>, now_ms: i64) -> Answerer<'a> {
+    Answerer {
+        user_id,
+        display_name: &person.display_name,
+        position,
+        default_position: person.preferred_position.unwrap_or(Position::Center),
+        now_ms,
+    }
+}
+
 /// The rules of the moment: when the regulars' window has closed since the
 /// last decision, the waitlists go back to request order (a new version:
 /// ranks moved) and free places are filled. Done before every decision, so
 /// no command is decided under a window that has passed.
 fn follow_clock(state: &mut EventState, fx: &mut Effects, now_ms: i64) {
     let priority = state.access().in_priority(now_ms);
-    if priority == state.priority {
+    if priority == state.priority || state.cancelled {
         return;
     }
     state.priority = priority;
@@ -522,13 +551,12 @@ fn decline(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
     }
 }
 
-fn remove(state: &mut EventState, fx: &mut Effects, user_id: &str, now_ms: i64) -> Result<(), Rejection> {
-    let Some(current) = state.rsvp(user_id).cloned() else {
-        return Err(Rejection::NoRsvp { user_id: user_id.to_owned() });
-    };
+/// Takes a person's place away (their RSVP exists: checked by [`refusal`]).
+fn remove(state: &mut EventState, fx: &mut Effects, user_id: &str, now_ms: i64) {
+    let Some(current) = state.rsvp(user_id).cloned() else { return };
     if !is_placed(current.status) {
         // Declined or already removed: there is no place to take away.
-        return Ok(());
+        return;
     }
     let row = state.update(user_id, |r| r.status = RsvpStatus::Removed);
     fx.row(row);
@@ -539,30 +567,23 @@ fn remove(state: &mut EventState, fx: &mut Effects, user_id: &str, now_ms: i64) 
     if current.status == RsvpStatus::Attending {
         promote(state, fx, current.role(), now_ms);
     }
-    Ok(())
 }
 
+/// New limits (not negative: checked by [`refusal`]).
 fn set_limits(
     state: &mut EventState,
     fx: &mut Effects,
     max_skaters: Option<i64>,
     max_goalies: Option<i64>,
     now_ms: i64,
-) -> Result<(), Rejection> {
-    if max_skaters.is_some_and(|n| n < 0) {
-        return Err(Rejection::NegativeLimit { field: "maxSkaters" });
-    }
-    if max_goalies.is_some_and(|n| n < 0) {
-        return Err(Rejection::NegativeLimit { field: "maxGoalies" });
-    }
+) {
     if (state.max_skaters, state.max_goalies) == (max_skaters, max_goalies) {
-        return Ok(());
+        return;
     }
     state.max_skaters = max_skaters;
     state.max_goalies = max_goalies;
     fx.limits_changed = true;
     fill(state, fx, now_ms);
-    Ok(())
 }
 
 /// Fills free places of `role` from its waitlist, next in line first

@@ -250,9 +250,8 @@ impl EventState {
         let lines = self.lines(role);
         let tiered = self.priority;
         let regulars = tiered.then_some(&lines.regulars_waiting).into_iter().flat_map(|line| self.line_rows(line));
-        let rest = self
-            .line_rows(&lines.waitlist)
-            .filter(move |r| !(tiered && lines.regulars_waiting.contains(&key_of(r))));
+        let rest =
+            self.line_rows(&lines.waitlist).filter(move |r| !(tiered && lines.regulars_waiting.contains(&key_of(r))));
         regulars.chain(rest)
     }
 

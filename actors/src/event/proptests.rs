@@ -2,11 +2,14 @@
 //! changes among a handful of people, checked against a deliberately
 //! simple reference model (plain vectors, no indexes) and against the
 //! invariants users feel: no overbooking, FIFO per role, nobody in two
-//! places, every promotion recorded, idempotent repeats.
+//! places, every promotion recorded, idempotent repeats. The same run with
+//! regulars, a regulars' window and a lock as time passes: no regular is
+//! ever passed over by someone else while the window is open, FIFO within
+//! each tier, nobody joins after the lock unless an organiser.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proptest::prelude::*;
 
@@ -22,6 +25,8 @@ enum Op {
         user: usize,
         attending: bool,
         position: Option<Position>,
+        /// An organiser answering (the lock does not apply).
+        unlocked: bool,
     },
     Remove {
         user: usize,
@@ -32,6 +37,11 @@ enum Op {
     },
     /// Close the batch (a commit happened).
     Seal,
+    /// Time passes, then the actor is asked to fill free places (what the
+    /// rule-moments job sends when the regulars' window closes).
+    Tick {
+        ms: i64,
+    },
 }
 
 fn position() -> impl Strategy<Value = Option<Position>> {
@@ -52,12 +62,31 @@ fn limit() -> impl Strategy<Value = Option<i64>> {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        6 => (0..USERS, any::<bool>(), position())
-            .prop_map(|(user, attending, position)| Op::Rsvp { user, attending, position }),
+        6 => (0..USERS, any::<bool>(), position(), prop::bool::weighted(0.1))
+            .prop_map(|(user, attending, position, unlocked)| Op::Rsvp { user, attending, position, unlocked }),
         1 => (0..USERS).prop_map(|user| Op::Remove { user }),
         1 => (limit(), limit()).prop_map(|(skaters, goalies)| Op::Limits { skaters, goalies }),
         1 => Just(Op::Seal),
+        1 => (1i64..=400).prop_map(|ms| Op::Tick { ms }),
     ]
+}
+
+/// When the tiered runs start.
+const T0: i64 = 1_000;
+
+/// Regulars (a subset of the users), a regulars' window and a lock, both
+/// somewhere in the first seconds of the run (or none).
+fn access() -> impl Strategy<Value = Access> {
+    (
+        prop::collection::hash_set(0..USERS, 0..=USERS),
+        prop::option::weighted(0.8, T0..T0 + 6_000),
+        prop::option::weighted(0.5, T0..T0 + 12_000),
+    )
+        .prop_map(|(regulars, until, closes)| Access {
+            regulars: regulars.into_iter().map(user).collect(),
+            regulars_until: until,
+            closes_at: closes,
+        })
 }
 
 fn user(i: usize) -> String {
@@ -66,13 +95,14 @@ fn user(i: usize) -> String {
 
 fn command(op: &Op) -> Option<EventCommand> {
     Some(match op {
-        Op::Rsvp { user: u, attending, position } => EventCommand::Rsvp {
+        Op::Rsvp { user: u, attending, position, unlocked } => EventCommand::Rsvp {
             user_id: user(*u),
             answer: if *attending { RsvpAnswer::Attending } else { RsvpAnswer::Declined },
             position: *position,
             person: Some(Person { display_name: user(*u), preferred_position: None }),
-            unlocked: false,
+            unlocked: *unlocked,
         },
+        Op::Tick { .. } => EventCommand::Refill,
         Op::Remove { user: u } => EventCommand::Remove { user_id: user(*u) },
         Op::Limits { skaters, goalies } => EventCommand::SetLimits { max_skaters: *skaters, max_goalies: *goalies },
         Op::Seal => return None,
@@ -87,9 +117,17 @@ struct Model {
     people: HashMap<usize, (RsvpStatus, Position)>,
     /// Per role, in acceptance order: (seq, user).
     attending: [Vec<(i64, usize)>; 2],
-    /// Per role, FIFO.
+    /// Per role, in request order (the line a freed place is taken from
+    /// is [`Model::line`]).
     waitlist: [Vec<(i64, usize)>; 2],
     next_seq: i64,
+    regulars: HashSet<usize>,
+    /// The regulars' window ends then (exclusive).
+    until: Option<i64>,
+    closes_at: Option<i64>,
+    /// The window was open at the last op.
+    priority: bool,
+    now: i64,
 }
 
 fn ix(role: Role) -> usize {
@@ -118,12 +156,40 @@ impl Model {
         None
     }
 
+    /// The waitlist in promotion order: regulars first while the window is
+    /// open, each tier in request order.
+    fn line(&self, role: Role) -> Vec<(i64, usize)> {
+        let mut line = self.waitlist[ix(role)].clone();
+        if self.priority {
+            line.sort_by_key(|(seq, u)| (!self.regulars.contains(u), *seq));
+        }
+        line
+    }
+
+    /// Who may be promoted now: anyone outside the window, else regulars.
+    fn eligible(&self, u: usize) -> bool {
+        !self.priority || self.regulars.contains(&u)
+    }
+
     fn promote(&mut self, role: Role) {
-        while self.room(role) && !self.waitlist[ix(role)].is_empty() {
-            let (seq, u) = self.waitlist[ix(role)].remove(0);
+        while self.room(role) {
+            let Some(&(seq, u)) = self.line(role).first().filter(|(_, u)| self.eligible(*u)) else { break };
+            self.waitlist[ix(role)].retain(|(_, x)| *x != u);
             self.attending[ix(role)].push((seq, u));
             self.attending[ix(role)].sort();
             self.people.insert(u, (RsvpStatus::Attending, self.people[&u].1));
+        }
+    }
+
+    /// The clock moves to `now`: when the window has closed, free places
+    /// are filled in request order.
+    fn follow_clock(&mut self, now: i64) {
+        self.now = now;
+        let priority = self.until.is_some_and(|until| now < until);
+        if priority != self.priority {
+            self.priority = priority;
+            self.promote(Role::Skater);
+            self.promote(Role::Goalie);
         }
     }
 
@@ -131,7 +197,14 @@ impl Model {
         let role = position.role();
         self.next_seq += 1;
         let seq = self.next_seq;
-        let status = if self.room(role) && self.waitlist[ix(role)].is_empty() {
+        let first_in_line = if !self.priority {
+            self.waitlist[ix(role)].is_empty()
+        } else if self.regulars.contains(&u) {
+            !self.waitlist[ix(role)].iter().any(|(_, x)| self.regulars.contains(x))
+        } else {
+            self.limits[ix(role)].is_none()
+        };
+        let status = if self.room(role) && first_in_line {
             self.attending[ix(role)].push((seq, u));
             RsvpStatus::Attending
         } else {
@@ -144,14 +217,18 @@ impl Model {
     /// Applies an op; `false` when the real core must reject it.
     fn apply(&mut self, op: &Op) -> bool {
         match op {
-            Op::Seal => {}
-            Op::Rsvp { user: u, attending: true, position } => {
+            Op::Seal | Op::Tick { .. } => {}
+            Op::Rsvp { user: u, attending: true, position, unlocked } => {
                 let current = self.people.get(u).copied();
                 let position = position.or(current.map(|c| c.1)).unwrap_or(Position::Center);
                 let placed_in_role = current.is_some_and(|(status, old)| {
                     matches!(status, RsvpStatus::Attending | RsvpStatus::Waitlisted) && old.role() == position.role()
                 });
                 if self.limits[ix(position.role())] == Some(0) && !placed_in_role {
+                    return false;
+                }
+                let locked = self.closes_at.is_some_and(|at| self.now >= at);
+                if locked && !unlocked && !placed_in_role {
                     return false;
                 }
                 match current {
@@ -170,7 +247,7 @@ impl Model {
                     _ => self.request(*u, position),
                 }
             }
-            Op::Rsvp { user: u, attending: false, position } => {
+            Op::Rsvp { user: u, attending: false, position, .. } => {
                 let pos = self.people.get(u).map(|c| c.1).or(*position).unwrap_or(Position::Center);
                 if self.people.get(u).map(|c| c.0) != Some(RsvpStatus::Declined) {
                     let left = self.leave_lines(*u);
@@ -220,13 +297,15 @@ fn check_invariants(state: &EventState, before: &EventState) {
             let count = attending.len() as i64;
             assert!(count <= limit.max(before.attending_count(role)), "{role:?}: {count} attending over limit {limit}");
         }
-        // FIFO: both lines strictly in acceptance order.
-        for line in [&attending, &waitlist] {
-            assert!(line.windows(2).all(|w| w[0].accepted_seq < w[1].accepted_seq));
-        }
-        // A waitlist only exists while its role is full.
-        if !waitlist.is_empty() {
-            assert!(!state.has_room(role), "{role:?} has room but a waitlist");
+        // FIFO: attending in acceptance order; the waitlist too, within
+        // each tier (regulars first while their window is open).
+        let tier = |r: &Rsvp| state.in_priority() && !state.access().is_regular(&r.user_id);
+        assert!(attending.windows(2).all(|w| w[0].accepted_seq < w[1].accepted_seq));
+        assert!(waitlist.windows(2).all(|w| (tier(w[0]), w[0].accepted_seq) < (tier(w[1]), w[1].accepted_seq)));
+        // A waitlist only exists while its role is full, or while the
+        // window keeps the free places for regulars and only others wait.
+        if state.has_room(role) {
+            assert!(waitlist.iter().all(|r| tier(r)), "{role:?} has room but someone promotable waits");
         }
         for r in attending.iter().chain(&waitlist) {
             assert_eq!(r.role(), role);
@@ -269,7 +348,90 @@ fn check_promotions_recorded(before: &EventState, after: &EventState, op: &Op, e
         .collect();
     moved.sort();
     recorded.sort();
+    // No regular is passed over: while the window is open only regulars
+    // are promoted.
+    if after.in_priority() {
+        assert!(recorded.iter().all(|u| after.access().is_regular(u)), "a non-regular promoted during priority");
+    }
     assert_eq!(moved, recorded);
+}
+
+/// Runs `ops` from `initial` limits under `access` against the model, the
+/// clock starting at [`T0`].
+fn run(initial: (Option<i64>, Option<i64>), access: Access, ops: &[Op]) -> Result<(), TestCaseError> {
+    let mut state = EventState::new(StoredEvent {
+        event_id: "ev".into(),
+        version: 1,
+        max_skaters: initial.0,
+        max_goalies: initial.1,
+        cancelled: false,
+        rsvps: Vec::new(),
+        access: access.clone(),
+        loaded_at: T0,
+    });
+    let regulars = (0..USERS).filter(|u| access.is_regular(&user(*u))).collect();
+    let mut model = Model {
+        limits: [initial.0, initial.1],
+        regulars,
+        until: access.regulars_until,
+        closes_at: access.closes_at,
+        priority: access.in_priority(T0),
+        now: T0,
+        ..Model::default()
+    };
+    let mut now = T0;
+    for op in ops {
+        if let Op::Tick { ms } = op {
+            now += ms;
+        }
+        let Some(cmd) = command(op) else {
+            state.seal();
+            continue;
+        };
+        let before = state.clone();
+        let model_before = model.clone();
+        model.follow_clock(now);
+        let accepted = model.apply(op);
+        match decide(&mut state, &cmd, now) {
+            Err(rejection) => {
+                prop_assert!(!accepted, "rejected {op:?}: {rejection}");
+                prop_assert_eq!(&state, &before, "a rejection changed the state");
+                // A refused command decides nothing, the clock's consequences
+                // included: they wait for the next command.
+                model = Model { now, ..model_before };
+            }
+            Ok(outcome) => {
+                prop_assert!(accepted, "accepted {:?} the model rejects", op);
+                check_invariants(&state, &before);
+                check_promotions_recorded(&before, &state, op, &outcome.effects);
+                // Nothing to persist exactly when nothing changed: the window
+                // closing re-orders the waitlists (a new version) unless
+                // they are empty.
+                let waiting = ROLES.iter().any(|role| state.waitlist_count(*role) > 0);
+                let reordered = state.priority != before.priority && waiting;
+                let before_on_the_clock = EventState { priority: state.priority, ..before.clone() };
+                prop_assert_eq!(outcome.effects.is_empty(), state == before_on_the_clock && !reordered);
+
+                // Idempotent: the same command again changes nothing.
+                if matches!(op, Op::Rsvp { .. }) {
+                    let settled = state.clone();
+                    let again = decide(&mut state, &cmd, now).unwrap();
+                    prop_assert!(again.effects.is_empty(), "repeat of {:?} changed something", op);
+                    prop_assert_eq!(&again.reply, &outcome.reply);
+                    prop_assert_eq!(&state, &settled);
+                }
+            }
+        }
+        for role in ROLES {
+            prop_assert_eq!(line_users(state.attending(role)), model_users(&model.attending[ix(role)]));
+            prop_assert_eq!(line_users(state.waitlist(role)), model_users(&model.line(role)));
+        }
+        for (u, (status, position)) in &model.people {
+            let row = state.rsvp(&user(*u)).unwrap();
+            prop_assert_eq!((row.status, row.position), (*status, *position), "user {}", u);
+        }
+    }
+    Ok(())
 }
 
 proptest! {
@@ -280,53 +442,15 @@ proptest! {
         initial in (limit(), limit()),
         ops in prop::collection::vec(op(), 1..80),
     ) {
-        let mut state = EventState::new(StoredEvent {
-            event_id: "ev".into(),
-            version: 1,
-            max_skaters: initial.0,
-            max_goalies: initial.1,
-            cancelled: false,
-            rsvps: Vec::new(),
-            ..Default::default()
-        });
-        let mut model = Model { limits: [initial.0, initial.1], ..Model::default() };
+        run(initial, Access::default(), &ops)?;
+    }
 
-        for op in &ops {
-            let Some(cmd) = command(op) else {
-                state.seal();
-                continue;
-            };
-            let before = state.clone();
-            let accepted = model.apply(op);
-            match decide(&mut state, &cmd, 1_000) {
-                Err(rejection) => {
-                    prop_assert!(!accepted, "rejected {op:?}: {rejection}");
-                    prop_assert_eq!(&state, &before, "a rejection changed the state");
-                }
-                Ok(outcome) => {
-                    prop_assert!(accepted, "accepted {:?} the model rejects", op);
-                    check_invariants(&state, &before);
-                    check_promotions_recorded(&before, &state, op, &outcome.effects);
-                    prop_assert_eq!(outcome.effects.is_empty(), state == before);
-
-                    // Idempotent: the same command again changes nothing.
-                    if matches!(op, Op::Rsvp { .. }) {
-                        let settled = state.clone();
-                        let again = decide(&mut state, &cmd, 2_000).unwrap();
-                        prop_assert!(again.effects.is_empty(), "repeat of {:?} changed something", op);
-                        prop_assert_eq!(&again.reply, &outcome.reply);
-                        prop_assert_eq!(&state, &settled);
-                    }
-                }
-            }
-            for role in ROLES {
-                prop_assert_eq!(line_users(state.attending(role)), model_users(&model.attending[ix(role)]));
-                prop_assert_eq!(line_users(state.waitlist(role)), model_users(&model.waitlist[ix(role)]));
-            }
-            for (u, (status, position)) in &model.people {
-                let row = state.rsvp(&user(*u)).unwrap();
-                prop_assert_eq!((row.status, row.position), (*status, *position), "user {}", u);
-            }
-        }
+    #[test]
+    fn regulars_first_and_the_lock_agree_with_the_reference_model(
+        initial in (limit(), limit()),
+        access in access(),
+        ops in prop::collection::vec(op(), 1..100),
+    ) {
+        run(initial, access, &ops)?;
     }
 }

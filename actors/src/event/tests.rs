@@ -401,7 +401,8 @@ fn the_attendees_document_has_exactly_the_contract_shape() {
             ],
             "waitlist": [
                 {"userId": "b", "displayName": "Name b", "position": "LEFT_WING",
-                 "rank": 1, "addedAt": "2026-11-03T19:30:00.000Z"},
+                 "rank": 1,
+                "regular": false, "addedAt": "2026-11-03T19:30:00.000Z"},
             ],
             "counts": {"skaters": 1, "goalies": 1, "maxSkaters": 1, "maxGoalies": 1,
                        "waitlistSkaters": 1, "waitlistGoalies": 0},

@@ -95,11 +95,8 @@ async fn list(state: &AppState, event_id: &str) -> AppResult<CheckIns> {
         Some(code) => code,
         None => db::check_ins::make_code(&mut *state.db.pool.acquire().await?, event_id, &new_code()).await?,
     };
-    let done: HashMap<String, db::check_ins::CheckInRow> = db::check_ins::of_event(&state.db.pool, event_id)
-        .await?
-        .into_iter()
-        .map(|r| (r.user_id.clone(), r))
-        .collect();
+    let done: HashMap<String, db::check_ins::CheckInRow> =
+        db::check_ins::of_event(&state.db.pool, event_id).await?.into_iter().map(|r| (r.user_id.clone(), r)).collect();
     let items: Vec<CheckIn> = attending(state, event_id)
         .await?
         .into_iter()

@@ -131,5 +131,12 @@ async fn apply_edits(state: &AppState, me: &AuthUser, edits: Vec<Edit>) -> AppRe
     for one in edits.iter().filter(|e| e.limits_changed) {
         commands::event::set_limits(state, me, &one.row.id, one.limits.0, one.limits.1).await?;
     }
+    // The regulars' window and the lock count back from the start.
+    for one in edits.iter().filter(|e| e.fields.start_date != e.row.start_date) {
+        let rules = &one.row.rules;
+        if rules.regulars_first_minutes.is_some() || rules.cutoff_minutes.is_some() {
+            commands::event::refresh_access(state, &me.id, &one.row.id).await?;
+        }
+    }
     Ok(())
 }

@@ -160,8 +160,7 @@ async fn event(state: &AppState, id: &str) -> AppResult<EventRow> {
 
 async fn event_view(state: &AppState, row: &EventRow, me: &AuthUser) -> AppResult<RsvpRulesView> {
     let organiser = permissions::allows(&state.db, Some(&me.id), &Action::OrganiseEvent { event_id: &row.id }).await?;
-    let regulars =
-        if organiser { db::rsvp_rules::regulars(&state.db.pool, &row.id).await? } else { Vec::new() };
+    let regulars = if organiser { db::rsvp_rules::regulars(&state.db.pool, &row.id).await? } else { Vec::new() };
     Ok(view(row.rules, Some(row.start_date), regulars))
 }
 

@@ -96,8 +96,20 @@ async fn with_viewer(state: &AppState, viewer: Option<&str>, document: RosterDoc
 /// Pushes the roster's document, then answers the writer with the roster
 /// as they see it.
 async fn push_and_load(state: &AppState, viewer: &str, id: &str) -> AppResult<Roster> {
-    state.realtime.push(&[Topic::roster(id)]).await;
+    roster_changed(state, viewer, id).await?;
     with_viewer(state, Some(viewer), live::roster::document(&state.db, id).await?).await
+}
+
+/// After a roster's players or status changed: its document is pushed, and
+/// the upcoming events of its team that keep places for regulars learn who
+/// the regulars are now (docs/pickup-night.md).
+async fn roster_changed(state: &AppState, by: &str, id: &str) -> AppResult<()> {
+    state.realtime.push(&[Topic::roster(id)]).await;
+    let now = (state.clock)();
+    for event_id in db::rsvp_rules::upcoming_with_regulars_of_roster(&state.db.pool, id, now).await? {
+        crate::commands::event::refresh_access(state, by, &event_id).await?;
+    }
+    Ok(())
 }
 
 /// Locks the roster for a write; 404 when missing, 409 when archived.

@@ -11,7 +11,6 @@ use crate::domain::{HockeyPosition, RequestStatus, RosterCommitment};
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterPlayer;
 use crate::permissions::{self, Action};
-use crate::realtime::topics::Topic;
 use crate::startup::AppState;
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::Deserialize;
@@ -99,7 +98,7 @@ async fn add_player(
     let added = crate::notify::added_to_roster(&mut tx, &me.id, &body.user_id, &id).await?;
     tx.commit().await?;
     state.realtime.push_notification_batches([added]);
-    state.realtime.push(&[Topic::roster(id.as_str())]).await;
+    super::roster_changed(&state, &me.id, &id).await?;
     state.realtime.push_feed(&state.db, vec![told]);
     crate::api::statuses::push_ended(&state, found_a_team).await;
     Ok(HttpResponse::Created().json(load_player(&state, &id, &body.user_id).await?))
@@ -137,7 +136,7 @@ async fn edit_player(
     check_against_roster(&holders, &user_id, &fields)?;
     db::rosters::players::replace_player(&mut tx, &id, &user_id, &fields).await?;
     tx.commit().await?;
-    state.realtime.push(&[Topic::roster(id.as_str())]).await;
+    super::roster_changed(&state, &me.id, &id).await?;
     Ok(web::Json(load_player(&state, &id, &user_id).await?))
 }
 
@@ -159,7 +158,7 @@ async fn remove_player(
     }
     let told = crate::feed::roster_changed(&mut tx, &me.id, &locked.team_id, &id).await?;
     tx.commit().await?;
-    state.realtime.push(&[Topic::roster(id.as_str())]).await;
+    super::roster_changed(&state, &me.id, &id).await?;
     state.realtime.push_feed(&state.db, vec![told]);
     Ok(HttpResponse::NoContent().finish())
 }

@@ -249,7 +249,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
     let decided = crate::notify::join_request_decided(&mut tx, &requester_id, &roster_id, approve).await?;
     tx.commit().await?;
     state.realtime.push_notification_batches([decided]);
-    state.realtime.push(&[Topic::roster(roster_id.as_str())]).await;
+    super::roster_changed(state, &me.id, &roster_id).await?;
     state.realtime.push_feed(&state.db, told);
     crate::api::statuses::push_ended(state, found_a_team).await;
     load_request(state, id).await

@@ -9,5 +9,6 @@ describe('changesMySchedule', () => {
     expect(changesMySchedule('EVENT_REMINDER')).toBe(false);
     expect(changesMySchedule('SUB_MATCH')).toBe(false);
     expect(changesMySchedule('SIDES_SET')).toBe(false);
+    expect(changesMySchedule('SHORT_HANDED')).toBe(false);
   });
 });

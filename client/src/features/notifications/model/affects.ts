@@ -3,10 +3,11 @@
 // time or place, a cancellation, a team, a game starting or its final
 // score), so Home's "Next up" and My schedule reload when one arrives, on
 // any node. A sub match is an event I have not answered: not on my schedule.
-// My side for a pickup (SIDES_SET) does not move anything on it either.
+// My side for a pickup (SIDES_SET) does not move anything on it either, nor
+// does the organiser's game-day alert (SHORT_HANDED).
 
 import type { NotificationType } from './types';
 
 export function changesMySchedule(type: NotificationType): boolean {
-  return type !== 'EVENT_REMINDER' && type !== 'SUB_MATCH' && type !== 'SIDES_SET';
+  return type !== 'EVENT_REMINDER' && type !== 'SUB_MATCH' && type !== 'SIDES_SET' && type !== 'SHORT_HANDED';
 }

@@ -63,4 +63,13 @@ describe('describeNotification', () => {
     const unknown = describeNotification({ ...base, data: { ...base.data, side: null } });
     expect(unknown.title).toBe('Teams are set for Tuesday pickup');
   });
+
+  it('tells the organiser what the game-day check found missing', () => {
+    const base = makeNotification({ type: 'SHORT_HANDED' });
+    const short = describeNotification({ ...base, data: { ...base.data, missing: { skaters: 3, goalies: 1 } } });
+    expect(short.title).toBe('Short 3 skaters and 1 goalie: Tuesday pickup');
+    expect(short.body).toMatch(/^A call for subs is up on the sub market\. · /);
+    expect(short.href).toBe('/events/e-1');
+    expect(describeNotification({ ...base, data: { ...base.data, missing: { skaters: 0, goalies: 1 } } }).title).toBe('Short 1 goalie: Tuesday pickup');
+  });
 });

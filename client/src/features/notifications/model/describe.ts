@@ -81,6 +81,8 @@ export function describeNotification(n: AppNotification): Described {
         ? { title: `You're on ${side} for ${eventName(n)}`, body: [side === 'Dark' ? 'Bring your dark jersey.' : 'Bring your white jersey.', eventWhen(n)].filter(Boolean).join(' · '), href }
         : { title: `Teams are set for ${eventName(n)}`, body: eventWhen(n) || 'See who is on which side.', href };
     }
+    case 'SHORT_HANDED':
+      return { title: `Short ${missingInWords(d.missing)}: ${eventName(n)}`, body: ['A call for subs is up on the sub market.', eventWhen(n)].filter(Boolean).join(' · '), href };
     case 'SUB_MATCH':
       return { title: `Sub wanted: ${eventName(n)}`, body: [openPlaces(d.open), eventWhen(n)].filter(Boolean).join(' · '), href };
     case 'JOIN_REQUEST_APPROVED':
@@ -96,4 +98,11 @@ export function describeNotification(n: AppNotification): Described {
     default:
       return { title: 'Something happened', body: '', href };
   }
+}
+
+/** "3 skaters and 1 goalie" (the server's words for the game-day check). */
+export function missingInWords(missing: { skaters: number; goalies: number } | undefined): string {
+  const part = (n: number, one: string, many: string) => (n === 0 ? null : n === 1 ? `1 ${one}` : `${n} ${many}`);
+  const parts = [part(missing?.skaters ?? 0, 'skater', 'skaters'), part(missing?.goalies ?? 0, 'goalie', 'goalies')].filter(Boolean);
+  return parts.length ? parts.join(' and ') : 'players';
 }

@@ -12,7 +12,8 @@ export type NotificationType =
   | 'GAME_FINAL'
   | 'EVENT_REMINDER'
   | 'SUB_MATCH'
-  | 'SIDES_SET';
+  | 'SIDES_SET'
+  | 'SHORT_HANDED';
 
 /** What the screen shows, as of the fact; keys depend on the type. */
 export interface NotificationData {
@@ -39,6 +40,8 @@ export interface NotificationData {
   reason?: string | null;
   /** SIDES_SET: the side the organiser put me on (docs/sides-and-bill.md). */
   side?: 'DARK' | 'LIGHT' | null;
+  /** SHORT_HANDED: what the game-day check found missing (docs/pickup-night.md). */
+  missing?: { skaters: number; goalies: number };
   /** SUB_MATCH: the places open when it matched (null = no limit). */
   open?: { skaters: number | null; goalies: number | null };
 }
