@@ -91,6 +91,14 @@ describe('what everyone reads', () => {
     expect(rulesNotices({ ...after, isOrganiser: true })[0]?.text).toBe('RSVPs closed at 7:30 PM — as an organiser you can still answer');
   });
 
+  it('leaves the regulars out for someone the lock keeps out', () => {
+    const both = rules({ openToAllAt: '2026-12-09T02:00:00Z', closesAt: '2026-12-09T00:30:00Z' });
+    const after = { ...base, rules: both, now: TUESDAY_8PM };
+    expect(rulesNotices({ ...after, status: 'DECLINED' }).map((n) => n.kind)).toEqual(['lock']);
+    expect(rulesNotices({ ...after, status: 'WAITLISTED', waitlistRank: 1, isRegular: true }).map((n) => n.kind)).toEqual(['regulars', 'lock']);
+    expect(rulesNotices({ ...after, isOrganiser: true }).map((n) => n.kind)).toEqual(['regulars', 'lock']);
+  });
+
   it('locks joining at the cut-off for everyone but the organisers', () => {
     const lock = rules({ closesAt: '2026-12-09T00:30:00Z' });
     expect(isLocked(lock, TUESDAY_8PM - 60 * 60_000)).toBe(false);

@@ -124,7 +124,9 @@ export function rulesNotices({ rules, status, waitlistRank, isRegular, isOrganis
   if (!rules) return [];
   const notices: RulesNotice[] = [];
   const placed = status === 'ATTENDING' || status === 'WAITLISTED';
-  if (rules.openToAllAt && regularsFirstNow(rules, now)) {
+  // Locked out, the regulars' window is nothing to me: the lock says it all.
+  const lockedOut = isLocked(rules, now) && !placed && !isOrganiser;
+  if (rules.openToAllAt && regularsFirstNow(rules, now) && !lockedOut) {
     let text = `Regulars until ${momentText(rules.openToAllAt, rinkZone, now, device)}, then open to all`;
     if (status === 'WAITLISTED' && waitlistRank) {
       text += isRegular ? ` · you are #${waitlistRank} among regulars` : ` · you are #${waitlistRank} in line; regulars go first until then`;
