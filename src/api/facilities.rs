@@ -106,6 +106,7 @@ pub struct NewFacility {
     /// ISO 4217 (CAD, USD, EUR, GBP, SEK, NOK, DKK, CHF, CZK, AUD, NZD);
     /// absent or null: the one the time zone implies.
     #[serde(default)]
+    #[schema(schema_with = crate::domain::money::schema)]
     pub currency: Option<String>,
 }
 
@@ -178,6 +179,7 @@ pub struct FacilityPatch {
     pub description: Option<Option<String>>,
     /// Null goes back to the one the time zone implies.
     #[serde(default, deserialize_with = "nullable")]
+    #[schema(schema_with = crate::domain::money::schema)]
     pub currency: Option<Option<String>>,
 }
 

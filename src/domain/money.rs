@@ -7,15 +7,25 @@
 /// all with two decimals.
 pub const CURRENCIES: [&str; 11] = ["CAD", "USD", "EUR", "GBP", "SEK", "NOK", "DKK", "CHF", "CZK", "AUD", "NZD"];
 
+/// The schema of a currency field: one of [`CURRENCIES`], or null.
+pub fn schema() -> utoipa::openapi::schema::Object {
+    crate::domain::text::schema::optional_one_of(
+        &CURRENCIES,
+        "ISO 4217: one of CAD, USD, EUR, GBP, SEK, NOK, DKK, CHF, CZK, AUD, NZD; null for the one the time zone implies.",
+    )
+}
+
 /// A currency a rink bills in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Currency(String);
 
 impl Currency {
+    /// The code exactly, as the document lists it (spaces around are
+    /// trimmed; case is not guessed).
     pub fn parse(raw: &str) -> Result<Self, String> {
-        let v = raw.trim().to_ascii_uppercase();
-        if CURRENCIES.contains(&v.as_str()) {
-            Ok(Self(v))
+        let v = raw.trim();
+        if CURRENCIES.contains(&v) {
+            Ok(Self(v.to_string()))
         } else {
             Err(format!("must be one of {}", CURRENCIES.join(", ")))
         }
@@ -83,7 +93,8 @@ mod tests {
 
     #[test]
     fn only_known_codes_parse() {
-        assert_eq!(Currency::parse(" cad ").map(|c| c.as_str().to_string()), Ok("CAD".to_string()));
+        assert_eq!(Currency::parse(" CAD ").map(|c| c.as_str().to_string()), Ok("CAD".to_string()));
+        assert!(Currency::parse("cad").is_err(), "the code as listed, as the API document says");
         assert!(Currency::parse("XYZ").is_err());
         assert!(Currency::parse("").is_err());
     }

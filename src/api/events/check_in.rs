@@ -15,8 +15,9 @@ use std::collections::HashMap;
 
 /// The code's letters: no 0/O, 1/I/L look-alikes.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-/// 8 of 31 letters: 8.5e11 codes, against a handful of tries a minute
-/// under the per-person write limit.
+/// 8 of 31 letters: 8.5e11 codes. A guess can only check in someone who is
+/// attending (themselves), and the per-person limit (50/s) leaves a
+/// guesser centuries per account.
 const CODE_LEN: usize = 8;
 
 /// Someone attending, and whether they are checked in.

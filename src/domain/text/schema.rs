@@ -236,6 +236,13 @@ pub fn exactly(value: &str, description: &str) -> Object {
     string(exactly_pattern(value), false, description.into())
 }
 
+/// One of `values` exactly (trimmed), or null.
+pub fn optional_one_of(values: &[&str], description: &str) -> Object {
+    let alternatives: Vec<String> = values.iter().map(|v| exactly_pattern(v)).collect();
+    let alternatives: Vec<&str> = alternatives.iter().map(|p| &p[1..p.len() - 1]).collect();
+    string(format!("^({})$", alternatives.join("|")), true, description.into())
+}
+
 /// `?q=` of a search.
 pub fn search() -> Object {
     string(search_pattern(), false, "Part of the name: up to 100 characters after trimming; blank lists all.".into())
