@@ -63,6 +63,8 @@ const SeasonEditPage = lazyPage(() => import('../features/seasons/components/sea
 const EventPage = lazyPage(() => import('../features/events/components/event-page').then((m) => m.EventPage));
 const CreateEventPage = lazyPage(() => import('../features/events/components/event-form-page').then((m) => m.CreateEventPage));
 const EditEventPage = lazyPage(() => import('../features/events/components/event-form-page').then((m) => m.EditEventPage));
+const CheckInPage = lazyPage(() => import('../features/events/components/check-in-page').then((m) => m.CheckInPage));
+const SeriesPage = lazyPage(() => import('../features/events/components/series-page').then((m) => m.SeriesPage));
 const GamePage = lazyPage(() => import('../features/games/components/game-page').then((m) => m.GamePage));
 const SeasonGamesPage = lazyPage(() => import('../features/games/components/season-games-page').then((m) => m.SeasonGamesPage));
 const TeamSchedulePage = lazyPage(() => import('../features/games/components/team-schedule-page').then((m) => m.TeamSchedulePage));
@@ -148,6 +150,8 @@ function GatedRoutes() {
         <Route path="events/new" element={<CreateEventPage />} />
         <Route path="events/:id" element={<EventPage renderSubsCall={(p) => <EventSubsCall {...p} />} />} />
         <Route path="events/:id/edit" element={<EditEventPage />} />
+        <Route path="events/:id/check-in" element={<CheckInPage />} />
+        <Route path="series/:id" element={<SeriesPage />} />
         <Route path="subs" element={<SubsPage />} />
         <Route path="games/:id" element={<GamePage />} />
         <Route path="seasons/:id/games" element={<SeasonGamesPage />} />

@@ -167,6 +167,8 @@ export interface EventViewer {
   creditCents: number | null;
   /** ISO 4217: the rink's, or the bill's own for an event without a rink. */
   currency: string | null;
+  /** I am one of the event's regulars (its series' list, or a linked team's roster; docs/pickup-night.md). */
+  isRegular: boolean;
 }
 
 /** An event (named so it does not shadow the DOM's `Event`). */
@@ -207,8 +209,93 @@ export interface RinkEvent {
   teams: EventTeamLink[];
   /** The weekly series it was made in (docs/series.md); null for a one-off. */
   seriesId: string | null;
+  /** The RSVP rules as moments everyone may read (docs/pickup-night.md); fields null when off. */
+  rsvpRules: EventRsvpRules;
   /** Only on single reads by a signed-in viewer. */
   viewer?: EventViewer;
+}
+
+// ── The organiser's pickup night (docs/pickup-night.md) ──────────────────
+
+/** What everyone reads of an event's RSVP rules: the moments they make. */
+export interface EventRsvpRules {
+  /** A drop-out this close to the start is late; null = the default (24 h). */
+  lateWindowMinutes: number | null;
+  /** RFC 3339: places are the regulars' until then; null = open to all. */
+  openToAllAt: string | null;
+  /** RFC 3339: RSVPs lock then; null = no lock. */
+  closesAt: string | null;
+  minSkaters: number | null;
+  minGoalies: number | null;
+  /** RFC 3339: when the game-day check runs; null = no check. */
+  shortCheckAt: string | null;
+}
+
+/** The six rules, in minutes before puck drop (null = off): what `PUT …/rsvp-rules` takes, all required. */
+export interface RsvpRulesInput {
+  /** 0–20,160; null = the default 1,440. */
+  lateWindowMinutes: number | null;
+  /** 0–20,160. */
+  regularsFirstMinutes: number | null;
+  /** 0–10,080. */
+  cutoffMinutes: number | null;
+  /** 0–500. */
+  minSkaters: number | null;
+  minGoalies: number | null;
+  /** 0–10,080; needs a minimum. */
+  shortCheckMinutes: number | null;
+}
+
+/** Where a regular comes from: the series' own list, or a linked team's roster. */
+export type RegularSource = 'SERIES' | 'ROSTER';
+
+export interface Regular {
+  userId: string;
+  displayName: string;
+  source: RegularSource;
+}
+
+/** `GET`/`PUT /events/{id}/rsvp-rules` and `/event-series/{id}/rsvp-rules`. */
+export interface RsvpRules extends RsvpRulesInput {
+  /** RFC 3339 or null (a series' own rules make no moments). */
+  openToAllAt: string | null;
+  closesAt: string | null;
+  shortCheckAt: string | null;
+  /** Only to the event's organisers; [] to anyone else. */
+  regulars: Regular[];
+}
+
+/** A past attendee of a series who is not a regular yet, most attended first. */
+export interface RegularSuggestion {
+  userId: string;
+  displayName: string;
+  attended: number;
+}
+
+/** `GET /event-series/{id}/regulars` (organiser). */
+export interface SeriesRegulars {
+  items: Regular[];
+  suggestions: RegularSuggestion[];
+}
+
+/** One person attending, as the check-in screen lists them. */
+export interface CheckIn {
+  userId: string;
+  displayName: string;
+  /** Their RSVP's position (null when the server has none on record). */
+  position: HockeyPosition | null;
+  /** RFC 3339; null = not checked in. */
+  checkedInAt: string | null;
+  checkedInById: string | null;
+}
+
+/** `GET /events/{id}/check-ins` (organiser): everyone attending, in attending order. */
+export interface CheckIns {
+  items: CheckIn[];
+  /** The event's check-in code (8 characters of A–Z2–9). */
+  code: string;
+  checkedIn: number;
+  expected: number;
 }
 
 // ── Fair sides and the ice bill (docs/sides-and-bill.md) ──────────────────

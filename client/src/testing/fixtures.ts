@@ -94,6 +94,7 @@ export function makeViewer(overrides: Partial<EventViewer> = {}): EventViewer {
     paidCents: null,
     creditCents: null,
     currency: null,
+    isRegular: false,
     ...overrides,
   };
 }
@@ -127,6 +128,7 @@ export function makeEvent(overrides: Partial<RinkEvent> = {}): RinkEvent {
     updatedAt: NOW,
     teams: [],
     seriesId: null,
+    rsvpRules: { lateWindowMinutes: null, openToAllAt: null, closesAt: null, minSkaters: null, minGoalies: null, shortCheckAt: null },
     viewer: makeViewer(),
     ...overrides,
   };

@@ -49,6 +49,8 @@ function describedBy(id: string, error?: string | null, hint?: ReactNode) {
 export type TextFieldProps = FieldChrome &
   InputHTMLAttributes<HTMLInputElement> & {
     prefix?: ReactNode;
+    /** A unit after the value ("h before"), inside the box. */
+    suffix?: ReactNode;
     /**
      * The most characters the server takes (after trimming, counted as it
      * counts them): shows a count and marks it over, without cutting what
@@ -57,7 +59,7 @@ export type TextFieldProps = FieldChrome &
     limit?: number;
   };
 
-export function TextField({ label, hint, error, optional, id, prefix, className, limit, ...input }: TextFieldProps) {
+export function TextField({ label, hint, error, optional, id, prefix, suffix, className, limit, ...input }: TextFieldProps) {
   const auto = useId();
   const fid = id ?? auto;
   const length = limit !== undefined && typeof input.value === 'string' ? Array.from(input.value.trim()).length : 0;
@@ -69,7 +71,7 @@ export function TextField({ label, hint, error, optional, id, prefix, className,
     ) : undefined;
   return (
     <FieldFrame id={fid} label={label} hint={hint} error={error} optional={optional} counter={counter}>
-      <div className={`input-wrap${prefix ? ' input-wrap--prefixed' : ''}`}>
+      <div className={`input-wrap${prefix ? ' input-wrap--prefixed' : ''}${suffix ? ' input-wrap--suffixed' : ''}`}>
         {prefix && <span className="input-wrap__prefix">{prefix}</span>}
         <input
           id={fid}
@@ -78,6 +80,11 @@ export function TextField({ label, hint, error, optional, id, prefix, className,
           aria-describedby={describedBy(fid, error, hint)}
           {...input}
         />
+        {suffix && (
+          <span className="input-wrap__suffix" aria-hidden="true">
+            {suffix}
+          </span>
+        )}
       </div>
     </FieldFrame>
   );

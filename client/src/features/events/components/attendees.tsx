@@ -223,6 +223,13 @@ function WaitlistSection({ title, entries, myId, tools }: { title: string; entri
             position={w.position}
             isMe={w.userId === myId}
             lead={<span className="rank" aria-label={`Rank ${w.rank}`}>#{w.rank}</span>}
+            extra={
+              w.regular ? (
+                <span className="regular-mark" title="A regular: goes first while the places are the regulars'" data-testid={`regular-${w.userId}`}>
+                  Regular
+                </span>
+              ) : undefined
+            }
             tools={tools ? <RemoveTool userId={w.userId} name={w.displayName} tools={tools} /> : undefined}
             testId={`waiting-${w.userId}`}
           />

@@ -30,8 +30,8 @@ function fullDoc(version: number, over: Partial<AttendeesDoc> = {}): AttendeesDo
     version,
     attending: [att('u-a', 'CENTER'), att('u-g', 'GOALIE'), att('u-d', 'LEFT_DEFENSE')],
     waitlist: [
-      { userId: 'u-me', displayName: 'Me Myself', position: 'CENTER', rank: 1, addedAt: '2026-11-01T00:00:00Z' },
-      { userId: 'u-w2', displayName: 'Player u-w2', position: 'LEFT_WING', rank: 2, addedAt: '2026-11-01T00:00:00Z' },
+      { userId: 'u-me', displayName: 'Me Myself', position: 'CENTER', rank: 1, addedAt: '2026-11-01T00:00:00Z', regular: false },
+      { userId: 'u-w2', displayName: 'Player u-w2', position: 'LEFT_WING', rank: 2, addedAt: '2026-11-01T00:00:00Z', regular: false },
     ],
     counts: { skaters: 2, goalies: 1, maxSkaters: 2, maxGoalies: 1, waitlistSkaters: 2, waitlistGoalies: 0 },
     ...over,
@@ -84,7 +84,7 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
         seq: 3,
         data: fullDoc(3, {
           attending: [att('u-g', 'GOALIE'), att('u-d', 'LEFT_DEFENSE'), att('u-me', 'CENTER')],
-          waitlist: [{ userId: 'u-w2', displayName: 'Player u-w2', position: 'LEFT_WING', rank: 1, addedAt: '' }],
+          waitlist: [{ userId: 'u-w2', displayName: 'Player u-w2', position: 'LEFT_WING', rank: 1, addedAt: '', regular: false }],
           counts: { skaters: 2, goalies: 1, maxSkaters: 2, maxGoalies: 1, waitlistSkaters: 1, waitlistGoalies: 0 },
         }),
       }),

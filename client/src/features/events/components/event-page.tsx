@@ -33,8 +33,12 @@ import { OrganiserTools } from './organiser-tools';
 import { RinkListing } from './rink-listing';
 import { RsvpPanel } from './rsvp-panel';
 import { SeriesStrip } from './series-strip';
+import { RsvpRulesCard } from './rsvp-rules-card';
+import { CheckInCard } from './check-in-card';
+import { pickupKeys } from '../api/pickup-night';
 import '../events.css';
 import '../event-page.css';
+import '../pickup-night.css';
 
 /** What an organiser's call for subs needs (the subs feature's control, composed in app/). */
 export interface SubsCallProps {
@@ -91,6 +95,8 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
     ...(pickup ? [eventKeys.sides(event.id)] : []),
     ...(readsBill ? [eventKeys.bill(event.id)] : []),
     ...(event.seriesId ? [seriesKeys.bill(event.seriesId)] : []),
+    // Each check-in moves the event's version (docs/pickup-night.md › Check-in).
+    ...(isOrganiser ? [pickupKeys.checkIns(event.id)] : []),
   ]);
   useRefetchOnFeedPush(event.id);
   const removal = useRemoveAttendee(event.id);
@@ -168,12 +174,14 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
           {event.seriesId && <SeriesStrip event={event} />}
           <EventDetails event={event} />
           {viewer?.canHost && event.facilityId && <RinkListing event={event} />}
+          {isOrganiser && !cancelled && !over && <RsvpRulesCard event={event} />}
           {isOrganiser && <OrganiserTools event={event} cancelled={cancelled} counts={doc?.counts ?? null} />}
         </div>
         <div className="event-layout__main">
           {showSides && <SidesCard eventId={event.id} isOrganiser={isOrganiser} myId={me.id} mySide={viewer?.side ?? null} />}
           <AttendeesCard doc={doc} groupConfig={groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />
           <WaitlistCard doc={doc} myId={me.id} tools={tools} />
+          {isOrganiser && !cancelled && (doc?.attending.length ?? 0) > 0 && <CheckInCard eventId={event.id} />}
           {readsBill && <BillCard event={event} />}
           {event.seriesId && pickup && <SeriesIceCard event={event} />}
           <PickupRecord event={event} />

@@ -85,7 +85,7 @@ describe('RsvpPanel', { timeout: TYPING_TIMEOUT_MS }, () => {
     const fullWithLine: AttendeesDoc = {
       version: 3,
       attending: [{ userId: 'u-me', displayName: 'Me', position: 'CENTER', respondedAt: '2026-11-01T00:00:00Z', isPaid: null }],
-      waitlist: [{ userId: 'u-w', displayName: 'W', position: 'LEFT_WING', rank: 1, addedAt: '2026-11-01T00:00:00Z' }],
+      waitlist: [{ userId: 'u-w', displayName: 'W', position: 'LEFT_WING', rank: 1, addedAt: '2026-11-01T00:00:00Z', regular: false }],
       counts: { skaters: 1, goalies: 0, maxSkaters: 1, maxGoalies: 1, waitlistSkaters: 1, waitlistGoalies: 0 },
     };
     const { live, user } = setup({ doc: fullWithLine });

@@ -8,7 +8,7 @@ import { useReveal } from '../../../lib/use-reveal';
 import type { HockeyPosition, RinkEvent } from '../../../lib/api-types';
 import { POSITION_LABELS } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckIcon, ClockIcon, DollarIcon, XIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
@@ -18,7 +18,13 @@ import { deriveStanding, ordinal, roleOf, spotsLeft, standingHeadline, waitingFo
 import type { AttendeeCounts, AttendeesDoc } from '../model/types';
 import { PositionPicker } from './position-picker';
 import { myMoney } from '../model/bill';
+import { joinLocked, rulesNotices } from '../model/rules';
+import { useRuleClock } from '../model/use-rule-clock';
+import { useRinkZone } from '../../../lib/rink-zone';
 import { AlertsOffer } from '../../../components/ui/alerts-offer';
+
+/** How long before puck drop an attending player's panel offers "Check in at the rink". */
+const CHECK_IN_OPENS_MINUTES = 3 * 60;
 
 export interface RsvpPanelProps {
   event: RinkEvent;
@@ -115,6 +121,25 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
   const switching = placed && current !== null && position !== current;
   const roleSwitch = switching && current !== null && roleOf(current) !== roleOf(position);
 
+  // The RSVP rules in plain words (docs/pickup-night.md), on the rink's clock, re-read as each moment passes.
+  const rules = event.rsvpRules;
+  const checkInFrom = new Date(Date.parse(event.startDate) - CHECK_IN_OPENS_MINUTES * 60_000).toISOString();
+  const now = useRuleClock([rules?.openToAllAt, rules?.closesAt, checkInFrom]);
+  const rinkZone = useRinkZone(event.facilityId);
+  const notices = closed
+    ? []
+    : rulesNotices({
+        rules,
+        status: standing.status,
+        waitlistRank: standing.rank,
+        isRegular: Boolean(event.viewer?.isRegular),
+        isOrganiser: Boolean(event.viewer?.isOrganiser),
+        now,
+        rinkZone,
+      });
+  // After the lock a new request is refused (409); someone already in may still switch or drop out.
+  const locked = !placed && joinLocked(rules, event.viewer, now);
+
   let sub: string;
   if (cancelled) sub = 'This event is cancelled, so answers are closed.';
   else if (over) sub = placed ? 'This event is over. Thanks for coming out.' : 'This event is over.';
@@ -124,6 +149,7 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
   else if (standing.status === 'DECLINED') sub = "You said you can't make it. Changed your mind?";
   else if (standing.status === 'REMOVED') sub = 'An organiser took you off the list. You can ask for a spot again.';
   else sub = openSpotsText(doc?.counts, position);
+  if (!closed && locked) sub = 'RSVPs are closed for this one.';
   if (!closed && refused) {
     sub = roleOf(position) === 'GOALIE' ? 'No goalie places at this event: pick a skater position to join.' : 'No skater places at this event: it is for goalies only.';
   }
@@ -144,6 +170,22 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
           <p className="rsvp-card__sub">{sub}</p>
         </div>
       </div>
+
+      {notices.length > 0 && (
+        <ul className="rules-notices" data-testid="rules-notices">
+          {notices.map((n) => (
+            <li key={n.kind} className={`rules-notice rules-notice--${n.tone}`} data-testid={`rules-notice-${n.kind}`}>
+              {n.text}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {standing.status === 'ATTENDING' && !closed && now >= Date.parse(checkInFrom) && (
+        <ButtonLink to={`/events/${event.id}/check-in`} variant="secondary" block icon={<CheckIcon size={16} />} data-testid="check-in-link">
+          Check in at the rink
+        </ButtonLink>
+      )}
 
       {standing.status === 'WAITLISTED' && !closed && (
         <AlertsOffer compact text="Get an alert from your browser when your spot comes up, even with Rinkside in the background." />
@@ -175,14 +217,14 @@ export function RsvpPanel({ event, doc, userId, cancelled, over }: RsvpPanelProp
                   size="lg"
                   block
                   loading={flight.phase === 'sending' && flight.action === 'ATTENDING'}
-                  disabled={busy || refused}
+                  disabled={busy || refused || locked}
                   onClick={() => {
                     setPicked(null);
                     void send('ATTENDING', position);
                   }}
                   data-testid="rsvp-in"
                 >
-                  I'm in
+                  {locked ? 'RSVPs closed' : "I'm in"}
                 </Button>
               )}
               {switching && (

@@ -32,6 +32,7 @@ function event(over: Partial<RinkEvent> = {}): RinkEvent {
     updatedAt: '2026-11-01T00:00:00.000Z',
     teams: [],
     seriesId: null,
+    rsvpRules: { lateWindowMinutes: null, openToAllAt: null, closesAt: null, minSkaters: null, minGoalies: null, shortCheckAt: null },
     ...over,
   };
 }

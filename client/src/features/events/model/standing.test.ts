@@ -17,7 +17,7 @@ function doc(version: number, attending: string[], waitlist: Array<[string, numb
   return {
     version,
     attending: attending.map((userId) => ({ userId, displayName: userId, position: 'LEFT_WING', respondedAt: '2026-11-01T00:00:00Z', isPaid: null })),
-    waitlist: waitlist.map(([userId, rank, position]) => ({ userId, displayName: userId, position, rank, addedAt: '2026-11-01T00:00:00Z' })),
+    waitlist: waitlist.map(([userId, rank, position]) => ({ userId, displayName: userId, position, rank, addedAt: '2026-11-01T00:00:00Z', regular: false })),
     counts: counts(),
   };
 }
@@ -35,6 +35,7 @@ const viewer = (over: Partial<EventViewer> = {}): EventViewer => ({
   paidCents: null,
   creditCents: null,
   currency: null,
+  isRegular: false,
   ...over,
 });
 

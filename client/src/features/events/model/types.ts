@@ -19,6 +19,8 @@ export interface WaitlistEntry {
   /** 1 = next to be promoted; counted per role (skater or goalie). */
   rank: number;
   addedAt: string;
+  /** One of the event's regulars, who go first while the places are theirs (docs/pickup-night.md). */
+  regular: boolean;
 }
 
 export interface AttendeeCounts {
