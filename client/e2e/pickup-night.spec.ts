@@ -179,6 +179,13 @@ test('regulars first, a lock, a late drop-out and check-in at the rink; the reco
   expect(row(gus)).toMatchObject({ attended: 1, lateDropOuts: 0 });
   expect(row(fay)).toMatchObject({ attended: 0, lateDropOuts: 1 });
   expect(row(nico)?.attended ?? 0).toBe(0);
+  // The organiser reads it on the series page; Fay sees only her own line.
+  await page.goto(`/series/${event.seriesId}`);
+  await expect(page.getByTestId(`record-${fay.id}`)).toContainText('1');
+  await expect(page.getByTestId(`record-${rita.id}`)).toBeVisible();
+  await f.goto(`/series/${event.seriesId}`);
+  await expect(f.getByTestId('series-record')).toContainText(/late/i);
+  await expect(f.getByTestId(`record-${rita.id}`)).toHaveCount(0);
 
   for (const other of [n, r, f]) await other.context().close();
 });

@@ -18,6 +18,7 @@ import { useEventSeries } from '../api/events';
 import { useSaveSeriesRules, useSeriesRules } from '../api/pickup-night';
 import { seriesPattern, shortDay, wallClockIn } from '../model/series';
 import { RegularsCard } from './regulars-card';
+import { SeriesRecordCard } from './series-record-card';
 import { RsvpRulesForm } from './rsvp-rules-form';
 import '../events.css';
 import '../event-page.css';
@@ -37,7 +38,7 @@ function SeriesRulesCard({ series }: { series: EventSeries }) {
   const wall = next ? wallClockIn(next.startDate, series.timeZone || null) : null;
   return (
     <Card className="rules-card" data-testid="series-rules">
-      <CardHeader title="RSVP rules" subtitle="For every week not started yet, and weeks added later. A week's own page can change its rules alone." />
+      <CardHeader title="RSVP rules" subtitle="For every week not started yet. A week's own page can change its rules alone." />
       <RsvpRulesForm
         rules={query.data}
         startIso={next?.startDate ?? null}
@@ -86,6 +87,9 @@ export function SeriesPage() {
   const { id = '' } = useParams();
   const query = useEventSeries(id);
   const live = useTopic<EventSeries>(id ? `series:${id}` : null);
+  // The rules are read by the series' organisers only: whether they came
+  // back says whose record the page shows (everyone's, or the viewer's own).
+  const organises = Boolean(useSeriesRules(id).data);
   const series = live?.data.id === id ? live.data : query.data;
   if (!series) {
     if (query.isPending) return <PageSpinner label="Loading the series" />;
@@ -107,6 +111,7 @@ export function SeriesPage() {
         <div className="series-page__main">
           <SeriesRulesCard series={series} />
           <RegularsCard seriesId={series.id} />
+          <SeriesRecordCard seriesId={series.id} isOrganiser={organises} />
         </div>
         <div className="series-page__side">
           <Weeks series={series} />
