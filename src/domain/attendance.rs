@@ -14,9 +14,6 @@
 
 use std::collections::HashMap;
 
-/// A late window of `NULL` on the event: 24 hours.
-pub const DEFAULT_LATE_WINDOW_MINUTES: i64 = 1440;
-
 const MINUTE_MS: i64 = 60_000;
 
 /// What a history entry says happened. `JOINED`, `DECLINED` and `REMOVED`
@@ -71,7 +68,7 @@ pub fn minutes_before(at: i64, start: i64) -> i64 {
 
 /// The event's late window in minutes (`NULL` = the default, 24 h).
 pub fn late_window(minutes: Option<i64>) -> i64 {
-    minutes.unwrap_or(DEFAULT_LATE_WINDOW_MINUTES)
+    minutes.unwrap_or(super::rsvp_rules::DEFAULT_LATE_WINDOW_MINUTES)
 }
 
 /// A late drop-out: a `DECLINED` or `REMOVED` that gave up a place

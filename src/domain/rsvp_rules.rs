@@ -23,10 +23,9 @@ pub struct RsvpRules {
 }
 
 /// The moments the rules make for an event starting at `start` (epoch ms).
+/// (Who dropped late is `super::attendance::is_late`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Moments {
-    /// Late drop-outs are those at or after this.
-    pub late_from: i64,
     /// Places are the regulars' until then.
     pub open_to_all_at: Option<i64>,
     /// New requests are refused from then on.
@@ -60,25 +59,17 @@ impl RsvpRules {
     }
 
     pub fn late_window_minutes(&self) -> i64 {
-        self.late_window_minutes.unwrap_or(DEFAULT_LATE_WINDOW_MINUTES)
+        super::attendance::late_window(self.late_window_minutes)
     }
 
     pub fn moments(&self, start: i64) -> Moments {
         let before = |minutes: Option<i64>| minutes.map(|m| start - m * MINUTE);
         Moments {
-            late_from: start - self.late_window_minutes() * MINUTE,
             open_to_all_at: before(self.regulars_first_minutes).filter(|_| self.regulars_first_minutes != Some(0)),
             closes_at: before(self.cutoff_minutes),
             short_check_at: before(self.short_check_minutes),
         }
     }
-}
-
-/// Whether a decline or removal at `at` was late for an event starting at
-/// `start` with a late window of `window_minutes` (at or after the start
-/// counts: it is later still).
-pub fn is_late(at: i64, start: i64, window_minutes: i64) -> bool {
-    at >= start - window_minutes * MINUTE
 }
 
 /// What the game-day check finds missing: (skaters, goalies) short of the
@@ -117,7 +108,7 @@ mod tests {
             ..RsvpRules::default()
         };
         let m = rules.moments(start);
-        assert_eq!(m.late_from, start - 24 * HOUR, "the default late window");
+        assert_eq!(rules.late_window_minutes(), 24 * 60, "the default late window");
         assert_eq!(m.open_to_all_at, Some(start - 48 * HOUR));
         assert_eq!(m.closes_at, Some(start - 2 * HOUR));
         assert_eq!(m.short_check_at, Some(start - 690 * MINUTE));
@@ -135,16 +126,6 @@ mod tests {
         assert_eq!(check_without_minimum.problems()[0].0, "shortCheckMinutes");
         let fine = RsvpRules { short_check_minutes: Some(600), min_goalies: Some(2), ..RsvpRules::default() };
         assert!(fine.problems().is_empty());
-    }
-
-    #[test]
-    fn late_is_inside_the_window_or_after_the_start() {
-        let start = 100 * HOUR;
-        assert!(!is_late(start - 25 * HOUR, start, 24 * 60));
-        assert!(is_late(start - 24 * HOUR, start, 24 * 60));
-        assert!(is_late(start - HOUR, start, 24 * 60));
-        assert!(is_late(start + HOUR, start, 24 * 60));
-        assert!(!is_late(start - HOUR, start, 0), "a window of 0: nothing before the start is late");
     }
 
     #[test]
