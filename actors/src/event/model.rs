@@ -279,23 +279,15 @@ impl EventState {
         }
         let key = key_of(rsvp);
         let lines = self.lines(rsvp.role());
-        if self.priority {
+        let ahead = if !self.priority {
+            ahead(&lines.waitlist, &key)
+        } else if lines.regulars_waiting.contains(&key) {
             // Regulars first, each tier in request order.
-            let regulars_ahead = lines.regulars_waiting.range(..&key).count();
-            if lines.regulars_waiting.contains(&key) {
-                return Some(count(regulars_ahead) + 1);
-            }
-            let ahead = lines.waitlist.range(..&key).count() - regulars_ahead;
-            return Some(count(lines.regulars_waiting.len() + ahead) + 1);
-        }
-        let line = &lines.waitlist;
-        // Counted from the nearer end: during a burst the people being
-        // answered have just joined the tail of a long line, and counting
-        // everyone ahead of each of them is quadratic over the burst.
-        let half = line.len() / 2;
-        let after = line.range((Bound::Excluded(&key), Bound::Unbounded)).take(half + 1).count();
-        let before = if after <= half { line.len() - 1 - after } else { line.range(..&key).count() };
-        Some(count(before) + 1)
+            ahead(&lines.regulars_waiting, &key)
+        } else {
+            lines.regulars_waiting.len() + ahead(&lines.waitlist, &key) - ahead(&lines.regulars_waiting, &key)
+        };
+        Some(count(ahead) + 1)
     }
 
     /// Marks the current version as committed: the next change opens a new
@@ -415,6 +407,16 @@ impl EventState {
     fn line_rows<'a>(&'a self, line: &'a BTreeSet<LineKey>) -> impl Iterator<Item = &'a Rsvp> + 'a {
         line.iter().filter_map(|(_, user)| self.rsvps.get(user))
     }
+}
+
+/// How many keys of `line` come before `key` (in it or not), counted from
+/// the nearer end: during a burst the people being answered have just
+/// joined the tail of a long line, and counting everyone ahead of each of
+/// them would be quadratic over the burst.
+fn ahead(line: &BTreeSet<LineKey>, key: &LineKey) -> usize {
+    let half = line.len() / 2;
+    let after = line.range((Bound::Excluded(key), Bound::Unbounded)).take(half + 1).count();
+    if after <= half { line.len() - after - usize::from(line.contains(key)) } else { line.range(..key).count() }
 }
 
 fn key_of(rsvp: &Rsvp) -> LineKey {
