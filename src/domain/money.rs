@@ -11,7 +11,7 @@ pub const CURRENCIES: [&str; 11] = ["CAD", "USD", "EUR", "GBP", "SEK", "NOK", "D
 pub fn schema() -> utoipa::openapi::schema::Object {
     crate::domain::text::schema::optional_one_of(
         &CURRENCIES,
-        "ISO 4217: one of CAD, USD, EUR, GBP, SEK, NOK, DKK, CHF, CZK, AUD, NZD; null for the one the time zone implies.",
+        "ISO 4217: one of CAD, USD, EUR, GBP, SEK, NOK, DKK, CHF, CZK, AUD, NZD; null or blank for the one the time zone implies.",
     )
 }
 

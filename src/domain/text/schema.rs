@@ -236,10 +236,12 @@ pub fn exactly(value: &str, description: &str) -> Object {
     string(exactly_pattern(value), false, description.into())
 }
 
-/// One of `values` exactly (trimmed), or null.
+/// One of `values` exactly (trimmed), blank, or null (blank and null: none).
 pub fn optional_one_of(values: &[&str], description: &str) -> Object {
     let alternatives: Vec<String> = values.iter().map(|v| exactly_pattern(v)).collect();
-    let alternatives: Vec<&str> = alternatives.iter().map(|p| &p[1..p.len() - 1]).collect();
+    let mut alternatives: Vec<&str> = alternatives.iter().map(|p| &p[1..p.len() - 1]).collect();
+    let blank = format!("[{TRIMMED}]*");
+    alternatives.push(&blank);
     string(format!("^({})$", alternatives.join("|")), true, description.into())
 }
 
