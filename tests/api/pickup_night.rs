@@ -297,7 +297,7 @@ async fn the_game_day_check_calls_for_exactly_what_is_missing_once_and_tells_mat
     assert_eq!((again.checked, again.calls), (0, 0), "checked once");
     app.settled().await;
 
-    let (_, board) = app.get(&format!("/api/v1/statuses?type=LOOKING_FOR_SUBS"), Some(&sub)).await;
+    let (_, board) = app.get("/api/v1/statuses?type=LOOKING_FOR_SUBS", Some(&sub)).await;
     let calls: Vec<&Value> = board["items"].as_array().unwrap().iter().filter(|s| s["eventId"] == event).collect();
     assert_eq!(calls.len(), 1, "{board}");
     assert_eq!(calls[0]["message"], "Short 2 skaters and 1 goalie — come play.");

@@ -171,7 +171,11 @@ fn rfc3339(ms: i64) -> String {
 
 /// A player's position: one in ten a goalie.
 fn position(i: usize) -> &'static str {
-    if i % 10 == 0 { "GOALIE" } else { ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"][i % 5] }
+    if i.is_multiple_of(10) {
+        "GOALIE"
+    } else {
+        ["CENTER", "LEFT_WING", "RIGHT_WING", "LEFT_DEFENSE", "RIGHT_DEFENSE"][i % 5]
+    }
 }
 
 async fn measure(args: &HistoryArgs, tag: &str, url: &str, label: &str) -> Result<Report> {
