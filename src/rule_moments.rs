@@ -159,16 +159,9 @@ async fn check(state: &AppState, event: &DueCheck, now: i64) -> AppResult<bool> 
 
 /// The positions a call for `missing` (skaters, goalies) asks for.
 fn positions(missing: (i64, i64)) -> Vec<HockeyPosition> {
-    let skaters = [
-        HockeyPosition::Center,
-        HockeyPosition::LeftWing,
-        HockeyPosition::RightWing,
-        HockeyPosition::LeftDefense,
-        HockeyPosition::RightDefense,
-    ];
     let mut asked = Vec::new();
     if missing.0 > 0 {
-        asked.extend(skaters);
+        asked.extend(crate::market::rules::SKATERS);
     }
     if missing.1 > 0 {
         asked.push(HockeyPosition::Goalie);

@@ -143,7 +143,7 @@ pub fn call_answered(asked: &[HockeyPosition], open: OpenPlaces) -> bool {
     !room_left
 }
 
-const SKATERS: [HockeyPosition; 5] = [
+pub const SKATERS: [HockeyPosition; 5] = [
     HockeyPosition::Center,
     HockeyPosition::LeftWing,
     HockeyPosition::RightWing,
