@@ -29,6 +29,8 @@ pub enum Relation {
     TeamOwner,
     TeamManager,
     RosterCaptain,
+    /// Plays on the roster.
+    RosterMember,
     /// The person who created the event.
     EventCreator,
     /// Assigned score keeper of the game.
@@ -45,6 +47,7 @@ impl Relation {
             Relation::TeamOwner => "the team's owner",
             Relation::TeamManager => "the team's managers",
             Relation::RosterCaptain => "the roster's captains",
+            Relation::RosterMember => "the roster's players",
             Relation::EventCreator => "the event's creator",
             Relation::Scorekeeper => "the game's score keepers",
         }
@@ -121,6 +124,19 @@ pub enum Action<'a> {
     },
     RequestToJoin {
         roster_id: &'a str,
+    },
+    /// See a roster's availability board (docs/availability.md).
+    ReadAvailability {
+        roster_id: &'a str,
+    },
+    /// Set a roster's availability rules, nudge, answer for any player.
+    ManageAvailability {
+        roster_id: &'a str,
+    },
+    /// Give a player's answer for a game: the player, or the captain's side.
+    AnswerAvailability {
+        roster_id: &'a str,
+        user_id: &'a str,
     },
     /// See a roster's join requests, approve and reject them.
     DecideJoinRequests {
@@ -224,7 +240,11 @@ impl Action<'_> {
             // in a division, rename it or archive it at season's end.
             Action::EditRoster { .. } => &[TeamOwner, TeamManager, FacilityOwner, FacilityManager],
             Action::RemovePlayer { .. } => &[TeamOwner, TeamManager, Myself],
-            Action::DecideJoinRequests { .. } => &[TeamOwner, TeamManager, RosterCaptain],
+            Action::DecideJoinRequests { .. } | Action::ManageAvailability { .. } => {
+                &[TeamOwner, TeamManager, RosterCaptain]
+            }
+            Action::ReadAvailability { .. } => &[TeamOwner, TeamManager, RosterCaptain, RosterMember],
+            Action::AnswerAvailability { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
             Action::ViewJoinRequest { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
             Action::EditProfile { .. }
             | Action::CancelJoinRequest { .. }
@@ -253,6 +273,7 @@ impl Action<'_> {
             Action::RemoveFacilityManager { user_id, .. }
             | Action::RemoveTeamManager { user_id, .. }
             | Action::RemovePlayer { user_id, .. }
+            | Action::AnswerAvailability { user_id, .. }
             | Action::EditProfile { user_id }
             | Action::EditPost { author_id: user_id }
             | Action::EditOwnStatus { user_id } => Some(user_id),
@@ -294,7 +315,10 @@ impl Action<'_> {
             | Action::RemovePlayer { roster_id, .. }
             | Action::RequestToJoin { roster_id }
             | Action::DecideJoinRequests { roster_id }
-            | Action::ViewJoinRequest { roster_id, .. } => Object::Roster(roster_id),
+            | Action::ViewJoinRequest { roster_id, .. }
+            | Action::ReadAvailability { roster_id }
+            | Action::ManageAvailability { roster_id }
+            | Action::AnswerAvailability { roster_id, .. } => Object::Roster(roster_id),
             Action::CreateFacility
             | Action::CreateTeam
             | Action::Follow
@@ -347,9 +371,6 @@ pub enum Object<'a> {
 pub struct Relations {
     viewer: Option<String>,
     held: Vec<Relation>,
-    /// On the roster (not a grant by itself: members have no write rights
-    /// over others, but pages show it).
-    member: bool,
 }
 
 impl Relations {
@@ -368,7 +389,7 @@ impl Relations {
 
     /// Whether the viewer plays on the roster the relations were read for.
     pub fn is_member(&self) -> bool {
-        self.member
+        self.has(RosterMember)
     }
 }
 
@@ -430,7 +451,7 @@ pub async fn relations(db: &Db, viewer: Option<&str>, object: Object<'_>) -> App
     };
     let Some(viewer) = viewer else { return Ok(Relations::default()) };
     if matches!(object, Object::Nothing) {
-        return Ok(Relations { viewer: Some(viewer.to_string()), held: vec![SignedIn], member: false });
+        return Ok(Relations { viewer: Some(viewer.to_string()), held: vec![SignedIn] });
     }
     let row = db::access::relations(&db.pool, viewer, facility.as_deref(), team.as_deref(), roster.as_deref()).await?;
     Ok(from_row(Some(viewer), row))
@@ -445,6 +466,7 @@ fn from_row(viewer: Option<&str>, row: db::access::RelationRow) -> Relations {
         (row.team_owner, TeamOwner),
         (row.team_manager, TeamManager),
         (row.roster_captain, RosterCaptain),
+        (row.roster_member, RosterMember),
         (row.event_creator, EventCreator),
         (row.scorekeeper, Scorekeeper),
     ] {
@@ -452,7 +474,7 @@ fn from_row(viewer: Option<&str>, row: db::access::RelationRow) -> Relations {
             held.push(relation);
         }
     }
-    Relations { viewer: Some(viewer.to_string()), held, member: row.roster_member > 0 }
+    Relations { viewer: Some(viewer.to_string()), held }
 }
 
 /// The precondition of [`Action::CollectPayments`] besides the rule: the
@@ -487,7 +509,7 @@ mod tests {
     use super::*;
 
     fn rel(viewer: &str, held: &[Relation]) -> Relations {
-        Relations { viewer: Some(viewer.into()), held: held.to_vec(), member: false }
+        Relations { viewer: Some(viewer.into()), held: held.to_vec() }
     }
 
     #[test]

@@ -122,7 +122,7 @@ async fn claim(state: &AppState, column: &str, event_id: &str, now: i64) -> AppR
 async fn check(state: &AppState, event: &DueCheck, now: i64) -> AppResult<bool> {
     let (_, doc) = crate::live::event::current(&state.db, &state.realtime.events, &event.id).await?;
     let count = |k: &str| doc["counts"][k].as_i64().unwrap_or_default();
-    let missing = shortfall(&event.rules, count("skaters"), count("goalies"));
+    let missing = shortfall((event.rules.min_skaters, event.rules.min_goalies), (count("skaters"), count("goalies")));
     if missing == (0, 0) {
         return Ok(false);
     }

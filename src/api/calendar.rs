@@ -171,7 +171,7 @@ pub fn summary(item: &ScheduleItem) -> String {
         (Some(ScheduleState::Waitlisted), None) => Some("waitlist".to_string()),
         (Some(ScheduleState::Declined), _) => Some("out".to_string()),
         (Some(ScheduleState::NotAnswered), _) => Some("not answered".to_string()),
-        (Some(ScheduleState::OnRoster) | None, _) => None,
+        (None, _) => None,
     };
     let title = match state {
         Some(s) => format!("{} — {s}", item.title),

@@ -3,6 +3,7 @@
 //! wires them together with the request limits and the error envelope for
 //! malformed input, unknown routes and wrong methods.
 
+pub mod availability;
 pub mod calendar;
 pub mod dev;
 pub mod divisions;
@@ -53,6 +54,7 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(divisions::config)
         .configure(sync::config)
         .configure(rosters::config)
+        .configure(availability::config)
         .configure(events::config)
         .configure(games::config)
         .configure(feed::config)

@@ -8,6 +8,7 @@ use crate::db::{
     self,
     schedule::{ScheduleEventRow, ScheduleGameRow, Whose},
 };
+use crate::domain::availability::Answer;
 use crate::domain::{EventType, ScheduleKind, ScheduleState, TeamRole};
 use crate::error::{AppError, AppResult};
 use crate::startup::AppState;
@@ -83,7 +84,11 @@ pub struct ScheduleItem {
     pub side: Option<TeamRole>,
     /// The season of a league game.
     pub season_name: Option<String>,
-    /// My standing; only in my own schedule (null elsewhere).
+    /// Games: the roster of that side (whose availability board the answer
+    /// belongs to; docs/availability.md).
+    pub roster_id: Option<String>,
+    /// My standing (a game's: my availability); only in my own schedule
+    /// (null elsewhere).
     pub my_state: Option<ScheduleState>,
     /// When `myState` is WAITLISTED: 1 = next to be promoted, counted in my
     /// role (skater or goalie).
@@ -181,6 +186,7 @@ pub fn from_event(row: ScheduleEventRow, own: bool) -> ScheduleItem {
         team_name: row.team_name,
         side: None,
         season_name: None,
+        roster_id: None,
         created_at: row.created_at,
         updated_at: row.updated_at,
     }
@@ -213,7 +219,12 @@ fn from_game(row: ScheduleGameRow, own: bool) -> ScheduleItem {
         team_name: Some(team_name),
         side,
         season_name: Some(row.season_name),
-        my_state: own.then_some(ScheduleState::OnRoster),
+        my_state: own.then(|| match row.my_answer.as_deref().and_then(Answer::parse) {
+            Some(Answer::In) => ScheduleState::Attending,
+            Some(Answer::Out) => ScheduleState::Declined,
+            None => ScheduleState::NotAnswered,
+        }),
+        roster_id: Some(row.roster_id),
         waitlist_rank: None,
         id: row.id,
         created_at: row.created_at,

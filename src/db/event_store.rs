@@ -86,5 +86,13 @@ pub async fn access(db: &Db, row: &EventRow) -> Result<Access, sqlx::Error> {
         Some(_) => super::rsvp_rules::regulars(&db.pool, &row.id).await?.into_iter().map(|r| r.user_id).collect(),
         None => Default::default(),
     };
-    Ok(Access { regulars, regulars_until: moments.open_to_all_at, closes_at: moments.closes_at })
+    // An imported league game also locks with its rosters' availability
+    // rules (docs/availability.md): the earliest lock holds.
+    let roster_locks = match row.event_type.as_str() {
+        "EXTERNAL_GAME" => super::availability::rosters_of_imported(&db.pool, &row.id).await?,
+        _ => Vec::new(),
+    };
+    let closes_at =
+        moments.closes_at.into_iter().chain(roster_locks.iter().filter_map(|r| r.locks_at(row.start_date))).min();
+    Ok(Access { regulars, regulars_until: moments.open_to_all_at, closes_at })
 }

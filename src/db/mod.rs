@@ -4,6 +4,7 @@
 //! after what it stores; handlers never build SQL.
 
 pub mod access;
+pub mod availability;
 pub mod bills;
 pub mod check_ins;
 pub mod command_results;

@@ -191,6 +191,10 @@ pub struct ScheduleGameRow {
     pub updated_at: i64,
     /// HOME or AWAY: the side the person (or team) plays on.
     pub side: String,
+    /// The roster of that side.
+    pub roster_id: String,
+    /// The person's availability (IN / OUT), on their own schedule.
+    pub my_answer: Option<String>,
 }
 
 /// The league games of a schedule in `[from, to)`, soonest first: the
@@ -214,7 +218,11 @@ pub async fn games<'e, E: Executor<'e, Database = Any>>(
            hr.name AS home_roster_name, hr.team_id AS home_team_id, ar.name AS away_roster_name, \
            ar.team_id AS away_team_id, g.home_score, g.away_score, f.id AS facility_id, f.name AS facility_name, \
            f.timezone, g.created_at, g.updated_at, \
-           CASE WHEN g.home_roster_id IN (SELECT * FROM mine) THEN 'HOME' ELSE 'AWAY' END AS side \
+           CASE WHEN g.home_roster_id IN (SELECT * FROM mine) THEN 'HOME' ELSE 'AWAY' END AS side, \
+           CASE WHEN g.home_roster_id IN (SELECT * FROM mine) THEN g.home_roster_id ELSE g.away_roster_id END \
+             AS roster_id, \
+           (SELECT a.answer FROM game_availability a WHERE a.game_id = g.id AND a.user_id = $1 \
+              AND a.roster_id IN (SELECT * FROM mine)) AS my_answer \
          FROM games g JOIN seasons s ON s.id = g.season_id JOIN facilities f ON f.id = s.facility_id \
            JOIN rosters hr ON hr.id = g.home_roster_id JOIN rosters ar ON ar.id = g.away_roster_id \
          WHERE g.scheduled_at >= $2 AND g.scheduled_at < $3 \

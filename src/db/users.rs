@@ -493,3 +493,13 @@ pub struct UserSummaryRow {
 
 /// The columns of [`UserSummaryRow`] for a query that joins `users u`.
 pub const SUMMARY_COLUMNS: &str = "u.id AS u_id, u.username AS u_username, u.first_name AS u_first_name, u.last_name AS u_last_name, u.profile_image AS u_profile_image";
+
+/// A person's name as lists show it (`DISPLAY_NAME`), or `None` when there
+/// is no such person.
+pub async fn display_name<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    user_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    let sql = format!("SELECT {} FROM users u WHERE u.id = $1", super::events::DISPLAY_NAME);
+    sqlx::query_scalar(super::dynamic(sql)).bind(user_id).fetch_optional(ex).await
+}

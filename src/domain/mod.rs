@@ -77,12 +77,12 @@ string_enum!(
 );
 
 string_enum!(
-    /// The person's standing on a schedule item (docs/schedule.md):
-    /// their RSVP, none yet on their team's event, or on the roster of a
-    /// league game (which takes no RSVP).
+    /// The person's standing on a schedule item (docs/schedule.md): their
+    /// RSVP, or their availability for a league game (in = ATTENDING, out =
+    /// DECLINED), or none yet.
     ScheduleState {
         Attending => "ATTENDING", Waitlisted => "WAITLISTED", Declined => "DECLINED",
-        NotAnswered => "NOT_ANSWERED", OnRoster => "ON_ROSTER",
+        NotAnswered => "NOT_ANSWERED",
     }
 );
 
@@ -114,7 +114,8 @@ string_enum!(
         JoinRequestApproved => "JOIN_REQUEST_APPROVED", JoinRequestRejected => "JOIN_REQUEST_REJECTED",
         AddedToRoster => "ADDED_TO_ROSTER", GameStarted => "GAME_STARTED", GameFinal => "GAME_FINAL",
         EventReminder => "EVENT_REMINDER", SubMatch => "SUB_MATCH", SidesSet => "SIDES_SET",
-        ShortHanded => "SHORT_HANDED",
+        ShortHanded => "SHORT_HANDED", AvailabilityNudge => "AVAILABILITY_NUDGE",
+        AvailabilityReminder => "AVAILABILITY_REMINDER",
     }
 );
 
@@ -201,6 +202,9 @@ impl UniversalDivision {
         }
     }
 }
+
+// After the enums: it declares its own with `string_enum!`.
+pub mod availability;
 
 #[cfg(test)]
 mod tests {

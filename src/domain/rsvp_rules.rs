@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-const MINUTE: i64 = 60_000;
+/// A minute in epoch milliseconds.
+pub const MINUTE: i64 = 60_000;
 
 /// A decline this close to the start is late when the event does not say.
 pub const DEFAULT_LATE_WINDOW_MINUTES: i64 = 24 * 60;
@@ -72,11 +73,11 @@ impl RsvpRules {
     }
 }
 
-/// What the game-day check finds missing: (skaters, goalies) short of the
-/// minimum, given who is attending.
-pub fn shortfall(rules: &RsvpRules, skaters: i64, goalies: i64) -> (i64, i64) {
+/// What is missing: (skaters, goalies) short of the minimums `min`, given
+/// who plays (`have`: skaters, goalies).
+pub fn shortfall(min: (Option<i64>, Option<i64>), have: (i64, i64)) -> (i64, i64) {
     let short = |min: Option<i64>, have: i64| min.map_or(0, |m| (m - have).max(0));
-    (short(rules.min_skaters, skaters), short(rules.min_goalies, goalies))
+    (short(min.0, have.0), short(min.1, have.1))
 }
 
 /// What is missing, in words: "3 skaters and 1 goalie".
@@ -131,9 +132,9 @@ mod tests {
     #[test]
     fn shortfall_counts_only_what_is_missing() {
         let rules = RsvpRules { min_skaters: Some(10), min_goalies: Some(2), ..RsvpRules::default() };
-        assert_eq!(shortfall(&rules, 7, 2), (3, 0));
-        assert_eq!(shortfall(&rules, 12, 0), (0, 2));
-        assert_eq!(shortfall(&RsvpRules::default(), 0, 0), (0, 0));
+        assert_eq!(shortfall((rules.min_skaters, rules.min_goalies), (7, 2)), (3, 0));
+        assert_eq!(shortfall((rules.min_skaters, rules.min_goalies), (12, 0)), (0, 2));
+        assert_eq!(shortfall((None, None), (0, 0)), (0, 0));
         assert_eq!(missing_in_words((3, 1)), "3 skaters and 1 goalie");
         assert_eq!(missing_in_words((1, 0)), "1 skater");
         assert_eq!(missing_in_words((0, 2)), "2 goalies");

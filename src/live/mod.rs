@@ -7,6 +7,7 @@
 //! pushes with `Realtime::push` after its writes commit (see
 //! docs/architecture.md).
 
+pub mod availability;
 pub mod event;
 pub mod feed;
 pub mod follows;
@@ -43,4 +44,5 @@ pub fn register_topics(
     sources.register(Kind::Notifications, Arc::new(notifications::NotificationsTopic { db: db.clone() }));
     sources.register(Kind::Spots, Arc::new(spots::SpotsTopic { db: db.clone(), clock: clock.clone() }));
     sources.register(Kind::Series, Arc::new(series::SeriesTopic { db: db.clone() }));
+    sources.register(Kind::Availability, Arc::new(availability::AvailabilityTopic { db: db.clone(), clock: clock.clone() }));
 }

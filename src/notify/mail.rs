@@ -107,6 +107,13 @@ pub fn words(row: &NotificationRow) -> (String, String) {
                 "Below your minimum at the game-day check: a call for subs is up on the sub market.".to_string(),
             )
         }
+        Some(NotificationType::AvailabilityNudge) => (
+            format!("Are you in? {title}"),
+            format!("{} asks who is playing: answer in one tap on the team's page.", s("byName")),
+        ),
+        Some(NotificationType::AvailabilityReminder) => {
+            (format!("Are you in? {title}"), format!("You have not said whether you play for {team}."))
+        }
         Some(NotificationType::JoinRequestApproved) => {
             (format!("Welcome to {team}"), format!("Your request to join {roster} was approved."))
         }

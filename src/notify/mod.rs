@@ -296,6 +296,65 @@ pub async fn added_to_roster(
     Ok(Some(batch))
 }
 
+/// What a question about availability is about: one game of a roster.
+pub struct GameAsked<'a> {
+    pub roster_id: &'a str,
+    pub game_id: &'a str,
+    /// GAME or EVENT (docs/availability.md).
+    pub kind: &'a str,
+    pub title: &'a str,
+    pub starts_at: i64,
+    pub place: Option<&'a str>,
+    pub opponent: Option<&'a str>,
+}
+
+/// AVAILABILITY_NUDGE (`by` asked, at `at`) or AVAILABILITY_REMINDER (the
+/// reminders job, `minutes` before): the players who have not answered a
+/// game are asked whether they are in. About the roster (its page has the
+/// board); told once per nudge, or per reminder offset and start.
+pub async fn availability_asked(
+    conn: &mut AnyConnection,
+    game: &GameAsked<'_>,
+    asked: Asked<'_>,
+    to: &[String],
+    batch: &str,
+) -> Result<u64> {
+    let Some(roster) = roster_payload(conn, game.roster_id).await? else { return Ok(0) };
+    let (kind, extra, dedupe_key) = match asked {
+        Asked::Nudge { by_name, at } => (
+            NotificationType::AvailabilityNudge,
+            json!({"byName": by_name}),
+            format!("AVAILABILITY_NUDGE|{}|{}|{at}", game.roster_id, game.game_id),
+        ),
+        Asked::Reminder { minutes } => (
+            NotificationType::AvailabilityReminder,
+            json!({"minutesBefore": minutes}),
+            format!("AVAILABILITY_REMINDER|{}|{}|{minutes}|{}", game.roster_id, game.game_id, game.starts_at),
+        ),
+    };
+    let about = json!({
+        "rosterId": game.roster_id, "gameId": game.game_id, "kind": game.kind, "title": game.title,
+        "startDate": to_rfc3339(game.starts_at), "facilityName": game.place, "opponent": game.opponent,
+    });
+    let note = NewNotification {
+        kind,
+        about: About::Roster,
+        resource_id: game.roster_id,
+        payload: with(with(roster, about), extra),
+        dedupe_key: Some(dedupe_key),
+    };
+    rows::insert(&mut *conn, &note, to, batch).await
+}
+
+/// Who asked about availability.
+#[derive(Debug, Clone, Copy)]
+pub enum Asked<'a> {
+    /// The captain (or a manager), by name, at a moment.
+    Nudge { by_name: &'a str, at: i64 },
+    /// The reminders job, this many minutes before.
+    Reminder { minutes: i64 },
+}
+
 /// What a game's status change tells its players: a start (LIVE from
 /// SCHEDULED or POSTPONED; not an UNDO of FINAL, which also goes back to
 /// LIVE), an end (FINAL, again after such an UNDO, with the new score), or

@@ -11,6 +11,7 @@ use crate::db::notifications::{self as rows, About, NewNotification, ReminderCan
 use crate::domain::NotificationType;
 use crate::startup::AppState;
 use serde_json::json;
+use sqlx::AnyConnection;
 use std::collections::HashMap;
 
 /// The job's name in `job_leases`.
@@ -67,21 +68,38 @@ pub fn spawn(state: web::Data<AppState>) {
     });
 }
 
-/// One tick: if this node takes the lease, writes every due reminder and
-/// pushes them. Returns how many were written (0 without the lease).
+/// One tick: if this node takes the lease, writes every due reminder —
+/// of events people answered, and of league games players have not
+/// answered (docs/availability.md › Reminder) — and pushes them. Returns
+/// how many were written (0 without the lease).
 pub async fn run(state: &AppState, owner: &str) -> Result<u64, sqlx::Error> {
     let now = (state.clock)();
     if !rows::take_lease(&state.db.pool, JOB, owner, now, now + LEASE_MS).await? {
         return Ok(0);
     }
+    let batch = super::new_batch();
+    let mut tx = state.db.begin().await?;
+    let written = events(state, &mut tx, now, &batch).await? + unanswered_games(state, &mut tx, now, &batch).await?;
+    tx.commit().await?;
+    if written > 0 {
+        tracing::info!(written, "reminders");
+        state.realtime.push_notifications(batch);
+    }
+    Ok(written)
+}
+
+/// A person's reminder offsets (the defaults when they chose none).
+fn offsets(stored: Option<&str>) -> Vec<i64> {
+    stored.map_or_else(|| rows::DEFAULT_REMINDERS.to_vec(), rows::parse_minutes)
+}
+
+/// EVENT_REMINDER: the events people are in or waitlisted for.
+async fn events(state: &AppState, tx: &mut AnyConnection, now: i64, batch: &str) -> Result<u64, sqlx::Error> {
     let candidates = rows::reminder_candidates(&state.db.pool, now).await?;
     let due_now: Vec<(ReminderCandidate, i64)> = candidates
         .into_iter()
         .filter_map(|c| {
-            let minutes = match &c.reminder_minutes {
-                Some(stored) => rows::parse_minutes(stored),
-                None => rows::DEFAULT_REMINDERS.to_vec(),
-            };
+            let minutes = offsets(c.reminder_minutes.as_deref());
             due(c.start_date, now, c.responded_at, &minutes).map(|m| (c, m))
         })
         .collect();
@@ -97,8 +115,6 @@ pub async fn run(state: &AppState, owner: &str) -> Result<u64, sqlx::Error> {
             facts.insert(e.id.clone(), e);
         }
     }
-    let batch = super::new_batch();
-    let mut tx = state.db.begin().await?;
     let mut written = 0;
     for (c, minutes) in &due_now {
         let Some(event) = facts.get(&c.event_id) else { continue };
@@ -109,12 +125,37 @@ pub async fn run(state: &AppState, owner: &str) -> Result<u64, sqlx::Error> {
             payload: super::with(super::event_payload(event), json!({"minutesBefore": minutes, "status": c.status})),
             dedupe_key: Some(dedupe_key(&c.event_id, *minutes, c.start_date)),
         };
-        written += rows::insert(&mut tx, &note, std::slice::from_ref(&c.user_id), &batch).await?;
+        written += rows::insert(&mut *tx, &note, std::slice::from_ref(&c.user_id), batch).await?;
     }
-    tx.commit().await?;
-    if written > 0 {
-        tracing::info!(written, "reminders");
-        state.realtime.push_notifications(batch);
+    Ok(written)
+}
+
+/// AVAILABILITY_REMINDER: rostered players who have not said whether they
+/// play a game of their roster, at their reminder offsets.
+async fn unanswered_games(
+    state: &AppState,
+    tx: &mut AnyConnection,
+    now: i64,
+    batch: &str,
+) -> Result<u64, sqlx::Error> {
+    let default_max = rows::DEFAULT_REMINDERS.iter().copied().max().unwrap_or(0);
+    let mut written = 0;
+    for u in crate::db::availability::unanswered(&state.db.pool, now, default_max).await? {
+        // Never answered: every offset whose moment has come is a candidate.
+        let Some(minutes) = due(u.starts_at, now, i64::MIN, &offsets(u.reminder_minutes.as_deref())) else {
+            continue;
+        };
+        let game = super::GameAsked {
+            roster_id: &u.roster_id,
+            game_id: &u.game_id,
+            kind: &u.kind,
+            title: &u.title,
+            starts_at: u.starts_at,
+            place: u.place.as_deref(),
+            opponent: u.opponent.as_deref(),
+        };
+        let asked = super::Asked::Reminder { minutes };
+        written += super::availability_asked(&mut *tx, &game, asked, std::slice::from_ref(&u.user_id), batch).await?;
     }
     Ok(written)
 }

@@ -26,10 +26,12 @@ pub enum Kind {
     Notifications,
     /// The weeks of a weekly series (docs/series.md).
     Series,
+    /// A roster's availability board (docs/availability.md).
+    Availability,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Event,
         Kind::Game,
         Kind::Season,
@@ -41,6 +43,7 @@ impl Kind {
         Kind::Follows,
         Kind::Notifications,
         Kind::Series,
+        Kind::Availability,
     ];
 
     pub fn prefix(self) -> &'static str {
@@ -56,6 +59,7 @@ impl Kind {
             Kind::Follows => "follows",
             Kind::Notifications => "notifications",
             Kind::Series => "series",
+            Kind::Availability => "availability",
         }
     }
 
@@ -128,13 +132,18 @@ impl Topic {
         Topic { kind: Kind::Series, id: id.into() }
     }
 
+    /// A roster's availability board.
+    pub fn availability(roster_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Availability, id: roster_id.into() }
+    }
+
     /// Parses a client's topic; `feed`, `matches` and `notifications` need
     /// the signed-in viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
         let bad = || {
             AppError::field(
                 "topic",
-                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, series:ID, feed, matches or notifications",
+                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, series:ID, availability:ID, feed, matches or notifications",
             )
         };
         if let Some(kind) = [Kind::Feed, Kind::Matches, Kind::Notifications].into_iter().find(|k| k.prefix() == raw) {
@@ -151,6 +160,7 @@ impl Topic {
             "spots" => Kind::Spots,
             "follows" => Kind::Follows,
             "series" => Kind::Series,
+            "availability" => Kind::Availability,
             _ => return Err(bad()),
         };
         let id_ok =
@@ -253,6 +263,7 @@ mod fuzz {
                 "spots",
                 "follows",
                 "series",
+                "availability",
                 "notifications",
                 "Game",
                 "",
