@@ -135,6 +135,7 @@ async fn seed(api: &Api) -> Result<World> {
         )
         .await?;
     let mut sides = Vec::new();
+    let mut first_team = None;
     for (t, name) in TEAMS.iter().enumerate() {
         let captain = api.sign_in(&handle(name, "captain")).await?;
         let team = api.create(&captain, "/api/v1/teams", json!({"name": name, "facilityId": rink})).await?;
@@ -146,6 +147,7 @@ async fn seed(api: &Api) -> Result<World> {
             )
             .await?;
         let mut skaters = Vec::new();
+        let mut players = Vec::new();
         for n in 0..PLAYERS {
             let goalie = n + 1 == PLAYERS;
             let who = if goalie { handle(name, "goalie") } else { handle(name, &format!("skater{}", n + 1)) };
@@ -158,28 +160,62 @@ async fn seed(api: &Api) -> Result<World> {
                 json!({"userId": player.user_id, "jerseyNumber": jersey, "position": position}),
             )
             .await?;
+            players.push(player.user_id.clone());
             if !goalie {
                 skaters.push(player.user_id);
             }
+        }
+        if t == 0 {
+            first_team = Some((captain, roster.clone(), players));
         }
         sides.push(Side { roster_id: roster, skaters });
     }
     // League evenings from tomorrow: every pair of teams meets twice, home
     // and away, two games a night.
     let today = Utc::now().with_timezone(&zone()).date_naive();
+    let mut first_game = None;
     for ((h, a), when) in PAIRINGS.into_iter().zip(league_slots(today, PAIRINGS.len())) {
-        api.post(
-            &owner,
-            "/api/v1/games",
-            json!({"homeRosterId": sides[h].roster_id, "awayRosterId": sides[a].roster_id, "seasonId": season,
-                   "scheduledAt": rink_time(when)}),
-        )
-        .await?;
+        let game = api
+            .create(
+                &owner,
+                "/api/v1/games",
+                json!({"homeRosterId": sides[h].roster_id, "awayRosterId": sides[a].roster_id, "seasonId": season,
+                       "scheduledAt": rink_time(when)}),
+            )
+            .await?;
+        if first_game.is_none() && (h == 0 || a == 0) {
+            first_game = Some(game);
+        }
+    }
+    if let (Some((captain, roster, players)), Some(game)) = (first_team, first_game) {
+        availability(api, &captain, &roster, &game, &players).await?;
     }
     pickup(api, &owner, &rink).await?;
     let mut sides = sides.into_iter();
     let (Some(home), Some(away)) = (sides.next(), sides.next()) else { bail!("the demo has four teams") };
     Ok(World { season_id: season, home, away })
+}
+
+/// The first team's availability (docs/availability.md): answers lock 6
+/// hours before, 6 skaters and a goalie wanted; for its next game four
+/// skaters are in, one is out, and the rest (the goalie too) have not said.
+async fn availability(api: &Api, captain: &Session, roster: &str, game: &str, players: &[String]) -> Result<()> {
+    api.put(
+        captain,
+        &format!("/api/v1/rosters/{roster}/availability-rules"),
+        json!({"lockMinutes": 360, "minSkaters": 6, "minGoalies": 1}),
+    )
+    .await?;
+    for (n, player) in players.iter().take(5).enumerate() {
+        let answer = if n < 4 { "IN" } else { "OUT" };
+        api.put(
+            captain,
+            &format!("/api/v1/rosters/{roster}/availability/{game}/players/{player}"),
+            json!({"answer": answer}),
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// The rink's weekly 21:30 pickup, ten Tuesdays from next one

@@ -221,6 +221,7 @@ async fn nudge(
         kind: &view.kind,
         title: &view.title,
         starts_at: view.starts_at,
+        time_zone: view.time_zone.as_deref(),
         place: view.place.as_deref(),
         opponent: view.opponent.as_deref(),
     };

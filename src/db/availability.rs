@@ -285,6 +285,7 @@ pub struct Unanswered {
     pub kind: String,
     pub title: String,
     pub starts_at: i64,
+    pub time_zone: Option<String>,
     pub place: Option<String>,
     pub opponent: Option<String>,
     pub user_id: String,
@@ -292,7 +293,7 @@ pub struct Unanswered {
     pub reminder_minutes: Option<String>,
 }
 
-/// Every rostered player (active rosters) with no answer to an open game
+/// Every rostered player (rosters not archived) with no answer to an open game
 /// of their roster starting after `now` and within their largest reminder
 /// (`default_max` minutes without settings), as `reminder_candidates`.
 pub async fn unanswered<'e, E: Executor<'e, Database = Any>>(
@@ -307,21 +308,22 @@ pub async fn unanswered<'e, E: Executor<'e, Database = Any>>(
                                                FROM notification_settings) AS until), \
          rg AS ( \
            SELECT ro.id AS roster_id, g.id AS game_id, 'GAME' AS kind, hr.name || ' vs ' || ar.name AS title, \
-             g.scheduled_at AS starts_at, f.name AS place, \
+             g.scheduled_at AS starts_at, f.timezone AS time_zone, f.name AS place, \
              CASE WHEN g.home_roster_id = ro.id THEN ar.name ELSE hr.name END AS opponent \
            FROM rosters ro JOIN games g ON g.home_roster_id = ro.id OR g.away_roster_id = ro.id \
              JOIN seasons s ON s.id = g.season_id JOIN facilities f ON f.id = s.facility_id \
              JOIN rosters hr ON hr.id = g.home_roster_id JOIN rosters ar ON ar.id = g.away_roster_id \
-           WHERE ro.status = 'ACTIVE' AND g.status NOT IN ('FINAL', 'CANCELLED') \
+           WHERE ro.status <> 'ARCHIVED' AND g.status NOT IN ('FINAL', 'CANCELLED') \
              AND g.scheduled_at > $1 AND g.scheduled_at <= (SELECT until FROM horizon) \
            UNION ALL \
-           SELECT ro.id, e.id, 'EVENT', e.title, e.start_date, COALESCE(e.external_rink, f.name), \
+           SELECT ro.id, e.id, 'EVENT', e.title, e.start_date, f.timezone, COALESCE(e.external_rink, f.name), \
              CASE WHEN t.role = 'HOME' THEN e.external_away_team_name ELSE e.external_home_team_name END \
            FROM external_games x JOIN events e ON e.id = x.event_id JOIN event_teams t ON t.event_id = e.id \
              JOIN rosters ro ON ro.team_id = t.team_id AND ro.season_id = x.season_id \
              LEFT JOIN facilities f ON f.id = e.facility_id \
-           WHERE ro.status = 'ACTIVE' AND e.cancelled_at IS NULL AND e.start_date > $1 AND e.start_date <= (SELECT until FROM horizon)) \
-         SELECT rg.roster_id, rg.game_id, rg.kind, rg.title, rg.starts_at, rg.place, rg.opponent, rp.user_id, \
+           WHERE ro.status <> 'ARCHIVED' AND e.cancelled_at IS NULL AND e.start_date > $1 AND e.start_date <= (SELECT until FROM horizon)) \
+         SELECT rg.roster_id, rg.game_id, rg.kind, rg.title, rg.starts_at, rg.time_zone, rg.place, rg.opponent, \
+           rp.user_id, \
            ns.reminder_minutes \
          FROM rg JOIN roster_players rp ON rp.roster_id = rg.roster_id \
            LEFT JOIN notification_settings ns ON ns.user_id = rp.user_id \

@@ -304,6 +304,7 @@ pub struct GameAsked<'a> {
     pub kind: &'a str,
     pub title: &'a str,
     pub starts_at: i64,
+    pub time_zone: Option<&'a str>,
     pub place: Option<&'a str>,
     pub opponent: Option<&'a str>,
 }
@@ -334,7 +335,8 @@ pub async fn availability_asked(
     };
     let about = json!({
         "rosterId": game.roster_id, "gameId": game.game_id, "kind": game.kind, "title": game.title,
-        "startDate": to_rfc3339(game.starts_at), "facilityName": game.place, "opponent": game.opponent,
+        "startDate": to_rfc3339(game.starts_at), "timezone": game.time_zone, "facilityName": game.place,
+        "opponent": game.opponent,
     });
     let note = NewNotification {
         kind,

@@ -151,6 +151,7 @@ async fn unanswered_games(
             kind: &u.kind,
             title: &u.title,
             starts_at: u.starts_at,
+            time_zone: u.time_zone.as_deref(),
             place: u.place.as_deref(),
             opponent: u.opponent.as_deref(),
         };

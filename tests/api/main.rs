@@ -7,6 +7,7 @@
 mod helpers;
 
 mod auth;
+mod availability;
 mod events;
 mod feed;
 mod follows;

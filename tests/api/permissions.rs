@@ -176,6 +176,14 @@ struct World {
     own_status: String,
 }
 
+/// `days` from today (UTC): the day (`YYYY-MM-DD`), or with `time` the
+/// instant at that time (`YYYY-MM-DDTHH:MM:00Z`); the world's event and game
+/// are always ahead, whatever day the tests run.
+fn days_ahead(days: i64, time: &str) -> String {
+    let day = (chrono::Utc::now() + chrono::Duration::days(days)).format("%Y-%m-%d");
+    if time.is_empty() { day.to_string() } else { format!("{day}T{time}:00Z") }
+}
+
 async fn world(app: &TestApp, c: &Cast) -> World {
     let facility = facility(app, &c.facility_owner).await;
     put_manager(app, &c.facility_owner, "facilities", &facility, &c.facility_manager).await;
@@ -195,8 +203,8 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         .post(
             "/api/v1/events",
             Some(&c.facility_owner),
-            json!({"title": "Tuesday pickup", "startDate": "2026-12-01T21:00:00Z", "eventType": "OTHER", "facilityId": facility,
-                   "repeat": {"frequency": "WEEKLY", "until": "2026-12-08"}}),
+            json!({"title": "Tuesday pickup", "startDate": days_ahead(2, "21:00"), "eventType": "OTHER", "facilityId": facility,
+                   "repeat": {"frequency": "WEEKLY", "until": days_ahead(9, "")}}),
         )
         .await;
     assert_eq!(s, 201, "{b}");
@@ -226,7 +234,7 @@ async fn world(app: &TestApp, c: &Cast) -> World {
         .post(
             "/api/v1/games",
             Some(&c.facility_owner),
-            json!({"homeRosterId": roster, "awayRosterId": rival_roster, "seasonId": season, "scheduledAt": "2026-12-02T20:00:00Z"}),
+            json!({"homeRosterId": roster, "awayRosterId": rival_roster, "seasonId": season, "scheduledAt": days_ahead(3, "20:00")}),
         )
         .await;
     assert_eq!(s, 201, "{b}");
@@ -402,6 +410,16 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
         "take_down_own_status" => (Method::DELETE, format!("/statuses/{}", w.own_status), None),
         "read_event_history" => (Method::GET, format!("/events/{}/history", w.event), None),
         "read_series_record" => (Method::GET, format!("/event-series/{}/record", w.series), None),
+        "read_availability" => (Method::GET, format!("/rosters/{}/availability", w.roster), None),
+        "set_availability_rules" => {
+            (Method::PUT, format!("/rosters/{}/availability-rules", w.roster), Some(json!({"lockMinutes": 120})))
+        }
+        "answer_availability" => (
+            Method::PUT,
+            format!("/rosters/{}/availability/{}/players/{}", w.roster, w.game, c.member.id),
+            Some(json!({"answer": "IN"})),
+        ),
+        "nudge_availability" => (Method::POST, format!("/rosters/{}/availability/{}/nudge", w.roster, w.game), Some(json!({}))),
         other => panic!("docs/permissions.md names an action the test does not know: {other}"),
     }
 }
@@ -557,6 +575,10 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "check_in_player",
         "read_event_history",
         "read_series_record",
+        "read_availability",
+        "set_availability_rules",
+        "answer_availability",
+        "nudge_availability",
     ];
     assert_eq!(rows, known);
 }

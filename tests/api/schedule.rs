@@ -106,7 +106,7 @@ async fn my_schedule_has_my_league_game_my_imported_games_my_answers_and_nobody_
     let g = find(&items, &game).unwrap_or_else(|| panic!("the league game in {items:?}"));
     assert_eq!(g["kind"], "GAME");
     assert_eq!(g["title"], "Blue Liners A vs Rivals");
-    assert_eq!((g["myState"].as_str(), g["side"].as_str()), (Some("ON_ROSTER"), Some("HOME")));
+    assert_eq!((g["myState"].as_str(), g["side"].as_str()), (Some("NOT_ANSWERED"), Some("HOME")));
     assert_eq!(g["timeZone"], "America/Toronto");
     assert_eq!(g["teamName"], "Blue Liners A");
     let p = find(&items, &pickup).unwrap_or_else(|| panic!("the pickup in {items:?}"));
@@ -287,7 +287,9 @@ async fn my_calendar_feed_reads_as_icalendar_follows_my_answers_and_dies_when_re
     assert_eq!(s, 201, "{g}");
     let with_game = feed(&app, &path).await;
     let game = with_game.iter().find(|e| e.0 == format!("game-{}@rinkside", id(&g))).expect("the game");
-    assert_eq!(game.1, "Hawks, Night; Crew vs Ice Owls", "escaped and read back");
+    // My availability for the game rides along, as an event's answer does
+    // (docs/availability.md).
+    assert_eq!(game.1, "Hawks, Night; Crew vs Ice Owls — not answered", "escaped and read back");
 
     // A new URL: the old one stops working; revoked: the new one too.
     let (s, again) = app.post("/api/v1/me/calendar-feed", Some(&me), json!({})).await;
