@@ -5,6 +5,7 @@ import { createStore } from 'jotai';
 import type { AvailabilityBoard, GameAvailability } from '../../../lib/api-types';
 import { connectionStateAtom, LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
 import { fakeLiveSocket } from '../../../testing/fake-live-socket';
+import { openLiveSocket } from '../../../testing/open-live-socket';
 import { apiError, mockApi, reply } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { countsOf, makeAvailabilityBoard, makeAvailabilityPlayer, makeGameAvailability } from '../testing';
@@ -84,6 +85,39 @@ describe('AvailabilityCard', { timeout: TIMEOUT_MS }, () => {
     expect(within(card).getByTestId('avail-count-goalies')).toHaveTextContent('Goalies 1 in · 0 out · 0 no answer');
     expect(within(card).queryByTestId('avail-short')).not.toBeInTheDocument();
     expect(within(card).getByTestId('avail-my-answer')).toHaveTextContent('In');
+  });
+
+  it('follows the frames of the availability topic: the snapshot, one game at a time, a rules change, and drops a stale one', async () => {
+    const first = game();
+    const second = game({ gameId: 'g-2', title: 'Frozen Assets vs Wolves', startsAt: at(96), locksAt: null });
+    mockApi({ 'GET /rosters/r-1/availability': makeAvailabilityBoard({ games: [first] }) });
+    const store = createStore();
+    const { socket, server } = await openLiveSocket(store);
+    try {
+      renderWithProviders(
+        <LiveSocketContext.Provider value={socket}>
+          <AvailabilityCard rosterId="r-1" teamId="t-1" myId="u-me" isStaff={false} />
+        </LiveSocketContext.Provider>,
+        { store },
+      );
+      const card = await screen.findByTestId('avail-game-g-1');
+      const frame = (f: object) => act(() => server.receive(f));
+      frame({ type: 'snapshot', topic: 'availability:r-1', seq: 5, data: makeAvailabilityBoard({ games: [first] }) });
+      frame({ type: 'update', topic: 'availability:r-1', seq: 6, data: { game: withAnswer(first, 'u-gus', 'IN') } });
+      expect(within(card).getByTestId('avail-count-goalies')).toHaveTextContent('Goalies 1 in · 0 out · 0 no answer');
+      // A game the board did not hold goes in start order.
+      frame({ type: 'update', topic: 'availability:r-1', seq: 7, data: { game: second } });
+      expect(screen.getAllByTestId(/^avail-game-/).map((el) => el.dataset.testid)).toEqual(['avail-game-g-1', 'avail-game-g-2']);
+      // An update older than what is held changes nothing.
+      frame({ type: 'update', topic: 'availability:r-1', seq: 6, data: { game: first } });
+      expect(within(screen.getByTestId('avail-game-g-1')).getByTestId('avail-count-goalies')).toHaveTextContent('Goalies 1 in · 0 out · 0 no answer');
+      // The rules changed: the whole board.
+      frame({ type: 'update', topic: 'availability:r-1', seq: 8, data: { rules: { lockMinutes: 60, minSkaters: null, minGoalies: null }, games: [{ ...second, locksAt: at(95) }] } });
+      expect(screen.queryByTestId('avail-game-g-1')).not.toBeInTheDocument();
+      expect(within(screen.getByTestId('avail-game-g-2')).getByTestId('avail-lock')).toHaveTextContent(/^Answers lock /);
+    } finally {
+      socket.stop();
+    }
   });
 
   it('lists the players by group with their answers and a late drop-out marked', async () => {
