@@ -81,7 +81,8 @@ export function useSetAvailability(rosterId: string, took: (game: GameAvailabili
 export function useNudge(rosterId: string, took: (game: GameAvailability) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ game }: { game: GameAvailability }) => api.post<NudgeResult>(`/rosters/${enc(rosterId)}/availability/${enc(game.gameId)}/nudge`),
+    // An empty object rather than no body: a server that reads a JSON body takes it, one that reads none ignores it.
+    mutationFn: ({ game }: { game: GameAvailability }) => api.post<NudgeResult>(`/rosters/${enc(rosterId)}/availability/${enc(game.gameId)}/nudge`, {}),
     onSuccess: (result, { game }) => {
       if (!result.nudgedAt) return;
       const nudged = { ...game, nudgedAt: result.nudgedAt };

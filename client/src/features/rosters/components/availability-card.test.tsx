@@ -184,6 +184,7 @@ describe('AvailabilityCard', { timeout: TIMEOUT_MS }, () => {
     await user.click(nudge);
     expect(await within(card).findByTestId('avail-nudged')).toHaveTextContent('Nudged 3 min ago');
     expect(server.callsTo('POST', '/rosters/r-1/availability/g-1/nudge')).toHaveLength(1);
+    expect(server.callsTo('POST', '/rosters/r-1/availability/g-1/nudge')[0]?.body).toEqual({});
 
     await user.click(within(card).getByTestId('avail-nudge'));
     expect(await within(card).findByTestId('avail-nudge-error')).toHaveTextContent('Nudged 3 minutes ago: the next nudge may go at 9:12 PM');
