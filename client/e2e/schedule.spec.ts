@@ -1,5 +1,5 @@
 // A league player's own week: Home shows their team's next game first with
-// their standing, they answer it in one tap, "Your teams" lists their
+// their standing (and the league game, not answered yet), they answer it in one tap, "Your teams" lists their
 // roster, My schedule lists the game and the league game, and their
 // private calendar feed carries their answer.
 
@@ -53,7 +53,8 @@ test('a league player sees their team’s next game on Home, answers it in one t
   const row = nextUp.getByTestId(`schedule-${game.id}`);
   await expect(row).toContainText(title);
   await expect(row.getByTestId('my-state')).toHaveText('Not answered');
-  await expect(nextUp.getByTestId(`schedule-${league.id}`).getByTestId('my-state')).toHaveText('On the roster');
+  // The league game asks for my availability on the Owls (docs/availability.md › My schedule).
+  await expect(nextUp.getByTestId(`schedule-${league.id}`).getByTestId('my-state')).toHaveText('Not answered');
   await expect(p.getByTestId('your-teams')).toContainText(`Ice Owls ${id}`);
   await p.screenshot({ path: shot(testInfo, 'home-next-up'), fullPage: true });
   await row.getByRole('button', { name: "I'm in" }).click();

@@ -1082,8 +1082,12 @@ export interface TakeSpotReply {
 
 // ---------------------------------------------------------------- schedules (docs/schedule.md)
 
-/** My standing on a schedule item: an RSVP, none yet (my team's event), or on the roster of a league game. */
-export type ScheduleState = 'ATTENDING' | 'WAITLISTED' | 'DECLINED' | 'NOT_ANSWERED' | 'ON_ROSTER';
+/**
+ * My standing on a schedule item: an event's RSVP (none yet on my team's
+ * event), or a native league game's availability answer (docs/availability.md
+ * › My schedule: ATTENDING = in, DECLINED = out, NOT_ANSWERED).
+ */
+export type ScheduleState = 'ATTENDING' | 'WAITLISTED' | 'DECLINED' | 'NOT_ANSWERED';
 
 /** One event or league game of `GET /me/schedule`, `/users/{id}/schedule`, `/teams/{id}/upcoming`. */
 export interface ScheduleItem {
@@ -1109,6 +1113,12 @@ export interface ScheduleItem {
   seasonName: string | null;
   /** Only in my own schedule. */
   myState: ScheduleState | null;
+  /**
+   * A native game on my schedule: the roster my answer belongs to (the one
+   * of its two I play on), where `PUT /rosters/{rosterId}/availability/{id}/players/{me}`
+   * changes it. Null for events and on public schedules.
+   */
+  rosterId: string | null;
   waitlistRank: number | null;
   createdAt: string;
   updatedAt: string;
@@ -1142,4 +1152,104 @@ export interface CalendarFeed {
 export interface NewCalendarFeed {
   path: string;
   createdAt: string;
+}
+
+// ---------------------------------------------------------------- availability (docs/availability.md)
+
+/** A player's answer for one game; null on the wire is no answer yet. */
+export type AvailabilityAnswer = 'IN' | 'OUT';
+
+/**
+ * How the board counts a roster's players: skaters (forwards, or no
+ * position), defence, goalies, and subs (commitment SUBSTITUTE, whatever
+ * they play), each apart.
+ */
+export const AVAILABILITY_GROUPS = ['skaters', 'defence', 'goalies', 'subs'] as const;
+export type AvailabilityGroup = (typeof AVAILABILITY_GROUPS)[number];
+
+/** `GET`/`PUT /rosters/{id}/availability-rules`; each field null = off. */
+export interface AvailabilityRules {
+  /** 0–10,080: answers lock this long before puck drop (saying *in*; *out* is still taken, marked late). */
+  lockMinutes: number | null;
+  /** 0–50: skaters + defence (and subs who skate) who are in. */
+  minSkaters: number | null;
+  /** 0–10. */
+  minGoalies: number | null;
+}
+
+export interface AvailabilityCount {
+  in: number;
+  out: number;
+  noAnswer: number;
+}
+
+export type AvailabilityCounts = Record<AvailabilityGroup, AvailabilityCount>;
+
+/** How many are missing of each, against the rules' minimums (0 when met or off). */
+export interface AvailabilityShort {
+  skaters: number;
+  goalies: number;
+}
+
+export interface AvailabilityPlayer {
+  userId: string;
+  username: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  profileImage: string | null;
+  position: HockeyPosition | null;
+  jerseyNumber: number | null;
+  commitmentLevel: RosterCommitment;
+  group: AvailabilityGroup;
+  answer: AvailabilityAnswer | null;
+  answeredAt: string | null;
+  /** An *out* given after the lock. */
+  late: boolean;
+}
+
+/**
+ * One game of a roster with everyone's answers: a native league game
+ * (`kind: 'GAME'`, id the game's) or an imported one (`kind: 'EVENT'`, id
+ * the event's, whose answers are the players' RSVPs).
+ */
+export interface GameAvailability {
+  gameId: string;
+  kind: 'GAME' | 'EVENT';
+  title: string;
+  startsAt: string;
+  /** The rink's IANA zone; null when the server knows none. */
+  timeZone: string | null;
+  place: string | null;
+  side: TeamRole;
+  opponent: string | null;
+  /** When answering *in* stops (null: no lock). */
+  locksAt: string | null;
+  locked: boolean;
+  counts: AvailabilityCounts;
+  short: AvailabilityShort;
+  /** The last nudge (at most one per 15 minutes); null before the first. */
+  nudgedAt: string | null;
+  /** By group (skaters, defence, goalies, subs), then jersey number, then name. */
+  players: AvailabilityPlayer[];
+}
+
+/** `GET /rosters/{id}/availability` and the `availability:{rosterId}` topic's snapshot. */
+export interface AvailabilityBoard {
+  rosterId: string;
+  rules: AvailabilityRules;
+  /** From three hours ago up to 60 days ahead, at most 10, soonest first. */
+  games: GameAvailability[];
+}
+
+/**
+ * One `update` of the `availability:{rosterId}` topic: one game that
+ * changed, or (the rules changed) the whole board but its roster id.
+ */
+export type AvailabilityUpdate = { game: GameAvailability } | { rules: AvailabilityRules; games: GameAvailability[] };
+
+/** `POST /rosters/{id}/availability/{gameId}/nudge`. */
+export interface NudgeResult {
+  nudged: number;
+  /** Absent (or null) when nobody was left to nudge. */
+  nudgedAt?: string | null;
 }

@@ -1,6 +1,6 @@
 // Test data for the roster feature's tests (not shipped: only tests import it).
 
-import type { JoinRequest, Roster, RosterPlayer, RosterViewer } from '../../lib/api-types';
+import type { AvailabilityBoard, AvailabilityCounts, AvailabilityPlayer, GameAvailability, JoinRequest, Roster, RosterPlayer, RosterViewer } from '../../lib/api-types';
 
 const NOW = '2026-11-01T18:00:00.000Z';
 
@@ -79,6 +79,75 @@ export function makeJoinRequest(over: Partial<JoinRequest> = {}): JoinRequest {
     decidedById: null,
     createdAt: NOW,
     updatedAt: NOW,
+    ...over,
+  };
+}
+
+// ── Availability (docs/availability.md) ──────────────────────────────────
+
+export function makeAvailabilityPlayer(over: Partial<AvailabilityPlayer> = {}): AvailabilityPlayer {
+  const userId = over.userId ?? 'u-bob';
+  return {
+    userId,
+    username: userId.replace(/^u-/, ''),
+    firstName: null,
+    lastName: null,
+    profileImage: null,
+    position: 'CENTER',
+    jerseyNumber: null,
+    commitmentLevel: 'FULL_TIME',
+    group: 'skaters',
+    answer: null,
+    answeredAt: null,
+    late: false,
+    ...over,
+  };
+}
+
+/** The counts the players make (as the server counts them). */
+export function countsOf(players: AvailabilityPlayer[]): AvailabilityCounts {
+  const counts: AvailabilityCounts = {
+    skaters: { in: 0, out: 0, noAnswer: 0 },
+    defence: { in: 0, out: 0, noAnswer: 0 },
+    goalies: { in: 0, out: 0, noAnswer: 0 },
+    subs: { in: 0, out: 0, noAnswer: 0 },
+  };
+  for (const p of players) {
+    const c = counts[p.group];
+    if (p.answer === 'IN') c.in += 1;
+    else if (p.answer === 'OUT') c.out += 1;
+    else c.noAnswer += 1;
+  }
+  return counts;
+}
+
+/** Thursday Nov 26, 2026, 9:30 PM at a Toronto rink, Home vs Bears. */
+export function makeGameAvailability(over: Partial<GameAvailability> = {}): GameAvailability {
+  const players = over.players ?? [];
+  return {
+    gameId: 'g-1',
+    kind: 'GAME',
+    title: 'Frozen Assets vs Bears',
+    startsAt: '2026-11-27T02:30:00Z',
+    timeZone: 'America/Toronto',
+    place: 'Lakeside Ice, Rink B',
+    side: 'HOME',
+    opponent: 'Bears',
+    locksAt: null,
+    locked: false,
+    counts: countsOf(players),
+    short: { skaters: 0, goalies: 0 },
+    nudgedAt: null,
+    players,
+    ...over,
+  };
+}
+
+export function makeAvailabilityBoard(over: Partial<AvailabilityBoard> = {}): AvailabilityBoard {
+  return {
+    rosterId: 'r-1',
+    rules: { lockMinutes: null, minSkaters: null, minGoalies: null },
+    games: [makeGameAvailability()],
     ...over,
   };
 }

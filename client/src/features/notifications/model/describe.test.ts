@@ -72,4 +72,22 @@ describe('describeNotification', () => {
     expect(short.href).toBe('/events/e-1');
     expect(describeNotification({ ...base, data: { ...base.data, missing: { skaters: 0, goalies: 1 } } }).title).toBe('Short 1 goalie: Tuesday pickup');
   });
+
+  it('asks for an answer to a game of my roster, and opens the roster', () => {
+    const data = { title: 'Ice Owls vs Bears', startsAt: '2026-11-27T02:30:00.000Z', timeZone: 'America/Toronto', rosterId: 'r-1', gameId: 'g-1', kind: 'GAME' as const, teamName: 'Ice Owls', opponent: 'Bears' };
+    const nudge = describeNotification(makeNotification({ type: 'AVAILABILITY_NUDGE', resourceType: 'GAME', resourceId: 'g-1', data: { ...data, nudgedByName: 'Alex' } }));
+    expect(nudge.title).toBe('Alex asks: are you in for Thu 9:30 PM vs Bears?');
+    expect(nudge.body).toBe('Ice Owls · Answer in or out on the roster.');
+    expect(nudge.href).toBe('/rosters/r-1');
+    // Without who nudged, the team asks; without an opponent, the game's title says which.
+    const plain = describeNotification(makeNotification({ type: 'AVAILABILITY_NUDGE', resourceType: 'GAME', resourceId: 'g-1', data: { ...data, opponent: null } }));
+    expect(plain.title).toBe('Ice Owls asks: are you in for Ice Owls vs Bears, Thu 9:30 PM?');
+
+    const reminder = describeNotification(makeNotification({ type: 'AVAILABILITY_REMINDER', resourceType: 'GAME', resourceId: 'g-1', data }));
+    expect(reminder.title).toBe('Thursday 9:30 PM vs Bears — are you in?');
+    expect(reminder.href).toBe('/rosters/r-1');
+    // An imported game names its event; without a roster id the link falls back to the resource.
+    const imported = describeNotification(makeNotification({ type: 'AVAILABILITY_REMINDER', resourceType: 'EVENT', resourceId: 'e-9', data: { ...data, rosterId: undefined, kind: 'EVENT' } }));
+    expect(imported.href).toBe('/events/e-9');
+  });
 });

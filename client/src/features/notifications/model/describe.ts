@@ -40,6 +40,8 @@ function openPlaces(open: NotificationData['open']): string {
 }
 
 function link(n: AppNotification): string {
+  // A nudge or a reminder to answer opens the roster's board, where the answer is given.
+  if ((n.type === 'AVAILABILITY_NUDGE' || n.type === 'AVAILABILITY_REMINDER') && n.data.rosterId) return `/rosters/${encodeURIComponent(n.data.rosterId)}`;
   const id = encodeURIComponent(n.resourceId);
   switch (n.resourceType) {
     case 'EVENT':
@@ -83,6 +85,10 @@ export function describeNotification(n: AppNotification): Described {
     }
     case 'SHORT_HANDED':
       return { title: `Short ${missingInWords(d.missing)}: ${eventName(n)}`, body: ['A call for subs is up on the sub market.', eventWhen(n)].filter(Boolean).join(' · '), href };
+    case 'AVAILABILITY_NUDGE':
+      return { title: `${d.nudgedByName || d.teamName || 'Your captain'} asks: are you in for ${gameMoment(d, 'short')}?`, body: answerBody(d), href };
+    case 'AVAILABILITY_REMINDER':
+      return { title: `${capitalisedFirst(gameMoment(d, 'long'))} — are you in?`, body: answerBody(d), href };
     case 'SUB_MATCH':
       return { title: `Sub wanted: ${eventName(n)}`, body: [openPlaces(d.open), eventWhen(n)].filter(Boolean).join(' · '), href };
     case 'JOIN_REQUEST_APPROVED':
@@ -98,6 +104,37 @@ export function describeNotification(n: AppNotification): Described {
     default:
       return { title: 'Something happened', body: '', href };
   }
+}
+
+/**
+ * A game to answer, as a nudge or reminder names it: "Thu 9:30 PM vs Bears"
+ * (`long`: "Thursday 9:30 PM vs Bears"), on the rink's clock; the game's
+ * title stands in for an unknown opponent.
+ */
+function gameMoment(d: NotificationData, style: 'short' | 'long'): string {
+  const iso = d.startsAt ?? d.startDate ?? d.scheduledAt;
+  const zone = d.timeZone ?? d.timezone ?? undefined;
+  let when = '';
+  if (iso && !Number.isNaN(Date.parse(iso))) {
+    const opts: Intl.DateTimeFormatOptions = { weekday: style, hour: 'numeric', minute: '2-digit' };
+    try {
+      when = new Intl.DateTimeFormat('en-US', { ...opts, timeZone: zone }).format(new Date(iso));
+    } catch {
+      when = new Intl.DateTimeFormat('en-US', opts).format(new Date(iso));
+    }
+  }
+  if (d.opponent) return when ? `${when} vs ${d.opponent}` : `the game vs ${d.opponent}`;
+  const title = d.title ?? 'the game';
+  return when ? `${title}, ${when}` : title;
+}
+
+function capitalisedFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Under a nudge or reminder: the team, and where the answer goes. */
+function answerBody(d: NotificationData): string {
+  return [d.teamName, 'Answer in or out on the roster.'].filter(Boolean).join(' · ');
 }
 
 /** "3 skaters and 1 goalie" (the server's words for the game-day check). */

@@ -13,7 +13,9 @@ export type NotificationType =
   | 'EVENT_REMINDER'
   | 'SUB_MATCH'
   | 'SIDES_SET'
-  | 'SHORT_HANDED';
+  | 'SHORT_HANDED'
+  | 'AVAILABILITY_NUDGE'
+  | 'AVAILABILITY_REMINDER';
 
 /** What the screen shows, as of the fact; keys depend on the type. */
 export interface NotificationData {
@@ -44,6 +46,22 @@ export interface NotificationData {
   missing?: { skaters: number; goalies: number };
   /** SUB_MATCH: the places open when it matched (null = no limit). */
   open?: { skaters: number | null; goalies: number | null };
+  // AVAILABILITY_NUDGE / AVAILABILITY_REMINDER (docs/availability.md): a
+  // game of my roster I have not answered, with the game's `title` and
+  // `teamName` (mine) above.
+  /** The game's puck drop (RFC 3339). */
+  startsAt?: string;
+  /** The roster whose board takes the answer (the link goes there). */
+  rosterId?: string;
+  /** The native game's id, or the imported game's event id. */
+  gameId?: string;
+  kind?: 'GAME' | 'EVENT';
+  /** The other team, when known ("vs Bears"). */
+  opponent?: string | null;
+  /** The rink's zone for the time; `timezone` above is read too. */
+  timeZone?: string | null;
+  /** AVAILABILITY_NUDGE: who nudged, as a display name ("Alex asks…"); absent: the team asks. */
+  nudgedByName?: string | null;
 }
 
 export interface AppNotification {

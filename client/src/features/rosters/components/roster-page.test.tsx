@@ -7,7 +7,7 @@ import type { Roster, RosterDocument } from '../../../lib/api-types';
 import { fakeLiveSocket } from '../../../testing/fake-live-socket';
 import { apiError, mockApi, reply } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
-import { makeJoinRequest, makePlayer, makeRoster, makeRosterViewer } from '../testing';
+import { makeAvailabilityBoard, makeAvailabilityPlayer, makeGameAvailability, makeJoinRequest, makePlayer, makeRoster, makeRosterViewer } from '../testing';
 import { RosterPage } from './roster-page';
 
 // Whole-screen typing and clicking can pass the 5 s default on a busy box.
@@ -241,5 +241,35 @@ describe('RosterPage', { timeout: TIMEOUT_MS }, () => {
     setup({ 'GET /rosters/r-1': makeRoster() });
     expect(await screen.findByTestId('roster-schedule-link')).toHaveAttribute('href', '/teams/t-1/schedule');
     expect(screen.getByTestId('roster-standings-link')).toHaveAttribute('href', '/seasons/s-1/games');
+  });
+
+  it("shows the roster's players the availability board, the staff the rules too, and nobody else either", async () => {
+    const board = makeAvailabilityBoard({ games: [makeGameAvailability({ startsAt: new Date(Date.now() + 48 * 3_600_000).toISOString(), players: [makeAvailabilityPlayer({ userId: 'u-me' })] })] });
+    const member = setup({
+      'GET /rosters/r-1': makeRoster({ players: [makePlayer({ userId: 'u-me' })], viewer: makeRosterViewer({ isMember: true }) }),
+      'GET /rosters/r-1/availability': board,
+    });
+    expect(await screen.findByTestId('avail-game-g-1')).toHaveTextContent('Skaters 0 in · 0 out · 1 no answer');
+    expect(member.live.subscribe).toHaveBeenCalledWith('availability:r-1');
+    expect(screen.queryByTestId('availability-rules')).not.toBeInTheDocument();
+    expect(member.server.callsTo('GET', '/rosters/r-1/availability-rules')).toHaveLength(0);
+  });
+
+  it('gives the staff the board and its rules, even when they do not play', async () => {
+    setup({
+      'GET /rosters/r-1': makeRoster({ players: [makePlayer({ userId: 'u-bob' })], viewer: makeRosterViewer({ canManagePlayers: true, canEdit: true, canDecideRequests: true }) }),
+      'GET /rosters/r-1/availability': makeAvailabilityBoard({ games: [] }),
+      'GET /rosters/r-1/availability-rules': { lockMinutes: 120, minSkaters: 10, minGoalies: 1 },
+      'GET /rosters/r-1/join-requests': page,
+    });
+    expect(await screen.findByTestId('availability-card')).toHaveTextContent('No games in the next 60 days.');
+    expect(await screen.findByTestId('avail-rules-lockHours')).toHaveValue('2');
+  });
+
+  it('shows no board to someone not on the roster', async () => {
+    const { server } = setup({ 'GET /rosters/r-1': makeRoster({ players: [makePlayer({ userId: 'u-bob' })] }) });
+    expect(await screen.findByRole('heading', { name: 'Frozen Assets' })).toBeInTheDocument();
+    expect(screen.queryByTestId('availability-card')).not.toBeInTheDocument();
+    expect(server.callsTo('GET', '/rosters/r-1/availability')).toHaveLength(0);
   });
 });

@@ -1,6 +1,8 @@
 // /rosters/:id — a team's lineup for one season: players with numbers,
 // letters and stats; the viewer's own place (ask to join, pending, on it);
-// the deciders' queue; status and player management for the staff.
+// the deciders' queue; status and player management for the staff; and,
+// for the players and the staff, who is in for the games coming up
+// (docs/availability.md), with the staff's availability rules.
 //
 // One `roster:ID` subscription drives it: the newest of the REST read and
 // the pushed document (by seq) is what every card shows, so approvals,
@@ -20,6 +22,8 @@ import { PageSpinner } from '../../../components/ui/spinner';
 import { useRoster } from '../api/rosters';
 import { useLiveRoster } from '../api/live';
 import { standingOf } from '../model/roster';
+import { AvailabilityCard } from './availability-card';
+import { AvailabilityRulesCard } from './availability-rules-card';
 import { JoinPanel } from './join-panel';
 import { PlayersCard } from './players-card';
 import { RequestsQueue } from './requests-queue';
@@ -92,6 +96,9 @@ function RosterView({ rest }: { rest: Roster }) {
   const viewer = rest.viewer;
   const archived = doc.status === 'ARCHIVED';
   const standing = standingOf(doc, me.id);
+  // The board is the roster's players' and the team's staff's (docs/availability.md › The board).
+  const isStaff = viewer.canManagePlayers;
+  const seesAvailability = !archived && (standing.kind === 'member' || isStaff);
 
   return (
     <div className="stack-lg roster-page" data-testid="roster-page">
@@ -108,11 +115,13 @@ function RosterView({ rest }: { rest: Roster }) {
           <>
             <JoinPanel doc={doc} standing={standing} myId={me.id} addsDirectly={viewer.canManagePlayers} />
             {viewer.canDecideRequests && !archived && <RequestsQueue doc={doc} />}
+            {seesAvailability && <AvailabilityCard rosterId={doc.id} teamId={doc.teamId} myId={me.id} isStaff={isStaff} />}
             <PlayersCard doc={doc} viewer={viewer} myId={me.id} />
           </>
         }
         side={
           <>
+            {isStaff && !archived && <AvailabilityRulesCard rosterId={doc.id} />}
             {viewer.canEdit && <StatusCard doc={doc} />}
             <AboutCard doc={doc} />
           </>

@@ -1,12 +1,14 @@
 // The schedule feature's reads and writes: my schedule in a window, a
 // person's and a team's public one, the rosters I play on, my answer to an
-// event (the RSVP endpoint), and my calendar feed.
+// event (the RSVP endpoint) or to a league game (my availability on the
+// roster), and my calendar feed.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { CalendarFeed, MyRoster, NewCalendarFeed, Schedule } from '../../../lib/api-types';
+import type { CalendarFeed, MyRoster, NewCalendarFeed, Schedule, ScheduleItem } from '../../../lib/api-types';
+import { useAuth } from '../../../lib/auth/auth-context';
 import { randomId } from '../../../lib/random-id';
-import type { Answer } from '../model/schedule';
+import { answerCall, type Answer } from '../model/schedule';
 
 const enc = encodeURIComponent;
 
@@ -48,12 +50,19 @@ export function useMyRosters() {
   });
 }
 
-/** Answer an event in one tap; every schedule on screen reloads with the new standing. */
+/**
+ * Answer an event or a native league game in one tap (`answerCall` says
+ * where, by kind); every schedule on screen reloads with the new standing.
+ */
 export function useAnswer() {
   const client = useQueryClient();
+  // Rows also show on public schedules; only my own items (signed in) offer answers.
+  const myId = useAuth().user?.id ?? '';
   return useMutation({
-    mutationFn: ({ eventId, answer }: { eventId: string; answer: Answer }) =>
-      api.put<{ status: string; waitlistRank: number | null }>(`/events/${enc(eventId)}/rsvp`, { action: answer }, { headers: { 'Idempotency-Key': randomId('rsvp') } }),
+    mutationFn: ({ item, answer }: { item: ScheduleItem; answer: Answer }) => {
+      const call = answerCall(item, answer, myId);
+      return api.put<unknown>(call.path, call.body, call.keyed ? { headers: { 'Idempotency-Key': randomId('rsvp') } } : undefined);
+    },
     onSettled: () => client.invalidateQueries({ queryKey: ['schedule'] }),
   });
 }

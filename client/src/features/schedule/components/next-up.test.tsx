@@ -32,6 +32,7 @@ function item(over: Partial<ScheduleItem>): ScheduleItem {
     side: null,
     seasonName: null,
     myState: 'NOT_ANSWERED',
+    rosterId: null,
     waitlistRank: null,
     createdAt: later(-10),
     updatedAt: later(-10),
@@ -61,7 +62,6 @@ describe('NextUp', { timeout: 20_000 }, () => {
         items: [
           item({ myState: answered ? 'ATTENDING' : 'NOT_ANSWERED' }),
           item({ id: 'e2', title: 'Tuesday pickup', eventType: 'OTHER', teamName: null, myState: 'WAITLISTED', waitlistRank: 2, startsAt: later(3), endsAt: later(3.1) }),
-          item({ kind: 'GAME', id: 'g1', title: 'Ice Owls vs Rivals', eventType: null, myState: 'ON_ROSTER', startsAt: later(4), endsAt: later(4.1) }),
         ],
       }),
       'PUT /events/:id/rsvp': () => {
@@ -73,10 +73,6 @@ describe('NextUp', { timeout: 20_000 }, () => {
     const game = await screen.findByTestId('schedule-e1');
     expect(within(game).getByTestId('my-state')).toHaveTextContent('Not answered');
     expect(within(screen.getByTestId('schedule-e2')).getByTestId('my-state')).toHaveTextContent('Waitlist #2');
-    const league = screen.getByTestId('schedule-g1');
-    expect(within(league).getByTestId('my-state')).toHaveTextContent('On the roster');
-    expect(within(league).queryByRole('button')).toBeNull();
-    expect(within(league).getByRole('link', { name: 'Ice Owls vs Rivals' })).toHaveAttribute('href', '/games/g1');
 
     await userEvent.click(within(game).getByRole('button', { name: "I'm in" }));
     expect(await within(screen.getByTestId('schedule-e1')).findByText('In')).toBeInTheDocument();
@@ -86,6 +82,41 @@ describe('NextUp', { timeout: 20_000 }, () => {
     expect(puts[0]?.headers['Idempotency-Key']).toBeTruthy();
   });
 
+  it("answers a league game of my roster the same way, as my availability on that roster", async () => {
+    let mine: 'NOT_ANSWERED' | 'ATTENDING' | 'DECLINED' = 'NOT_ANSWERED';
+    const league = () => item({ kind: 'GAME', id: 'g1', title: 'Ice Owls vs Rivals', eventType: null, myState: mine, rosterId: 'r-1', startsAt: later(4), endsAt: later(4.1) });
+    const api = mockApi({
+      'GET /me/schedule': () => ({ from: later(0), to: later(28), items: [league()] }),
+      'PUT /rosters/:rosterId/availability/:gameId/players/:userId': (call) => {
+        mine = (call.body as { answer: string }).answer === 'IN' ? 'ATTENDING' : 'DECLINED';
+        return {};
+      },
+    });
+    renderWithProviders(<NextUp />);
+    const row = await screen.findByTestId('schedule-g1');
+    expect(within(row).getByTestId('my-state')).toHaveTextContent('Not answered');
+    expect(within(row).getByRole('link', { name: 'Ice Owls vs Rivals' })).toHaveAttribute('href', '/games/g1');
+
+    await userEvent.click(within(row).getByRole('button', { name: "I'm in" }));
+    expect(await within(screen.getByTestId('schedule-g1')).findByText('In')).toBeInTheDocument();
+    expect(within(screen.getByTestId('schedule-g1')).getByRole('button', { name: "Can't go" })).toBeInTheDocument();
+    const puts = api.callsTo('PUT', '/rosters/r-1/availability/g1/players/u-me');
+    expect(puts).toHaveLength(1);
+    expect(puts[0]?.body).toEqual({ answer: 'IN' });
+    expect(api.callsTo('PUT', '/events/g1/rsvp')).toHaveLength(0);
+  });
+
+  it("says a locked game's refusal in the server's words", async () => {
+    mockApi({
+      'GET /me/schedule': { from: later(0), to: later(28), items: [item({ kind: 'GAME', id: 'g1', title: 'Ice Owls vs Rivals', eventType: null, rosterId: 'r-1' })] },
+      'PUT /rosters/:rosterId/availability/:gameId/players/:userId': apiError(409, 'conflict', "Answers locked at 7:30 PM — you can still say you're out"),
+    });
+    renderWithProviders(<NextUp />);
+    const row = await screen.findByTestId('schedule-g1');
+    await userEvent.click(within(row).getByRole('button', { name: "I'm in" }));
+    expect(await within(row).findByTestId('answer-error')).toHaveTextContent("Answers locked at 7:30 PM — you can still say you're out");
+  });
+
   it('says so when nothing is coming up', async () => {
     mockApi({ 'GET /me/schedule': { from: later(0), to: later(28), items: [] } });
     renderWithProviders(<NextUp />);
@@ -93,15 +124,15 @@ describe('NextUp', { timeout: 20_000 }, () => {
   });
   it("drops today's finished game, keeps my waitlisted pickup past six rows, and moves a live score from the game's topic", async () => {
     const games = Array.from({ length: 6 }, (_, n) =>
-      item({ kind: 'GAME', id: `g${n}`, title: `Game ${n}`, eventType: null, myState: 'ON_ROSTER', status: 'SCHEDULED', startsAt: later(0.5 + n), endsAt: later(0.6 + n) }),
+      item({ kind: 'GAME', id: `g${n}`, title: `Game ${n}`, eventType: null, myState: 'NOT_ANSWERED', rosterId: 'r-1', status: 'SCHEDULED', startsAt: later(0.5 + n), endsAt: later(0.6 + n) }),
     );
     mockApi({
       'GET /me/schedule': {
         from: later(0),
         to: later(28),
         items: [
-          item({ kind: 'GAME', id: 'done', title: 'Earlier today', eventType: null, myState: 'ON_ROSTER', status: 'FINAL', homeScore: 3, awayScore: 1, startsAt: later(-0.1), endsAt: later(0.01) }),
-          item({ kind: 'GAME', id: 'now', title: 'Under way', eventType: null, myState: 'ON_ROSTER', status: 'LIVE', homeScore: 0, awayScore: 0, startsAt: later(-0.02), endsAt: later(0.05) }),
+          item({ kind: 'GAME', id: 'done', title: 'Earlier today', eventType: null, myState: 'NOT_ANSWERED', rosterId: 'r-1', status: 'FINAL', homeScore: 3, awayScore: 1, startsAt: later(-0.1), endsAt: later(0.01) }),
+          item({ kind: 'GAME', id: 'now', title: 'Under way', eventType: null, myState: 'NOT_ANSWERED', rosterId: 'r-1', status: 'LIVE', homeScore: 0, awayScore: 0, startsAt: later(-0.02), endsAt: later(0.05) }),
           ...games,
           item({ id: 'pickup', title: 'Sunday pickup', eventType: 'OTHER', teamName: null, myState: 'WAITLISTED', waitlistRank: 1, startsAt: later(9), endsAt: later(9.1) }),
         ],

@@ -1,6 +1,6 @@
 // One game or event of a schedule: when (on the rink's clock, the zone
 // named when it is not the viewer's), what, where, my standing, and the
-// one-tap answers an event of mine offers.
+// one-tap answers an event of mine, or a league game of my roster, offers.
 
 import { useRef } from 'react';
 import { Link } from 'react-router';
@@ -12,9 +12,13 @@ import { Button } from '../../../components/ui/button';
 import { useAnswer } from '../api/schedule';
 import { answerLabel, answersFor, scoreLine, stateLabel, stateTone, zonedWhen } from '../model/schedule';
 
-/** A refusal in words: a deleted event is "Event not found", whatever the server's phrase. */
-export function answerError(err: unknown): string {
-  if (err instanceof ApiError && err.status === 404) return 'Event not found. It may have been deleted.';
+/**
+ * A refusal in words: a deleted event is "Event not found", whatever the
+ * server's phrase; a game's refusal (locked, over, off the roster) is the
+ * server's own sentence.
+ */
+export function answerError(err: unknown, kind: ScheduleItem['kind'] = 'EVENT'): string {
+  if (kind === 'EVENT' && err instanceof ApiError && err.status === 404) return 'Event not found. It may have been deleted.';
   return errorMessage(err);
 }
 
@@ -67,7 +71,7 @@ export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; show
                 variant={a === 'ATTENDING' ? 'primary' : 'ghost'}
                 loading={answer.isPending && answer.variables?.answer === a}
                 disabled={answer.isPending}
-                onClick={() => answer.mutate({ eventId: item.id, answer: a })}
+                onClick={() => answer.mutate({ item, answer: a })}
               >
                 {answerLabel(a, item.myState)}
               </Button>
@@ -76,7 +80,7 @@ export function ScheduleRow({ item, showDay = true }: { item: ScheduleItem; show
         )}
         {answer.isError && (
           <span className="agenda-row__error" role="alert" ref={errorRef} data-testid="answer-error">
-            {answerError(answer.error)}
+            {answerError(answer.error, item.kind)}
           </span>
         )}
       </div>

@@ -25,7 +25,7 @@ describe('selectNextUp', () => {
   });
 
   it('caps the list at six but never cuts my own places (a waitlisted pickup)', () => {
-    const rows = [...Array.from({ length: 7 }, (_, i) => row(`game${i}`, { myState: 'ON_ROSTER' })), row('pickup', { myState: 'WAITLISTED' }), row('skate', { myState: 'ATTENDING' })];
+    const rows = [...Array.from({ length: 7 }, (_, i) => row(`game${i}`, { myState: 'NOT_ANSWERED' })), row('pickup', { myState: 'WAITLISTED' }), row('skate', { myState: 'ATTENDING' })];
     const shown = ids(selectNextUp(rows, now));
     expect(shown).toEqual(['game0', 'game1', 'game2', 'game3', 'pickup', 'skate']);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScheduleItem } from '../../../lib/api-types';
-import { answerLabel, answersFor, dayKey, startOfWeek, stateLabel, stateTone, weekDays, zonedWhen } from './schedule';
+import { answerCall, answerLabel, answersFor, dayKey, startOfWeek, stateLabel, stateTone, weekDays, zonedWhen } from './schedule';
 
 function item(over: Partial<ScheduleItem> = {}): ScheduleItem {
   return {
@@ -23,6 +23,7 @@ function item(over: Partial<ScheduleItem> = {}): ScheduleItem {
     side: null,
     seasonName: null,
     myState: 'NOT_ANSWERED',
+    rosterId: null,
     waitlistRank: null,
     createdAt: '2026-11-01T00:00:00Z',
     updatedAt: '2026-11-01T00:00:00Z',
@@ -50,16 +51,41 @@ describe('my standing', () => {
     expect(stateTone('ATTENDING')).toBe('in');
   });
 
-  it('offers one tap to answer an event, and none on a game, a cancelled or a past event', () => {
+  it('offers one tap to answer an event, and none on a cancelled or a past event', () => {
     expect(answersFor(item(), BEFORE)).toEqual(['ATTENDING', 'DECLINED']);
     expect(answersFor(item({ myState: 'WAITLISTED' }), BEFORE)).toEqual(['DECLINED']);
     expect(answersFor(item({ myState: 'DECLINED' }), BEFORE)).toEqual(['ATTENDING']);
-    expect(answersFor(item({ kind: 'GAME', myState: 'ON_ROSTER' }), BEFORE)).toEqual([]);
     expect(answersFor(item({ status: 'CANCELLED' }), BEFORE)).toEqual([]);
     expect(answersFor(item(), new Date('2026-12-01T00:00:00Z'))).toEqual([]);
     expect(answersFor(item({ myState: null }), BEFORE)).toEqual([]);
     expect(answerLabel('DECLINED', 'WAITLISTED')).toBe('Leave waitlist');
     expect(answerLabel('ATTENDING', 'NOT_ANSWERED')).toBe("I'm in");
+  });
+
+  it("offers the same taps on a league game of my roster, as my availability, but not on one that is over or off", () => {
+    const game = (over: Partial<ScheduleItem> = {}) => item({ kind: 'GAME', id: 'g1', eventType: null, rosterId: 'r-1', ...over });
+    expect(answersFor(game(), BEFORE)).toEqual(['ATTENDING', 'DECLINED']);
+    expect(answersFor(game({ myState: 'ATTENDING' }), BEFORE)).toEqual(['DECLINED']);
+    expect(answersFor(game({ myState: 'DECLINED' }), BEFORE)).toEqual(['ATTENDING']);
+    expect(stateLabel(game({ myState: 'DECLINED' }))).toBe('Out');
+    expect(stateLabel(game())).toBe('Not answered');
+    // No roster to answer on (someone else's schedule), or nothing left to answer.
+    expect(answersFor(game({ rosterId: null }), BEFORE)).toEqual([]);
+    for (const status of ['FINAL', 'CANCELLED', 'POSTPONED']) expect(answersFor(game({ status }), BEFORE)).toEqual([]);
+    expect(answersFor(game(), new Date('2026-12-01T00:00:00Z'))).toEqual([]);
+  });
+});
+
+describe('where a tap goes', () => {
+  it("sends an event's answer as my RSVP, with an idempotency key", () => {
+    expect(answerCall(item({ id: 'e 1' }), 'ATTENDING', 'u-me')).toEqual({ path: '/events/e%201/rsvp', body: { action: 'ATTENDING' }, keyed: true });
+    expect(answerCall(item(), 'DECLINED', 'u-me').body).toEqual({ action: 'DECLINED' });
+  });
+
+  it("sends a league game's answer as my availability on the item's roster", () => {
+    const game = item({ kind: 'GAME', id: 'g1', rosterId: 'r-1' });
+    expect(answerCall(game, 'ATTENDING', 'u-me')).toEqual({ path: '/rosters/r-1/availability/g1/players/u-me', body: { answer: 'IN' }, keyed: false });
+    expect(answerCall(game, 'DECLINED', 'u-me').body).toEqual({ answer: 'OUT' });
   });
 });
 

@@ -2,6 +2,7 @@
 // zone (named when it is not the browser's), and the days of a week.
 
 import type { ScheduleItem, ScheduleState } from '../../../lib/api-types';
+import { answerPath } from '../../../lib/availability';
 import { deviceZone, sameClock, zoneAbbreviation } from '../../../lib/rink-time';
 
 /** The browser's IANA zone (UTC when it cannot tell): lib/rink-time.ts's. */
@@ -9,8 +10,10 @@ export const browserZone = deviceZone;
 
 /**
  * "In", "Waitlist #2", "Not answered"…; null where there is nothing to say
- * (public views). A cancelled event is never "In" (issue 26): it says what
- * the answer was ("Was in"), in the muted tone of [`stateTone`].
+ * (public views). A native league game says my availability the same way
+ * (docs/availability.md › My schedule). A cancelled event is never "In"
+ * (issue 26): it says what the answer was ("Was in"), in the muted tone of
+ * [`stateTone`].
  */
 export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank' | 'status'>): string | null {
   if (item.status === 'CANCELLED' && item.myState === 'ATTENDING') return 'Was in';
@@ -24,26 +27,31 @@ export function stateLabel(item: Pick<ScheduleItem, 'myState' | 'waitlistRank' |
       return 'Out';
     case 'NOT_ANSWERED':
       return 'Not answered';
-    case 'ON_ROSTER':
-      return 'On the roster';
     default:
       return null;
   }
 }
 
-export type StateTone = 'in' | 'wait' | 'out' | 'ask' | 'roster';
+export type StateTone = 'in' | 'wait' | 'out' | 'ask';
 
 /** The colour of a standing; a cancelled item's is never green ("in") or amber ("wait"). */
 export function stateTone(state: ScheduleState, status?: ScheduleItem['status']): StateTone {
   if (status === 'CANCELLED' && (state === 'ATTENDING' || state === 'WAITLISTED')) return 'out';
-  return ({ ATTENDING: 'in', WAITLISTED: 'wait', DECLINED: 'out', NOT_ANSWERED: 'ask', ON_ROSTER: 'roster' } as const)[state];
+  return ({ ATTENDING: 'in', WAITLISTED: 'wait', DECLINED: 'out', NOT_ANSWERED: 'ask' } as const)[state];
 }
 
 export type Answer = 'ATTENDING' | 'DECLINED';
 
-/** The one-tap answers an item offers: an event I may answer, not cancelled and not over. */
+/** A game or event that will not be played (as it stands) or is over: nothing to answer. */
+const NOT_ANSWERABLE: ReadonlySet<string> = new Set(['CANCELLED', 'POSTPONED', 'FINAL']);
+
+/**
+ * The one-tap answers an item offers: an event of mine, or a native league
+ * game of a roster I play on (my availability), not cancelled and not over.
+ */
 export function answersFor(item: ScheduleItem, now: Date = new Date()): Answer[] {
-  if (item.kind !== 'EVENT' || item.status === 'CANCELLED' || !item.myState) return [];
+  if (!item.myState || NOT_ANSWERABLE.has(item.status)) return [];
+  if (item.kind === 'GAME' && !item.rosterId) return [];
   if (new Date(item.endsAt).getTime() < now.getTime()) return [];
   switch (item.myState) {
     case 'NOT_ANSWERED':
@@ -62,6 +70,27 @@ export function answersFor(item: ScheduleItem, now: Date = new Date()): Answer[]
 export function answerLabel(answer: Answer, from: ScheduleState | null): string {
   if (answer === 'ATTENDING') return "I'm in";
   return from === 'WAITLISTED' ? 'Leave waitlist' : "Can't go";
+}
+
+/** The request one tap makes: where it goes and what it says. */
+export interface AnswerCall {
+  path: string;
+  body: { action: Answer } | { answer: 'IN' | 'OUT' };
+  /** Sent with an Idempotency-Key: an RSVP (a command the server applies once); an availability answer is a plain idempotent PUT. */
+  keyed: boolean;
+}
+
+/**
+ * Where an answer goes, by kind: an event's is my RSVP; a native game's is
+ * my availability on the roster the item names (docs/availability.md ›
+ * Answering). The rest of the tap (the button, the reload) is the same.
+ */
+export function answerCall(item: Pick<ScheduleItem, 'kind' | 'id' | 'rosterId'>, answer: Answer, myId: string): AnswerCall {
+  const enc = encodeURIComponent;
+  if (item.kind === 'GAME' && item.rosterId) {
+    return { path: answerPath(item.rosterId, item.id, myId), body: { answer: answer === 'ATTENDING' ? 'IN' : 'OUT' }, keyed: false };
+  }
+  return { path: `/events/${enc(item.id)}/rsvp`, body: { action: answer }, keyed: true };
 }
 
 /** The zone an item's times are shown in: the rink's, else the browser's. */

@@ -14,7 +14,7 @@ import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { CheckIcon, MegaphoneIcon } from '../../../components/ui/icons';
 import { useCreateStatus, useDeleteStatus, useMyStatuses } from '../api/statuses';
 import { callNoun } from '../model/describe';
-import { useNow } from '../model/use-now';
+import { useNow } from '../../../lib/use-now';
 import '../subs.css';
 
 export interface EventSubsCallProps {

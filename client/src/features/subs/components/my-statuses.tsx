@@ -12,7 +12,7 @@ import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { EditIcon, PlusIcon } from '../../../components/ui/icons';
 import { useDeleteStatus, useMyStatuses, useMyTeams } from '../api/statuses';
 import { EventStrip, LevelChip, PositionChips, TypeChip, Until } from './status-bits';
-import { useNow } from '../model/use-now';
+import { useNow } from '../../../lib/use-now';
 import { StatusForm } from './status-form';
 
 export function MyStatuses() {

@@ -1,5 +1,6 @@
-// The time as a render input: statuses run out by the clock, with no write
-// (and so no push) when they do, so lists that hide ended ones re-read it.
+// The time as a render input, for what changes with the clock alone and no
+// write (so no push) says so: statuses that run out (the sub market), "Nudged
+// 3 min ago" and a lock passing (a roster's availability board).
 
 import { useEffect, useState } from 'react';
 
