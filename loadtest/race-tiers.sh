@@ -7,7 +7,8 @@
 #
 #   loadtest/race-tiers.sh [sqlite|postgres] [ROUNDS] [extra race options…]
 #
-# Needs release builds (target/release/rinkside, …/rinkside-loadtest) and,
+# Needs release builds (target/release/rinkside, …/rinkside-loadtest: `cargo build
+# --release -p rinkside --bin rinkside && cargo build --release -p rinkside-loadtest`) and,
 # for postgres, PostgreSQL at $PG_URL (default postgres://postgres@127.0.0.1:5432/test).
 # Prints one labelled JSON report per run to stdout (A/1, B/1, A/2, …).
 set -euo pipefail
@@ -19,6 +20,9 @@ lt=${LOADTEST:-target/release/rinkside-loadtest}
 pg=${PG_URL:-postgres://postgres@127.0.0.1:5432/test}
 port=${PORT:-8392}
 share=${REGULARS_SHARE:-0.2}
+for bin in "$server_bin" "$lt"; do
+  [ -x "$bin" ] || { echo "race-tiers: $bin is missing; build it first (see above)" >&2; exit 2; }
+done
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 start() {

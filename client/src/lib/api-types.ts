@@ -1166,6 +1166,8 @@ export type AvailabilityAnswer = 'IN' | 'OUT';
  */
 export const AVAILABILITY_GROUPS = ['skaters', 'defence', 'goalies', 'subs'] as const;
 export type AvailabilityGroup = (typeof AVAILABILITY_GROUPS)[number];
+/** A player's group as the wire names it (the enum's UPPER_CASE): `counts` is keyed by its lower case. */
+export type AvailabilityPlayerGroup = Uppercase<AvailabilityGroup>;
 
 /** `GET`/`PUT /rosters/{id}/availability-rules`; each field null = off. */
 export interface AvailabilityRules {
@@ -1200,7 +1202,7 @@ export interface AvailabilityPlayer {
   position: HockeyPosition | null;
   jerseyNumber: number | null;
   commitmentLevel: RosterCommitment;
-  group: AvailabilityGroup;
+  group: AvailabilityPlayerGroup;
   answer: AvailabilityAnswer | null;
   answeredAt: string | null;
   /** An *out* given after the lock. */

@@ -1,6 +1,6 @@
 // Test data for the roster feature's tests (not shipped: only tests import it).
 
-import type { AvailabilityBoard, AvailabilityCounts, AvailabilityPlayer, GameAvailability, JoinRequest, Roster, RosterPlayer, RosterViewer } from '../../lib/api-types';
+import type { AvailabilityBoard, AvailabilityCounts, AvailabilityGroup, AvailabilityPlayer, GameAvailability, JoinRequest, Roster, RosterPlayer, RosterViewer } from '../../lib/api-types';
 
 const NOW = '2026-11-01T18:00:00.000Z';
 
@@ -96,7 +96,7 @@ export function makeAvailabilityPlayer(over: Partial<AvailabilityPlayer> = {}): 
     position: 'CENTER',
     jerseyNumber: null,
     commitmentLevel: 'FULL_TIME',
-    group: 'skaters',
+    group: 'SKATERS',
     answer: null,
     answeredAt: null,
     late: false,
@@ -113,7 +113,7 @@ export function countsOf(players: AvailabilityPlayer[]): AvailabilityCounts {
     subs: { in: 0, out: 0, noAnswer: 0 },
   };
   for (const p of players) {
-    const c = counts[p.group];
+    const c = counts[p.group.toLowerCase() as AvailabilityGroup];
     if (p.answer === 'IN') c.in += 1;
     else if (p.answer === 'OUT') c.out += 1;
     else c.noAnswer += 1;

@@ -74,8 +74,8 @@ describe('describeNotification', () => {
   });
 
   it('asks for an answer to a game of my roster, and opens the roster', () => {
-    const data = { title: 'Ice Owls vs Bears', startsAt: '2026-11-27T02:30:00.000Z', timeZone: 'America/Toronto', rosterId: 'r-1', gameId: 'g-1', kind: 'GAME' as const, teamName: 'Ice Owls', opponent: 'Bears' };
-    const nudge = describeNotification(makeNotification({ type: 'AVAILABILITY_NUDGE', resourceType: 'GAME', resourceId: 'g-1', data: { ...data, nudgedByName: 'Alex' } }));
+    const data = { title: 'Ice Owls vs Bears', startDate: '2026-11-27T02:30:00.000Z', timezone: 'America/Toronto', rosterId: 'r-1', gameId: 'g-1', kind: 'GAME' as const, teamName: 'Ice Owls', opponent: 'Bears' };
+    const nudge = describeNotification(makeNotification({ type: 'AVAILABILITY_NUDGE', resourceType: 'GAME', resourceId: 'g-1', data: { ...data, byName: 'Alex' } }));
     expect(nudge.title).toBe('Alex asks: are you in for Thu 9:30 PM vs Bears?');
     expect(nudge.body).toBe('Ice Owls · Answer in or out on the roster.');
     expect(nudge.href).toBe('/rosters/r-1');

@@ -86,7 +86,7 @@ export function describeNotification(n: AppNotification): Described {
     case 'SHORT_HANDED':
       return { title: `Short ${missingInWords(d.missing)}: ${eventName(n)}`, body: ['A call for subs is up on the sub market.', eventWhen(n)].filter(Boolean).join(' · '), href };
     case 'AVAILABILITY_NUDGE':
-      return { title: `${d.nudgedByName || d.teamName || 'Your captain'} asks: are you in for ${gameMoment(d, 'short')}?`, body: answerBody(d), href };
+      return { title: `${d.byName || d.teamName || 'Your captain'} asks: are you in for ${gameMoment(d, 'short')}?`, body: answerBody(d), href };
     case 'AVAILABILITY_REMINDER':
       return { title: `${capitalisedFirst(gameMoment(d, 'long'))} — are you in?`, body: answerBody(d), href };
     case 'SUB_MATCH':
@@ -112,8 +112,8 @@ export function describeNotification(n: AppNotification): Described {
  * title stands in for an unknown opponent.
  */
 function gameMoment(d: NotificationData, style: 'short' | 'long'): string {
-  const iso = d.startsAt ?? d.startDate ?? d.scheduledAt;
-  const zone = d.timeZone ?? d.timezone ?? undefined;
+  const iso = d.startDate;
+  const zone = d.timezone ?? undefined;
   let when = '';
   if (iso && !Number.isNaN(Date.parse(iso))) {
     const opts: Intl.DateTimeFormatOptions = { weekday: style, hour: 'numeric', minute: '2-digit' };

@@ -47,10 +47,8 @@ export interface NotificationData {
   /** SUB_MATCH: the places open when it matched (null = no limit). */
   open?: { skaters: number | null; goalies: number | null };
   // AVAILABILITY_NUDGE / AVAILABILITY_REMINDER (docs/availability.md): a
-  // game of my roster I have not answered, with the game's `title` and
-  // `teamName` (mine) above.
-  /** The game's puck drop (RFC 3339). */
-  startsAt?: string;
+  // game of my roster I have not answered, with the game's `title`,
+  // `startDate`, `timezone`, `facilityName` and `teamName` (mine) above.
   /** The roster whose board takes the answer (the link goes there). */
   rosterId?: string;
   /** The native game's id, or the imported game's event id. */
@@ -58,10 +56,8 @@ export interface NotificationData {
   kind?: 'GAME' | 'EVENT';
   /** The other team, when known ("vs Bears"). */
   opponent?: string | null;
-  /** The rink's zone for the time; `timezone` above is read too. */
-  timeZone?: string | null;
-  /** AVAILABILITY_NUDGE: who nudged, as a display name ("Alex asks…"); absent: the team asks. */
-  nudgedByName?: string | null;
+  /** AVAILABILITY_NUDGE: who nudged, as a display name ("Alex asks…"). */
+  byName?: string | null;
 }
 
 export interface AppNotification {

@@ -10,7 +10,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { ApiError, api } from '../../../lib/api';
 import type { AvailabilityAnswer, AvailabilityBoard, AvailabilityRules, GameAvailability, NudgeResult, Status } from '../../../lib/api-types';
 import { availabilityTopic, putAvailabilityAnswer, withGame } from '../../../lib/availability';
-import { useTopic } from '../../../lib/ws';
+import { useTopic, useTopicUpdates } from '../../../lib/ws';
 import { boardView, type SubsCallBody, type WrittenGame } from '../model/availability';
 
 const enc = encodeURIComponent;
@@ -47,6 +47,18 @@ export function useAvailabilityBoard(rosterId: string, enabled = true) {
   const took = useCallback((game: GameAvailability) => setWritten((w) => ({ ...w, [game.gameId]: { game, liveSeq, restAt } })), [liveSeq, restAt]);
   const board = boardView({ live, rest: rest.data ?? null, restAt }, written);
   return { board, isLive: live !== null, rest, took };
+}
+
+/**
+ * An imported game's answers are its event's RSVPs (docs/availability.md),
+ * given on the event page as well as here: while the game is shown, every
+ * push of its `event:` topic reads the game's availability again.
+ */
+export function useImportedGameAnswers(rosterId: string, game: GameAvailability, took: (game: GameAvailability) => void) {
+  const topic = game.kind === 'EVENT' ? `event:${game.gameId}` : null;
+  useTopicUpdates(topic, () => {
+    api.get<GameAvailability>(`/rosters/${enc(rosterId)}/availability/${enc(game.gameId)}`).then(took, () => undefined);
+  });
 }
 
 /**

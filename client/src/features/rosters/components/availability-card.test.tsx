@@ -18,9 +18,9 @@ const at = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
 
 const me = makeAvailabilityPlayer({ userId: 'u-me', firstName: 'Mia', lastName: 'Me', jerseyNumber: 9 });
 const ada = makeAvailabilityPlayer({ userId: 'u-ada', firstName: 'Ada', lastName: 'Aho', jerseyNumber: 4, answer: 'IN', answeredAt: at(-5) });
-const dan = makeAvailabilityPlayer({ userId: 'u-dan', firstName: 'Dan', lastName: 'Dee', jerseyNumber: 2, position: 'LEFT_DEFENSE', group: 'defence', answer: 'OUT', late: true });
-const gus = makeAvailabilityPlayer({ userId: 'u-gus', firstName: 'Gus', lastName: 'Goal', jerseyNumber: 30, position: 'GOALIE', group: 'goalies' });
-const sam = makeAvailabilityPlayer({ userId: 'u-sam', firstName: 'Sam', lastName: 'Sub', position: 'RIGHT_WING', group: 'subs', commitmentLevel: 'SUBSTITUTE' });
+const dan = makeAvailabilityPlayer({ userId: 'u-dan', firstName: 'Dan', lastName: 'Dee', jerseyNumber: 2, position: 'LEFT_DEFENSE', group: 'DEFENCE', answer: 'OUT', late: true });
+const gus = makeAvailabilityPlayer({ userId: 'u-gus', firstName: 'Gus', lastName: 'Goal', jerseyNumber: 30, position: 'GOALIE', group: 'GOALIES' });
+const sam = makeAvailabilityPlayer({ userId: 'u-sam', firstName: 'Sam', lastName: 'Sub', position: 'RIGHT_WING', group: 'SUBS', commitmentLevel: 'SUBSTITUTE' });
 
 /** A game two days ahead with these players, counted as the server counts them. */
 function game(over: Partial<GameAvailability> = {}): GameAvailability {

@@ -18,7 +18,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { CalendarIcon, CheckIcon, MegaphoneIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
-import { useAvailabilityBoard, useMyStatuses, useNudge, usePostSubsCall, useSetAvailability } from '../api/availability';
+import { useAvailabilityBoard, useImportedGameAnswers, useMyStatuses, useNudge, usePostSubsCall, useSetAvailability } from '../api/availability';
 import {
   answerWords,
   callFor,
@@ -109,6 +109,7 @@ interface GameProps {
 function AvailabilityGame({ game, rosterId, teamId, myId, isStaff, now, took }: GameProps) {
   const answer = useSetAvailability(rosterId, took);
   const nudge = useNudge(rosterId, took);
+  useImportedGameAnswers(rosterId, game, took);
   const [showPlayers, setShowPlayers] = useState(false);
   const me = game.players.find((p) => p.userId === myId) ?? null;
   const locked = isLocked(game, now);
@@ -230,7 +231,7 @@ function AvailabilityGame({ game, rosterId, teamId, myId, isStaff, now, took }: 
           {showPlayers && (
             <div className="avail-players__groups" data-testid="avail-players">
               {AVAILABILITY_GROUPS.map((group) => {
-                const players = game.players.filter((p) => p.group === group);
+                const players = game.players.filter((p) => p.group === group.toUpperCase());
                 if (players.length === 0) return null;
                 return (
                   <section key={group} className="avail-group" aria-label={GROUP_LABELS[group]}>

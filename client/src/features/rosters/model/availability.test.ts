@@ -34,8 +34,8 @@ describe('the counts in words', () => {
   it('lists only the groups someone is in, subs last and apart', () => {
     const players = [
       makeAvailabilityPlayer({ userId: 'u-a', answer: 'IN' }),
-      makeAvailabilityPlayer({ userId: 'u-g', group: 'goalies', position: 'GOALIE' }),
-      makeAvailabilityPlayer({ userId: 'u-s', group: 'subs', commitmentLevel: 'SUBSTITUTE', answer: 'OUT' }),
+      makeAvailabilityPlayer({ userId: 'u-g', group: 'GOALIES', position: 'GOALIE' }),
+      makeAvailabilityPlayer({ userId: 'u-s', group: 'SUBS', commitmentLevel: 'SUBSTITUTE', answer: 'OUT' }),
     ];
     expect(countLines(makeGameAvailability({ players }).counts)).toEqual([
       { group: 'skaters', text: 'Skaters 1 in · 0 out · 0 no answer' },
