@@ -31,6 +31,8 @@
 //!   split and Dark/Light sides are in the `rinkside-pickup` crate).
 //! - [`rule_moments`] acts on the moments of events' RSVP rules (regulars'
 //!   window closing, the game-day check), one node at a time.
+//! - [`chat`] is team chat: a conversation per roster and per event, who is
+//!   in it, and the pushes after each message.
 //! - [`error`] is the one error type and the contract's envelope.
 //!
 //! Tests: every parser of outside input has a `mod fuzz` beside it (proptest
@@ -40,6 +42,7 @@
 pub mod api;
 pub mod auth;
 pub mod calendar;
+pub mod chat;
 pub mod commands;
 pub mod config;
 pub mod db;

@@ -133,6 +133,14 @@ pub enum Action<'a> {
     ManageAvailability {
         roster_id: &'a str,
     },
+    /// Read and post in a roster's conversation (docs/chat.md).
+    TalkOnRoster {
+        roster_id: &'a str,
+    },
+    /// Delete anyone's message in a roster's conversation.
+    ModerateRosterChat {
+        roster_id: &'a str,
+    },
     /// Give a player's answer for a game: the player, or the captain's side.
     AnswerAvailability {
         roster_id: &'a str,
@@ -240,10 +248,12 @@ impl Action<'_> {
             // in a division, rename it or archive it at season's end.
             Action::EditRoster { .. } => &[TeamOwner, TeamManager, FacilityOwner, FacilityManager],
             Action::RemovePlayer { .. } => &[TeamOwner, TeamManager, Myself],
-            Action::DecideJoinRequests { .. } | Action::ManageAvailability { .. } => {
-                &[TeamOwner, TeamManager, RosterCaptain]
+            Action::DecideJoinRequests { .. }
+            | Action::ManageAvailability { .. }
+            | Action::ModerateRosterChat { .. } => &[TeamOwner, TeamManager, RosterCaptain],
+            Action::ReadAvailability { .. } | Action::TalkOnRoster { .. } => {
+                &[TeamOwner, TeamManager, RosterCaptain, RosterMember]
             }
-            Action::ReadAvailability { .. } => &[TeamOwner, TeamManager, RosterCaptain, RosterMember],
             Action::AnswerAvailability { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
             Action::ViewJoinRequest { .. } => &[TeamOwner, TeamManager, RosterCaptain, Myself],
             Action::EditProfile { .. }
@@ -318,6 +328,8 @@ impl Action<'_> {
             | Action::ViewJoinRequest { roster_id, .. }
             | Action::ReadAvailability { roster_id }
             | Action::ManageAvailability { roster_id }
+            | Action::TalkOnRoster { roster_id }
+            | Action::ModerateRosterChat { roster_id }
             | Action::AnswerAvailability { roster_id, .. } => Object::Roster(roster_id),
             Action::CreateFacility
             | Action::CreateTeam

@@ -80,6 +80,7 @@ impl Application {
         });
         crate::sync::scheduler::spawn(state.clone());
         crate::notify::reminders::spawn(state.clone());
+        crate::notify::chat_unread::spawn(state.clone());
         crate::rule_moments::spawn(state.clone());
         let listener = TcpListener::bind(&config.bind)?;
         let port = listener.local_addr()?.port();

@@ -5,6 +5,7 @@
 
 pub mod availability;
 pub mod calendar;
+pub mod chat;
 pub mod dev;
 pub mod divisions;
 pub mod events;
@@ -55,6 +56,7 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(sync::config)
         .configure(rosters::config)
         .configure(availability::config)
+        .configure(chat::config)
         .configure(events::config)
         .configure(games::config)
         .configure(feed::config)

@@ -6,6 +6,7 @@
 pub mod access;
 pub mod availability;
 pub mod bills;
+pub mod chat;
 pub mod check_ins;
 pub mod command_results;
 pub mod demo;
@@ -493,4 +494,9 @@ mod fuzz {
             prop_assert!((1..=MAX_PAGE_ROWS).contains(&page_limit(asked)));
         }
     }
+}
+
+/// Whether a write failed on a UNIQUE constraint (a racing duplicate).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.kind() == sqlx::error::ErrorKind::UniqueViolation)
 }

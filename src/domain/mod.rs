@@ -115,7 +115,7 @@ string_enum!(
         AddedToRoster => "ADDED_TO_ROSTER", GameStarted => "GAME_STARTED", GameFinal => "GAME_FINAL",
         EventReminder => "EVENT_REMINDER", SubMatch => "SUB_MATCH", SidesSet => "SIDES_SET",
         ShortHanded => "SHORT_HANDED", AvailabilityNudge => "AVAILABILITY_NUDGE",
-        AvailabilityReminder => "AVAILABILITY_REMINDER",
+        AvailabilityReminder => "AVAILABILITY_REMINDER", ChatMessage => "CHAT_MESSAGE",
     }
 );
 

@@ -114,6 +114,11 @@ pub fn words(row: &NotificationRow) -> (String, String) {
         Some(NotificationType::AvailabilityReminder) => {
             (format!("Are you in? {title}"), format!("You have not said whether you play for {team}."))
         }
+        Some(NotificationType::ChatMessage) => {
+            let n = n("unread");
+            let many = if n == 1 { "1 new message".to_string() } else { format!("{n} new messages") };
+            (format!("{many} in {title}"), format!("{}: {}", s("from"), s("preview")))
+        }
         Some(NotificationType::JoinRequestApproved) => {
             (format!("Welcome to {team}"), format!("Your request to join {roster} was approved."))
         }

@@ -8,6 +8,7 @@
 //! Nobody is told about their own action: an organiser who removes
 //! themselves, a manager who puts themselves on a roster.
 
+pub mod chat_unread;
 pub mod mail;
 pub mod reminders;
 

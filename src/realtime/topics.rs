@@ -28,10 +28,14 @@ pub enum Kind {
     Series,
     /// A roster's availability board (docs/availability.md).
     Availability,
+    /// One conversation's messages (docs/chat.md).
+    Chat,
+    /// A person's own unread counts of their conversations.
+    Chats,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Event,
         Kind::Game,
         Kind::Season,
@@ -44,6 +48,8 @@ impl Kind {
         Kind::Notifications,
         Kind::Series,
         Kind::Availability,
+        Kind::Chat,
+        Kind::Chats,
     ];
 
     pub fn prefix(self) -> &'static str {
@@ -60,13 +66,15 @@ impl Kind {
             Kind::Notifications => "notifications",
             Kind::Series => "series",
             Kind::Availability => "availability",
+            Kind::Chat => "chat",
+            Kind::Chats => "chats",
         }
     }
 
     /// A person's own topic, named without an id by its owner (`feed`,
     /// `matches`, `notifications`) and `kind:<userId>` on the bus.
     pub fn is_own(self) -> bool {
-        matches!(self, Kind::Feed | Kind::Matches | Kind::Notifications)
+        matches!(self, Kind::Feed | Kind::Matches | Kind::Notifications | Kind::Chats)
     }
 }
 
@@ -137,16 +145,26 @@ impl Topic {
         Topic { kind: Kind::Availability, id: roster_id.into() }
     }
 
+    /// One conversation's messages.
+    pub fn chat(conversation_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Chat, id: conversation_id.into() }
+    }
+
+    /// A person's own unread counts (`chats` to its owner).
+    pub fn chats(user_id: impl Into<String>) -> Topic {
+        Topic { kind: Kind::Chats, id: user_id.into() }
+    }
+
     /// Parses a client's topic; `feed`, `matches` and `notifications` need
     /// the signed-in viewer.
     pub fn parse(raw: &str, viewer: Option<&str>) -> Result<Topic, AppError> {
         let bad = || {
             AppError::field(
                 "topic",
-                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, series:ID, availability:ID, feed, matches or notifications",
+                "unknown topic; use event:ID, game:ID, season:ID, team:ID, roster:ID, spots:ID, follows:ID, series:ID, availability:ID, chat:ID, feed, matches, notifications or chats",
             )
         };
-        if let Some(kind) = [Kind::Feed, Kind::Matches, Kind::Notifications].into_iter().find(|k| k.prefix() == raw) {
+        if let Some(kind) = Kind::ALL.into_iter().filter(|k| k.is_own()).find(|k| k.prefix() == raw) {
             let id = viewer.ok_or_else(|| AppError::unauthorized(format!("sign in to follow your {raw}")))?;
             return Ok(Topic { kind, id: id.to_string() });
         }
@@ -161,6 +179,7 @@ impl Topic {
             "follows" => Kind::Follows,
             "series" => Kind::Series,
             "availability" => Kind::Availability,
+            "chat" => Kind::Chat,
             _ => return Err(bad()),
         };
         let id_ok =
@@ -264,6 +283,8 @@ mod fuzz {
                 "follows",
                 "series",
                 "availability",
+                "chat",
+                "chats",
                 "notifications",
                 "Game",
                 "",

@@ -8,6 +8,7 @@ mod helpers;
 
 mod auth;
 mod availability;
+mod chat;
 mod events;
 mod feed;
 mod follows;

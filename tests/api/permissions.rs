@@ -58,6 +58,10 @@ const TABLES: &[&str] = &[
     "game_log",
     "statuses",
     "status_positions",
+    "game_availability",
+    "availability_nudges",
+    "chat_messages",
+    "chat_marks",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -420,6 +424,10 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
             Some(json!({"answer": "IN"})),
         ),
         "nudge_availability" => (Method::POST, format!("/rosters/{}/availability/{}/nudge", w.roster, w.game), Some(json!({}))),
+        "read_roster_chat" => (Method::GET, format!("/chats/roster-{}", w.roster), None),
+        "post_roster_chat" => {
+            (Method::POST, format!("/chats/roster-{}/messages", w.roster), Some(json!({"body": "Ice at 9"})))
+        }
         other => panic!("docs/permissions.md names an action the test does not know: {other}"),
     }
 }
@@ -579,6 +587,8 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "set_availability_rules",
         "answer_availability",
         "nudge_availability",
+        "read_roster_chat",
+        "post_roster_chat",
     ];
     assert_eq!(rows, known);
 }
