@@ -6,6 +6,7 @@
 // Test code may unwrap: a panic is the failure report.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod chat;
 mod durability;
 mod follow_ups;
 mod games;
