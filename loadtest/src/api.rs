@@ -251,6 +251,26 @@ impl Api {
         self.send(reqwest::Method::GET, &format!("/api/v1/events/{event_id}/attendees"), Some(token), None).await
     }
 
+    /// `POST /chats/{id}/messages` with an `Idempotency-Key`: the message.
+    pub async fn post_message(&self, token: &str, conversation: &str, body: &str, key: &str) -> Result<Value> {
+        let url = format!("{}/api/v1/chats/{conversation}/messages", self.base);
+        let resp = self
+            .http
+            .post(&url)
+            .bearer_auth(token)
+            .header("Idempotency-Key", key)
+            .json(&json!({ "body": body }))
+            .send()
+            .await
+            .with_context(|| format!("POST {url}"))?;
+        let status = resp.status();
+        let text = resp.text().await.with_context(|| format!("POST {url}: reading body"))?;
+        if !status.is_success() {
+            bail!("POST {url} answered {status}: {}", truncate(&text, 400));
+        }
+        serde_json::from_str(&text).with_context(|| format!("POST {url}: unexpected body {}", truncate(&text, 400)))
+    }
+
     /// Any POST as JSON, with a token: the answer's body.
     pub async fn post_value(&self, path: &str, token: &str, body: Value) -> Result<Value> {
         self.post(path, token, body).await

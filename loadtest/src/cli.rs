@@ -86,6 +86,11 @@ pub enum Scenario {
     /// history's first page, a full walk of it, and the series' record
     /// (docs/pickup-night.md).
     History(HistoryArgs),
+    /// Team chat: N conversations (events) of M people with K screens open
+    /// each (on one node, or two with --url2), messages at a steady rate
+    /// from random members; times send → last open screen and checks no
+    /// acknowledged message is lost (docs/chat.md).
+    Chat(ChatArgs),
     /// One child process's share of `scoreboard --processes`: opens its
     /// displays, says `{"ready":…}` on stdout, reads the goals' marks from
     /// stdin, and reports its deliveries.
@@ -171,6 +176,46 @@ pub struct HistoryArgs {
 
     /// Setup requests in flight at once.
     #[arg(long, default_value_t = 16)]
+    pub setup_concurrency: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// The node messages are posted through (and screens open on).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+
+    /// A second node of the same cluster: every other screen opens there
+    /// and every other message is posted there.
+    #[arg(long)]
+    pub url2: Option<String>,
+
+    /// Conversations (one event each).
+    #[arg(long, default_value_t = 1_000)]
+    pub conversations: usize,
+
+    /// People in each conversation (its organiser and those in).
+    #[arg(long, default_value_t = 20)]
+    pub members: usize,
+
+    /// Members of each conversation with it open on a socket.
+    #[arg(long, default_value_t = 10)]
+    pub open: usize,
+
+    /// Messages per second, across all conversations.
+    #[arg(long, default_value_t = 200)]
+    pub rate: u32,
+
+    /// Seconds of sending.
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
+
+    /// Seconds after the last send a delivery may still arrive.
+    #[arg(long, default_value_t = 10)]
+    pub timeout: u64,
+
+    /// Setup requests in flight at once.
+    #[arg(long, default_value_t = 32)]
     pub setup_concurrency: usize,
 }
 

@@ -107,6 +107,7 @@ async fn run(scenario: Scenario) -> anyhow::Result<Outcome> {
         Scenario::Floor(a) => floor::run(a).await,
         Scenario::Sides(a) => scenario::sides::run(a).await,
         Scenario::History(a) => scenario::history::run(a).await,
+        Scenario::Chat(a) => scenario::chat::run(a).await,
         Scenario::Displays(a) => shard::run_child(a).await,
     }
 }

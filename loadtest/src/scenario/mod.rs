@@ -1,6 +1,7 @@
 //! The scenarios and what they share: the outcome every scenario hands
 //! back to `main`, and the server-memory probe.
 
+pub mod chat;
 pub mod chaos;
 pub mod clock;
 pub mod connect;

@@ -1,0 +1,281 @@
+//! `chat`: team chat under load (docs/chat.md, issue 30). N conversations
+//! (events, each with M people in) with K of each conversation's members
+//! watching on a socket — on one node, or split over two (`--url2`) — and
+//! messages posted at a steady rate from random members. For each message:
+//! the time from sending it to the last open screen of its conversation
+//! having it; after the run, that every acknowledged message is stored
+//! once and that no screen missed one.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use futures_util::{SinkExt, StreamExt, TryStreamExt, stream};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+use tokio_tungstenite::tungstenite::Message;
+use tracing::info;
+
+use super::Outcome;
+use crate::api::{Api, Session, run_tag};
+use crate::cli::ChatArgs;
+use crate::net::{Endpoint, connect_ws, raise_nofile};
+use crate::stats::{Recorder, Summary};
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    urls: Vec<String>,
+    conversations: usize,
+    members: usize,
+    open_screens: usize,
+    rate_per_sec: u32,
+    seconds: u64,
+    sent: usize,
+    acknowledged: usize,
+    /// Sends the server refused or that failed (none expected).
+    send_errors: usize,
+    /// `POST …/messages` round trip: the commit is inside it.
+    post_latency: Summary,
+    /// From sending a message to the last open screen of its conversation
+    /// having it.
+    to_last_screen: Summary,
+    /// Deliveries of acknowledged messages that never reached an open screen.
+    deliveries_missed: usize,
+    /// Acknowledged messages not stored (or stored twice) after the run.
+    messages_lost: usize,
+}
+
+struct Conversation {
+    id: String,
+    members: Vec<Session>,
+}
+
+/// One open screen: follows the conversation and reports each message's
+/// number (the body is `lt {n}`) as it arrives.
+async fn screen(
+    ep: Arc<Endpoint>,
+    token: String,
+    topic: String,
+    ready: mpsc::UnboundedSender<()>,
+    got: mpsc::UnboundedSender<(usize, Instant)>,
+) -> Result<()> {
+    let mut ws = connect_ws(&ep, None).await?;
+    ws.send(Message::text(json!({"type": "auth", "token": token}).to_string())).await?;
+    ws.send(Message::text(json!({"type": "subscribe", "topic": topic}).to_string())).await?;
+    let mut subscribed = false;
+    while let Some(msg) = ws.next().await {
+        let Message::Text(text) = msg? else { continue };
+        let frame: Value = serde_json::from_str(&text).unwrap_or_default();
+        match frame["type"].as_str() {
+            Some("snapshot") if !subscribed => {
+                subscribed = true;
+                let _ = ready.send(());
+            }
+            Some("update") => {
+                let n = frame["data"]["message"]["body"].as_str().and_then(|b| b.strip_prefix("lt ")?.parse().ok());
+                if let Some(n) = n {
+                    let _ = got.send((n, Instant::now()));
+                }
+            }
+            Some("error") => anyhow::bail!("server error frame: {text}"),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A conversation: an event with `members` people in (its organiser first).
+async fn conversation(api: &Api, tag: &str, c: usize, members: usize) -> Result<Conversation> {
+    let (org, _) = api.dev_token_retrying(&format!("lt{tag}c{c}m0")).await?;
+    let event = api.create_event(&org.token, &format!("Chat load {c}"), None, None).await?;
+    let mut people = vec![org];
+    for m in 1..members {
+        let (p, _) = api.dev_token_retrying(&format!("lt{tag}c{c}m{m}")).await?;
+        api.rsvp(&p.token, &event, "ATTENDING", Some("CENTER")).await?;
+        people.push(p);
+    }
+    Ok(Conversation { id: format!("event-{event}"), members: people })
+}
+
+pub async fn run(args: ChatArgs) -> Result<Outcome> {
+    let mut endpoints = vec![Arc::new(Endpoint::resolve(&args.url).await?)];
+    if let Some(url2) = &args.url2 {
+        endpoints.push(Arc::new(Endpoint::resolve(url2).await?));
+    }
+    let apis: Vec<Api> = endpoints.iter().map(|e| Api::new(e.base_str())).collect::<Result<_>>()?;
+    let tag = run_tag();
+
+    info!(conversations = args.conversations, members = args.members, "seeding conversations");
+    let convs: Vec<Conversation> = stream::iter(0..args.conversations)
+        .map(|c| {
+            let (api, tag) = (apis[0].clone(), tag.clone());
+            async move { conversation(&api, &tag, c, args.members).await }
+        })
+        .buffer_unordered(args.setup_concurrency)
+        .try_collect()
+        .await?;
+    let convs = Arc::new(convs);
+
+    let open = args.open.min(args.members);
+    raise_nofile(open * convs.len() + 2 * args.setup_concurrency + usize::try_from(args.rate).unwrap_or(0) * 4 + 2_048)
+        .context("raising the open-file limit")?;
+    info!(screens = open * convs.len(), nodes = endpoints.len(), "opening screens");
+    let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
+    let (got_tx, mut got_rx) = mpsc::unbounded_channel();
+    let mut screens = JoinSet::new();
+    for conv in convs.iter() {
+        for (i, m) in conv.members.iter().take(open).enumerate() {
+            let ep = endpoints[i % endpoints.len()].clone();
+            let topic = format!("chat:{}", conv.id);
+            screens.spawn(screen(ep, m.token.clone(), topic, ready_tx.clone(), got_tx.clone()));
+        }
+    }
+    for _ in 0..open * convs.len() {
+        tokio::time::timeout(Duration::from_secs(120), ready_rx.recv()).await.context("screens did not open in 120 s")?;
+    }
+
+    let total = (u64::from(args.rate) * args.seconds) as usize;
+    info!(messages = total, rate = args.rate, "sending");
+    // Message n: its conversation, when it went, and the reply's id.
+    let sent: Arc<Mutex<HashMap<usize, (usize, Instant, Option<String>)>>> = Arc::default();
+    let post_latency = Arc::new(Mutex::new(Recorder::new()));
+    let errors = Arc::new(Mutex::new(0usize));
+    let mut senders = JoinSet::new();
+    let mut every = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(args.rate.max(1))));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+    for n in 0..total {
+        every.tick().await;
+        let c = n % convs.len();
+        let author = (n / convs.len()) % convs[c].members.len();
+        let api = apis[n % apis.len()].clone();
+        let (convs, sent, post_latency, errors, tag) =
+            (convs.clone(), sent.clone(), post_latency.clone(), errors.clone(), tag.clone());
+        senders.spawn(async move {
+            let at = Instant::now();
+            sent.lock().expect("lock").insert(n, (c, at, None));
+            let conv = &convs[c];
+            let reply =
+                api.post_message(&conv.members[author].token, &conv.id, &format!("lt {n}"), &format!("{tag}-{n}")).await;
+            match reply {
+                Ok(m) => {
+                    post_latency.lock().expect("lock").record(at.elapsed());
+                    let id = m["id"].as_str().map(str::to_string);
+                    if let Some(entry) = sent.lock().expect("lock").get_mut(&n) {
+                        entry.2 = id;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!("message {n} not sent: {e:#}");
+                    *errors.lock().expect("lock") += 1;
+                }
+            }
+        });
+    }
+    while senders.join_next().await.is_some() {}
+
+    // Deliveries: per message, how many screens had it and when the last did.
+    let mut reached: HashMap<usize, (usize, Instant)> = HashMap::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(args.timeout);
+    let acked: Vec<(usize, usize, Instant, String)> = sent
+        .lock()
+        .expect("lock")
+        .iter()
+        .filter_map(|(n, (c, at, id))| id.clone().map(|id| (*n, *c, *at, id)))
+        .collect();
+    let wanted = acked.len() * open;
+    let mut delivered = 0usize;
+    while delivered < wanted {
+        match tokio::time::timeout_at(deadline, got_rx.recv()).await {
+            Ok(Some((n, at))) => {
+                let e = reached.entry(n).or_insert((0, at));
+                e.0 += 1;
+                e.1 = e.1.max(at);
+                delivered += 1;
+            }
+            _ => break,
+        }
+    }
+    screens.abort_all();
+    let mut to_last = Recorder::new();
+    let mut missed = 0usize;
+    for (n, _, at, _) in &acked {
+        match reached.get(n) {
+            Some((count, last)) => {
+                missed += open.saturating_sub(*count);
+                if *count >= open {
+                    to_last.record(*last - *at);
+                }
+            }
+            None => missed += open,
+        }
+    }
+
+    info!("checking every conversation holds each acknowledged message once");
+    let mut by_conv: HashMap<usize, Vec<String>> = HashMap::new();
+    for (_, c, _, id) in &acked {
+        by_conv.entry(*c).or_default().push(id.clone());
+    }
+    let lost: Vec<usize> = stream::iter(by_conv.into_iter())
+        .map(|(c, ids)| {
+            let (api, convs) = (apis[0].clone(), convs.clone());
+            async move {
+                let conv = &convs[c];
+                let mut stored: HashMap<String, usize> = HashMap::new();
+                let mut before: Option<i64> = None;
+                loop {
+                    let q = before.map(|b| format!("&before={b}")).unwrap_or_default();
+                    let page =
+                        api.get_value(&format!("/api/v1/chats/{}/messages?limit=100{q}", conv.id), &conv.members[0].token).await?;
+                    for m in page["items"].as_array().cloned().unwrap_or_default() {
+                        *stored.entry(m["id"].as_str().unwrap_or_default().to_string()).or_default() += 1;
+                    }
+                    match page["nextBefore"].as_i64() {
+                        Some(b) => before = Some(b),
+                        None => break,
+                    }
+                }
+                anyhow::Ok(ids.iter().filter(|id| stored.get(*id) != Some(&1)).count())
+            }
+        })
+        .buffer_unordered(args.setup_concurrency)
+        .try_collect()
+        .await?;
+
+    let report = Report {
+        urls: endpoints.iter().map(|e| e.base_str().to_string()).collect(),
+        conversations: convs.len(),
+        members: args.members,
+        open_screens: open * convs.len(),
+        rate_per_sec: args.rate,
+        seconds: args.seconds,
+        sent: total,
+        acknowledged: acked.len(),
+        send_errors: *errors.lock().expect("lock"),
+        post_latency: post_latency.lock().expect("lock").summary(),
+        to_last_screen: to_last.summary(),
+        deliveries_missed: missed,
+        messages_lost: lost.iter().sum(),
+    };
+    let passed = report.send_errors == 0 && report.deliveries_missed == 0 && report.messages_lost == 0;
+    let human = format!(
+        "chat — {} conversations of {} ({} screens open, on {} node(s)), {} messages at {}/s\n  post latency    {}\n  to last screen  {}\n  completeness    {} of {} acknowledged; {} send errors; {} deliveries missed; {} messages lost\n",
+        report.conversations,
+        report.members,
+        report.open_screens,
+        report.urls.len(),
+        report.sent,
+        report.rate_per_sec,
+        report.post_latency,
+        report.to_last_screen,
+        report.acknowledged,
+        report.sent,
+        report.send_errors,
+        report.deliveries_missed,
+        report.messages_lost,
+    );
+    Ok(Outcome { scenario: "chat", passed, report: serde_json::to_value(&report)?, human })
+}
