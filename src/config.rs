@@ -71,6 +71,9 @@ pub struct Config {
     pub smtp_url: Option<String>,
     /// The sender of those mails.
     pub smtp_from: String,
+    /// The address people open the app at (`PUBLIC_URL`), for links in
+    /// mails (invites); unset: `http://{BIND}`.
+    pub public_url: String,
 }
 
 /// Season sync settings (docs/sync.md › Schedule).
@@ -189,8 +192,10 @@ impl Config {
                 Some(v) => v.parse().map_err(|_| ConfigError(format!("{k} must be a number"))),
             }
         };
+        let bind = non_empty("BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
         let config = Config {
-            bind: non_empty("BIND").unwrap_or_else(|| "127.0.0.1:8080".into()),
+            public_url: non_empty("PUBLIC_URL").unwrap_or_else(|| format!("http://{bind}")).trim_end_matches('/').to_string(),
+            bind,
             database_url: non_empty("DATABASE_URL").unwrap_or_else(|| "sqlite://data/rinkside.db".into()),
             db_max_connections: match non_empty("DATABASE_MAX_CONNECTIONS") {
                 None => None,

@@ -14,6 +14,7 @@ pub mod feed;
 pub mod form;
 pub mod games;
 pub mod health;
+pub mod invites;
 pub mod me;
 pub mod notifications;
 pub mod openapi;
@@ -57,6 +58,7 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(rosters::config)
         .configure(availability::config)
         .configure(chat::config)
+        .configure(invites::config)
         .configure(events::config)
         .configure(games::config)
         .configure(feed::config)

@@ -21,6 +21,7 @@ pub mod follows;
 pub mod games;
 pub mod history;
 pub mod imported_events;
+pub mod invites;
 pub mod levels;
 pub mod notifications;
 pub mod orgs;

@@ -4,6 +4,7 @@
 //! OpenAPI document. Text people type lives in [`text`].
 
 pub mod attendance;
+pub mod codes;
 pub mod dates;
 pub mod money;
 pub mod rsvp_rules;

@@ -38,19 +38,19 @@ impl Mailer {
                 continue;
             };
             let (subject, body) = words(&row);
-            let message = match Message::builder().from(self.from.clone()).to(to).subject(subject).body(body) {
-                Ok(m) => m,
-                Err(e) => {
-                    tracing::warn!(error = %e, "notification mail not built");
-                    continue;
-                }
-            };
-            match self.transport.send(message).await {
-                Ok(_) => sent += 1,
+            match self.send(to, &subject, body).await {
+                Ok(()) => sent += 1,
                 Err(e) => tracing::warn!(error = %e, notification = row.id, "notification mail not sent"),
             }
         }
         Ok(sent)
+    }
+
+    /// Sends one plain-text mail.
+    pub async fn send(&self, to: Mailbox, subject: &str, body: String) -> anyhow::Result<()> {
+        let message = Message::builder().from(self.from.clone()).to(to).subject(subject).body(body)?;
+        self.transport.send(message).await?;
+        Ok(())
     }
 }
 

@@ -39,6 +39,8 @@ pub struct Realtime {
     /// Batches of notifications whose writes committed, to push
     /// (`live::notifications::watch`).
     notices: tokio::sync::mpsc::UnboundedSender<String>,
+    /// Mail, when `SMTP_URL` is set (notifications, invites).
+    pub mailer: Option<Arc<crate::notify::mail::Mailer>>,
 }
 
 /// A snapshot frame as the client sees it.
@@ -83,7 +85,7 @@ impl Realtime {
             Some(url) => Some(Arc::new(crate::notify::mail::Mailer::new(url, &config.smtp_from)?)),
             None => None,
         };
-        crate::live::notifications::watch(db.clone(), pusher.clone(), mailer, batches);
+        crate::live::notifications::watch(db.clone(), pusher.clone(), mailer.clone(), batches);
         // What follows an event commit is carried out off the actor's path
         // (`store::follow_ups`).
         let outlets = Outlets { pusher: pusher.clone(), notices: notices.clone(), open_places };
@@ -104,7 +106,7 @@ impl Realtime {
         crate::live::register_topics(&mut sources, &db, &clock, &events, &games);
         let sources = Arc::new(sources);
         pusher.set_sources(sources.clone());
-        Ok(Realtime { hub, bus, topics: sources, pusher, node_id, events, games, notices })
+        Ok(Realtime { hub, bus, topics: sources, pusher, node_id, events, games, notices, mailer })
     }
 
     /// Pushes the current document of each topic (see [`Pusher::push`]);

@@ -5,7 +5,7 @@
 
 use crate::auth::AuthUser;
 use crate::db;
-use crate::domain::HockeyPosition;
+use crate::domain::{HockeyPosition, codes};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
 use crate::startup::AppState;
@@ -13,8 +13,6 @@ use actix_web::{delete, get, post, put, web};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// The code's letters: no 0/O, 1/I/L look-alikes.
-const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /// 8 of 31 letters: 8.5e11 codes. A guess can only check in someone who is
 /// attending (themselves), and the per-person limit (50/s) leaves a
 /// guesser centuries per account.
@@ -54,24 +52,6 @@ pub struct CodeInput {
     pub code: String,
 }
 
-/// A fresh code from a random (v4) UUID's 122 random bits, read in base 31.
-fn new_code() -> String {
-    let mut bits = uuid::Uuid::new_v4().as_u128();
-    let base = CODE_ALPHABET.len() as u128;
-    (0..CODE_LEN)
-        .map(|_| {
-            let letter = CODE_ALPHABET[(bits % base) as usize] as char;
-            bits /= base;
-            letter
-        })
-        .collect()
-}
-
-/// The code as typed: case and spaces do not matter.
-fn normalise(code: &str) -> String {
-    code.chars().filter(|c| !c.is_whitespace() && *c != '-').flat_map(char::to_uppercase).collect()
-}
-
 /// The event's attending people, in order, from its live document.
 async fn attending(state: &AppState, event_id: &str) -> AppResult<Vec<(String, String, Option<HockeyPosition>)>> {
     let (_, doc) = crate::live::event::current(&state.db, &state.realtime.events, event_id).await?;
@@ -94,7 +74,7 @@ async fn attending(state: &AppState, event_id: &str) -> AppResult<Vec<(String, S
 async fn list(state: &AppState, event_id: &str) -> AppResult<CheckIns> {
     let code = match db::check_ins::code(&state.db.pool, event_id).await? {
         Some(code) => code,
-        None => db::check_ins::make_code(&mut *state.db.pool.acquire().await?, event_id, &new_code()).await?,
+        None => db::check_ins::make_code(&mut *state.db.pool.acquire().await?, event_id, &codes::random(CODE_LEN)).await?,
     };
     let done: HashMap<String, db::check_ins::CheckInRow> =
         db::check_ins::of_event(&state.db.pool, event_id).await?.into_iter().map(|r| (r.user_id.clone(), r)).collect();
@@ -215,21 +195,8 @@ pub(super) async fn self_check_in(
 ) -> AppResult<web::Json<CheckIn>> {
     require_event(&state, &id).await?;
     let code = db::check_ins::code(&state.db.pool, &id).await?;
-    if code.is_none_or(|code| code != normalise(&body.code)) {
+    if code.is_none_or(|code| code != codes::normalise(&body.code)) {
         return Err(AppError::field("code", "that is not this event's check-in code"));
     }
     Ok(web::Json(check_in(&state, &id, &me.id, &me.id).await?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn codes_use_the_alphabet_and_typing_is_forgiving() {
-        let code = new_code();
-        assert_eq!(code.len(), CODE_LEN);
-        assert!(code.bytes().all(|b| CODE_ALPHABET.contains(&b)));
-        assert_eq!(normalise(" abcd-efgh "), "ABCDEFGH");
-    }
 }

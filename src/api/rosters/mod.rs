@@ -12,8 +12,8 @@
 //! `roster:ID` (`crate::live::roster`).
 
 mod listing;
-mod players;
-mod requests;
+pub(crate) mod players;
+pub(crate) mod requests;
 mod rules;
 
 pub use listing::team_rosters_all;

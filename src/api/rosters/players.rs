@@ -81,27 +81,43 @@ async fn add_player(
     if !db::users::exists(&state.db.pool, &body.user_id).await? {
         return Err(AppError::field("userId", "no such user"));
     }
+    let player = put_on_roster(&state, &me.id, &id, &body.user_id, &fields).await?;
+    Ok(HttpResponse::Created().json(player))
+}
+
+/// Puts a person on the roster in one transaction — room, numbers and
+/// letters checked, a pending request of theirs approved, their feed,
+/// their LOOKING_FOR_TEAM ended, their notification (unless `by` is
+/// themselves) — then pushes the roster. For a manager's add and an
+/// accepted invite (docs/invites.md).
+pub(crate) async fn put_on_roster(
+    state: &AppState,
+    by: &str,
+    id: &str,
+    user_id: &str,
+    fields: &PlayerFields,
+) -> AppResult<RosterPlayer> {
     let mut tx = state.db.begin().await?;
-    let locked = lock_writable(&mut tx, &id).await?;
-    if db::rosters::players::player(&mut *tx, &id, &body.user_id).await?.is_some() {
+    let locked = lock_writable(&mut tx, id).await?;
+    if db::rosters::players::player(&mut *tx, id, user_id).await?.is_some() {
         return Err(AppError::conflict_code("already_on_roster", "they are already on this roster"));
     }
-    let holders = db::rosters::players::holders(&mut tx, &id).await?;
+    let holders = db::rosters::players::holders(&mut tx, id).await?;
     check_room(locked.max_members, holders.members)?;
-    check_against_roster(&holders, &body.user_id, &fields)?;
-    db::rosters::players::insert_player(&mut tx, &id, &body.user_id, &fields).await?;
-    if let Some(request_id) = db::rosters::requests::pending_of(&mut tx, &id, &body.user_id).await? {
-        db::rosters::requests::decide(&mut tx, &request_id, RequestStatus::Approved.as_str(), &me.id).await?;
+    check_against_roster(&holders, user_id, fields)?;
+    db::rosters::players::insert_player(&mut tx, id, user_id, fields).await?;
+    if let Some(request_id) = db::rosters::requests::pending_of(&mut tx, id, user_id).await? {
+        db::rosters::requests::decide(&mut tx, &request_id, RequestStatus::Approved.as_str(), by).await?;
     }
-    let told = crate::feed::joined_roster(&mut tx, &body.user_id, &locked.team_id, &id).await?;
-    let found_a_team = db::statuses::end_looking_for_team(&mut *tx, &body.user_id, &id, (state.clock)()).await?;
-    let added = crate::notify::added_to_roster(&mut tx, &me.id, &body.user_id, &id).await?;
+    let told = crate::feed::joined_roster(&mut tx, user_id, &locked.team_id, id).await?;
+    let found_a_team = db::statuses::end_looking_for_team(&mut *tx, user_id, id, (state.clock)()).await?;
+    let added = crate::notify::added_to_roster(&mut tx, by, user_id, id).await?;
     tx.commit().await?;
     state.realtime.push_notification_batches([added]);
-    super::roster_changed(&state, &me.id, &id).await?;
+    super::roster_changed(state, by, id).await?;
     state.realtime.push_feed(&state.db, vec![told]);
-    crate::api::statuses::push_ended(&state, found_a_team).await;
-    Ok(HttpResponse::Created().json(load_player(&state, &id, &body.user_id).await?))
+    crate::api::statuses::push_ended(state, found_a_team).await;
+    load_player(state, id, user_id).await
 }
 
 /// Edit a player's number, position, commitment or letters (team owner or

@@ -149,18 +149,30 @@ async fn request_to_join(
     let mut errors = FieldErrors::new();
     check_len(&mut errors, "message", fields.message.as_deref(), MAX_MESSAGE);
     finish(errors)?;
+    Ok(HttpResponse::Created().json(ask_to_join(&state, &me.id, &id, &fields).await?))
+}
+
+/// Files a person's request to join (not on the roster, none pending),
+/// then pushes the roster. For the request and an invite that needs the
+/// captain's approval (docs/invites.md).
+pub(crate) async fn ask_to_join(
+    state: &AppState,
+    user_id: &str,
+    id: &str,
+    fields: &RequestFields,
+) -> AppResult<JoinRequest> {
     let mut tx = state.db.begin().await?;
-    lock_writable(&mut tx, &id).await?;
-    if db::rosters::players::player(&mut *tx, &id, &me.id).await?.is_some() {
+    lock_writable(&mut tx, id).await?;
+    if db::rosters::players::player(&mut *tx, id, user_id).await?.is_some() {
         return Err(already_on_roster());
     }
-    if db::rosters::requests::pending_of(&mut tx, &id, &me.id).await?.is_some() {
+    if db::rosters::requests::pending_of(&mut tx, id, user_id).await?.is_some() {
         return Err(AppError::conflict_code("request_pending", "you already asked to join this roster"));
     }
-    let request_id = db::rosters::requests::insert_request(&mut tx, &id, &me.id, &fields).await?;
+    let request_id = db::rosters::requests::insert_request(&mut tx, id, user_id, fields).await?;
     tx.commit().await?;
-    state.realtime.push(&[Topic::roster(id.as_str())]).await;
-    Ok(HttpResponse::Created().json(load_request(&state, &request_id).await?))
+    state.realtime.push(&[Topic::roster(id)]).await;
+    load_request(state, &request_id).await
 }
 
 /// A roster's join requests with messages, newest first (team owner,
