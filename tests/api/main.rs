@@ -18,6 +18,7 @@ mod history;
 mod http_edges;
 mod http_fuzz;
 mod inputs;
+mod invites;
 mod notifications;
 mod openapi;
 mod operations;

@@ -62,6 +62,7 @@ const TABLES: &[&str] = &[
     "availability_nudges",
     "chat_messages",
     "chat_marks",
+    "invites",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -424,6 +425,8 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
             Some(json!({"answer": "IN"})),
         ),
         "nudge_availability" => (Method::POST, format!("/rosters/{}/availability/{}/nudge", w.roster, w.game), Some(json!({}))),
+        "invite_to_roster" => (Method::POST, format!("/rosters/{}/invites", w.roster), Some(json!({}))),
+        "invite_to_event" => (Method::POST, format!("/events/{}/invites", w.event), Some(json!({}))),
         "read_roster_chat" => (Method::GET, format!("/chats/roster-{}", w.roster), None),
         "post_roster_chat" => {
             (Method::POST, format!("/chats/roster-{}/messages", w.roster), Some(json!({"body": "Ice at 9"})))
@@ -589,6 +592,8 @@ async fn the_matrix_rows_cover_every_guarded_route() {
         "nudge_availability",
         "read_roster_chat",
         "post_roster_chat",
+        "invite_to_roster",
+        "invite_to_event",
     ];
     assert_eq!(rows, known);
 }
