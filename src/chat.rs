@@ -201,10 +201,12 @@ pub fn changed(db: &Db, pusher: &Arc<Pusher>, subject: Subject, version: i64, me
     let (db, pusher) = (db.clone(), pusher.clone());
     tokio::spawn(async move {
         let pushed = async {
-            for user in members(&db, &subject).await? {
-                push_count(&db, &pusher, &conversation_id, &user).await?;
-            }
-            Ok::<(), AppError>(())
+            let watching: Vec<String> = members(&db, &subject)
+                .await?
+                .into_iter()
+                .filter(|user| pusher.is_watched(&Topic::chats(user.as_str()).bus_name()))
+                .collect();
+            push_counts(&db, &pusher, &conversation_id, &watching).await
         };
         if let Err(e) = pushed.await {
             tracing::warn!(error = %e.message(), conversation = conversation_id, "chat counts not pushed");
@@ -212,20 +214,21 @@ pub fn changed(db: &Db, pusher: &Arc<Pusher>, subject: Subject, version: i64, me
     });
 }
 
-/// One person's count of one conversation, if their `chats` is watched.
-/// Counts pushed after two quick messages may arrive out of order: the
-/// frame carries the conversation's version, read before the count, and
-/// the newest version wins (docs/chat.md › Live).
-pub async fn push_count(db: &Db, pusher: &Pusher, conversation_id: &str, user_id: &str) -> AppResult<()> {
-    let topic = Topic::chats(user_id);
-    if !pusher.is_watched(&topic.bus_name()) {
+/// `users`' counts of one conversation on their own `chats` topics: the
+/// conversation's version and last message read once, every count in one
+/// query. Counts pushed after two quick messages may arrive out of order:
+/// the frame carries the version, read before the counts, and the newest
+/// version wins (docs/chat.md › Live).
+pub async fn push_counts(db: &Db, pusher: &Pusher, conversation_id: &str, users: &[String]) -> AppResult<()> {
+    if users.is_empty() {
         return Ok(());
     }
     let version = rows::version(&db.pool, conversation_id).await?;
-    let unread = rows::unread(&db.pool, conversation_id, user_id).await?;
     let last = last_message(db, conversation_id).await?;
-    let data = json!({"conversationId": conversation_id, "version": version, "unread": unread, "lastMessage": last});
-    pusher.publish_item(&topic, crate::market::push::next_seq(), &data);
+    for (user, unread) in rows::unread_of(&db.pool, conversation_id, users).await? {
+        let data = json!({"conversationId": conversation_id, "version": version, "unread": unread, "lastMessage": last});
+        pusher.publish_item(&Topic::chats(user), crate::market::push::next_seq(), &data);
+    }
     Ok(())
 }
 

@@ -293,7 +293,7 @@ async fn read(
     drop(conn);
     let read_seq = rows::mark(&state.db.pool, &id, &me.id).await?.read_seq;
     let unread = rows::unread(&state.db.pool, &id, &me.id).await?;
-    chat::push_count(&state.db, &state.realtime.pusher, &id, &me.id).await?;
+    chat::push_counts(&state.db, &state.realtime.pusher, &id, std::slice::from_ref(&me.id)).await?;
     Ok(web::Json(ReadMark { read_seq, unread }))
 }
 

@@ -237,6 +237,30 @@ pub async fn unread<'e, E: Executor<'e, Database = Any>>(
     .await
 }
 
+/// Each of `members`' unread count of the conversation, in one query.
+pub async fn unread_of<'e, E: Executor<'e, Database = Any>>(
+    ex: E,
+    conversation_id: &str,
+    members: &[String],
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    if members.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list: Vec<String> = (0..members.len()).map(|i| format!("${}", i + 2)).collect();
+    let sql = format!(
+        "SELECT u.id, (SELECT COUNT(*) FROM chat_messages m WHERE m.conversation_id = $1 AND m.deleted_at IS NULL \
+                        AND (m.author_id IS NULL OR m.author_id <> u.id) AND m.seq > COALESCE(k.read_seq, 0)) \
+         FROM users u LEFT JOIN chat_marks k ON k.conversation_id = $1 AND k.user_id = u.id \
+         WHERE u.id IN ({})",
+        list.join(", ")
+    );
+    let mut q = sqlx::query_as(super::dynamic(sql)).bind(conversation_id);
+    for m in members {
+        q = q.bind(m);
+    }
+    q.fetch_all(ex).await
+}
+
 /// The members of a roster's conversation: its players and its team's
 /// owner and managers.
 pub async fn roster_members<'e, E: Executor<'e, Database = Any>>(
