@@ -66,7 +66,9 @@ function InviteDetails({ code, preview, signedIn }: { code: string; preview: Inv
   const accept = useAcceptInvite(code);
   // A request filed: the page stays and says so (the roster is not theirs to see as a player yet).
   const [sent, setSent] = useState<string | null>(null);
-  const closed = closedText(preview.status);
+  // Closed: in the server's words when accepting is what found out (409 invite_closed), else the preview's.
+  const refusedClosed = accept.error instanceof ApiError && accept.error.code === 'invite_closed' ? errorMessage(accept.error) : null;
+  const closed = closedText(preview.status) === null ? null : (refusedClosed ?? closedText(preview.status));
   const when = inviteWhen(preview);
 
   const join = () =>
