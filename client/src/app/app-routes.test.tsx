@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { AppRoutes } from './app-routes';
 import { makePublicUser, makeUser } from '../testing/fixtures';
+import { makeInvitePreview } from '../features/invites/testing';
 import { mockApi } from '../testing/mock-api';
 import { renderWithProviders } from '../testing/render';
 
@@ -32,6 +33,33 @@ describe('AppRoutes', () => {
     renderWithProviders(<AppRoutes />, { route: '/settings/profile' });
     expect(screen.getByRole('link', { name: 'Rinkside home' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Edit profile' })).toBeInTheDocument();
+  });
+
+  it('lets a signed-out visitor open an invite, with the way to sign in and come back', async () => {
+    mockApi({ 'GET /invites/ABCD2345EFGH': makeInvitePreview() });
+    renderWithProviders(<AppRoutes />, { user: null, route: '/invite/ABCD2345EFGH' });
+    expect(await screen.findByTestId('invite-headline')).toHaveTextContent('Cara Captain invited you to join Owls (Winter League) — Owls Hockey Club');
+    expect(screen.queryByTestId('dev-sign-in')).not.toBeInTheDocument();
+    expect(screen.getByTestId('invite-sign-in')).toHaveAttribute('href', '/sign-in?next=%2Finvite%2FABCD2345EFGH');
+  });
+
+  it('shows the sign-in screen at /sign-in when signed out', () => {
+    mockApi({});
+    renderWithProviders(<AppRoutes />, { user: null, route: '/sign-in?next=%2Finvite%2FABCD2345EFGH' });
+    expect(screen.getByTestId('dev-sign-in')).toBeInTheDocument();
+  });
+
+  it('comes back to the invite once signed in, inside the shell', async () => {
+    mockApi({ 'GET /invites/ABCD2345EFGH': makeInvitePreview() });
+    renderWithProviders(<AppRoutes />, { route: '/sign-in?next=%2Finvite%2FABCD2345EFGH' });
+    expect(await screen.findByTestId('invite-join')).toHaveTextContent('Join Owls');
+    expect(screen.getByRole('link', { name: 'Rinkside home' })).toBeInTheDocument();
+  });
+
+  it('goes home rather than to another site after signing in', async () => {
+    mockApi({});
+    renderWithProviders(<AppRoutes />, { route: '/sign-in?next=%2F%2Fevil.example%2Fx' });
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
   });
 
   it('has a real not-found page', () => {

@@ -1,9 +1,12 @@
 // What a visitor sees: the sign-in screen, onboarding until it is complete,
-// then the app shell with its pages.
+// then the app shell with its pages. An invite (`/invite/:code`) is the
+// one app page a signed-out visitor may open; its "sign in" goes through
+// `/sign-in?next=…`, which comes back to it once signed in and onboarded.
 
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useSearchParams } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context';
+import { safeReturnTo } from '../lib/auth/return-to';
 import { errorMessage } from '../lib/api';
 import { SignInPage } from '../features/auth/components/sign-in-page';
 import { OnboardingPage } from '../features/profile/components/onboarding-page';
@@ -70,6 +73,9 @@ const SeasonGamesPage = lazyPage(() => import('../features/games/components/seas
 const TeamSchedulePage = lazyPage(() => import('../features/games/components/team-schedule-page').then((m) => m.TeamSchedulePage));
 const MySchedulePage = lazyPage(() => import('../features/schedule/components/my-schedule-page').then((m) => m.MySchedulePage));
 const NotificationsPage = lazyPage(() => import('../features/notifications/components/notifications-page').then((m) => m.NotificationsPage));
+const InvitePage = lazyPage(() => import('../features/invites/components/invite-page').then((m) => m.InvitePage));
+// The invite card (with its QR code library) loads with the first roster or event page that shows it, not with the app.
+const InviteCard = lazyPage(() => import('../features/invites/components/invite-card').then((m) => m.InviteCard));
 const PlayerStatsPage = lazyPage(() => import('../features/games/components/player-stats-page').then((m) => m.PlayerStatsPage));
 
 export function AppRoutes() {
@@ -109,13 +115,22 @@ function GatedRoutes() {
       </div>
     );
   }
-  if (status === 'signed-out' || !user) return <SignInPage />;
+  if (status === 'signed-out' || !user) {
+    return (
+      <Routes>
+        <Route path="invite/:code" element={<InvitePage />} />
+        <Route path="*" element={<SignInPage />} />
+      </Routes>
+    );
+  }
   if (!user.onboardingComplete) return <OnboardingPage />;
 
   return (
     <Routes>
       {/* The score keeper's console takes the whole phone screen: no app navigation to hit by mistake. */}
       <Route path="games/:id/score" element={<ScorekeeperConsolePage />} />
+      {/* Signed in (and onboarded) at last: on to where the sign-in was asked for. */}
+      <Route path="sign-in" element={<ReturnAfterSignIn />} />
       <Route element={<Shell />}>
         <Route index element={<HomePage feed={<FeedColumn />} nextUp={<NextUp />} />} />
         <Route path="schedule" element={<MySchedulePage />} />
@@ -141,14 +156,37 @@ function GatedRoutes() {
         <Route path="teams/:id" element={<TeamPage renderUpcoming={(teamId) => <TeamUpcoming teamId={teamId} />} />} />
         <Route path="teams/:id/edit" element={<EditTeamPage />} />
         <Route path="teams/:id/rosters/new" element={<NewRosterPage />} />
-        <Route path="rosters/:id" element={<RosterPage />} />
+        <Route
+          path="rosters/:id"
+          element={
+            <RosterPage
+              renderInvites={(p) => (
+                <Suspense fallback={null}>
+                  <InviteCard target={{ kind: 'ROSTER', id: p.rosterId }} name={p.name} version={p.version} />
+                </Suspense>
+              )}
+            />
+          }
+        />
         <Route path="rosters/:id/edit" element={<RosterEditPage />} />
         <Route path="seasons/:id" element={<SeasonPage />} />
         <Route path="seasons/:id/edit" element={<SeasonEditPage />} />
         <Route path="seasons/:id/teams" element={<LeagueTeamsPage />} />
         <Route path="events" element={<EventsPage />} />
         <Route path="events/new" element={<CreateEventPage />} />
-        <Route path="events/:id" element={<EventPage renderSubsCall={(p) => <EventSubsCall {...p} />} />} />
+        <Route
+          path="events/:id"
+          element={
+            <EventPage
+              renderSubsCall={(p) => <EventSubsCall {...p} />}
+              renderInvites={(p) => (
+                <Suspense fallback={null}>
+                  <InviteCard target={{ kind: 'EVENT', id: p.eventId }} name={p.name} version={p.version} />
+                </Suspense>
+              )}
+            />
+          }
+        />
         <Route path="events/:id/edit" element={<EditEventPage />} />
         <Route path="events/:id/check-in" element={<CheckInPage />} />
         <Route path="series/:id" element={<SeriesPage />} />
@@ -157,8 +195,15 @@ function GatedRoutes() {
         <Route path="seasons/:id/games" element={<SeasonGamesPage />} />
         <Route path="teams/:id/schedule" element={<TeamSchedulePage />} />
         <Route path="users/:id/stats" element={<PlayerStatsPage />} />
+        <Route path="invite/:code" element={<InvitePage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
   );
+}
+
+/** `/sign-in?next=…` once signed in: on to `next` when it is a path of ours, else home. */
+function ReturnAfterSignIn() {
+  const [params] = useSearchParams();
+  return <Navigate to={safeReturnTo(params.get('next'))} replace />;
 }

@@ -2,6 +2,7 @@ import { Suspense, useEffect, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../lib/auth/auth-context';
 import { Logo } from '../components/ui/logo';
+import { RouteNotice } from '../components/ui/route-notice';
 import { PageSpinner } from '../components/ui/spinner';
 import { CalendarIcon, ClockIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
 import { ConnectionIndicator } from './connection-indicator';
@@ -63,6 +64,7 @@ export function Shell() {
         </div>
       </header>
       <main id="main" className="main">
+        <RouteNotice />
         {/* Pages that load lazily (app-routes.tsx) do it here, under the app's navigation. */}
         <PageLoadBoundary resetKey={pathname}>
           <Suspense fallback={<PageSpinner label="Loading page" />}>

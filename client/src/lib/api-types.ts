@@ -1255,3 +1255,73 @@ export interface NudgeResult {
   /** Absent (or null) when nobody was left to nudge. */
   nudgedAt?: string | null;
 }
+
+// ---------------------------------------------------------------- invites (docs/invites.md)
+
+/** What an invite brings its holder into. */
+export type InviteKind = 'ROSTER' | 'EVENT';
+
+/** Worked out by the server at read time: revoked, else expired, else used up, else active. */
+export const INVITE_STATUSES = ['ACTIVE', 'EXPIRED', 'REVOKED', 'USED_UP'] as const;
+export type InviteStatus = (typeof INVITE_STATUSES)[number];
+
+/** `POST`/`GET /rosters/{id}/invites` and `/events/{id}/invites` (those who may invite there). */
+export interface Invite {
+  id: string;
+  /** 12 characters; the server reads it forgivingly (case, spaces, dashes). */
+  code: string;
+  /** The app's path that opens it: `/invite/{code}`. */
+  path: string;
+  kind: InviteKind;
+  rosterId: string | null;
+  eventId: string | null;
+  /** Where it was mailed (when the server can mail); null for a link to share. */
+  email: string | null;
+  /** Rosters only: accepting files a join request instead of joining. */
+  requireApproval: boolean;
+  maxUses: number;
+  uses: number;
+  status: InviteStatus;
+  expiresAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+/** `GET /invites/{code}`: public, what the invite page shows before sign-in. */
+export interface InvitePreview {
+  code: string;
+  kind: InviteKind;
+  /** A roster: "{roster} ({season})"; an event: its title. */
+  title: string;
+  /** The roster's team; null for an event. */
+  teamName: string | null;
+  /** The event's start; null for a roster. */
+  startsAt: string | null;
+  /** The display name of whoever made it; null when that account is gone. */
+  invitedBy: string | null;
+  requireApproval: boolean;
+  status: InviteStatus;
+  expiresAt: string;
+}
+
+/** What using an invite did: joined (or asked to join) the roster, answered the event, or nothing new. */
+export type AcceptResult = 'JOINED' | 'REQUESTED' | 'ALREADY' | 'ATTENDING' | 'WAITLISTED';
+
+/** `POST /invites/{code}/accept`. */
+export interface Accepted {
+  kind: InviteKind;
+  rosterId: string | null;
+  eventId: string | null;
+  result: AcceptResult;
+}
+
+/** The body of `POST …/invites`; every field optional (a link for 14 days, 25 uses, by default). */
+export interface NewInviteInput {
+  email?: string;
+  /** 1–30; the server's default is 14. */
+  expiresInDays?: number;
+  /** 1–100; the server's default is 1 with an email, 25 for a link. */
+  maxUses?: number;
+  /** Rosters only (the server refuses it for an event). */
+  requireApproval?: boolean;
+}

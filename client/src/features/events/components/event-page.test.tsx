@@ -9,7 +9,7 @@ import { fakeLiveSocket } from '../../../testing/fake-live-socket';
 import { apiError, mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import type { AttendeesDoc, AttendingEntry } from '../model/types';
-import { EventPage, type RenderSubsCall } from './event-page';
+import { EventPage, type RenderEventInvites, type RenderSubsCall } from './event-page';
 
 // These tests type and click through whole screens; under a busy CI box that
 // can pass the 5 s default without anything being wrong.
@@ -38,7 +38,7 @@ function fullDoc(version: number, over: Partial<AttendeesDoc> = {}): AttendeesDo
   };
 }
 
-function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof mockApi>[0] = {}, renderSubsCall?: RenderSubsCall) {
+function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof mockApi>[0] = {}, renderSubsCall?: RenderSubsCall, renderInvites?: RenderEventInvites) {
   const server = mockApi({
     'GET /events/e-1': event,
     'GET /events/e-1/attendees': doc,
@@ -51,7 +51,7 @@ function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof moc
   store.set(connectionStateAtom, 'live');
   renderWithProviders(
     <LiveSocketContext.Provider value={live.socket}>
-      <EventPage renderSubsCall={renderSubsCall} />
+      <EventPage renderSubsCall={renderSubsCall} renderInvites={renderInvites} />
     </LiveSocketContext.Provider>,
     { store, route: '/events/e-1', path: '/events/:id' },
   );
@@ -346,6 +346,31 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     setup(makeEvent({ version: 1, maxSkaters: 4, maxGoalies: 1 }), doc, {}, renderSubsCall);
     expect(await screen.findByTestId('spots-open-text')).toHaveTextContent('1 skater spot open');
     expect(renderSubsCall).not.toHaveBeenCalled();
+  });
+
+  it('gives organisers the invite card, with the attendees’ version so uses follow RSVPs', async () => {
+    const doc = fullDoc(4, { attending: [], waitlist: [] });
+    const renderInvites = vi.fn<RenderEventInvites>(() => <p>invite card</p>);
+    const { store } = setup(makeEvent({ version: 4, viewer: makeViewer({ isOrganiser: true }) }), doc, {}, undefined, renderInvites);
+    expect(await screen.findByText('invite card')).toBeInTheDocument();
+    // The attendees' REST read paints first.
+    await waitFor(() => expect(renderInvites).toHaveBeenLastCalledWith({ eventId: 'e-1', name: 'Noon skate', version: 4 }));
+    act(() => store.set(topicAtomFamily('event:e-1'), { seq: 5, data: fullDoc(5, { attending: [att('u-a', 'CENTER')], waitlist: [] }) }));
+    expect(renderInvites).toHaveBeenLastCalledWith({ eventId: 'e-1', name: 'Noon skate', version: 5 });
+  });
+
+  it('gives no invite card to a player', async () => {
+    const renderInvites = vi.fn<RenderEventInvites>(() => <p>invite card</p>);
+    setup(makeEvent({ version: 1 }), fullDoc(1), {}, undefined, renderInvites);
+    expect(await screen.findByTestId('event-page')).toBeInTheDocument();
+    expect(renderInvites).not.toHaveBeenCalled();
+  });
+
+  it('gives organisers no invite card for an event that is over', async () => {
+    const renderInvites = vi.fn<RenderEventInvites>(() => <p>invite card</p>);
+    setup(makeEvent({ version: 1, startDate: '2020-12-01T17:00:00.000Z', endDate: '2020-12-01T18:30:00.000Z', viewer: makeViewer({ isOrganiser: true }) }), fullDoc(1), {}, undefined, renderInvites);
+    expect(await screen.findByTestId('event-page')).toBeInTheDocument();
+    expect(renderInvites).not.toHaveBeenCalled();
   });
 
   it('says why a cancelled event was cancelled, and never shows my place there as a green "You\'re in"', async () => {

@@ -47,6 +47,15 @@ export interface SubsCallProps {
 }
 export type RenderSubsCall = (props: SubsCallProps) => ReactNode;
 
+/** What the invites card needs of the event (the invites feature's, composed in app/). */
+export interface EventInvitesProps {
+  eventId: string;
+  name: string;
+  /** The attendees document's version: a use of an invite is an RSVP, and re-reads the invites. */
+  version: number | null;
+}
+export type RenderEventInvites = (props: EventInvitesProps) => ReactNode;
+
 /**
  * Pickups and practices: the events whose players the organiser splits into
  * two sides and shares the ice with (docs/sides-and-bill.md). A game has its
@@ -56,7 +65,7 @@ export function hasSides(event: RinkEvent): boolean {
   return event.eventType === 'PRACTICE' || event.eventType === 'OTHER';
 }
 
-export function EventPage({ renderSubsCall }: { renderSubsCall?: RenderSubsCall }) {
+export function EventPage({ renderSubsCall, renderInvites }: { renderSubsCall?: RenderSubsCall; renderInvites?: RenderEventInvites }) {
   const { id = '' } = useParams();
   const query = useEvent(id);
   if (query.isPending) return <PageSpinner label="Loading event" />;
@@ -77,10 +86,10 @@ export function EventPage({ renderSubsCall }: { renderSubsCall?: RenderSubsCall 
     );
   }
   if (query.data === undefined) return <PageSpinner label="Loading event" />;
-  return <EventView key={query.data.id} event={query.data} renderSubsCall={renderSubsCall} />;
+  return <EventView key={query.data.id} event={query.data} renderSubsCall={renderSubsCall} renderInvites={renderInvites} />;
 }
 
-function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall?: RenderSubsCall }) {
+function EventView({ event, renderSubsCall, renderInvites }: { event: RinkEvent; renderSubsCall?: RenderSubsCall; renderInvites?: RenderEventInvites }) {
   const me = useCurrentUser();
   const { doc, isLive } = useLiveAttendees(event.id);
   const viewer = event.viewer;
@@ -182,6 +191,7 @@ function EventView({ event, renderSubsCall }: { event: RinkEvent; renderSubsCall
           <AttendeesCard doc={doc} groupConfig={groupConfig} myId={me.id} myIsPaid={myIsPaid} tools={tools} isLive={isLive} />
           <WaitlistCard doc={doc} myId={me.id} tools={tools} />
           {isOrganiser && !cancelled && (doc?.attending.length ?? 0) > 0 && <CheckInCard eventId={event.id} />}
+          {isOrganiser && !cancelled && !over && renderInvites?.({ eventId: event.id, name: event.title, version: doc?.version ?? null })}
           {readsBill && <BillCard event={event} />}
           {event.seriesId && pickup && <SeriesIceCard event={event} />}
           <PickupRecord event={event} />

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
@@ -8,21 +8,21 @@ import { fakeLiveSocket } from '../../../testing/fake-live-socket';
 import { apiError, mockApi, reply } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import { makeAvailabilityBoard, makeAvailabilityPlayer, makeGameAvailability, makeJoinRequest, makePlayer, makeRoster, makeRosterViewer } from '../testing';
-import { RosterPage } from './roster-page';
+import { RosterPage, type RenderRosterInvites } from './roster-page';
 
 // Whole-screen typing and clicking can pass the 5 s default on a busy box.
 const TIMEOUT_MS = 20_000;
 
 const page = { items: [], nextCursor: null };
 
-function setup(routes: Parameters<typeof mockApi>[0]) {
+function setup(routes: Parameters<typeof mockApi>[0], renderInvites?: RenderRosterInvites) {
   const server = mockApi({ 'GET /me/positions': [], ...routes });
   const live = fakeLiveSocket();
   const store = createStore();
   store.set(connectionStateAtom, 'live');
   renderWithProviders(
     <LiveSocketContext.Provider value={live.socket}>
-      <RosterPage />
+      <RosterPage renderInvites={renderInvites} />
     </LiveSocketContext.Provider>,
     { store, route: '/rosters/r-1', path: '/rosters/:id' },
   );
@@ -209,6 +209,32 @@ describe('RosterPage', { timeout: TIMEOUT_MS }, () => {
     await waitFor(() => expect(server.callsTo('PATCH', '/rosters/r-1')[0]?.body).toEqual({ status: 'ACTIVE' }));
     await waitFor(() => expect(screen.getByTestId('roster-status-chip')).toHaveTextContent('Active'));
     expect(screen.queryByTestId('activate-roster')).not.toBeInTheDocument();
+  });
+
+  it('gives those who decide requests the invite card, with the live seq so uses follow joins', async () => {
+    const viewer = makeRosterViewer({ canDecideRequests: true });
+    const rest = makeRoster({ name: 'Owls', viewer, seq: 100 });
+    const renderInvites = vi.fn<RenderRosterInvites>(() => <p>invite card</p>);
+    const { push } = setup({ 'GET /rosters/r-1': rest, 'GET /rosters/r-1/availability': makeAvailabilityBoard({ games: [] }) }, renderInvites);
+    expect(await screen.findByText('invite card')).toBeInTheDocument();
+    expect(renderInvites).toHaveBeenLastCalledWith({ rosterId: 'r-1', name: 'Owls', version: 100 });
+    // Someone joined through a link: the pushed roster moves the version.
+    push({ ...strip(rest), seq: 101, memberCount: 1, players: [makePlayer({ userId: 'u-new' })] });
+    expect(renderInvites).toHaveBeenLastCalledWith({ rosterId: 'r-1', name: 'Owls', version: 101 });
+  });
+
+  it('gives a player no invite card', async () => {
+    const renderInvites = vi.fn<RenderRosterInvites>(() => <p>invite card</p>);
+    setup({ 'GET /rosters/r-1': makeRoster({ viewer: makeRosterViewer({ isMember: true, canManagePlayers: false }) }), 'GET /rosters/r-1/availability': makeAvailabilityBoard({ games: [] }) }, renderInvites);
+    expect(await screen.findByTestId('roster-page')).toBeInTheDocument();
+    expect(renderInvites).not.toHaveBeenCalled();
+  });
+
+  it('gives no invite card on an archived roster', async () => {
+    const renderInvites = vi.fn<RenderRosterInvites>(() => <p>invite card</p>);
+    setup({ 'GET /rosters/r-1': makeRoster({ status: 'ARCHIVED', viewer: makeRosterViewer({ canDecideRequests: true, canManagePlayers: true, canEdit: true }) }) }, renderInvites);
+    expect(await screen.findByTestId('archived-banner')).toBeInTheDocument();
+    expect(renderInvites).not.toHaveBeenCalled();
   });
 
   it('is read-only once archived', async () => {

@@ -4,10 +4,14 @@
 // for the players and the staff, who is in for the games coming up
 // (docs/availability.md), with the staff's availability rules.
 //
+// Those who decide requests also get the invite card, which the invites
+// feature makes and app/ composes in (`renderInvites`).
+//
 // One `roster:ID` subscription drives it: the newest of the REST read and
 // the pushed document (by seq) is what every card shows, so approvals,
 // new requests and roster edits appear without a reload.
 
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Roster, RosterDocument } from '../../../lib/api-types';
@@ -31,7 +35,16 @@ import { RosterHero } from './roster-hero';
 import { StatusCard } from './status-card';
 import '../rosters.css';
 
-export function RosterPage() {
+/** What the invites card needs of the roster (composed in app/: features do not import each other). */
+export interface RosterInvitesProps {
+  rosterId: string;
+  name: string;
+  /** The live document's seq: a use of an invite changes the roster, and so re-reads the invites. */
+  version: number;
+}
+export type RenderRosterInvites = (props: RosterInvitesProps) => ReactNode;
+
+export function RosterPage({ renderInvites }: { renderInvites?: RenderRosterInvites } = {}) {
   const { id = '' } = useParams();
   const query = useRoster(id);
   if (query.isPending) return <PageSpinner label="Loading roster" />;
@@ -49,7 +62,7 @@ export function RosterPage() {
       </Card>
     );
   }
-  return <RosterView key={query.data.id} rest={query.data} />;
+  return <RosterView key={query.data.id} rest={query.data} renderInvites={renderInvites} />;
 }
 
 function AboutCard({ doc }: { doc: RosterDocument }) {
@@ -90,7 +103,7 @@ function AboutCard({ doc }: { doc: RosterDocument }) {
   );
 }
 
-function RosterView({ rest }: { rest: Roster }) {
+function RosterView({ rest, renderInvites }: { rest: Roster; renderInvites?: RenderRosterInvites }) {
   const me = useCurrentUser();
   const { doc, isLive } = useLiveRoster(rest);
   const viewer = rest.viewer;
@@ -115,6 +128,8 @@ function RosterView({ rest }: { rest: Roster }) {
           <>
             <JoinPanel doc={doc} standing={standing} myId={me.id} addsDirectly={viewer.canManagePlayers} />
             {viewer.canDecideRequests && !archived && <RequestsQueue doc={doc} />}
+            {/* Invites are for those who decide requests: the server's own rule for making them (docs/invites.md). */}
+            {viewer.canDecideRequests && !archived && renderInvites?.({ rosterId: doc.id, name: doc.name, version: doc.seq })}
             {seesAvailability && <AvailabilityCard rosterId={doc.id} teamId={doc.teamId} myId={me.id} isStaff={isStaff} />}
             <PlayersCard doc={doc} viewer={viewer} myId={me.id} />
           </>
