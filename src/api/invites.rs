@@ -37,7 +37,7 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(accept);
 }
 
-/// `POST /rosters/{id}/invites` and `POST /events/{id}/invites`.
+/// `POST /rosters/{id}/invites`.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewInviteInput {
@@ -52,9 +52,37 @@ pub struct NewInviteInput {
     #[serde(default, deserialize_with = "crate::api::optional_whole")]
     #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub max_uses: Option<i64>,
-    /// Rosters only: accepting files a join request for the captain to
-    /// approve, instead of joining.
+    /// Accepting files a join request for the captain to approve, instead
+    /// of joining.
     pub require_approval: Option<bool>,
+}
+
+/// `POST /events/{id}/invites`: the same terms, without approval (an
+/// event's invite answers "attending").
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NewEventInviteInput {
+    #[schema(schema_with = crate::domain::text::schema::optional_email)]
+    pub email: Option<String>,
+    /// 1–30 (default 14).
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 30)]
+    pub expires_in_days: Option<i64>,
+    /// 1–100 (default 1 for a mailed invite, 25 for a link).
+    #[serde(default, deserialize_with = "crate::api::optional_whole")]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    pub max_uses: Option<i64>,
+}
+
+impl From<NewEventInviteInput> for NewInviteInput {
+    fn from(e: NewEventInviteInput) -> Self {
+        NewInviteInput {
+            email: e.email,
+            expires_in_days: e.expires_in_days,
+            max_uses: e.max_uses,
+            require_approval: None,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -154,7 +182,7 @@ fn view(row: InviteRow, now: i64) -> Invite {
 }
 
 /// The checked terms of a new invite.
-fn terms(input: &NewInviteInput, roster: bool) -> AppResult<(Option<String>, i64, i64, bool)> {
+fn terms(input: &NewInviteInput) -> AppResult<(Option<String>, i64, i64, bool)> {
     let mut errors = FieldErrors::new();
     let email = match input.email.as_deref().map(str::trim).filter(|e| !e.is_empty()) {
         None => None,
@@ -175,9 +203,6 @@ fn terms(input: &NewInviteInput, roster: bool) -> AppResult<(Option<String>, i64
         errors.insert("maxUses".into(), "must be 1–100".into());
     }
     let approval = input.require_approval.unwrap_or(false);
-    if approval && !roster {
-        errors.insert("requireApproval".into(), "only a roster's invite can ask for approval".into());
-    }
     crate::api::finish(errors)?;
     Ok((email, days, max_uses, approval))
 }
@@ -190,7 +215,7 @@ async fn make(
     event_id: Option<&str>,
     input: NewInviteInput,
 ) -> AppResult<HttpResponse> {
-    let (email, days, max_uses, require_approval) = terms(&input, roster_id.is_some())?;
+    let (email, days, max_uses, require_approval) = terms(&input)?;
     let now = (state.clock)();
     let code = codes::random(CODE_LEN);
     let new = NewInvite {
@@ -281,17 +306,17 @@ async fn roster_invites(
 }
 
 /// Invite people to an event (its organisers).
-#[utoipa::path(request_body = NewInviteInput, responses((status = 201, body = Invite), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)),
+#[utoipa::path(request_body = NewEventInviteInput, responses((status = 201, body = Invite), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)),
     tag = "invites", security(("bearerAuth" = [])))]
 #[post("/events/{id}/invites")]
 async fn invite_to_event(
     state: web::Data<AppState>,
     me: AuthUser,
     id: web::Path<String>,
-    body: web::Json<NewInviteInput>,
+    body: web::Json<NewEventInviteInput>,
 ) -> AppResult<HttpResponse> {
     permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;
-    make(&state, &me, None, Some(&id), body.into_inner()).await
+    make(&state, &me, None, Some(&id), body.into_inner().into()).await
 }
 
 #[utoipa::path(responses((status = 200, body = Vec<Invite>), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)),
@@ -307,12 +332,13 @@ async fn event_invites(
     Ok(web::Json(rows::of(&state.db.pool, None, Some(&id)).await?.into_iter().map(|r| view(r, now)).collect()))
 }
 
-/// Whoever may invite there may revoke; a revoked link answers nobody.
+/// Whoever may invite there may revoke (by its code); a revoked link
+/// answers nobody.
 #[utoipa::path(responses((status = 204), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)),
     tag = "invites", security(("bearerAuth" = [])))]
-#[delete("/invites/{id}")]
-async fn revoke(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
-    let row = rows::get(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("invite"))?;
+#[delete("/invites/{code}")]
+async fn revoke(state: web::Data<AppState>, me: AuthUser, code: web::Path<String>) -> AppResult<HttpResponse> {
+    let row = rows::by_code(&state.db.pool, &codes::normalise(&code)).await?.ok_or_else(|| AppError::not_found("invite"))?;
     match (&row.roster_id, &row.event_id) {
         (Some(roster_id), _) => {
             permissions::check(&state.db, Some(&me.id), Action::DecideJoinRequests { roster_id }).await?;
@@ -320,7 +346,7 @@ async fn revoke(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
         (_, Some(event_id)) => permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id }).await?,
         (None, None) => return Err(AppError::not_found("invite")),
     }
-    rows::revoke(&state.db.pool, &id, (state.clock)()).await?;
+    rows::revoke(&state.db.pool, &row.id, (state.clock)()).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

@@ -14,7 +14,7 @@ string_enum!(
 
 string_enum!(
     /// Where a player counts on the captain's board.
-    Group { Skaters => "SKATERS", Defence => "DEFENCE", Goalies => "GOALIES", Subs => "SUBS" }
+    PlayerGroup { Skaters => "SKATERS", Defence => "DEFENCE", Goalies => "GOALIES", Subs => "SUBS" }
 );
 
 /// A roster's rules (`null` = off), as stored and on the wire.
@@ -67,20 +67,20 @@ pub struct Counted {
 }
 
 /// The group a player counts in: subs apart, whatever they play.
-pub fn group(position: Option<HockeyPosition>, commitment: RosterCommitment) -> Group {
+pub fn group(position: Option<HockeyPosition>, commitment: RosterCommitment) -> PlayerGroup {
     use HockeyPosition::*;
     match (commitment, position) {
-        (RosterCommitment::Substitute, _) => Group::Subs,
-        (_, Some(Goalie)) => Group::Goalies,
-        (_, Some(LeftDefense | RightDefense)) => Group::Defence,
-        _ => Group::Skaters,
+        (RosterCommitment::Substitute, _) => PlayerGroup::Subs,
+        (_, Some(Goalie)) => PlayerGroup::Goalies,
+        (_, Some(LeftDefense | RightDefense)) => PlayerGroup::Defence,
+        _ => PlayerGroup::Skaters,
     }
 }
 
 /// In, out and not yet answered, in one group.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Tally {
+pub struct GroupTally {
     #[serde(rename = "in")]
     pub yes: i64,
     pub out: i64,
@@ -90,22 +90,22 @@ pub struct Tally {
 /// The captain's counts, per group.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Counts {
-    pub skaters: Tally,
-    pub defence: Tally,
-    pub goalies: Tally,
-    pub subs: Tally,
+pub struct GroupCounts {
+    pub skaters: GroupTally,
+    pub defence: GroupTally,
+    pub goalies: GroupTally,
+    pub subs: GroupTally,
 }
 
-impl Counts {
-    pub fn of(players: &[Counted]) -> Counts {
-        let mut counts = Counts::default();
+impl GroupCounts {
+    pub fn of(players: &[Counted]) -> GroupCounts {
+        let mut counts = GroupCounts::default();
         for p in players {
             let tally = match group(p.position, p.commitment) {
-                Group::Skaters => &mut counts.skaters,
-                Group::Defence => &mut counts.defence,
-                Group::Goalies => &mut counts.goalies,
-                Group::Subs => &mut counts.subs,
+                PlayerGroup::Skaters => &mut counts.skaters,
+                PlayerGroup::Defence => &mut counts.defence,
+                PlayerGroup::Goalies => &mut counts.goalies,
+                PlayerGroup::Subs => &mut counts.subs,
             };
             match p.answer {
                 Some(Answer::In) => tally.yes += 1,
@@ -172,11 +172,11 @@ mod tests {
             player(Some(Goalie), false, None),
             player(Some(Goalie), true, Some(Answer::In)),
         ];
-        let counts = Counts::of(&players);
-        assert_eq!(counts.skaters, Tally { yes: 1, out: 0, no_answer: 1 });
-        assert_eq!(counts.defence, Tally { yes: 0, out: 1, no_answer: 0 });
-        assert_eq!(counts.goalies, Tally { yes: 0, out: 0, no_answer: 1 });
-        assert_eq!(counts.subs, Tally { yes: 1, out: 0, no_answer: 0 });
+        let counts = GroupCounts::of(&players);
+        assert_eq!(counts.skaters, GroupTally { yes: 1, out: 0, no_answer: 1 });
+        assert_eq!(counts.defence, GroupTally { yes: 0, out: 1, no_answer: 0 });
+        assert_eq!(counts.goalies, GroupTally { yes: 0, out: 0, no_answer: 1 });
+        assert_eq!(counts.subs, GroupTally { yes: 1, out: 0, no_answer: 0 });
         // The sub goalie who is in is the goalie the minimum wants.
         let rules = AvailabilityRules { min_skaters: Some(3), min_goalies: Some(1), ..Default::default() };
         assert_eq!(rules.short(&players), (2, 0));
@@ -215,7 +215,7 @@ mod tests {
         /// short never exceeds the minimum nor goes below zero.
         #[test]
         fn every_player_counts_once(players in prop::collection::vec(any_player(), 0..40), min_s in 0i64..50, min_g in 0i64..10) {
-            let c = Counts::of(&players);
+            let c = GroupCounts::of(&players);
             let total: i64 = [c.skaters, c.defence, c.goalies, c.subs].iter().map(|t| t.yes + t.out + t.no_answer).sum();
             prop_assert_eq!(total, players.len() as i64);
             let answered_in = players.iter().filter(|p| p.answer == Some(Answer::In)).count() as i64;

@@ -8,7 +8,7 @@
 
 use crate::db::availability::{self as rows, PlayerRow, RosterGame};
 use crate::db::Db;
-use crate::domain::availability::{Answer, AvailabilityRules, Counted, Counts, Group, group};
+use crate::domain::availability::{Answer, AvailabilityRules, Counted, GroupCounts, PlayerGroup, group};
 use crate::domain::{HockeyPosition, RosterCommitment, TeamRole};
 use crate::error::AppError;
 use crate::permissions::{self, Action};
@@ -63,7 +63,7 @@ pub struct GameAvailability {
     #[schema(value_type = Option<String>, format = DateTime)]
     pub locks_at: Option<i64>,
     pub locked: bool,
-    pub counts: Counts,
+    pub counts: GroupCounts,
     pub short: Short,
     #[serde(with = "crate::time::rfc3339_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -83,7 +83,7 @@ pub struct PlayerAvailability {
     pub position: Option<HockeyPosition>,
     pub jersey_number: Option<i64>,
     pub commitment_level: RosterCommitment,
-    pub group: Group,
+    pub group: PlayerGroup,
     pub answer: Option<Answer>,
     #[serde(with = "crate::time::rfc3339_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -170,7 +170,7 @@ pub async fn game_view(
         opponent: game.opponent,
         locks_at,
         locked: locks_at.is_some_and(|at| now >= at),
-        counts: Counts::of(&counted),
+        counts: GroupCounts::of(&counted),
         short: Short { skaters, goalies },
         players: listed,
     })

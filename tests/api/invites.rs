@@ -62,7 +62,7 @@ async fn a_link_puts_a_new_person_on_the_roster_once_and_the_rosters_limits_hold
     assert_eq!(list[0]["uses"], 1, "{list}");
 
     // Revoked: nobody more; the preview says so.
-    let (s, _) = app.delete(&format!("/api/v1/invites/{}", link["id"].as_str().unwrap()), Some(&l.home.coach)).await;
+    let (s, _) = app.delete(&format!("/api/v1/invites/{code}"), Some(&l.home.coach)).await;
     assert_eq!(s, 204);
     let (s, b) = app.patch(&format!("/api/v1/rosters/{roster}"), Some(&l.home.coach), json!({"maxMembers": null})).await;
     assert_eq!(s, 200, "{b}");
@@ -104,7 +104,7 @@ async fn an_invite_runs_out_expires_or_asks_the_captain_and_only_the_captains_si
     assert_error(s, &r, 403, "forbidden");
     let (s, r) = app.get(&path, Some(&l.away.coach)).await;
     assert_error(s, &r, 403, "forbidden");
-    let (s, r) = app.delete(&format!("/api/v1/invites/{}", soon["id"].as_str().unwrap()), Some(&a)).await;
+    let (s, r) = app.delete(&format!("/api/v1/invites/{}", soon["code"].as_str().unwrap()), Some(&a)).await;
     assert_error(s, &r, 403, "forbidden");
 
     // Bad terms name each field and make nothing.
@@ -133,6 +133,7 @@ async fn an_event_invite_answers_attending_and_cannot_ask_for_approval() {
     let path = format!("/api/v1/events/{event}/invites");
     let (s, r) = app.post(&path, Some(&org), json!({"requireApproval": true})).await;
     assert_error(s, &r, 422, "validation_failed");
+    assert_eq!(app.count("invites").await, 0);
     let link = invite(&app, &org, &path, json!({"email": "friend@example.com"})).await;
     assert_eq!((link["maxUses"].as_i64(), link["email"].as_str()), (Some(1), Some("friend@example.com")), "a mailed invite is for one");
     let link = invite(&app, &org, &path, json!({})).await;

@@ -42,7 +42,7 @@ export function useCreateInvite(target: InviteTarget) {
 export function useRevokeInvite(target: InviteTarget) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (inviteId: string) => api.delete(`/invites/${enc(inviteId)}`),
+    mutationFn: (code: string) => api.delete(`/invites/${enc(code)}`),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: inviteKeys.list(target) }),
   });
 }

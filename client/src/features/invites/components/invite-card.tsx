@@ -312,7 +312,7 @@ function InviteRow({ invite, target, shown, onShow, onRevoked }: { invite: Invit
             variant="secondary"
             confirmLabel="Revoke?"
             loading={revoke.isPending}
-            onConfirm={() => revoke.mutate(invite.id, { onSuccess: onRevoked })}
+            onConfirm={() => revoke.mutate(invite.code, { onSuccess: onRevoked })}
             data-testid="invite-revoke"
           >
             Revoke
