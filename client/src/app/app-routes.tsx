@@ -20,6 +20,8 @@ import { EventSubsCall } from '../features/subs/components/event-subs-call';
 import { UserPosts } from '../features/feed/components/user-posts';
 import { NextUp } from '../features/schedule/components/next-up';
 import { PersonSchedule, TeamUpcoming } from '../features/schedule/components/public-schedule';
+import { ChatsPage } from '../features/chats/components/chats-page';
+import { EventChatButton, TeamChatCard } from '../features/chats/components/chat-entry';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { NotFoundPage } from './not-found-page';
@@ -121,6 +123,8 @@ function GatedRoutes() {
         <Route path="schedule" element={<MySchedulePage />} />
         <Route path="people" element={<PeopleSearchPage />} />
         <Route path="notifications" element={<NotificationsPage />} />
+        <Route path="chats" element={<ChatsPage />} />
+        <Route path="chats/:id" element={<ChatsPage />} />
         <Route path="me" element={<Navigate to={`/users/${user.id}`} replace />} />
         <Route path="settings/profile" element={<EditProfilePage />} />
         <Route
@@ -141,14 +145,14 @@ function GatedRoutes() {
         <Route path="teams/:id" element={<TeamPage renderUpcoming={(teamId) => <TeamUpcoming teamId={teamId} />} />} />
         <Route path="teams/:id/edit" element={<EditTeamPage />} />
         <Route path="teams/:id/rosters/new" element={<NewRosterPage />} />
-        <Route path="rosters/:id" element={<RosterPage />} />
+        <Route path="rosters/:id" element={<RosterPage renderTeamChat={(rosterId) => <TeamChatCard rosterId={rosterId} />} />} />
         <Route path="rosters/:id/edit" element={<RosterEditPage />} />
         <Route path="seasons/:id" element={<SeasonPage />} />
         <Route path="seasons/:id/edit" element={<SeasonEditPage />} />
         <Route path="seasons/:id/teams" element={<LeagueTeamsPage />} />
         <Route path="events" element={<EventsPage />} />
         <Route path="events/new" element={<CreateEventPage />} />
-        <Route path="events/:id" element={<EventPage renderSubsCall={(p) => <EventSubsCall {...p} />} />} />
+        <Route path="events/:id" element={<EventPage renderSubsCall={(p) => <EventSubsCall {...p} />} renderChat={(eventId) => <EventChatButton eventId={eventId} />} />} />
         <Route path="events/:id/edit" element={<EditEventPage />} />
         <Route path="events/:id/check-in" element={<CheckInPage />} />
         <Route path="series/:id" element={<SeriesPage />} />

@@ -3,11 +3,13 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useCurrentUser } from '../lib/auth/auth-context';
 import { Logo } from '../components/ui/logo';
 import { PageSpinner } from '../components/ui/spinner';
-import { CalendarIcon, ClockIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
+import { CalendarIcon, ChatIcon, ClockIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
 import { ConnectionIndicator } from './connection-indicator';
 import { PageLoadBoundary } from './page-load-boundary';
 import { UserMenu } from './user-menu';
 import { NotificationBell } from '../features/notifications/components/bell';
+import { ChatOutbox } from '../features/chats/components/chat-outbox';
+import { ChatsUnreadBadge } from '../features/chats/components/chats-unread-badge';
 
 interface NavItem {
   to: string;
@@ -18,14 +20,18 @@ interface NavItem {
   end?: boolean;
   /** Left out of the phone's bottom bar (reached from Home there), which holds six at most. */
   topOnly?: boolean;
+  /** A live count beside the label (Messages: my unread chat messages). */
+  badge?: ReactNode;
 }
 
 const NAV: NavItem[] = [
   { to: '/', label: 'Home', icon: <HomeIcon size={22} />, end: true },
   { to: '/schedule', label: 'My schedule', icon: <ClockIcon size={22} />, topOnly: true },
   { to: '/events', label: 'Events', icon: <CalendarIcon size={22} /> },
+  { to: '/chats', label: 'Messages', icon: <ChatIcon size={22} />, badge: <ChatsUnreadBadge /> },
   { to: '/people', label: 'People', icon: <PeopleIcon size={22} /> },
-  { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} /> },
+  // On a phone, rinks are found from Home ("Browse rinks"): Messages takes the bar's place.
+  { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} />, topOnly: true },
   { to: '/teams', label: 'Teams', icon: <TeamIcon size={22} /> },
   { to: '/subs', label: 'Subs & teams', short: 'Subs', icon: <StickIcon size={22} /> },
 ];
@@ -52,6 +58,7 @@ export function Shell() {
             {NAV.map((item) => (
               <NavLink key={item.to} to={item.to} end={item.end} className="topnav__link">
                 {item.label}
+                {item.badge}
               </NavLink>
             ))}
           </nav>
@@ -62,6 +69,8 @@ export function Shell() {
           </div>
         </div>
       </header>
+      {/* My chat messages that did not go out are sent again when the connection is back, whatever page is open. */}
+      <ChatOutbox />
       <main id="main" className="main">
         {/* Pages that load lazily (app-routes.tsx) do it here, under the app's navigation. */}
         <PageLoadBoundary resetKey={pathname}>
@@ -75,6 +84,7 @@ export function Shell() {
           <NavLink key={item.to} to={item.to} end={item.end} className="bottomnav__link">
             {item.icon}
             <span>{item.short ?? item.label}</span>
+            {item.badge}
           </NavLink>
         ))}
         <NavLink to={`/users/${me.id}`} className="bottomnav__link">

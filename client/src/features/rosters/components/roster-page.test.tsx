@@ -262,7 +262,8 @@ describe('RosterPage', { timeout: TIMEOUT_MS }, () => {
       'GET /rosters/r-1/availability-rules': { lockMinutes: 120, minSkaters: 10, minGoalies: 1 },
       'GET /rosters/r-1/join-requests': page,
     });
-    expect(await screen.findByTestId('availability-card')).toHaveTextContent('No games in the next 60 days.');
+    // The card's frame shows before its board is read: wait for the board's words, not the frame.
+    await waitFor(() => expect(screen.getByTestId('availability-card')).toHaveTextContent('No games in the next 60 days.'));
     expect(await screen.findByTestId('avail-rules-lockHours')).toHaveValue('2');
   });
 

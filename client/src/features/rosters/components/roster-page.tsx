@@ -4,10 +4,15 @@
 // for the players and the staff, who is in for the games coming up
 // (docs/availability.md), with the staff's availability rules.
 //
+// The roster's team chat (docs/chat.md) is another feature's card, composed
+// in app/ (`renderTeamChat`); this page says who sees it: the players and
+// the team's staff, the conversation's members.
+//
 // One `roster:ID` subscription drives it: the newest of the REST read and
 // the pushed document (by seq) is what every card shows, so approvals,
 // new requests and roster edits appear without a reload.
 
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Roster, RosterDocument } from '../../../lib/api-types';
@@ -31,7 +36,10 @@ import { RosterHero } from './roster-hero';
 import { StatusCard } from './status-card';
 import '../rosters.css';
 
-export function RosterPage() {
+/** The roster's team chat card, for its members (another feature's, composed in app/). */
+export type RenderTeamChat = (rosterId: string) => ReactNode;
+
+export function RosterPage({ renderTeamChat }: { renderTeamChat?: RenderTeamChat } = {}) {
   const { id = '' } = useParams();
   const query = useRoster(id);
   if (query.isPending) return <PageSpinner label="Loading roster" />;
@@ -49,7 +57,7 @@ export function RosterPage() {
       </Card>
     );
   }
-  return <RosterView key={query.data.id} rest={query.data} />;
+  return <RosterView key={query.data.id} rest={query.data} renderTeamChat={renderTeamChat} />;
 }
 
 function AboutCard({ doc }: { doc: RosterDocument }) {
@@ -90,7 +98,7 @@ function AboutCard({ doc }: { doc: RosterDocument }) {
   );
 }
 
-function RosterView({ rest }: { rest: Roster }) {
+function RosterView({ rest, renderTeamChat }: { rest: Roster; renderTeamChat?: RenderTeamChat }) {
   const me = useCurrentUser();
   const { doc, isLive } = useLiveRoster(rest);
   const viewer = rest.viewer;
@@ -99,6 +107,8 @@ function RosterView({ rest }: { rest: Roster }) {
   // The board is the roster's players' and the team's staff's (docs/availability.md › The board).
   const isStaff = viewer.canManagePlayers;
   const seesAvailability = !archived && (standing.kind === 'member' || isStaff);
+  // The chat's members (docs/chat.md): the roster's players, the team's owner and managers. An archived roster's chat stays readable.
+  const inChat = standing.kind === 'member' || isStaff;
 
   return (
     <div className="stack-lg roster-page" data-testid="roster-page">
@@ -115,6 +125,7 @@ function RosterView({ rest }: { rest: Roster }) {
           <>
             <JoinPanel doc={doc} standing={standing} myId={me.id} addsDirectly={viewer.canManagePlayers} />
             {viewer.canDecideRequests && !archived && <RequestsQueue doc={doc} />}
+            {inChat && renderTeamChat?.(doc.id)}
             {seesAvailability && <AvailabilityCard rosterId={doc.id} teamId={doc.teamId} myId={me.id} isStaff={isStaff} />}
             <PlayersCard doc={doc} viewer={viewer} myId={me.id} />
           </>
