@@ -38,6 +38,16 @@ export function useThread(conversationId: string, myId: string) {
 
   const headMessages = head.data?.messages;
   const liveMessages = live?.data.messages;
+  // What the topic showed stays on screen: a snapshot after a gap replaces
+  // the topic's data with the latest 50 only, and what came live before it
+  // (newer than the REST read) would otherwise drop out until the next read.
+  // (Taken while rendering, React's way of following a changing input, so
+  // no frame shows without them.)
+  const [tookLive, setTookLive] = useState(liveMessages);
+  if (liveMessages !== tookLive) {
+    setTookLive(liveMessages);
+    if (liveMessages) setHeld((h) => mergeMessages(h, liveMessages));
+  }
   const messages = useMemo(() => serverMessages({ head: headMessages, live: liveMessages, held, pending }), [headMessages, liveMessages, held, pending]);
   const items = useMemo(() => buildThread({ head: headMessages, live: liveMessages, held, pending }, myId), [headMessages, liveMessages, held, pending, myId]);
 
