@@ -14,7 +14,7 @@ import { ChatsUnreadBadge } from '../features/chats/components/chats-unread-badg
 interface NavItem {
   to: string;
   label: string;
-  /** The bottom bar's narrower label, when the full one does not fit. */
+  /** The narrower label, when the full one does not fit: the bottom bar's, and the top bar's below 1100 px. */
   short?: string;
   icon: ReactNode;
   end?: boolean;
@@ -57,7 +57,14 @@ export function Shell() {
           <nav className="topnav" aria-label="Main">
             {NAV.map((item) => (
               <NavLink key={item.to} to={item.to} end={item.end} className="topnav__link">
-                {item.label}
+                {item.short ? (
+                  <>
+                    <span className="topnav__label--full">{item.label}</span>
+                    <span className="topnav__label--short">{item.short}</span>
+                  </>
+                ) : (
+                  item.label
+                )}
                 {item.badge}
               </NavLink>
             ))}

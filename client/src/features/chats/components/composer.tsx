@@ -40,7 +40,7 @@ export function Composer({ title, onSend }: { title: string; onSend: (text: stri
 
   return (
     <form
-      className="composer"
+      className="chat-composer"
       onSubmit={(e) => {
         e.preventDefault();
         submit();
@@ -49,7 +49,7 @@ export function Composer({ title, onSend }: { title: string; onSend: (text: stri
     >
       <textarea
         ref={ref}
-        className="input input--textarea composer__input"
+        className="input input--textarea chat-composer__input"
         rows={1}
         value={text}
         onChange={(e) => setText(e.target.value)}
@@ -61,12 +61,12 @@ export function Composer({ title, onSend }: { title: string; onSend: (text: stri
         data-testid="chat-input"
       />
       {check.showCounter && (
-        <span id={counterId} className={`composer__count${check.over ? ' composer__count--over' : ''}`} data-testid="chat-counter" aria-live="polite">
+        <span id={counterId} className={`chat-composer__count${check.over ? ' chat-composer__count--over' : ''}`} data-testid="chat-counter" aria-live="polite">
           {check.count.toLocaleString('en-US')} / {MAX_CHARS.toLocaleString('en-US')}
           {check.over && <span className="sr-only"> characters: too long to send</span>}
         </span>
       )}
-      <Button type="submit" className="composer__send" disabled={check.empty || check.over} icon={<SendIcon size={18} />} aria-label="Send" data-testid="chat-send" />
+      <Button type="submit" className="chat-composer__send" disabled={check.empty || check.over} icon={<SendIcon size={18} />} aria-label="Send" data-testid="chat-send" />
     </form>
   );
 }

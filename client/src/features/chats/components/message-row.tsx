@@ -145,7 +145,7 @@ function EditBox({ initial, saving, error, onSave, onCancel }: { initial: string
     <div className="msg__edit">
       <textarea className="input input--textarea msg__edit-input" value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} aria-label="Edit message" autoFocus data-testid="chat-edit-input" />
       {check.showCounter && (
-        <span className={`composer__count${check.over ? ' composer__count--over' : ''}`}>
+        <span className={`chat-composer__count${check.over ? ' chat-composer__count--over' : ''}`}>
           {check.count.toLocaleString('en-US')} / {MAX_CHARS.toLocaleString('en-US')}
         </span>
       )}

@@ -95,7 +95,7 @@ describe('Thread', { timeout: TIMEOUT_MS }, () => {
     const seqs = rows().map((r) => Number(r.dataset.seq));
     expect(seqs).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     expect(screen.queryByTestId('chat-load-earlier')).not.toBeInTheDocument();
-    expect(screen.getByText("The start of Owls's chat.")).toBeInTheDocument();
+    expect(screen.getByText('This is where the chat begins.')).toBeInTheDocument();
   });
 
   it('follows the topic: a new message at the bottom, an edit in place with "(edited)", a delete as "Message deleted", and re-subscribes on a skipped version', async () => {

@@ -150,7 +150,7 @@ function ThreadView({ conversation: c, thread }: { conversation: ConversationPag
             {c.title}
           </h2>
           <Link to={subject} className="thread__subject">
-            {c.kind === 'ROSTER' ? 'Team chat · the roster' : `Event chat${c.startsAt ? ` · ${fullWhen(c.startsAt)}` : ''}`}
+            {c.kind === 'ROSTER' ? 'Team chat · View the roster' : `Event chat${c.startsAt ? ` · ${fullWhen(c.startsAt)}` : ' · View the event'}`}
           </Link>
         </div>
         <Button
@@ -178,7 +178,7 @@ function ThreadView({ conversation: c, thread }: { conversation: ConversationPag
             </Button>
           </div>
         ) : (
-          items.length > 0 && <p className="thread__start">The start of {c.title}'s chat.</p>
+          items.length > 0 && <p className="thread__start">This is where the chat begins.</p>
         )}
         {earlier.error && <Alert tone="error">{earlier.error}</Alert>}
         {items.length === 0 && (
