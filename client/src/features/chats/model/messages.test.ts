@@ -58,6 +58,9 @@ describe('mergeChatUpdate', () => {
 
   it('is a gap when the version skips a number (frames were missed) or the frame cannot be read', () => {
     expect(mergeChatUpdate(held, { message: makeChatMessage({ seq: 5 }) }, { held: 3, update: 5 }).kind).toBe('gap');
+    // Counted from the snapshot's own version, whatever seq its frame had.
+    expect(mergeChatUpdate(held, { message: makeChatMessage({ seq: 4 }) }, { held: 0, update: 4 }).kind).toBe('merged');
+    expect(mergeChatUpdate(held, { message: makeChatMessage({ seq: 4 }) }, { held: 0, update: 5 }).kind).toBe('gap');
     expect(mergeChatUpdate(held, { message: null } as never, { held: 3, update: 4 }).kind).toBe('gap');
     expect(mergeChatUpdate(held, {} as never, { held: 3, update: 4 }).kind).toBe('gap');
   });

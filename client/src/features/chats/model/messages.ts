@@ -59,7 +59,10 @@ export function mergeMessages(...lists: ReadonlyArray<readonly ChatMessage[] | n
 export function mergeChatUpdate(held: ChatSnapshot, update: ChatUpdate, seqs?: UpdateSeqs): MergeOutcome<ChatSnapshot> {
   const m = update?.message;
   if (!m || typeof m.id !== 'string' || typeof m.seq !== 'number') return { kind: 'gap' };
-  if (seqs && seqs.held !== null && seqs.update > seqs.held + 1) return { kind: 'gap' };
+  // The held version is the snapshot's own `version` (then each update's
+  // seq), so this does not lean on the snapshot frame's seq being it too.
+  const heldVersion = typeof held.version === 'number' ? held.version : (seqs?.held ?? null);
+  if (seqs && heldVersion !== null && seqs.update > heldVersion + 1) return { kind: 'gap' };
   return {
     kind: 'merged',
     data: { ...held, version: seqs?.update ?? held.version, messages: mergeMessages(held.messages, [m]) },
