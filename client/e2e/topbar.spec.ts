@@ -14,7 +14,8 @@ test('the top bar keeps every link on one line, all in view down to 1024 px and 
   await page.goto('/');
   const nav = page.getByRole('navigation', { name: 'Main' }).first();
   const links = nav.getByRole('link');
-  await expect(links).toHaveCount(7);
+  // Home, My schedule, Events, Messages, People, Facilities, Teams, Subs & teams.
+  await expect(links).toHaveCount(8);
   await expect(page.getByTestId('connection-indicator')).toBeVisible();
 
   for (const width of [1280, 1024, 900, 721]) {

@@ -58,11 +58,8 @@ impl TopicSource for ChatsTopic {
         Box::pin(async move {
             let list = chat::list(&self.db, id, (self.clock)()).await?;
             let unread: i64 = list.iter().filter(|c| !c.muted).map(|c| c.unread).sum();
-            let conversations: Vec<serde_json::Value> = list
-                .iter()
-                .filter(|c| c.unread > 0)
-                .map(|c| json!({"id": c.id, "unread": c.unread, "muted": c.muted}))
-                .collect();
+            let conversations: Vec<serde_json::Value> =
+                list.iter().map(|c| json!({"id": c.id, "unread": c.unread, "muted": c.muted})).collect();
             Ok((0, json!({"unread": unread, "conversations": conversations})))
         })
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { AppRoutes } from './app-routes';
 import { makePublicUser, makeUser } from '../testing/fixtures';
 import { makeInvitePreview } from '../features/invites/testing';
@@ -60,6 +61,20 @@ describe('AppRoutes', () => {
     mockApi({});
     renderWithProviders(<AppRoutes />, { route: '/sign-in?next=%2F%2Fevil.example%2Fx' });
     expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+  });
+
+  it('has Messages in both navigations with my unread count, and the conversation list and a thread on one page', async () => {
+    const owls = { id: 'roster-r-1', kind: 'ROSTER', subjectId: 'r-1', title: 'Owls', startsAt: null, lastMessage: null, unread: 2, muted: false, canModerate: false };
+    mockApi({
+      'GET /chats': { items: [owls], unread: 2 },
+      'GET /chats/roster-r-1': { ...owls, messages: [], readSeq: 0, version: 0 },
+    });
+    renderWithProviders(<AppRoutes />, { route: '/chats' });
+    expect(await screen.findAllByRole('link', { name: /^Messages\s*,\s*2 unread$/ })).toHaveLength(2);
+    expect(screen.getByRole('heading', { name: 'Messages' })).toBeInTheDocument();
+    await userEvent.setup().click(await screen.findByTestId('chat-row'));
+    expect(await screen.findByTestId('chat-title')).toHaveTextContent('Owls');
+    expect(screen.getByTestId('chat-row')).toHaveAttribute('aria-current', 'page');
   });
 
   it('has a real not-found page', () => {

@@ -23,6 +23,8 @@ import { EventSubsCall } from '../features/subs/components/event-subs-call';
 import { UserPosts } from '../features/feed/components/user-posts';
 import { NextUp } from '../features/schedule/components/next-up';
 import { PersonSchedule, TeamUpcoming } from '../features/schedule/components/public-schedule';
+import { ChatsPage } from '../features/chats/components/chats-page';
+import { EventChatButton, TeamChatCard } from '../features/chats/components/chat-entry';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { NotFoundPage } from './not-found-page';
@@ -136,6 +138,8 @@ function GatedRoutes() {
         <Route path="schedule" element={<MySchedulePage />} />
         <Route path="people" element={<PeopleSearchPage />} />
         <Route path="notifications" element={<NotificationsPage />} />
+        <Route path="chats" element={<ChatsPage />} />
+        <Route path="chats/:id" element={<ChatsPage />} />
         <Route path="me" element={<Navigate to={`/users/${user.id}`} replace />} />
         <Route path="settings/profile" element={<EditProfilePage />} />
         <Route
@@ -160,6 +164,7 @@ function GatedRoutes() {
           path="rosters/:id"
           element={
             <RosterPage
+              renderTeamChat={(rosterId) => <TeamChatCard rosterId={rosterId} />}
               renderInvites={(p) => (
                 <Suspense fallback={null}>
                   <InviteCard target={{ kind: 'ROSTER', id: p.rosterId }} name={p.name} version={p.version} />
@@ -179,6 +184,7 @@ function GatedRoutes() {
           element={
             <EventPage
               renderSubsCall={(p) => <EventSubsCall {...p} />}
+              renderChat={(eventId) => <EventChatButton eventId={eventId} />}
               renderInvites={(p) => (
                 <Suspense fallback={null}>
                   <InviteCard target={{ kind: 'EVENT', id: p.eventId }} name={p.name} version={p.version} />

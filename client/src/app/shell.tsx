@@ -4,29 +4,35 @@ import { useCurrentUser } from '../lib/auth/auth-context';
 import { Logo } from '../components/ui/logo';
 import { RouteNotice } from '../components/ui/route-notice';
 import { PageSpinner } from '../components/ui/spinner';
-import { CalendarIcon, ClockIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
+import { CalendarIcon, ChatIcon, ClockIcon, HomeIcon, PeopleIcon, RinkIcon, StickIcon, TeamIcon, UserIcon } from '../components/ui/icons';
 import { ConnectionIndicator } from './connection-indicator';
 import { PageLoadBoundary } from './page-load-boundary';
 import { UserMenu } from './user-menu';
 import { NotificationBell } from '../features/notifications/components/bell';
+import { ChatOutbox } from '../features/chats/components/chat-outbox';
+import { ChatsUnreadBadge } from '../features/chats/components/chats-unread-badge';
 
 interface NavItem {
   to: string;
   label: string;
-  /** The bottom bar's narrower label, when the full one does not fit. */
+  /** The narrower label, when the full one does not fit: the bottom bar's, and the top bar's below 1100 px. */
   short?: string;
   icon: ReactNode;
   end?: boolean;
   /** Left out of the phone's bottom bar (reached from Home there), which holds six at most. */
   topOnly?: boolean;
+  /** A live count beside the label (Messages: my unread chat messages). */
+  badge?: ReactNode;
 }
 
 const NAV: NavItem[] = [
   { to: '/', label: 'Home', icon: <HomeIcon size={22} />, end: true },
   { to: '/schedule', label: 'My schedule', icon: <ClockIcon size={22} />, topOnly: true },
   { to: '/events', label: 'Events', icon: <CalendarIcon size={22} /> },
+  { to: '/chats', label: 'Messages', icon: <ChatIcon size={22} />, badge: <ChatsUnreadBadge /> },
   { to: '/people', label: 'People', icon: <PeopleIcon size={22} /> },
-  { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} /> },
+  // On a phone, rinks are found from Home ("Browse rinks"): Messages takes the bar's place.
+  { to: '/facilities', label: 'Facilities', icon: <RinkIcon size={22} />, topOnly: true },
   { to: '/teams', label: 'Teams', icon: <TeamIcon size={22} /> },
   { to: '/subs', label: 'Subs & teams', short: 'Subs', icon: <StickIcon size={22} /> },
 ];
@@ -52,7 +58,15 @@ export function Shell() {
           <nav className="topnav" aria-label="Main">
             {NAV.map((item) => (
               <NavLink key={item.to} to={item.to} end={item.end} className="topnav__link">
-                {item.label}
+                {item.short ? (
+                  <>
+                    <span className="topnav__label--full">{item.label}</span>
+                    <span className="topnav__label--short">{item.short}</span>
+                  </>
+                ) : (
+                  item.label
+                )}
+                {item.badge}
               </NavLink>
             ))}
           </nav>
@@ -63,6 +77,8 @@ export function Shell() {
           </div>
         </div>
       </header>
+      {/* My chat messages that did not go out are sent again when the connection is back, whatever page is open. */}
+      <ChatOutbox />
       <main id="main" className="main">
         <RouteNotice />
         {/* Pages that load lazily (app-routes.tsx) do it here, under the app's navigation. */}
@@ -77,6 +93,7 @@ export function Shell() {
           <NavLink key={item.to} to={item.to} end={item.end} className="bottomnav__link">
             {item.icon}
             <span>{item.short ?? item.label}</span>
+            {item.badge}
           </NavLink>
         ))}
         <NavLink to={`/users/${me.id}`} className="bottomnav__link">

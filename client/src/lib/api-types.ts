@@ -1325,3 +1325,106 @@ export interface NewInviteInput {
   /** Rosters only (the server refuses it for an event). */
   requireApproval?: boolean;
 }
+
+// ---------------------------------------------------------------- team chat (docs/chat.md)
+
+/** What a conversation belongs to: a roster (`roster-{rosterId}`) or an event (`event-{eventId}`). */
+export type ConversationKind = 'ROSTER' | 'EVENT';
+
+/**
+ * One message. `seq` is its place in the conversation (1, 2, 3… with no
+ * gaps, the same for everyone); a deleted message keeps its place and
+ * loses its body (`body` null, `deletedAt` set). A message only moves
+ * forward: posted, edited (a later `editedAt` each time), deleted.
+ */
+export interface ChatMessage {
+  id: string;
+  conversationId: string;
+  seq: number;
+  author: UserSummary;
+  /** Plain text, 1–2,000 characters, line breaks kept; null once deleted. */
+  body: string | null;
+  createdAt: string;
+  editedAt: string | null;
+  deletedAt: string | null;
+}
+
+/** A conversation as `GET /chats` lists it (and `PUT /chats/{id}/mute` answers). */
+export interface Conversation {
+  /** `roster-{rosterId}` or `event-{eventId}`. */
+  id: string;
+  kind: ConversationKind;
+  /** The roster's or the event's id. */
+  subjectId: string;
+  title: string;
+  /** The event's start; null for a roster. */
+  startsAt: string | null;
+  lastMessage: ChatMessage | null;
+  /** Others' messages after my read mark, deleted ones not counted. */
+  unread: number;
+  /** No CHAT_MESSAGE notifications from it. */
+  muted: boolean;
+  /** May delete anyone's message (the team's owner and managers and the captain; an event's organisers). */
+  canModerate: boolean;
+}
+
+/** `GET /chats/{id}`: the conversation, its latest 50 messages (oldest first), my read mark and its version. */
+export interface ConversationPage extends Conversation {
+  messages: ChatMessage[];
+  /** The seq I have read up to (0 before I read anything). */
+  readSeq: number;
+  /** Moved on by every post, edit and delete: the `chat:{id}` topic's seq. */
+  version: number;
+}
+
+/** `GET /chats/{id}/messages?before=&limit=`: the page just before `before`, oldest first. */
+export interface MessagesPage {
+  items: ChatMessage[];
+  /** What to pass as `before` for the page before this one; null when this page starts at the first message. */
+  nextBefore: number | null;
+}
+
+/** `GET /chats`: my conversations (newest message first, then by start or name) and my unread total. */
+export interface ChatsList {
+  items: Conversation[];
+  unread: number;
+}
+
+/** `PUT /chats/{id}/read`: my mark as it now stands (it only moves forward) and what is left unread there. */
+export interface ChatReadMark {
+  readSeq: number;
+  unread: number;
+}
+
+/** The `chat:{conversationId}` topic's snapshot; its seq is the conversation's `version`. */
+export interface ChatSnapshot {
+  conversationId: string;
+  version: number;
+  /** The latest 50, oldest first. */
+  messages: ChatMessage[];
+}
+
+/** One `update` of `chat:{conversationId}`: a new message, an edit or a delete, as the message now is. */
+export interface ChatUpdate {
+  message: ChatMessage;
+}
+
+/** The `chats` own topic's snapshot (`chats:{userId}` on the bus): my unread total (muted conversations left out) and the conversations with unread messages. */
+export interface ChatsSnapshot {
+  unread: number;
+  conversations: { id: string; unread: number; muted?: boolean }[];
+}
+
+/**
+ * One `update` of the `chats` topic, after a change to one of my
+ * conversations' counts: that conversation's count now. Counts after two
+ * quick messages may arrive out of order: the highest `version` wins.
+ */
+export interface ChatsUpdate {
+  conversationId: string;
+  /** The conversation's version when the count was read. */
+  version: number;
+  /** My unread in that conversation now. */
+  unread: number;
+  lastMessage: ChatMessage | null;
+}

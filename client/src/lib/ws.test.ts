@@ -8,6 +8,7 @@ import {
   foldTopicUpdates,
   LiveSocket,
   mergeTopicUpdates,
+  type UpdateSeqs,
   type MergeOutcome,
   releaseWithTopic,
   topicAtomFamily,
@@ -391,6 +392,33 @@ describe('LiveSocket merged topics', () => {
     expect(store.get(atom)).toEqual({ seq: 3, data: { parts: [1, 2, 3] } });
     expect(ws.framesOfType('subscribe')).toHaveLength(2);
     expect(warn).toHaveBeenCalled();
+    socket.stop();
+  });
+
+  it('hands a merge the seq it holds and the update\'s, so a topic counted one by one can see a skipped number', async () => {
+    // A topic whose seq is a version (+1 per change): the data cannot show a gap, the seqs do.
+    const seen: UpdateSeqs[] = [];
+    mergeTopicUpdates('counted', (held: { n: number }, update: { n: number }, seqs: UpdateSeqs): MergeOutcome<{ n: number }> => {
+      seen.push(seqs);
+      return seqs.held !== null && seqs.update > seqs.held + 1 ? { kind: 'gap' } : { kind: 'merged', data: { n: held.n + update.n } };
+    });
+    const socket = makeSocket({ heartbeatIntervalMs: 10 * 60_000, reauthIntervalMs: 10 * 60_000 });
+    socket.subscribe('counted:1');
+    socket.start();
+    const ws = await openLatest();
+    const atom = topicAtomFamily('counted:1');
+    ws.receive({ type: 'snapshot', topic: 'counted:1', seq: 5, data: { n: 0 } });
+    ws.receive({ type: 'update', topic: 'counted:1', seq: 6, data: { n: 1 } });
+    ws.receive({ type: 'update', topic: 'counted:1', seq: 8, data: { n: 1 } });
+    expect(seen).toEqual([
+      { held: 5, update: 6 },
+      { held: 6, update: 8 },
+    ]);
+    expect(store.get(atom)).toEqual({ seq: 6, data: { n: 1 } });
+    expect(ws.framesOfType('subscribe')).toEqual([
+      { type: 'subscribe', topic: 'counted:1' },
+      { type: 'subscribe', topic: 'counted:1', since: 6 },
+    ]);
     socket.stop();
   });
 

@@ -161,7 +161,18 @@ export function foldTopicUpdates(prefix: string, fold: TopicFold): void {
  */
 export type MergeOutcome<T = unknown> = { kind: 'merged'; data: T } | { kind: 'gap' };
 
-type TopicMerge = (held: unknown, update: unknown) => MergeOutcome;
+/**
+ * The frame seqs around one update, for a merge whose topic's seq counts
+ * changes one by one (a `chat:` topic's seq is the conversation's version,
+ * +1 per post, edit or delete), so that a skipped number is a gap the data
+ * alone would not show. `held` is the seq of what the topic holds.
+ */
+export interface UpdateSeqs {
+  held: number | null;
+  update: number;
+}
+
+type TopicMerge = (held: unknown, update: unknown, seqs: UpdateSeqs) => MergeOutcome;
 
 const topicMerges = new Map<string, TopicMerge>();
 
@@ -175,7 +186,7 @@ const topicMerges = new Map<string, TopicMerge>();
  * what it showed, consistent if a little behind) and the topic is
  * re-subscribed with `since`; the snapshot that answers replaces it all.
  */
-export function mergeTopicUpdates<T, U>(prefix: string, merge: (held: T, update: U) => MergeOutcome<T>): void {
+export function mergeTopicUpdates<T, U>(prefix: string, merge: (held: T, update: U, seqs: UpdateSeqs) => MergeOutcome<T>): void {
   topicMerges.set(prefix, merge as TopicMerge);
 }
 
@@ -694,7 +705,7 @@ export class LiveSocket {
           const held = this.opts.store.get(topicAtomFamily(frame.topic));
           let outcome: MergeOutcome = { kind: 'gap' };
           try {
-            if (held) outcome = merge(held.data, frame.data);
+            if (held) outcome = merge(held.data, frame.data, { held: entry.seq, update: frame.seq });
           } catch (err) {
             // A frame the merge cannot read: the snapshot will be whole.
             console.warn('[ws] update could not be merged', frame.topic, err);

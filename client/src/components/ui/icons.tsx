@@ -200,3 +200,22 @@ export const BellIcon = (p: IconProps) => (
     <path d="M10 20.5a2 2 0 0 0 4 0" />
   </Svg>
 );
+export const ChatIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 5.5A2.5 2.5 0 0 1 6.5 3h11A2.5 2.5 0 0 1 20 5.5v8a2.5 2.5 0 0 1-2.5 2.5H10l-4.5 4v-4A1.5 1.5 0 0 1 4 14.5z" />
+    <path d="M8 8.5h8M8 12h5" />
+  </Svg>
+);
+export const BellOffIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 16V11a6 6 0 0 1 9.3-5M18 11v5l1.5 2H8" />
+    <path d="M10 20.5a2 2 0 0 0 4 0" />
+    <path d="M3 3l18 18" />
+  </Svg>
+);
+export const SendIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 12 20 4l-6 16-2.5-6.5z" />
+    <path d="M11.5 13.5 20 4" />
+  </Svg>
+);

@@ -9,7 +9,7 @@ import { fakeLiveSocket } from '../../../testing/fake-live-socket';
 import { apiError, mockApi } from '../../../testing/mock-api';
 import { renderWithProviders } from '../../../testing/render';
 import type { AttendeesDoc, AttendingEntry } from '../model/types';
-import { EventPage, type RenderEventInvites, type RenderSubsCall } from './event-page';
+import { EventPage, type RenderChat, type RenderEventInvites, type RenderSubsCall } from './event-page';
 
 // These tests type and click through whole screens; under a busy CI box that
 // can pass the 5 s default without anything being wrong.
@@ -38,7 +38,7 @@ function fullDoc(version: number, over: Partial<AttendeesDoc> = {}): AttendeesDo
   };
 }
 
-function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof mockApi>[0] = {}, renderSubsCall?: RenderSubsCall, renderInvites?: RenderEventInvites) {
+function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof mockApi>[0] = {}, renderSubsCall?: RenderSubsCall, renderInvites?: RenderEventInvites, renderChat?: RenderChat) {
   const server = mockApi({
     'GET /events/e-1': event,
     'GET /events/e-1/attendees': doc,
@@ -51,11 +51,30 @@ function setup(event: RinkEvent, doc: AttendeesDoc, extra: Parameters<typeof moc
   store.set(connectionStateAtom, 'live');
   renderWithProviders(
     <LiveSocketContext.Provider value={live.socket}>
-      <EventPage renderSubsCall={renderSubsCall} renderInvites={renderInvites} />
+      <EventPage renderSubsCall={renderSubsCall} renderInvites={renderInvites} renderChat={renderChat} />
     </LiveSocketContext.Provider>,
     { store, route: '/events/e-1', path: '/events/:id' },
   );
   return { server, live, store, user: userEvent.setup() };
+}
+
+/** The page for a viewer on no list (nobody in or waiting but others). */
+function setupView(event: RinkEvent, renderChat: RenderChat) {
+  mockApi({
+    'GET /events/e-1': event,
+    'GET /events/e-1/attendees': fullDoc(1, { waitlist: [] }),
+    'GET /me/positions': [],
+    'GET /me/teams': { items: [], nextCursor: null },
+  });
+  const live = fakeLiveSocket();
+  const store = createStore();
+  store.set(connectionStateAtom, 'live');
+  return renderWithProviders(
+    <LiveSocketContext.Provider value={live.socket}>
+      <EventPage renderChat={renderChat} />
+    </LiveSocketContext.Provider>,
+    { store, route: '/events/e-1', path: '/events/:id' },
+  );
 }
 
 describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
@@ -314,6 +333,25 @@ describe('EventPage', { timeout: TYPING_TIMEOUT_MS }, () => {
     expect(screen.queryByTestId('link-team')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Unlink Visitors' }));
     await waitFor(() => expect(server.callsTo('DELETE', '/events/e-1/teams/t-9')).toHaveLength(1));
+  });
+
+  it('offers the event’s chat to those in or waitlisted and to its organisers, and to nobody else', async () => {
+    const chat: RenderChat = (eventId) => <p data-testid="event-chat">Chat of {eventId}</p>;
+    // On the waitlist (the live list says so).
+    const waiting = setup(makeEvent({ viewer: makeViewer({ status: 'WAITLISTED', waitlistRank: 1 }) }), fullDoc(1), {}, undefined, undefined, chat);
+    expect(await screen.findByTestId('event-chat')).toHaveTextContent('Chat of e-1');
+    act(() => waiting.store.set(topicAtomFamily('event:e-1'), { seq: 2, data: fullDoc(2, { waitlist: [] }) }));
+    await waitFor(() => expect(screen.queryByTestId('event-chat')).not.toBeInTheDocument());
+  });
+
+  it('offers the event’s chat to an organiser who does not play, and not to a stranger', async () => {
+    const chat: RenderChat = (eventId) => <p data-testid="event-chat">Chat of {eventId}</p>;
+    const { unmount } = setupView(makeEvent({ viewer: makeViewer({ isOrganiser: true, status: null }) }), chat);
+    expect(await screen.findByTestId('event-chat')).toBeInTheDocument();
+    unmount();
+    setupView(makeEvent({ viewer: makeViewer({ status: null }) }), chat);
+    expect(await screen.findByRole('heading', { name: 'Noon skate' })).toBeInTheDocument();
+    expect(screen.queryByTestId('event-chat')).not.toBeInTheDocument();
   });
 
   it('says so when the event does not exist', async () => {

@@ -46,6 +46,8 @@ export interface SubsCallProps {
   open: OpenPlaces;
 }
 export type RenderSubsCall = (props: SubsCallProps) => ReactNode;
+/** The way into the event's chat (docs/chat.md; the chats feature's, composed in app/). */
+export type RenderChat = (eventId: string) => ReactNode;
 
 /** What the invites card needs of the event (the invites feature's, composed in app/). */
 export interface EventInvitesProps {
@@ -65,7 +67,7 @@ export function hasSides(event: RinkEvent): boolean {
   return event.eventType === 'PRACTICE' || event.eventType === 'OTHER';
 }
 
-export function EventPage({ renderSubsCall, renderInvites }: { renderSubsCall?: RenderSubsCall; renderInvites?: RenderEventInvites }) {
+export function EventPage({ renderSubsCall, renderChat, renderInvites }: { renderSubsCall?: RenderSubsCall; renderChat?: RenderChat; renderInvites?: RenderEventInvites }) {
   const { id = '' } = useParams();
   const query = useEvent(id);
   if (query.isPending) return <PageSpinner label="Loading event" />;
@@ -86,10 +88,10 @@ export function EventPage({ renderSubsCall, renderInvites }: { renderSubsCall?: 
     );
   }
   if (query.data === undefined) return <PageSpinner label="Loading event" />;
-  return <EventView key={query.data.id} event={query.data} renderSubsCall={renderSubsCall} renderInvites={renderInvites} />;
+  return <EventView key={query.data.id} event={query.data} renderSubsCall={renderSubsCall} renderChat={renderChat} renderInvites={renderInvites} />;
 }
 
-function EventView({ event, renderSubsCall, renderInvites }: { event: RinkEvent; renderSubsCall?: RenderSubsCall; renderInvites?: RenderEventInvites }) {
+function EventView({ event, renderSubsCall, renderChat, renderInvites }: { event: RinkEvent; renderSubsCall?: RenderSubsCall; renderChat?: RenderChat; renderInvites?: RenderEventInvites }) {
   const me = useCurrentUser();
   const { doc, isLive } = useLiveAttendees(event.id);
   const viewer = event.viewer;
@@ -147,6 +149,9 @@ function EventView({ event, renderSubsCall, renderInvites }: { event: RinkEvent;
 
   const myIsPaid = doc?.attending.some((a) => a.userId === me.id) ? (viewer?.isPaid ?? null) : null;
   const showSides = pickup && !cancelled && (doc?.attending.length ?? 0) > 0;
+  // The chat's members (docs/chat.md): those in or waitlisted (live from the document, else my RSVP as read) and the organisers.
+  const listed = doc ? doc.attending.some((a) => a.userId === me.id) || doc.waitlist.some((w) => w.userId === me.id) : viewer?.status === 'ATTENDING' || viewer?.status === 'WAITLISTED';
+  const inChat = isOrganiser || Boolean(viewer?.canHost) || listed;
   // Once the organiser has made sides, they are the split: the list stops grouping by its own rule.
   const sides = useSides(event.id, showSides);
   const groupConfig = sides.data && sidesMade(sides.data) ? null : event.groupConfig;
@@ -179,6 +184,7 @@ function EventView({ event, renderSubsCall, renderInvites }: { event: RinkEvent;
       <div className="event-layout">
         <div className="event-layout__side">
           <RsvpPanel event={event} doc={doc} userId={me.id} cancelled={cancelled} over={over} />
+          {inChat && renderChat && <div className="event-chat">{renderChat(event.id)}</div>}
           {!isOrganiser && <PlayerBill event={event} />}
           {event.seriesId && <SeriesStrip event={event} />}
           <EventDetails event={event} />

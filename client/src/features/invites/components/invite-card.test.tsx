@@ -53,8 +53,8 @@ function inviteServer(initial: Invite[] = []) {
         invites = [made, ...invites];
         return reply(201, made);
       },
-      'DELETE /invites/:id': (_call: unknown, params: Record<string, string>) => {
-        invites = invites.map((i) => (i.id === params.id ? { ...i, status: 'REVOKED' as const, revokedAt: new Date().toISOString() } : i));
+      'DELETE /invites/:code': (_call: unknown, params: Record<string, string>) => {
+        invites = invites.map((i) => (i.code === params.code ? { ...i, status: 'REVOKED' as const, revokedAt: new Date().toISOString() } : i));
         return undefined;
       },
     },
@@ -163,10 +163,10 @@ describe('InviteCard', { timeout: TIMEOUT_MS }, () => {
 
     const revoke = within(row).getByTestId('invite-revoke');
     await user.click(revoke);
-    expect(server.callsTo('DELETE', '/invites/i-9')).toHaveLength(0);
+    expect(server.callsTo('DELETE', '/invites/ABCD2345EFGH')).toHaveLength(0);
     expect(revoke).toHaveTextContent('Revoke?');
     await user.click(revoke);
-    await waitFor(() => expect(server.callsTo('DELETE', '/invites/i-9')).toHaveLength(1));
+    await waitFor(() => expect(server.callsTo('DELETE', '/invites/ABCD2345EFGH')).toHaveLength(1));
 
     await waitFor(() => expect(within(screen.getByTestId('invite-row-ABCD2345EFGH')).getByTestId('invite-status')).toHaveTextContent('Revoked'));
     expect(within(screen.getByTestId('invite-row-ABCD2345EFGH')).queryByTestId('invite-revoke')).not.toBeInTheDocument();
@@ -176,7 +176,7 @@ describe('InviteCard', { timeout: TIMEOUT_MS }, () => {
   it('says a refused revoke in the server’s words', async () => {
     const { user } = setup({
       'GET /rosters/r-1/invites': [makeInvite({ id: 'i-9' })],
-      'DELETE /invites/i-9': apiError(403, 'forbidden', 'only those who decide join requests may do that'),
+      'DELETE /invites/ABCD2345EFGH': apiError(403, 'forbidden', 'only those who decide join requests may do that'),
     });
     const row = await screen.findByTestId('invite-row-ABCD2345EFGH');
     await user.click(within(row).getByTestId('invite-revoke'));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
 import { connectionStateAtom, LiveSocketContext, topicAtomFamily } from '../../../lib/ws';
@@ -17,6 +17,7 @@ function setup() {
     'GET /notifications': { items: [], nextCursor: null },
     'GET /notifications/unread-count': { unread: 0 },
     'POST /notifications/read-all': { marked: 1, unread: 0 },
+    'POST /notifications/:id/read': { id: 'n', readAt: '2026-11-24T18:00:00.000Z' },
   });
   const live = fakeLiveSocket();
   const store = createStore();
@@ -77,6 +78,25 @@ describe('NotificationBell', () => {
     expect(server.calls.some((c) => c.method === 'POST' && c.path === '/notifications/read-all')).toBe(true);
     push({ op: 'readAll', unread: 0 });
     expect(screen.queryByTestId('bell-count')).not.toBeInTheDocument();
+  });
+
+  it('shows a chat’s messages as one row that opens the conversation and is marked read like any other', async () => {
+    const { snapshot, user, server } = setup();
+    const chat = makeNotification({
+      id: 'chat-1',
+      type: 'CHAT_MESSAGE',
+      resourceType: 'CONVERSATION',
+      resourceId: 'roster-r-1',
+      data: { conversationId: 'roster-r-1', title: 'Owls', from: 'Sid', preview: 'see you at 9', unread: 3 },
+    });
+    snapshot({ items: [chat], nextCursor: null, unread: 1 });
+    await user.click(screen.getByTestId('bell'));
+    const row = screen.getByTestId('notification');
+    expect(row).toHaveTextContent('3 new messages in Owls');
+    expect(row).toHaveTextContent('Sid: see you at 9');
+    expect(within(row).getByRole('link')).toHaveAttribute('href', '/chats/roster-r-1');
+    await user.click(within(row).getByRole('link'));
+    await waitFor(() => expect(server.calls.some((c) => c.method === 'POST' && c.path === '/notifications/chat-1/read')).toBe(true));
   });
 
   it('shows a browser notification only while the tab is in the background', () => {

@@ -23,6 +23,17 @@ describe('describeNotification', () => {
     expect(approved.href).toBe('/rosters/r-1');
   });
 
+  it('counts a chat’s unread messages, quotes the newest, and opens the conversation', () => {
+    const chat = makeNotification({
+      type: 'CHAT_MESSAGE',
+      resourceType: 'CONVERSATION',
+      resourceId: 'roster-r-1',
+      data: { conversationId: 'roster-r-1', title: 'Owls', from: 'Sid', preview: 'see you at 9', unread: 3 },
+    });
+    expect(describeNotification(chat)).toEqual({ title: '3 new messages in Owls', body: 'Sid: see you at 9', href: '/chats/roster-r-1' });
+    expect(describeNotification({ ...chat, data: { ...chat.data, unread: 1 } }).title).toBe('A new message in Owls');
+  });
+
   it('words reminders by how far ahead they are, and moves by what moved', () => {
     const base = makeNotification({ type: 'EVENT_REMINDER' });
     expect(describeNotification({ ...base, data: { ...base.data, minutesBefore: 1440 } }).title).toBe('Tomorrow: Tuesday pickup');

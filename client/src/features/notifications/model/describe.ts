@@ -40,6 +40,7 @@ function openPlaces(open: NotificationData['open']): string {
 }
 
 function link(n: AppNotification): string {
+  if (n.type === 'CHAT_MESSAGE' && n.data.conversationId) return `/chats/${encodeURIComponent(n.data.conversationId)}`;
   // A nudge or a reminder to answer opens the roster's board, where the answer is given.
   if ((n.type === 'AVAILABILITY_NUDGE' || n.type === 'AVAILABILITY_REMINDER') && n.data.rosterId) return `/rosters/${encodeURIComponent(n.data.rosterId)}`;
   const id = encodeURIComponent(n.resourceId);
@@ -99,6 +100,8 @@ export function describeNotification(n: AppNotification): Described {
       return { title: `You're on ${team}`, body: `Added to ${d.rosterName ?? 'the roster'}${season}.`, href };
     case 'GAME_STARTED':
       return { title: `Puck drop: ${game}`, body: 'Your game is live. Follow the score.', href };
+    case 'CHAT_MESSAGE':
+      return { title: chatTitle(d), body: [d.from, d.preview].filter(Boolean).join(': '), href };
     case 'GAME_FINAL':
       return { title: `Final: ${d.homeName ?? 'Home'} ${d.homeScore ?? 0}, ${d.awayName ?? 'Away'} ${d.awayScore ?? 0}`, body: game, href };
     default:
@@ -126,6 +129,13 @@ function gameMoment(d: NotificationData, style: 'short' | 'long'): string {
   if (d.opponent) return when ? `${when} vs ${d.opponent}` : `the game vs ${d.opponent}`;
   const title = d.title ?? 'the game';
   return when ? `${title}, ${when}` : title;
+}
+
+/** "3 new messages in Owls", "A new message in Owls". */
+function chatTitle(d: NotificationData): string {
+  const where = d.title ?? 'your team chat';
+  const n = d.unread ?? 1;
+  return n > 1 ? `${n} new messages in ${where}` : `A new message in ${where}`;
 }
 
 function capitalisedFirst(text: string): string {

@@ -12,12 +12,33 @@ function newestFirst(a: AppNotification, b: AppNotification): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
+/**
+ * Whether `fresh` takes `old`'s place rather than joining it: the same
+ * notification again, or (CHAT_MESSAGE, one per person and conversation,
+ * replaced while unread: docs/chat.md) a newer one about the same
+ * conversation, whatever its id.
+ */
+export function replaces(fresh: AppNotification, old: AppNotification): boolean {
+  if (fresh.id === old.id) return true;
+  return fresh.type === 'CHAT_MESSAGE' && old.type === 'CHAT_MESSAGE' && Boolean(fresh.data.conversationId) && fresh.data.conversationId === old.data.conversationId;
+}
+
+/** `fresh` says something `held` does not: later, or a replaced CHAT_MESSAGE's new words at the same time. */
+export function isNewer(fresh: AppNotification, held: AppNotification): boolean {
+  if (fresh.createdAt !== held.createdAt) return fresh.createdAt > held.createdAt;
+  return fresh.type === 'CHAT_MESSAGE' && JSON.stringify(fresh.data) !== JSON.stringify(held.data);
+}
+
 export function foldNotificationsUpdate(held: NotificationsDocument | undefined, update: NotificationsUpdate): NotificationsDocument {
   const base: NotificationsDocument = held ?? { items: [], nextCursor: null, unread: 0 };
   switch (update.op) {
     case 'new': {
-      if (base.items.some((n) => n.id === update.notification.id)) return { ...base, unread: update.unread };
-      const items = [update.notification, ...base.items].sort(newestFirst).slice(0, KEEP);
+      const fresh = update.notification;
+      // Held already, or something newer in its place: an update the snapshot
+      // had (its seq is 0, so it comes again), or one that came late. A read
+      // mark made meanwhile stays.
+      if (base.items.some((n) => replaces(fresh, n) && !isNewer(fresh, n))) return { ...base, unread: update.unread };
+      const items = [fresh, ...base.items.filter((n) => !replaces(fresh, n))].sort(newestFirst).slice(0, KEEP);
       return { ...base, items, unread: update.unread };
     }
     case 'read': {

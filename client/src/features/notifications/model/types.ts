@@ -15,7 +15,8 @@ export type NotificationType =
   | 'SIDES_SET'
   | 'SHORT_HANDED'
   | 'AVAILABILITY_NUDGE'
-  | 'AVAILABILITY_REMINDER';
+  | 'AVAILABILITY_REMINDER'
+  | 'CHAT_MESSAGE';
 
 /** What the screen shows, as of the fact; keys depend on the type. */
 export interface NotificationData {
@@ -58,12 +59,23 @@ export interface NotificationData {
   opponent?: string | null;
   /** AVAILABILITY_NUDGE: who nudged, as a display name ("Alex asks…"). */
   byName?: string | null;
+  // CHAT_MESSAGE (docs/chat.md › Notifications): one per person and
+  // conversation, replaced while unread; `title` above is the conversation's.
+  /** The conversation (`roster-…`, `event-…`), where opening it goes. */
+  conversationId?: string;
+  /** The newest unread message's author, as a display name. */
+  from?: string | null;
+  /** The newest unread message, shortened by the server. */
+  preview?: string | null;
+  /** How many of my messages there are unread. */
+  unread?: number;
 }
 
 export interface AppNotification {
   id: string;
   type: NotificationType;
-  resourceType: 'EVENT' | 'ROSTER' | 'GAME';
+  /** A CHAT_MESSAGE's link comes from `data.conversationId`, whatever its resource says. */
+  resourceType: 'EVENT' | 'ROSTER' | 'GAME' | 'CONVERSATION';
   resourceId: string;
   data: NotificationData;
   createdAt: string;

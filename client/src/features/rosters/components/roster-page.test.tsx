@@ -22,7 +22,7 @@ function setup(routes: Parameters<typeof mockApi>[0], renderInvites?: RenderRost
   store.set(connectionStateAtom, 'live');
   renderWithProviders(
     <LiveSocketContext.Provider value={live.socket}>
-      <RosterPage renderInvites={renderInvites} />
+      <RosterPage renderInvites={renderInvites} renderTeamChat={(rosterId) => <p data-testid="team-chat">Team chat of {rosterId}</p>} />
     </LiveSocketContext.Provider>,
     { store, route: '/rosters/r-1', path: '/rosters/:id' },
   );
@@ -288,8 +288,29 @@ describe('RosterPage', { timeout: TIMEOUT_MS }, () => {
       'GET /rosters/r-1/availability-rules': { lockMinutes: 120, minSkaters: 10, minGoalies: 1 },
       'GET /rosters/r-1/join-requests': page,
     });
-    expect(await screen.findByTestId('availability-card')).toHaveTextContent('No games in the next 60 days.');
+    // The card's frame shows before its board is read: wait for the board's words, not the frame.
+    await waitFor(() => expect(screen.getByTestId('availability-card')).toHaveTextContent('No games in the next 60 days.'));
     expect(await screen.findByTestId('avail-rules-lockHours')).toHaveValue('2');
+  });
+
+  it('offers the team chat to the roster’s players', async () => {
+    setup({ 'GET /rosters/r-1': makeRoster({ players: [makePlayer({ userId: 'u-me' })], viewer: makeRosterViewer({ isMember: true }) }), 'GET /rosters/r-1/availability': makeAvailabilityBoard({ games: [] }) });
+    expect(await screen.findByTestId('team-chat')).toHaveTextContent('Team chat of r-1');
+  });
+
+  it('offers the team chat to the team’s staff who do not play', async () => {
+    setup({
+      'GET /rosters/r-1': makeRoster({ players: [makePlayer({ userId: 'u-bob' })], viewer: makeRosterViewer({ canManagePlayers: true }) }),
+      'GET /rosters/r-1/availability': makeAvailabilityBoard({ games: [] }),
+      'GET /rosters/r-1/availability-rules': { lockMinutes: null, minSkaters: null, minGoalies: null },
+    });
+    expect(await screen.findByTestId('team-chat')).toBeInTheDocument();
+  });
+
+  it('offers no team chat to someone not on the roster', async () => {
+    setup({ 'GET /rosters/r-1': makeRoster({ players: [makePlayer({ userId: 'u-bob' })] }) });
+    expect(await screen.findByRole('heading', { name: 'Frozen Assets' })).toBeInTheDocument();
+    expect(screen.queryByTestId('team-chat')).not.toBeInTheDocument();
   });
 
   it('shows no board to someone not on the roster', async () => {

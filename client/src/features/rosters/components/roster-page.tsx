@@ -6,6 +6,9 @@
 //
 // Those who decide requests also get the invite card, which the invites
 // feature makes and app/ composes in (`renderInvites`).
+// The roster's team chat (docs/chat.md) is another feature's card, composed
+// in app/ (`renderTeamChat`); this page says who sees it: the players and
+// the team's staff, the conversation's members.
 //
 // One `roster:ID` subscription drives it: the newest of the REST read and
 // the pushed document (by seq) is what every card shows, so approvals,
@@ -44,7 +47,10 @@ export interface RosterInvitesProps {
 }
 export type RenderRosterInvites = (props: RosterInvitesProps) => ReactNode;
 
-export function RosterPage({ renderInvites }: { renderInvites?: RenderRosterInvites } = {}) {
+/** The roster's team chat card, for its members (another feature's, composed in app/). */
+export type RenderTeamChat = (rosterId: string) => ReactNode;
+
+export function RosterPage({ renderInvites, renderTeamChat }: { renderInvites?: RenderRosterInvites; renderTeamChat?: RenderTeamChat } = {}) {
   const { id = '' } = useParams();
   const query = useRoster(id);
   if (query.isPending) return <PageSpinner label="Loading roster" />;
@@ -62,7 +68,7 @@ export function RosterPage({ renderInvites }: { renderInvites?: RenderRosterInvi
       </Card>
     );
   }
-  return <RosterView key={query.data.id} rest={query.data} renderInvites={renderInvites} />;
+  return <RosterView key={query.data.id} rest={query.data} renderInvites={renderInvites} renderTeamChat={renderTeamChat} />;
 }
 
 function AboutCard({ doc }: { doc: RosterDocument }) {
@@ -103,7 +109,7 @@ function AboutCard({ doc }: { doc: RosterDocument }) {
   );
 }
 
-function RosterView({ rest, renderInvites }: { rest: Roster; renderInvites?: RenderRosterInvites }) {
+function RosterView({ rest, renderInvites, renderTeamChat }: { rest: Roster; renderInvites?: RenderRosterInvites; renderTeamChat?: RenderTeamChat }) {
   const me = useCurrentUser();
   const { doc, isLive } = useLiveRoster(rest);
   const viewer = rest.viewer;
@@ -112,6 +118,8 @@ function RosterView({ rest, renderInvites }: { rest: Roster; renderInvites?: Ren
   // The board is the roster's players' and the team's staff's (docs/availability.md › The board).
   const isStaff = viewer.canManagePlayers;
   const seesAvailability = !archived && (standing.kind === 'member' || isStaff);
+  // The chat's members (docs/chat.md): the roster's players, the team's owner and managers. An archived roster's chat stays readable.
+  const inChat = standing.kind === 'member' || isStaff;
 
   return (
     <div className="stack-lg roster-page" data-testid="roster-page">
@@ -130,6 +138,7 @@ function RosterView({ rest, renderInvites }: { rest: Roster; renderInvites?: Ren
             {viewer.canDecideRequests && !archived && <RequestsQueue doc={doc} />}
             {/* Invites are for those who decide requests: the server's own rule for making them (docs/invites.md). */}
             {viewer.canDecideRequests && !archived && renderInvites?.({ rosterId: doc.id, name: doc.name, version: doc.seq })}
+            {inChat && renderTeamChat?.(doc.id)}
             {seesAvailability && <AvailabilityCard rosterId={doc.id} teamId={doc.teamId} myId={me.id} isStaff={isStaff} />}
             <PlayersCard doc={doc} viewer={viewer} myId={me.id} />
           </>

@@ -1,6 +1,8 @@
-// Plain post text into text and link pieces. Only http(s) URLs become links;
-// everything else (markup, `javascript:` and other schemes) stays text, and
-// the pieces are rendered as React text nodes and <a> elements, never HTML.
+// Plain text a person wrote (a post, a chat message) into text and link
+// pieces: the one set of rules for what becomes clickable. Only http(s) URLs
+// become links; everything else (markup, `javascript:` and other schemes)
+// stays text, and the pieces are rendered as React text nodes and <a>
+// elements (components/ui/linked-text.tsx), never HTML.
 
 export type TextPiece = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
