@@ -9,6 +9,7 @@
 //! clients from ever seeing an older state than they have.
 
 use super::hub::Hub;
+use super::topics::Topic;
 use bytestring::ByteString;
 use futures_util::StreamExt;
 use std::sync::Arc;
@@ -47,12 +48,9 @@ pub struct Bus {
 /// Serialises an update frame once; the same text goes to local subscribers
 /// and, behind a small header, to the other nodes.
 pub fn update_frame(topic: &str, seq: i64, data: &serde_json::Value) -> String {
-    // A user's own topics travel as `feed:<userId>`, `matches:<userId>` and
-    // `notifications:<userId>` but their owner knows them without the id.
-    let client_topic = match topic.split_once(':') {
-        Some((own @ ("feed" | "matches" | "notifications"), _)) => own,
-        _ => topic,
-    };
+    // A person's own topics travel as `feed:<userId>`, `chats:<userId>`…
+    // but their owner knows them without the id (`Topic::client_name`).
+    let client_topic = Topic::from_bus_name(topic).map_or_else(|| topic.to_string(), |t| t.client_name());
     serde_json::json!({"type": "update", "topic": client_topic, "seq": seq, "data": data}).to_string()
 }
 

@@ -165,6 +165,7 @@ async fn unread_counts_follow_the_read_mark_and_a_mute_leaves_the_total() {
         }
     }
     assert_eq!((last["data"]["conversationId"].as_str(), last["data"]["unread"].as_i64()), (Some(chat.as_str()), Some(3)), "{last}");
+    assert_eq!(last["topic"], "chats", "the owner's name for their own topic: {last}");
     assert_eq!(last["data"]["lastMessage"]["body"], "three");
     assert_eq!(conversation(&app, b, &chat).await["unread"], 3);
     assert_eq!(conversation(&app, a, &chat).await["unread"], 0, "one's own messages are read");
