@@ -4,8 +4,8 @@
 //! each member's own `chats` counts. The writes are `api::chat`'s; the
 //! queries `db::chat`'s; the unread notifications `notify::chat_unread`.
 
-use crate::db::chat::{self as rows, ConversationRow, MessageRow};
 use crate::db::Db;
+use crate::db::chat::{self as rows, ConversationRow, MessageRow};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::pusher::Pusher;
@@ -78,7 +78,9 @@ pub async fn access(db: &Db, viewer: &str, conversation_id: &str) -> AppResult<A
             let r = permissions::relations(db, Some(viewer), Object::Event(event_id)).await?;
             let moderator = r.permits(&Action::OrganiseEvent { event_id });
             if !moderator && !rows::is_going(&db.pool, event_id, viewer).await? {
-                return Err(AppError::forbidden("only the people in or waitlisted and the organisers are in this chat"));
+                return Err(AppError::forbidden(
+                    "only the people in or waitlisted and the organisers are in this chat",
+                ));
             }
             Ok(Access { subject, moderator })
         }
@@ -180,8 +182,9 @@ pub async fn row_of(db: &Db, subject: &Subject) -> AppResult<ConversationRow> {
     let id = subject.conversation_id();
     let (kind, subject_id, title, starts_at) = match subject {
         Subject::Roster(r) => {
-            let facts =
-                crate::db::notifications::roster_facts(&db.pool, r).await?.ok_or_else(|| AppError::not_found("roster"))?;
+            let facts = crate::db::notifications::roster_facts(&db.pool, r)
+                .await?
+                .ok_or_else(|| AppError::not_found("roster"))?;
             ("ROSTER", r.clone(), facts.roster_name, None)
         }
         Subject::Event(e) => {
@@ -226,7 +229,8 @@ pub async fn push_counts(db: &Db, pusher: &Pusher, conversation_id: &str, users:
     let version = rows::version(&db.pool, conversation_id).await?;
     let last = last_message(db, conversation_id).await?;
     for (user, unread) in rows::unread_of(&db.pool, conversation_id, users).await? {
-        let data = json!({"conversationId": conversation_id, "version": version, "unread": unread, "lastMessage": last});
+        let data =
+            json!({"conversationId": conversation_id, "version": version, "unread": unread, "lastMessage": last});
         pusher.publish_item(&Topic::chats(user), crate::market::push::next_seq(), &data);
     }
     Ok(())

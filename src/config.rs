@@ -194,7 +194,10 @@ impl Config {
         };
         let bind = non_empty("BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
         let config = Config {
-            public_url: non_empty("PUBLIC_URL").unwrap_or_else(|| format!("http://{bind}")).trim_end_matches('/').to_string(),
+            public_url: non_empty("PUBLIC_URL")
+                .unwrap_or_else(|| format!("http://{bind}"))
+                .trim_end_matches('/')
+                .to_string(),
             bind,
             database_url: non_empty("DATABASE_URL").unwrap_or_else(|| "sqlite://data/rinkside.db".into()),
             db_max_connections: match non_empty("DATABASE_MAX_CONNECTIONS") {

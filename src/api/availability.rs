@@ -152,7 +152,9 @@ async fn answer(
     let (id, game_id, user_id) = path.into_inner();
     let relations = permissions::relations(&state.db, Some(&me.id), permissions::Object::Roster(&id)).await?;
     if !relations.permits(&Action::AnswerAvailability { roster_id: &id, user_id: &user_id }) {
-        return Err(AppError::forbidden("only the player, their team's owner and managers, and the captain may answer"));
+        return Err(AppError::forbidden(
+            "only the player, their team's owner and managers, and the captain may answer",
+        ));
     }
     let manager = relations.permits(&Action::ManageAvailability { roster_id: &id });
     let roster = rows::rules(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("roster"))?;
@@ -225,8 +227,9 @@ async fn nudge(
         place: view.place.as_deref(),
         opponent: view.opponent.as_deref(),
     };
-    let told = crate::notify::availability_asked(&mut tx, &asked, Asked::Nudge { by_name: &by_name, at: now }, &to, &batch)
-        .await?;
+    let told =
+        crate::notify::availability_asked(&mut tx, &asked, Asked::Nudge { by_name: &by_name, at: now }, &to, &batch)
+            .await?;
     tx.commit().await?;
     state.realtime.push_notifications(batch);
     let view = live::one(&state.db, &id, &game_id, now).await?;

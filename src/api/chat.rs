@@ -105,7 +105,9 @@ pub struct MuteInput {
 }
 
 fn body_of(input: &BodyInput) -> AppResult<String> {
-    PlainText::<MAX_BODY_CHARS>::parse(&input.body).map(String::from).map_err(|message| AppError::field("body", message))
+    PlainText::<MAX_BODY_CHARS>::parse(&input.body)
+        .map(String::from)
+        .map_err(|message| AppError::field("body", message))
 }
 
 async fn message_of(state: &AppState, conversation_id: &str, id: &str) -> AppResult<rows::MessageRow> {
@@ -130,7 +132,11 @@ async fn list(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<C
 #[utoipa::path(responses((status = 200, body = ConversationPage), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)),
     tag = "chat", security(("bearerAuth" = [])))]
 #[get("/chats/{id}")]
-async fn get_one(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<web::Json<ConversationPage>> {
+async fn get_one(
+    state: web::Data<AppState>,
+    me: AuthUser,
+    id: web::Path<String>,
+) -> AppResult<web::Json<ConversationPage>> {
     let access = chat::access(&state.db, &me.id, &id).await?;
     let version = rows::version(&state.db.pool, &id).await?;
     let row = chat::row_of(&state.db, &access.subject).await?;

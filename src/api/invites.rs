@@ -256,7 +256,8 @@ async fn preview_of(state: &AppState, row: &InviteRow, now: i64) -> AppResult<In
             ("ROSTER", format!("{} ({})", facts.roster_name, facts.season_name), Some(facts.team_name), None)
         }
         (_, Some(e)) => {
-            let event = crate::db::events::get(&state.db.pool, e).await?.ok_or_else(|| AppError::not_found("invite"))?;
+            let event =
+                crate::db::events::get(&state.db.pool, e).await?.ok_or_else(|| AppError::not_found("invite"))?;
             ("EVENT", event.title, None, Some(event.start_date))
         }
         (None, None) => return Err(AppError::not_found("invite")),
@@ -338,7 +339,8 @@ async fn event_invites(
     tag = "invites", security(("bearerAuth" = [])))]
 #[delete("/invites/{code}")]
 async fn revoke(state: web::Data<AppState>, me: AuthUser, code: web::Path<String>) -> AppResult<HttpResponse> {
-    let row = rows::by_code(&state.db.pool, &codes::normalise(&code)).await?.ok_or_else(|| AppError::not_found("invite"))?;
+    let row =
+        rows::by_code(&state.db.pool, &codes::normalise(&code)).await?.ok_or_else(|| AppError::not_found("invite"))?;
     match (&row.roster_id, &row.event_id) {
         (Some(roster_id), _) => {
             permissions::check(&state.db, Some(&me.id), Action::DecideJoinRequests { roster_id }).await?;
@@ -354,8 +356,13 @@ async fn revoke(state: web::Data<AppState>, me: AuthUser, code: web::Path<String
 #[utoipa::path(responses((status = 200, body = InvitePreview), (status = 404, body = crate::error::ErrorEnvelope)),
     tag = "invites", security((), ("bearerAuth" = [])))]
 #[get("/invites/{code}")]
-async fn preview_invite(state: web::Data<AppState>, _me: MaybeUser, code: web::Path<String>) -> AppResult<web::Json<InvitePreview>> {
-    let row = rows::by_code(&state.db.pool, &codes::normalise(&code)).await?.ok_or_else(|| AppError::not_found("invite"))?;
+async fn preview_invite(
+    state: web::Data<AppState>,
+    _me: MaybeUser,
+    code: web::Path<String>,
+) -> AppResult<web::Json<InvitePreview>> {
+    let row =
+        rows::by_code(&state.db.pool, &codes::normalise(&code)).await?.ok_or_else(|| AppError::not_found("invite"))?;
     Ok(web::Json(preview_of(&state, &row, (state.clock)()).await?))
 }
 
@@ -366,7 +373,8 @@ async fn preview_invite(state: web::Data<AppState>, _me: MaybeUser, code: web::P
     tag = "invites", security(("bearerAuth" = [])))]
 #[post("/invites/{code}/accept")]
 async fn accept(state: web::Data<AppState>, me: AuthUser, code: web::Path<String>) -> AppResult<web::Json<Accepted>> {
-    let row = rows::by_code(&state.db.pool, &codes::normalise(&code)).await?.ok_or_else(|| AppError::not_found("invite"))?;
+    let row =
+        rows::by_code(&state.db.pool, &codes::normalise(&code)).await?.ok_or_else(|| AppError::not_found("invite"))?;
     let now = (state.clock)();
     let accepted = |result: &str| Accepted {
         kind: if row.roster_id.is_some() { "ROSTER" } else { "EVENT" }.into(),

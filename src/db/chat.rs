@@ -33,11 +33,7 @@ pub async fn message<'e, E: Executor<'e, Database = Any>>(ex: E, id: &str) -> Re
 }
 
 /// The message a person already sent with this key, if any.
-pub async fn by_key(
-    conn: &mut AnyConnection,
-    author_id: &str,
-    key: &str,
-) -> Result<Option<MessageRow>, sqlx::Error> {
+pub async fn by_key(conn: &mut AnyConnection, author_id: &str, key: &str) -> Result<Option<MessageRow>, sqlx::Error> {
     let sql = format!("{MESSAGE} WHERE m.author_id = $1 AND m.client_key = $2");
     sqlx::query_as(super::dynamic(sql)).bind(author_id).bind(key).fetch_optional(&mut *conn).await
 }
@@ -401,12 +397,7 @@ pub async fn untold<'e, E: Executor<'e, Database = Any>>(
 }
 
 /// Records that a person was told of messages up to `seq`.
-pub async fn told(
-    conn: &mut AnyConnection,
-    conversation_id: &str,
-    user_id: &str,
-    seq: i64,
-) -> Result<(), sqlx::Error> {
+pub async fn told(conn: &mut AnyConnection, conversation_id: &str, user_id: &str, seq: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO chat_marks (conversation_id, user_id, notified_seq) VALUES ($1, $2, $3) \
          ON CONFLICT (conversation_id, user_id) DO UPDATE SET notified_seq = excluded.notified_seq",
@@ -421,8 +412,5 @@ pub async fn told(
 
 /// Conversations with a message since `since` (the unread job's candidates).
 pub async fn active_since<'e, E: Executor<'e, Database = Any>>(ex: E, since: i64) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM chat_conversations WHERE last_message_at >= $1")
-        .bind(since)
-        .fetch_all(ex)
-        .await
+    sqlx::query_scalar("SELECT id FROM chat_conversations WHERE last_message_at >= $1").bind(since).fetch_all(ex).await
 }

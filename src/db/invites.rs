@@ -137,7 +137,10 @@ pub async fn give_back<'e, E: Executor<'e, Database = Any> + Copy>(
         .execute(ex)
         .await?;
     if gone.rows_affected() > 0 {
-        sqlx::query("UPDATE invites SET uses = uses - 1 WHERE id = $1 AND uses > 0").bind(invite_id).execute(ex).await?;
+        sqlx::query("UPDATE invites SET uses = uses - 1 WHERE id = $1 AND uses > 0")
+            .bind(invite_id)
+            .execute(ex)
+            .await?;
     }
     Ok(())
 }

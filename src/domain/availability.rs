@@ -33,11 +33,15 @@ pub struct AvailabilityRules {
 impl AvailabilityRules {
     /// Every field out of range, keyed by the wire's field names.
     pub fn problems(&self) -> Vec<(&'static str, String)> {
-        [("lockMinutes", self.lock_minutes, 10_080), ("minSkaters", self.min_skaters, 50), ("minGoalies", self.min_goalies, 10)]
-            .into_iter()
-            .filter(|(_, value, most)| value.is_some_and(|v| !(0..=*most).contains(&v)))
-            .map(|(field, _, most)| (field, format!("must be 0–{most}")))
-            .collect()
+        [
+            ("lockMinutes", self.lock_minutes, 10_080),
+            ("minSkaters", self.min_skaters, 50),
+            ("minGoalies", self.min_goalies, 10),
+        ]
+        .into_iter()
+        .filter(|(_, value, most)| value.is_some_and(|v| !(0..=*most).contains(&v)))
+        .map(|(field, _, most)| (field, format!("must be 0–{most}")))
+        .collect()
     }
 
     /// When answers of "in" close for a game starting at `start`.

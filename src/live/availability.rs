@@ -6,8 +6,8 @@
 //! whole board again (`{"rules","games"}`). Seq is the sub market's clock
 //! (`market::push::next_seq`).
 
-use crate::db::availability::{self as rows, PlayerRow, RosterGame};
 use crate::db::Db;
+use crate::db::availability::{self as rows, PlayerRow, RosterGame};
 use crate::domain::availability::{Answer, AvailabilityRules, Counted, GroupCounts, PlayerGroup, group};
 use crate::domain::{HockeyPosition, RosterCommitment, TeamRole};
 use crate::error::AppError;

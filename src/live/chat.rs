@@ -6,8 +6,8 @@
 //! delivered whichever node's clock stamped it.
 
 use crate::chat::{self, Message};
-use crate::db::chat as rows;
 use crate::db::Db;
+use crate::db::chat as rows;
 use crate::error::AppError;
 use crate::realtime::topics::TopicSource;
 use crate::startup::Clock;

@@ -45,7 +45,10 @@ pub fn register_topics(
     sources.register(Kind::Notifications, Arc::new(notifications::NotificationsTopic { db: db.clone() }));
     sources.register(Kind::Spots, Arc::new(spots::SpotsTopic { db: db.clone(), clock: clock.clone() }));
     sources.register(Kind::Series, Arc::new(series::SeriesTopic { db: db.clone() }));
-    sources.register(Kind::Availability, Arc::new(availability::AvailabilityTopic { db: db.clone(), clock: clock.clone() }));
+    sources.register(
+        Kind::Availability,
+        Arc::new(availability::AvailabilityTopic { db: db.clone(), clock: clock.clone() }),
+    );
     sources.register(Kind::Chat, Arc::new(chat::ChatTopic { db: db.clone() }));
     sources.register(Kind::Chats, Arc::new(chat::ChatsTopic { db: db.clone(), clock: clock.clone() }));
 }

@@ -132,12 +132,7 @@ async fn events(state: &AppState, tx: &mut AnyConnection, now: i64, batch: &str)
 
 /// AVAILABILITY_REMINDER: rostered players who have not said whether they
 /// play a game of their roster, at their reminder offsets.
-async fn unanswered_games(
-    state: &AppState,
-    tx: &mut AnyConnection,
-    now: i64,
-    batch: &str,
-) -> Result<u64, sqlx::Error> {
+async fn unanswered_games(state: &AppState, tx: &mut AnyConnection, now: i64, batch: &str) -> Result<u64, sqlx::Error> {
     let default_max = rows::DEFAULT_REMINDERS.iter().copied().max().unwrap_or(0);
     let mut written = 0;
     for u in crate::db::availability::unanswered(&state.db.pool, now, default_max).await? {

@@ -97,7 +97,10 @@ async fn players_answer_and_the_captain_counts_by_group_live() {
     assert_eq!(tally(&view, "goalies"), (0, 0, 1));
     assert_eq!(tally(&view, "subs"), (1, 0, 0), "a sub is counted apart: {view}");
     assert_eq!(player(&view, &p[2])["answer"], Value::Null);
-    assert_eq!((player(&view, &p[3])["group"].as_str(), player(&view, &p[1])["late"].as_bool()), (Some("SUBS"), Some(false)));
+    assert_eq!(
+        (player(&view, &p[3])["group"].as_str(), player(&view, &p[1])["late"].as_bool()),
+        (Some("SUBS"), Some(false))
+    );
 
     // The captain's side may answer for a player; a player only for themself;
     // nobody off the roster at all.
@@ -255,15 +258,18 @@ async fn an_imported_games_answer_is_the_players_rsvp_and_the_rosters_lock_close
     let captain = app.user("backcap").await;
     let team = league.team(&app, &captain, "Backcheckers").await;
     let (s, r) = app
-        .post("/api/v1/rosters", Some(&captain), json!({"teamId": team, "seasonId": league.season, "name": "Backcheckers"}))
+        .post(
+            "/api/v1/rosters",
+            Some(&captain),
+            json!({"teamId": team, "seasonId": league.season, "name": "Backcheckers"}),
+        )
         .await;
     assert_eq!(s, 201, "{r}");
     let roster = r["id"].as_str().unwrap().to_string();
     let (pat, sam) = (app.user("pat").await, app.user("sam").await);
     for who in [&pat, &sam] {
-        let (s, b) = app
-            .post(&format!("/api/v1/rosters/{roster}/players"), Some(&captain), json!({"userId": who.id}))
-            .await;
+        let (s, b) =
+            app.post(&format!("/api/v1/rosters/{roster}/players"), Some(&captain), json!({"userId": who.id})).await;
         assert_eq!(s, 201, "{b}");
     }
     league.source.put("/ahead.csv", "text/csv", csv_with_a_game_ahead());
@@ -293,7 +299,11 @@ async fn an_imported_games_answer_is_the_players_rsvp_and_the_rosters_lock_close
     // The roster's lock (four days before a game three days away) closes the
     // event's RSVPs too; an "out" still goes.
     let (s, b) = app
-        .put(&format!("/api/v1/rosters/{roster}/availability-rules"), Some(&captain), Some(json!({"lockMinutes": 5760})))
+        .put(
+            &format!("/api/v1/rosters/{roster}/availability-rules"),
+            Some(&captain),
+            Some(json!({"lockMinutes": 5760})),
+        )
         .await;
     assert_eq!(s, 200, "{b}");
     let (s, b) =

@@ -53,7 +53,10 @@ async fn members_post_in_one_order_and_every_open_screen_sees_it_live() {
 
     let (s, page) = app.get(&format!("/api/v1/chats/{chat}"), Some(&p[2])).await;
     assert_eq!(s, 200, "{page}");
-    assert_eq!((page["kind"].as_str(), page["title"].as_str(), page["canModerate"].as_bool()), (Some("ROSTER"), Some("Owls"), Some(false)));
+    assert_eq!(
+        (page["kind"].as_str(), page["title"].as_str(), page["canModerate"].as_bool()),
+        (Some("ROSTER"), Some("Owls"), Some(false))
+    );
     let bodies: Vec<&str> = page["messages"].as_array().unwrap().iter().map(|m| m["body"].as_str().unwrap()).collect();
     assert_eq!(bodies, ["Ice at 9, bring both jerseys", "I'll be there"]);
     let (_, page) = app.get(&format!("/api/v1/chats/{chat}"), Some(&l.home.coach)).await;
@@ -96,7 +99,11 @@ async fn an_events_chat_is_for_the_people_in_or_waitlisted_and_its_organisers() 
     let event = e["id"].as_str().unwrap();
     for who in [&inn, &waiting] {
         let (s, b) = app
-            .put(&format!("/api/v1/events/{event}/rsvp"), Some(who), Some(json!({"action": "ATTENDING", "position": "CENTER"})))
+            .put(
+                &format!("/api/v1/events/{event}/rsvp"),
+                Some(who),
+                Some(json!({"action": "ATTENDING", "position": "CENTER"})),
+            )
             .await;
         assert_eq!(s, 200, "{b}");
     }
@@ -109,7 +116,11 @@ async fn an_events_chat_is_for_the_people_in_or_waitlisted_and_its_organisers() 
     let (s, b) = app.delete(&format!("/api/v1/chats/{chat}/messages/{}", m["id"].as_str().unwrap()), Some(&org)).await;
     assert_eq!(s, 204, "{b}");
     let listed = conversation(&app, &org, &chat).await;
-    assert_eq!((listed["kind"].as_str(), listed["title"].as_str()), (Some("EVENT"), Some("Tuesday pickup")), "{listed}");
+    assert_eq!(
+        (listed["kind"].as_str(), listed["title"].as_str()),
+        (Some("EVENT"), Some("Tuesday pickup")),
+        "{listed}"
+    );
     assert_eq!(listed["unread"], 1, "the deleted message is not counted: {listed}");
 }
 
@@ -126,7 +137,8 @@ async fn paging_back_lists_every_message_once_in_order() {
         let mut before: Option<i64> = None;
         loop {
             let q = before.map(|b| format!("&before={b}")).unwrap_or_default();
-            let (s, page) = app.get(&format!("/api/v1/chats/{chat}/messages?limit={limit}{q}"), Some(&l.home.coach)).await;
+            let (s, page) =
+                app.get(&format!("/api/v1/chats/{chat}/messages?limit={limit}{q}"), Some(&l.home.coach)).await;
             assert_eq!(s, 200, "{page}");
             let seqs: Vec<i64> = page["items"].as_array().unwrap().iter().map(|m| m["seq"].as_i64().unwrap()).collect();
             seen.splice(0..0, seqs);
@@ -164,7 +176,11 @@ async fn unread_counts_follow_the_read_mark_and_a_mute_leaves_the_total() {
             last = u;
         }
     }
-    assert_eq!((last["data"]["conversationId"].as_str(), last["data"]["unread"].as_i64()), (Some(chat.as_str()), Some(3)), "{last}");
+    assert_eq!(
+        (last["data"]["conversationId"].as_str(), last["data"]["unread"].as_i64()),
+        (Some(chat.as_str()), Some(3)),
+        "{last}"
+    );
     assert_eq!(last["topic"], "chats", "the owner's name for their own topic: {last}");
     assert_eq!(last["data"]["lastMessage"]["body"], "three");
     assert_eq!(conversation(&app, b, &chat).await["unread"], 3);
@@ -198,7 +214,10 @@ async fn edits_and_deletes_are_live_and_only_the_author_or_a_moderator_makes_the
     assert_eq!((s, e["body"].as_str()), (200, Some("Game at 8:30")), "{e}");
     assert!(e["editedAt"].is_string());
     let live = ws.next_of("update", Duration::from_secs(5)).await.unwrap();
-    assert_eq!((live["data"]["message"]["seq"].as_i64(), live["data"]["message"]["body"].as_str()), (Some(1), Some("Game at 8:30")));
+    assert_eq!(
+        (live["data"]["message"]["seq"].as_i64(), live["data"]["message"]["body"].as_str()),
+        (Some(1), Some("Game at 8:30"))
+    );
 
     let (s, r) = app.patch(&path, Some(b), json!({"body": "mine now"})).await;
     assert_error(s, &r, 403, "forbidden");
@@ -211,7 +230,10 @@ async fn edits_and_deletes_are_live_and_only_the_author_or_a_moderator_makes_the
     let (s, _) = app.delete(&path, Some(&l.home.coach)).await;
     assert_eq!(s, 204);
     let live = ws.next_of("update", Duration::from_secs(5)).await.unwrap();
-    assert_eq!((live["data"]["message"]["body"].clone(), live["data"]["message"]["deletedAt"].is_string()), (Value::Null, true));
+    assert_eq!(
+        (live["data"]["message"]["body"].clone(), live["data"]["message"]["deletedAt"].is_string()),
+        (Value::Null, true)
+    );
     let (s, r) = app.patch(&path, Some(a), json!({"body": "back"})).await;
     assert_error(s, &r, 409, "conflict");
     let (s, _) = app.delete(&path, Some(a)).await;
@@ -240,7 +262,8 @@ async fn a_send_retried_with_its_key_posts_once_and_a_flood_is_cut() {
 
     let mut statuses = Vec::new();
     for n in 0..21 {
-        let (s, _) = app.post(&format!("/api/v1/chats/{chat}/messages"), Some(p), json!({"body": format!("spam {n}")})).await;
+        let (s, _) =
+            app.post(&format!("/api/v1/chats/{chat}/messages"), Some(p), json!({"body": format!("spam {n}")})).await;
         statuses.push(s);
     }
     // 20 at once (one went above), then 2 a second: the 21st in a burst is cut.

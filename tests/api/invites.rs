@@ -30,14 +30,20 @@ async fn a_link_puts_a_new_person_on_the_roster_once_and_the_rosters_limits_hold
     let path = format!("/api/v1/rosters/{roster}/invites");
     let link = invite(&app, &l.home.coach, &path, json!({"maxUses": 3})).await;
     let code = link["code"].as_str().unwrap();
-    assert_eq!((link["kind"].as_str(), link["status"].as_str(), link["uses"].as_i64()), (Some("ROSTER"), Some("ACTIVE"), Some(0)));
+    assert_eq!(
+        (link["kind"].as_str(), link["status"].as_str(), link["uses"].as_i64()),
+        (Some("ROSTER"), Some("ACTIVE"), Some(0))
+    );
     assert_eq!(link["path"], format!("/invite/{code}"));
     assert_eq!(code.len(), 12);
 
     // Anyone with the code sees what it is for, signed in or not.
     let (s, preview) = app.get(&format!("/api/v1/invites/{code}"), None).await;
     assert_eq!(s, 200, "{preview}");
-    assert_eq!((preview["title"].as_str(), preview["teamName"].as_str()), (Some("Owls (Winter 2026)"), Some("Owls Hockey Club")));
+    assert_eq!(
+        (preview["title"].as_str(), preview["teamName"].as_str()),
+        (Some("Owls (Winter 2026)"), Some("Owls Hockey Club"))
+    );
     assert_eq!(preview["invitedBy"], "coach_owls");
     let (s, _) = app.get(&format!("/api/v1/invites/{}", code.to_lowercase()), None).await;
     assert_eq!(s, 200, "typed in lower case");
@@ -64,7 +70,8 @@ async fn a_link_puts_a_new_person_on_the_roster_once_and_the_rosters_limits_hold
     // Revoked: nobody more; the preview says so.
     let (s, _) = app.delete(&format!("/api/v1/invites/{code}"), Some(&l.home.coach)).await;
     assert_eq!(s, 204);
-    let (s, b) = app.patch(&format!("/api/v1/rosters/{roster}"), Some(&l.home.coach), json!({"maxMembers": null})).await;
+    let (s, b) =
+        app.patch(&format!("/api/v1/rosters/{roster}"), Some(&l.home.coach), json!({"maxMembers": null})).await;
     assert_eq!(s, 200, "{b}");
     let (s, b) = accept(&app, &late, code).await;
     assert_error(s, &b, 409, "invite_closed");
@@ -109,8 +116,9 @@ async fn an_invite_runs_out_expires_or_asks_the_captain_and_only_the_captains_si
 
     // Bad terms name each field and make nothing.
     let before = app.count("invites").await;
-    let (s, r) =
-        app.post(&path, Some(&l.home.coach), json!({"expiresInDays": 0, "maxUses": 101, "email": "not-an-address"})).await;
+    let (s, r) = app
+        .post(&path, Some(&l.home.coach), json!({"expiresInDays": 0, "maxUses": 101, "email": "not-an-address"}))
+        .await;
     assert_error(s, &r, 422, "validation_failed");
     for field in ["expiresInDays", "maxUses", "email"] {
         assert!(r["error"]["details"][field].is_string(), "{field}: {r}");
@@ -126,7 +134,11 @@ async fn an_event_invite_answers_attending_and_cannot_ask_for_approval() {
     let org = app.user("organiser").await;
     let start = chrono::Utc::now() + chrono::Duration::days(3);
     let (s, e) = app
-        .post("/api/v1/events", Some(&org), json!({"title": "Friday shinny", "startDate": start.to_rfc3339(), "eventType": "OTHER", "maxSkaters": 1}))
+        .post(
+            "/api/v1/events",
+            Some(&org),
+            json!({"title": "Friday shinny", "startDate": start.to_rfc3339(), "eventType": "OTHER", "maxSkaters": 1}),
+        )
         .await;
     assert_eq!(s, 201, "{e}");
     let event = e["id"].as_str().unwrap();
@@ -135,7 +147,11 @@ async fn an_event_invite_answers_attending_and_cannot_ask_for_approval() {
     assert_error(s, &r, 422, "validation_failed");
     assert_eq!(app.count("invites").await, 0);
     let link = invite(&app, &org, &path, json!({"email": "friend@example.com"})).await;
-    assert_eq!((link["maxUses"].as_i64(), link["email"].as_str()), (Some(1), Some("friend@example.com")), "a mailed invite is for one");
+    assert_eq!(
+        (link["maxUses"].as_i64(), link["email"].as_str()),
+        (Some(1), Some("friend@example.com")),
+        "a mailed invite is for one"
+    );
     let link = invite(&app, &org, &path, json!({})).await;
     let code = link["code"].as_str().unwrap();
     let (_, preview) = app.get(&format!("/api/v1/invites/{code}"), None).await;

@@ -424,7 +424,9 @@ fn call(action: &str, w: &World, c: &Cast) -> (Method, String, Option<Value>) {
             format!("/rosters/{}/availability/{}/players/{}", w.roster, w.game, c.member.id),
             Some(json!({"answer": "IN"})),
         ),
-        "nudge_availability" => (Method::POST, format!("/rosters/{}/availability/{}/nudge", w.roster, w.game), Some(json!({}))),
+        "nudge_availability" => {
+            (Method::POST, format!("/rosters/{}/availability/{}/nudge", w.roster, w.game), Some(json!({})))
+        }
         "invite_to_roster" => (Method::POST, format!("/rosters/{}/invites", w.roster), Some(json!({}))),
         "invite_to_event" => (Method::POST, format!("/events/{}/invites", w.event), Some(json!({}))),
         "read_roster_chat" => (Method::GET, format!("/chats/roster-{}", w.roster), None),

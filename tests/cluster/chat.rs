@@ -68,7 +68,8 @@ async fn killing_a_node_mid_burst_loses_no_acknowledged_message() {
     let base = node.url("");
     let mut workers = Vec::new();
     for w in 0..people.len() {
-        let (people, acked, next, base, chat) = (people.clone(), acked.clone(), next.clone(), base.clone(), chat.clone());
+        let (people, acked, next, base, chat) =
+            (people.clone(), acked.clone(), next.clone(), base.clone(), chat.clone());
         workers.push(tokio::spawn(async move {
             let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().expect("client");
             loop {
@@ -124,7 +125,11 @@ async fn killing_a_node_mid_burst_loses_no_acknowledged_message() {
     assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "one place each, no gaps");
     for (_, reply) in &acked {
         let kept = stored.get(reply["id"].as_str().unwrap_or_default());
-        assert_eq!(kept.map(|m| (&m["seq"], &m["body"])), Some((&reply["seq"], &reply["body"])), "acknowledged {reply}");
+        assert_eq!(
+            kept.map(|m| (&m["seq"], &m["body"])),
+            Some((&reply["seq"], &reply["body"])),
+            "acknowledged {reply}"
+        );
     }
     // A retry of an acknowledged send answers the message already posted.
     let (w, reply) = &acked[0];

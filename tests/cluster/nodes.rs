@@ -100,8 +100,10 @@ impl Node {
             .http
             .post(self.url("/api/v1/events"))
             .bearer_auth(&org.token)
-            .json(&json!({"title": "Pickup", "startDate": (chrono::Utc::now() + chrono::Duration::days(2)).to_rfc3339(),
-                          "eventType": "OTHER", "maxSkaters": skaters, "maxGoalies": goalies}))
+            .json(
+                &json!({"title": "Pickup", "startDate": (chrono::Utc::now() + chrono::Duration::days(2)).to_rfc3339(),
+                          "eventType": "OTHER", "maxSkaters": skaters, "maxGoalies": goalies}),
+            )
             .send()
             .await
             .expect("create event")

@@ -135,7 +135,9 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
         }
     }
     for _ in 0..open * convs.len() {
-        tokio::time::timeout(Duration::from_secs(120), ready_rx.recv()).await.context("screens did not open in 120 s")?;
+        tokio::time::timeout(Duration::from_secs(120), ready_rx.recv())
+            .await
+            .context("screens did not open in 120 s")?;
     }
 
     let total = (u64::from(args.rate) * args.seconds) as usize;
@@ -158,8 +160,9 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
             let at = Instant::now();
             sent.lock().expect("lock").insert(n, (c, at, None));
             let conv = &convs[c];
-            let reply =
-                api.post_message(&conv.members[author].token, &conv.id, &format!("lt {n}"), &format!("{tag}-{n}")).await;
+            let reply = api
+                .post_message(&conv.members[author].token, &conv.id, &format!("lt {n}"), &format!("{tag}-{n}"))
+                .await;
             match reply {
                 Ok(m) => {
                     post_latency.lock().expect("lock").record(at.elapsed());
@@ -228,8 +231,9 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
                 let mut before: Option<i64> = None;
                 loop {
                     let q = before.map(|b| format!("&before={b}")).unwrap_or_default();
-                    let page =
-                        api.get_value(&format!("/api/v1/chats/{}/messages?limit=100{q}", conv.id), &conv.members[0].token).await?;
+                    let page = api
+                        .get_value(&format!("/api/v1/chats/{}/messages?limit=100{q}", conv.id), &conv.members[0].token)
+                        .await?;
                     for m in page["items"].as_array().cloned().unwrap_or_default() {
                         *stored.entry(m["id"].as_str().unwrap_or_default().to_string()).or_default() += 1;
                     }

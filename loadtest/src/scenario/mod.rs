@@ -1,8 +1,8 @@
 //! The scenarios and what they share: the outcome every scenario hands
 //! back to `main`, and the server-memory probe.
 
-pub mod chat;
 pub mod chaos;
+pub mod chat;
 pub mod clock;
 pub mod connect;
 pub mod fanout;

@@ -74,7 +74,9 @@ async fn attending(state: &AppState, event_id: &str) -> AppResult<Vec<(String, S
 async fn list(state: &AppState, event_id: &str) -> AppResult<CheckIns> {
     let code = match db::check_ins::code(&state.db.pool, event_id).await? {
         Some(code) => code,
-        None => db::check_ins::make_code(&mut *state.db.pool.acquire().await?, event_id, &codes::random(CODE_LEN)).await?,
+        None => {
+            db::check_ins::make_code(&mut *state.db.pool.acquire().await?, event_id, &codes::random(CODE_LEN)).await?
+        }
     };
     let done: HashMap<String, db::check_ins::CheckInRow> =
         db::check_ins::of_event(&state.db.pool, event_id).await?.into_iter().map(|r| (r.user_id.clone(), r)).collect();
