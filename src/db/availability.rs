@@ -303,7 +303,7 @@ pub async fn unanswered<'e, E: Executor<'e, Database = Any>>(
 ) -> Result<Vec<Unanswered>, sqlx::Error> {
     // The roster's games for every active roster: the same relation as
     // `games_sql`, with the roster as a column instead of `$1`.
-    let sql = format!(
+    sqlx::query_as(
         "WITH horizon AS (SELECT $1 + 60000 * (SELECT CASE WHEN MAX(max_minutes) > $2 THEN MAX(max_minutes) ELSE $2 END \
                                                FROM notification_settings) AS until), \
          rg AS ( \
@@ -332,6 +332,9 @@ pub async fn unanswered<'e, E: Executor<'e, Database = Any>>(
                            WHERE a.roster_id = rg.roster_id AND a.game_id = rg.game_id AND a.user_id = rp.user_id) \
            AND NOT EXISTS (SELECT 1 FROM event_rsvps v WHERE v.event_id = rg.game_id AND v.user_id = rp.user_id) \
          ORDER BY rg.starts_at, rg.game_id, rp.user_id"
-    );
-    sqlx::query_as(super::dynamic(sql)).bind(now).bind(default_max).fetch_all(ex).await
+    )
+    .bind(now)
+    .bind(default_max)
+    .fetch_all(ex)
+    .await
 }

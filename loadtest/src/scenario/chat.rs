@@ -7,7 +7,7 @@
 //! once and that no screen missed one.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -52,6 +52,16 @@ struct Report {
 struct Conversation {
     id: String,
     members: Vec<Session>,
+}
+
+/// One send: which message, where, when, how long its answer took, and the
+/// id the server gave it (or why there is none).
+struct Sent {
+    n: usize,
+    conversation: usize,
+    at: Instant,
+    took: Duration,
+    id: Result<Option<String>>,
 }
 
 /// One open screen: follows the conversation and reports each message's
@@ -142,10 +152,6 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
 
     let total = (u64::from(args.rate) * args.seconds) as usize;
     info!(messages = total, rate = args.rate, "sending");
-    // Message n: its conversation, when it went, and the reply's id.
-    let sent: Arc<Mutex<HashMap<usize, (usize, Instant, Option<String>)>>> = Arc::default();
-    let post_latency = Arc::new(Mutex::new(Recorder::new()));
-    let errors = Arc::new(Mutex::new(0usize));
     let mut senders = JoinSet::new();
     let mut every = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(args.rate.max(1))));
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
@@ -153,42 +159,37 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
         every.tick().await;
         let c = n % convs.len();
         let author = (n / convs.len()) % convs[c].members.len();
-        let api = apis[n % apis.len()].clone();
-        let (convs, sent, post_latency, errors, tag) =
-            (convs.clone(), sent.clone(), post_latency.clone(), errors.clone(), tag.clone());
+        let (api, convs, tag) = (apis[n % apis.len()].clone(), convs.clone(), tag.clone());
         senders.spawn(async move {
             let at = Instant::now();
-            sent.lock().expect("lock").insert(n, (c, at, None));
             let conv = &convs[c];
-            let reply = api
-                .post_message(&conv.members[author].token, &conv.id, &format!("lt {n}"), &format!("{tag}-{n}"))
-                .await;
-            match reply {
-                Ok(m) => {
-                    post_latency.lock().expect("lock").record(at.elapsed());
-                    let id = m["id"].as_str().map(str::to_string);
-                    if let Some(entry) = sent.lock().expect("lock").get_mut(&n) {
-                        entry.2 = id;
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!("message {n} not sent: {e:#}");
-                    *errors.lock().expect("lock") += 1;
-                }
-            }
+            let token = &conv.members[author].token;
+            let reply = api.post_message(token, &conv.id, &format!("lt {n}"), &format!("{tag}-{n}")).await;
+            Sent { n, conversation: c, at, took: at.elapsed(), id: reply.map(|m| m["id"].as_str().map(str::to_string)) }
         });
     }
-    while senders.join_next().await.is_some() {}
+    let mut post_latency = Recorder::new();
+    let mut send_errors = 0usize;
+    // Acknowledged messages: number, conversation, when sent, id.
+    let mut acked: Vec<(usize, usize, Instant, String)> = Vec::new();
+    while let Some(done) = senders.join_next().await {
+        let sent = done.context("a sender task failed")?;
+        match sent.id {
+            Ok(Some(id)) => {
+                post_latency.record(sent.took);
+                acked.push((sent.n, sent.conversation, sent.at, id));
+            }
+            Ok(None) => send_errors += 1,
+            Err(e) => {
+                tracing::warn!("message {} not sent: {e:#}", sent.n);
+                send_errors += 1;
+            }
+        }
+    }
 
     // Deliveries: per message, how many screens had it and when the last did.
     let mut reached: HashMap<usize, (usize, Instant)> = HashMap::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(args.timeout);
-    let acked: Vec<(usize, usize, Instant, String)> = sent
-        .lock()
-        .expect("lock")
-        .iter()
-        .filter_map(|(n, (c, at, id))| id.clone().map(|id| (*n, *c, *at, id)))
-        .collect();
     let wanted = acked.len() * open;
     let mut delivered = 0usize;
     while delivered < wanted {
@@ -222,7 +223,7 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
     for (_, c, _, id) in &acked {
         by_conv.entry(*c).or_default().push(id.clone());
     }
-    let lost: Vec<usize> = stream::iter(by_conv.into_iter())
+    let lost: Vec<usize> = stream::iter(by_conv)
         .map(|(c, ids)| {
             let (api, convs) = (apis[0].clone(), convs.clone());
             async move {
@@ -258,8 +259,8 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
         seconds: args.seconds,
         sent: total,
         acknowledged: acked.len(),
-        send_errors: *errors.lock().expect("lock"),
-        post_latency: post_latency.lock().expect("lock").summary(),
+        send_errors,
+        post_latency: post_latency.summary(),
         to_last_screen: to_last.summary(),
         deliveries_missed: missed,
         messages_lost: lost.iter().sum(),
