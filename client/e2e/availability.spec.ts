@@ -5,7 +5,8 @@
 // captain's board counts it live, no reload, short one skater. The captain
 // nudges the one who has not answered; Gil finds the nudge under the bell
 // and answers from Home's Next up, and the captain's board follows. Short
-// a skater still, the captain posts a call for subs in one tap.
+// a skater still, the captain posts a call for subs in one tap; then a
+// message in the team chat reaches all three players live.
 
 import { expect, test, type Page } from '@playwright/test';
 import { auth, create, createPerson, openAs, shot, suffix } from './people';
@@ -151,6 +152,25 @@ test('a captain sees who is in live, nudges who has not answered, and the last p
   await page.screenshot({ path: shot(testInfo, 'availability-call-posted'), fullPage: true });
   await board.getByTestId('avail-subs-board').click();
   await expect(page.getByTestId('subs-page')).toBeVisible();
+
+  // Then the team talks: the three players have the team chat open, and the
+  // captain's message reaches every one of them live, without a reload.
+  const chatPath = `/chats/roster-${roster.id}`;
+  for (const p of [s, d, g]) {
+    await p.goto(chatPath);
+    await live(p);
+    await expect(p.getByTestId('chat-thread')).toBeVisible();
+  }
+  await page.goto(rosterPath);
+  await page.getByTestId('team-chat-card').getByTestId('open-team-chat').click();
+  await expect(page).toHaveURL(new RegExp(`${chatPath}$`));
+  await page.getByTestId('chat-input').fill('Thanks for answering: a sub is coming for the last skater spot');
+  await page.getByTestId('chat-input').press('Enter');
+  for (const p of [s, d, g]) {
+    const said = p.getByTestId('chat-thread').getByTestId('chat-message').filter({ hasText: 'a sub is coming for the last skater spot' });
+    await expect(said).toHaveCount(1);
+  }
+  await g.screenshot({ path: shot(testInfo, 'availability-chat'), fullPage: true });
 
   for (const other of [s, d, g]) await other.context().close();
 });
