@@ -141,6 +141,12 @@ pub enum Action<'a> {
     ModerateRosterChat {
         roster_id: &'a str,
     },
+    /// Read an event's RSVP and waitlist history and its series' whole
+    /// record (docs/pickup-night.md): its organisers and the managers of
+    /// the teams linked to it.
+    ReadEventHistory {
+        event_id: &'a str,
+    },
     /// Give a player's answer for a game: the player, or the captain's side.
     AnswerAvailability {
         roster_id: &'a str,
@@ -268,6 +274,7 @@ impl Action<'_> {
             Action::OrganiseEvent { .. } | Action::CollectPayments { .. } => {
                 &[EventCreator, FacilityOwner, FacilityManager]
             }
+            Action::ReadEventHistory { .. } => &[EventCreator, FacilityOwner, FacilityManager, TeamOwner, TeamManager],
             Action::ScheduleGame { .. } | Action::ManageGame { .. } => {
                 &[FacilityOwner, FacilityManager, TeamOwner, TeamManager]
             }
@@ -315,7 +322,9 @@ impl Action<'_> {
             Action::EditSeason { season_id }
             | Action::ManageDivisionMappings { season_id }
             | Action::ScheduleSeasonEvent { season_id } => Object::Season(season_id),
-            Action::OrganiseEvent { event_id } | Action::CollectPayments { event_id } => Object::Event(event_id),
+            Action::OrganiseEvent { event_id }
+            | Action::CollectPayments { event_id }
+            | Action::ReadEventHistory { event_id } => Object::Event(event_id),
             Action::GrantPaymentCollection { user_id } => Object::Organiser(user_id),
             Action::ScheduleGame { season_id, roster_ids } => Object::Fixture { season_id, roster_ids },
             Action::ManageGame { game_id } | Action::ScoreGame { game_id } => Object::Game(game_id),

@@ -98,7 +98,11 @@ pub async fn event_relations<'e, E: Executor<'e, Database = Any>>(
            (SELECT COUNT(*) FROM facilities f WHERE f.id = e.facility_id AND f.owner_id = $2) AS facility_owner, \
            (SELECT COUNT(*) FROM facility_managers m WHERE m.facility_id = e.facility_id AND m.user_id = $2) \
              AS facility_manager, \
-           CAST(0 AS BIGINT) AS team_owner, CAST(0 AS BIGINT) AS team_manager, CAST(0 AS BIGINT) AS roster_captain, CAST(0 AS BIGINT) AS roster_member, \
+           (SELECT COUNT(*) FROM event_teams et JOIN teams t ON t.id = et.team_id \
+              WHERE et.event_id = e.id AND t.owner_id = $2) AS team_owner, \
+           (SELECT COUNT(*) FROM event_teams et JOIN team_managers m ON m.team_id = et.team_id \
+              WHERE et.event_id = e.id AND m.user_id = $2) AS team_manager, \
+           CAST(0 AS BIGINT) AS roster_captain, CAST(0 AS BIGINT) AS roster_member, \
            CAST(CASE WHEN e.creator_id = $2 THEN 1 ELSE 0 END AS BIGINT) AS event_creator, CAST(0 AS BIGINT) AS scorekeeper \
          FROM events e WHERE e.id = $1",
     )

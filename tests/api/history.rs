@@ -183,7 +183,7 @@ async fn a_place_given_up_within_the_late_window_is_marked_late() {
 }
 
 #[actix_web::test]
-async fn only_the_event_s_organisers_read_its_history() {
+async fn only_the_event_s_organisers_and_linked_teams_managers_read_its_history() {
     let app = spawn_app().await;
     let owner = app.user("rinkowner").await;
     let staff = app.user("rinkstaff").await;
@@ -209,6 +209,23 @@ async fn only_the_event_s_organisers_read_its_history() {
         let (s, b) = app.get(&path, Some(who)).await;
         assert_error(s, &b, 403, "forbidden");
     }
+    // The managers of a team linked to the event read it too (and the page
+    // says so), not organisers otherwise.
+    let team = crate::rosters::team(&app, &org, None).await;
+    let manager = app.user("team_manager").await;
+    let (s, b) = app.put(&format!("/api/v1/teams/{team}/managers/{}", manager.id), Some(&org), None).await;
+    assert!((200..300).contains(&s), "{b}");
+    let (s, b) = app.get(&path, Some(&manager)).await;
+    assert_error(s, &b, 403, "forbidden");
+    let (s, e) =
+        app.put(&format!("/api/v1/events/{event}/teams/{team}"), Some(&org), Some(json!({"role": "HOME"}))).await;
+    assert_eq!(s, 200, "{e}");
+    let (s, page) = app.get(&path, Some(&manager)).await;
+    assert_eq!(s, 200, "{page}");
+    let (_, e) = app.get(&format!("/api/v1/events/{event}"), Some(&manager)).await;
+    assert_eq!((e["viewer"]["canReadHistory"].as_bool(), e["viewer"]["isOrganiser"].as_bool()), (Some(true), Some(false)));
+    let (s, b) = app.put(&format!("/api/v1/events/{event}/rsvp-rules"), Some(&manager), Some(json!({}))).await;
+    assert_error(s, &b, 403, "forbidden");
     let (s, b) = app.get(&path, None).await;
     assert_error(s, &b, 401, "unauthorized");
     let (s, b) = app.get("/api/v1/events/nope/history", Some(&org)).await;

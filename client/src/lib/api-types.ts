@@ -148,6 +148,8 @@ export interface EventTeamLink {
 /** The viewer's standing, on single reads (`GET /events/{id}`, create, edit). */
 export interface EventViewer {
   isOrganiser: boolean;
+  /** May read who dropped late and the series' whole record: the organisers and the linked teams' managers. */
+  canReadHistory: boolean;
   /** Staff of the event's facility, who may list it there or take the rink's name off. */
   canHost: boolean;
   /** Organiser who has payment collection turned on. */

@@ -51,7 +51,8 @@ fn entry(row: HistoryRow, start: i64, window: Option<i64>) -> AppResult<HistoryE
     })
 }
 
-/// The event's RSVP and waitlist history, oldest first (its organisers).
+/// The event's RSVP and waitlist history, oldest first (its organisers and
+/// its linked teams' managers).
 #[utoipa::path(params(PageQuery), responses((status = 200, body = Page<HistoryEntry>), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)),
     tag = "events", security(("bearerAuth" = [])))]
 #[get("/events/{id}/history")]
@@ -61,7 +62,7 @@ pub(super) async fn get_history(
     id: web::Path<String>,
     page: web::Query<PageQuery>,
 ) -> AppResult<web::Json<Page<HistoryEntry>>> {
-    permissions::check(&state.db, Some(&me.id), Action::OrganiseEvent { event_id: &id }).await?;
+    permissions::check(&state.db, Some(&me.id), Action::ReadEventHistory { event_id: &id }).await?;
     let limit = page.rows()?;
     let after = page.cursor()?.map(|c| (c.at, c.id));
     let clock = db::history::event_clock(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("event"))?;
@@ -106,7 +107,7 @@ async fn organises_series(state: &AppState, events: &[db::history::SeriesEvent],
         return Ok(false);
     };
     let rel = permissions::relations(&state.db, Some(&me.id), permissions::Object::Event(&first.id)).await?;
-    Ok(rel.permits(&Action::OrganiseEvent { event_id: &first.id }))
+    Ok(rel.permits(&Action::ReadEventHistory { event_id: &first.id }))
 }
 
 /// A series' record: per person, events attended, late drop-outs and

@@ -15,6 +15,9 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct Viewer {
     pub is_organiser: bool,
+    /// May read who dropped late: the organisers and the linked teams'
+    /// managers (docs/pickup-night.md › History and the record).
+    pub can_read_history: bool,
     /// Staff of the event's facility, who may list or unlist it there.
     pub can_host: bool,
     /// Organiser who may mark payments.
@@ -45,6 +48,7 @@ pub(super) async fn of(state: &AppState, event: &EventRow, me: &AuthUser) -> App
     // The event's relations hold the viewer's standing at its facility too.
     let rel = permissions::relations(&state.db, Some(&me.id), Object::Event(event_id)).await?;
     let is_organiser = rel.permits(&Action::OrganiseEvent { event_id });
+    let can_read_history = rel.permits(&Action::ReadEventHistory { event_id });
     let can_host = facility_id.is_some_and(|facility_id| rel.permits(&Action::HostEvent { facility_id }));
     let collects = db::users::get(&state.db.pool, &me.id).await?.is_some_and(|u| u.can_collect_event_payments != 0);
     let (_, doc) = crate::live::event::current(&state.db, &state.realtime.events, event_id).await?;
@@ -76,6 +80,7 @@ pub(super) async fn of(state: &AppState, event: &EventRow, me: &AuthUser) -> App
         credit_cents: mine.map_or(0, |(_, b)| b.credit_cents),
         currency: bill.currency.clone(),
         is_organiser,
+        can_read_history,
         can_host,
         can_collect_payments: is_organiser && collects,
         is_paid: attending.map(|_| payments.get(&me.id).copied().unwrap_or(false)),

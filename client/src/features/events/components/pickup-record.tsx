@@ -1,6 +1,6 @@
 // The organiser's record of a pickup on its event page: who dropped late
-// at this event (its organisers) and the series' record (everyone's for
-// its organisers, a player's own line). One element for the page to place;
+// at this event (its organisers and its linked teams' managers) and the
+// series' record (everyone's for them, a player's own line). One element for the page to place;
 // it re-reads both when the event's version moves (an answer changed).
 
 import { useEffect, useRef } from 'react';
@@ -11,7 +11,7 @@ import { DroppedLateCard } from './dropped-late-card';
 import { SeriesRecordCard } from './series-record-card';
 
 export function PickupRecord({ event }: { event: RinkEvent }) {
-  const isOrganiser = Boolean(event.viewer?.isOrganiser);
+  const readsHistory = Boolean(event.viewer?.canReadHistory);
   const queryClient = useQueryClient();
   const seenVersion = useRef(event.version);
   useEffect(() => {
@@ -22,8 +22,8 @@ export function PickupRecord({ event }: { event: RinkEvent }) {
   }, [event.version, event.id, event.seriesId, queryClient]);
   return (
     <>
-      {isOrganiser && <DroppedLateCard eventId={event.id} />}
-      {event.seriesId && <SeriesRecordCard seriesId={event.seriesId} isOrganiser={isOrganiser} />}
+      {readsHistory && <DroppedLateCard eventId={event.id} />}
+      {event.seriesId && <SeriesRecordCard seriesId={event.seriesId} isOrganiser={readsHistory} />}
     </>
   );
 }
