@@ -24,6 +24,7 @@ function doc(version: number, attending: string[], waitlist: Array<[string, numb
 
 const viewer = (over: Partial<EventViewer> = {}): EventViewer => ({
   isOrganiser: false,
+  canReadHistory: false,
   canHost: false,
   canCollectPayments: false,
   status: null,
