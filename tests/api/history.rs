@@ -223,7 +223,10 @@ async fn only_the_event_s_organisers_and_linked_teams_managers_read_its_history(
     let (s, page) = app.get(&path, Some(&manager)).await;
     assert_eq!(s, 200, "{page}");
     let (_, e) = app.get(&format!("/api/v1/events/{event}"), Some(&manager)).await;
-    assert_eq!((e["viewer"]["canReadHistory"].as_bool(), e["viewer"]["isOrganiser"].as_bool()), (Some(true), Some(false)));
+    assert_eq!(
+        (e["viewer"]["canReadHistory"].as_bool(), e["viewer"]["isOrganiser"].as_bool()),
+        (Some(true), Some(false))
+    );
     let (s, b) = app.put(&format!("/api/v1/events/{event}/rsvp-rules"), Some(&manager), Some(json!({}))).await;
     assert_error(s, &b, 403, "forbidden");
     let (s, b) = app.get(&path, None).await;
