@@ -273,18 +273,17 @@ pub async fn roster_members<'e, E: Executor<'e, Database = Any>>(
     .await
 }
 
-/// The members of an event's conversation: the people in or waitlisted,
-/// its creator and its rink's staff.
+/// The members of an event's conversation whose counts and notifications
+/// it moves: the people in or waitlisted and its creator. (The rink's
+/// staff may read and moderate every event's chat at their rink, but are
+/// not told of each message.)
 pub async fn event_members<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     event_id: &str,
 ) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT user_id FROM event_rsvps WHERE event_id = $1 AND status IN ('ATTENDING', 'WAITLISTED') \
-         UNION SELECT creator_id FROM events WHERE id = $1 \
-         UNION SELECT f.owner_id FROM events e JOIN facilities f ON f.id = e.facility_id WHERE e.id = $1 \
-         UNION SELECT m.user_id FROM events e JOIN facility_managers m ON m.facility_id = e.facility_id \
-           WHERE e.id = $1",
+         UNION SELECT creator_id FROM events WHERE id = $1",
     )
     .bind(event_id)
     .fetch_all(ex)
