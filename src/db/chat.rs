@@ -56,6 +56,16 @@ pub async fn page<'e, E: Executor<'e, Database = Any>>(
     Ok(rows)
 }
 
+/// The conversation's row, made on first use (a conversation is named
+/// after what it belongs to: nobody creates it).
+async fn ensure(conn: &mut AnyConnection, conversation_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO chat_conversations (id) VALUES ($1) ON CONFLICT (id) DO NOTHING")
+        .bind(conversation_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 /// Posts a message in the caller's transaction: the conversation row if
 /// new, the next place and version, the message, and the author's read
 /// mark. Answers the message's id, place and the conversation's version.
@@ -67,10 +77,7 @@ pub async fn post(
     client_key: Option<&str>,
     now: i64,
 ) -> Result<(String, i64, i64), sqlx::Error> {
-    sqlx::query("INSERT INTO chat_conversations (id) VALUES ($1) ON CONFLICT (id) DO NOTHING")
-        .bind(conversation_id)
-        .execute(&mut *conn)
-        .await?;
+    ensure(&mut *conn, conversation_id).await?;
     let (seq, version): (i64, i64) = sqlx::query_as(
         "UPDATE chat_conversations SET last_seq = last_seq + 1, version = version + 1, last_message_at = $2 \
          WHERE id = $1 RETURNING last_seq, version",
@@ -155,10 +162,7 @@ pub async fn read_up_to(
     user_id: &str,
     seq: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO chat_conversations (id) VALUES ($1) ON CONFLICT (id) DO NOTHING")
-        .bind(conversation_id)
-        .execute(&mut *conn)
-        .await?;
+    ensure(&mut *conn, conversation_id).await?;
     sqlx::query(
         "INSERT INTO chat_marks (conversation_id, user_id, read_seq) VALUES ($1, $2, $3) \
          ON CONFLICT (conversation_id, user_id) DO UPDATE SET read_seq = \
@@ -199,10 +203,7 @@ pub async fn set_muted(
     user_id: &str,
     muted: bool,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO chat_conversations (id) VALUES ($1) ON CONFLICT (id) DO NOTHING")
-        .bind(conversation_id)
-        .execute(&mut *conn)
-        .await?;
+    ensure(&mut *conn, conversation_id).await?;
     sqlx::query(
         "INSERT INTO chat_marks (conversation_id, user_id, muted) VALUES ($1, $2, $3) \
          ON CONFLICT (conversation_id, user_id) DO UPDATE SET muted = excluded.muted",
@@ -215,22 +216,15 @@ pub async fn set_muted(
     Ok(())
 }
 
-/// Others' messages after a person's mark, not deleted.
+/// Others' messages after a person's mark, not deleted ([`unread_of`]
+/// for one person).
 pub async fn unread<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     conversation_id: &str,
     user_id: &str,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT COUNT(*) FROM chat_messages m WHERE m.conversation_id = $1 AND m.deleted_at IS NULL \
-           AND (m.author_id IS NULL OR m.author_id <> $2) \
-           AND m.seq > COALESCE((SELECT k.read_seq FROM chat_marks k \
-                                 WHERE k.conversation_id = $1 AND k.user_id = $2), 0)",
-    )
-    .bind(conversation_id)
-    .bind(user_id)
-    .fetch_one(ex)
-    .await
+    let counts = unread_of(ex, conversation_id, &[user_id.to_string()]).await?;
+    Ok(counts.first().map_or(0, |(_, n)| *n))
 }
 
 /// Each of `members`' unread count of the conversation, in one query.
