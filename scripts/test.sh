@@ -24,6 +24,9 @@ step "Clearing schemas left by earlier test runs"
 psql "$TEST_DATABASE_URL" -Atc "select 'drop schema ' || nspname || ' cascade;' from pg_namespace where nspname ~ '^[tc]_[0-9a-f]{32}$'" \
   | PGOPTIONS="-c client_min_messages=warning" psql -q "$TEST_DATABASE_URL" >/dev/null
 
+step "Layers: no import points up (scripts/layers.py)"
+python3 scripts/layers.py || fail "an import points up or closes a circle (docs/architecture.md › layers)"
+
 step "Chromium for the browser tests"
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -6,6 +6,13 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The default wall-clock length of one demo game, puck drop to FINAL
+/// (`DEMO_GAME_SECONDS`): eleven minutes, so that a visitor watches one game
+/// rather than a new one every two minutes (issue 26).
+pub const DEMO_GAME_SECONDS: u64 = 11 * 60;
+/// The shortest game `DEMO_GAME_SECONDS` may ask for (tests run short ones).
+pub const DEMO_MIN_GAME_SECONDS: u64 = 10;
+
 /// How requests are authenticated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AuthMode {
@@ -254,9 +261,9 @@ impl Config {
                 tick: secs("SYNC_TICK_SECONDS", 30)?,
             },
             demo: flag("DEMO")
-                .then(|| secs("DEMO_GAME_SECONDS", crate::demo::GAME_SECONDS))
+                .then(|| secs("DEMO_GAME_SECONDS", DEMO_GAME_SECONDS))
                 .transpose()?
-                .map(|d| d.max(Duration::from_secs(crate::demo::MIN_GAME_SECONDS))),
+                .map(|d| d.max(Duration::from_secs(DEMO_MIN_GAME_SECONDS))),
             reminder_tick: secs("REMINDER_TICK_SECONDS", 30)?,
             hold_follow_ups: flag("HOLD_FOLLOW_UPS"),
             smtp_url: non_empty("SMTP_URL"),

@@ -27,12 +27,6 @@ const PLAYERS: usize = 8;
 /// Goalies wear 30 and up, skaters 7 to 25: how an earlier run's roster
 /// (seeded before positions were set) still tells its goalie apart.
 const FIRST_GOALIE_JERSEY: i64 = 30;
-/// The default wall-clock length of one demo game, puck drop to FINAL
-/// (`DEMO_GAME_SECONDS`): eleven minutes, so that a visitor watches one game
-/// rather than a new one every two minutes (issue 26).
-pub const GAME_SECONDS: u64 = 11 * 60;
-/// The shortest game `DEMO_GAME_SECONDS` may ask for (tests run short ones).
-pub const MIN_GAME_SECONDS: u64 = 10;
 /// Goals in a demo game: at least this many (a demo shows goals)…
 const MIN_GOALS: u64 = 3;
 /// …and up to this many more.
@@ -677,8 +671,8 @@ mod tests {
 
     #[test]
     fn a_demo_game_lasts_its_length_with_a_handful_of_plays_inside_the_periods() {
-        let length = Duration::from_secs(GAME_SECONDS);
-        assert!((600..=720).contains(&GAME_SECONDS), "ten to twelve minutes by default");
+        let length = Duration::from_secs(crate::config::DEMO_GAME_SECONDS);
+        assert!((600..=720).contains(&crate::config::DEMO_GAME_SECONDS), "ten to twelve minutes by default");
         for seed in 1..200 {
             let beats = timeline(length, &mut Dice::seeded(seed));
             let steps: Vec<Step> = beats.iter().map(|b| b.step).collect();

@@ -16,7 +16,6 @@
 //! accepts. A database that still refuses a character is answered 422 too
 //! (`error.rs`), never 500. See docs/conventions.md.
 
-use crate::api::MAX_JSON_BYTES;
 use crate::error::AppError;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
@@ -27,6 +26,9 @@ use actix_web::{Error, HttpMessage, ResponseError, web::Bytes, web::BytesMut};
 use futures_util::{Stream, StreamExt};
 use serde_json::Value;
 use std::pin::Pin;
+
+/// Largest JSON body we accept; larger answers 413 `payload_too_large`.
+pub const MAX_JSON_BYTES: usize = 64 * 1024;
 
 /// The middleware (`App::wrap(from_fn(refuse_control_characters))`).
 pub async fn refuse_control_characters(

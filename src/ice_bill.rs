@@ -134,7 +134,7 @@ pub async fn for_event(db: &Db, event: &EventRow) -> AppResult<EventBill> {
     let payers: Vec<Payer> = stakes
         .iter()
         .map(|s| Payer {
-            goalie: HockeyPosition::parse(&s.position) == Some(HockeyPosition::Goalie),
+            goalie: HockeyPosition::parse(&s.position).ok() == Some(HockeyPosition::Goalie),
             organiser: s.user_id == event.creator_id,
             present: s.attending == 1,
             // Marked paid before bills existed: paid in full, whatever

@@ -17,7 +17,7 @@ use crate::db::{self, notifications::take_lease, statuses::NewStatus};
 use crate::domain::rsvp_rules::{RsvpRules, missing_in_words, shortfall};
 use crate::domain::{EntityType, HockeyPosition, StatusType};
 use crate::error::AppResult;
-use crate::startup::AppState;
+use crate::state::AppState;
 use sqlx::FromRow;
 
 /// The job's name in `job_leases`.

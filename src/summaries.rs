@@ -1,7 +1,6 @@
 //! Short summaries of people, embedded in many documents and pages (roster
 //! players, join requests, managers, feed items).
 
-use crate::db;
 use serde::Serialize;
 
 /// A person as shown in lists of managers, players and requests.
@@ -13,16 +12,4 @@ pub struct UserSummary {
     pub first_name: Option<String>,
     pub last_name: Option<String>,
     pub profile_image: Option<String>,
-}
-
-impl From<db::users::UserSummaryRow> for UserSummary {
-    fn from(r: db::users::UserSummaryRow) -> Self {
-        UserSummary {
-            id: r.id,
-            username: r.username,
-            first_name: r.first_name,
-            last_name: r.last_name,
-            profile_image: r.profile_image,
-        }
-    }
 }

@@ -3,6 +3,10 @@
 //! one place that converts, including the serde adapters API types use.
 
 use chrono::{DateTime, Datelike, SecondsFormat, Utc};
+use std::sync::Arc;
+
+/// Epoch milliseconds; injectable so tests can pin time (webhook signatures).
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
 pub fn to_rfc3339(ms: i64) -> String {
     DateTime::<Utc>::from_timestamp_millis(ms).unwrap_or_default().to_rfc3339_opts(SecondsFormat::Millis, true)

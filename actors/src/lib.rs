@@ -44,5 +44,5 @@ pub use hockey::{Position, Role, UnknownValue};
 pub use registry::{Arbiters, EventRegistry, GameRegistry, Registry};
 pub use store::{
     BoxFuture, CommandResult, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Limits, OpenPlaces,
-    Publisher, ReplyStore, StoreError, StoredReply,
+    Publisher, ReplyStore, StoreError, StoredReply, Touched,
 };

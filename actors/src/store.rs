@@ -112,11 +112,20 @@ pub struct CommandResult {
 /// What a successful commit hands back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommitResult {
-    /// Other live documents the commit changed (bus topic names, e.g. a
-    /// goal's `season:ID` standings and both `roster:ID` stats). The actor
-    /// hands them to [`Publisher::touched`] after replying and after its
-    /// own document; the server's one pusher builds and publishes each.
-    pub touched: Vec<String>,
+    /// Other live documents the commit changed (a goal: its season's
+    /// standings and both rosters' stats). The actor hands them to
+    /// [`Publisher::touched`] after replying and after its own document; the
+    /// server's one pusher builds and publishes each.
+    pub touched: Vec<Touched>,
+}
+
+/// A live document that a commit changed besides the aggregate's own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Touched {
+    /// A season's standings and schedule (by season id).
+    Season(String),
+    /// A roster's document with its players' stats (by roster id).
+    Roster(String),
 }
 
 /// Command-id idempotency, shared by both aggregates (one table suffices).
@@ -231,5 +240,5 @@ pub trait Publisher: Send + Sync + 'static {
 
     /// A commit changed these other documents (see
     /// [`CommitResult::touched`]); the publisher builds and pushes them.
-    fn touched(&self, _topics: Vec<String>) {}
+    fn touched(&self, _topics: Vec<Touched>) {}
 }

@@ -4,18 +4,19 @@
 //! player's RSVP, sent to the event's actor. Every change is pushed to the
 //! roster's `availability:` topic.
 
-use crate::api::whole::optional_whole;
 use crate::auth::AuthUser;
-use crate::commands::event::{RsvpAction, RsvpInput};
+use crate::commands::event::RsvpInput;
 use crate::db::availability as rows;
 use crate::domain::availability::{Answer, AvailabilityRules, GameTime, Verdict, decide};
+use crate::domain::whole::optional_whole;
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::live::availability::{self as live, Board, GameAvailability};
 use crate::notify::{Asked, GameAsked};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use crate::time::to_rfc3339;
 use actix_web::{get, post, put, web};
+use rinkside_actors::event::RsvpAnswer;
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -179,8 +180,8 @@ async fn answer(
     } else if user_id != me.id {
         return Err(AppError::forbidden("an imported game's answer is the player's own RSVP"));
     } else {
-        let action = if answer == Answer::In { RsvpAction::Attending } else { RsvpAction::Declined };
-        let position = player.position.as_deref().and_then(crate::domain::HockeyPosition::parse);
+        let action = if answer == Answer::In { RsvpAnswer::Attending } else { RsvpAnswer::Declined };
+        let position = player.position.as_deref().and_then(|p| crate::domain::HockeyPosition::parse(p).ok());
         crate::commands::event::rsvp(&state, &me, &game_id, RsvpInput { action, position }, None).await?;
     }
     let view = live::game_view(&state.db, &id, &roster.rules, &players, game, now).await?;

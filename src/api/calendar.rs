@@ -14,7 +14,7 @@ use crate::calendar::{self, CalendarEvent, CalendarStatus};
 use crate::db::{self, schedule::Whose};
 use crate::domain::{ScheduleKind, ScheduleState};
 use crate::error::{AppError, AppResult};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, post, web};
 use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;

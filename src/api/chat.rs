@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 use std::time::Instant;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// A flood is cut at 20 messages per person per 10 seconds: a burst of 20,
 /// then 2 a second.
@@ -86,7 +86,7 @@ pub struct BodyInput {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadInput {
-    #[serde(deserialize_with = "crate::api::whole::whole")]
+    #[serde(deserialize_with = "crate::domain::whole::whole")]
     #[schema(value_type = i64, minimum = 0)]
     pub seq: i64,
 }

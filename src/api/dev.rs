@@ -5,7 +5,7 @@ use super::users::{User, load_me};
 use super::{check_len, clean, finish};
 use crate::db::{self, users::ProfilePatch};
 use crate::error::{AppError, AppResult, FieldErrors};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{post, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

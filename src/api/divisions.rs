@@ -11,7 +11,7 @@ use crate::domain::text::{PlainText, optional};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -13,7 +13,7 @@ use crate::db::{self, orgs::Org};
 use crate::domain::money::Currency;
 use crate::domain::text::{Email, HttpUrl, Name, PhoneNumber, PlainText, TimeZoneName, optional};
 use crate::error::{AppError, AppResult, FieldErrors};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, patch, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -7,7 +7,7 @@ use super::{Page, PageQuery};
 use crate::auth::AuthUser;
 use crate::error::AppResult;
 use crate::live::feed::{self, FeedItem};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 

@@ -25,7 +25,7 @@ use crate::domain::text::schema;
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, put, web};
 use rinkside_actors::game::{ClockMode, GameDocument, GameSettings, GameStatus, SettingsPatch};
 use serde::{Deserialize, Serialize};

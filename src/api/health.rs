@@ -1,6 +1,6 @@
 //! Liveness and readiness, outside `/api/v1` and without auth.
 
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, web};
 use std::sync::atomic::Ordering;
 

@@ -7,7 +7,7 @@
 use crate::api::rosters::players::put_on_roster;
 use crate::api::rosters::requests::ask_to_join;
 use crate::auth::{AuthUser, MaybeUser};
-use crate::commands::event::{RsvpAction, RsvpInput};
+use crate::commands::event::RsvpInput;
 use crate::db::invites::{self as rows, InviteRow, NewInvite};
 use crate::db::rosters::players::PlayerFields;
 use crate::db::rosters::requests::RequestFields;
@@ -16,8 +16,9 @@ use crate::domain::codes;
 use crate::domain::text::Email;
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, post, web};
+use rinkside_actors::event::RsvpAnswer;
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -231,7 +232,7 @@ async fn make(
     };
     let id = rows::insert(&state.db.pool, &new).await?;
     let row = rows::get(&state.db.pool, &id).await?.ok_or_else(|| AppError::not_found("invite"))?;
-    if let (Some(to), Some(mailer)) = (email.as_deref(), state.realtime.mailer.clone()) {
+    if let (Some(to), Some(mailer)) = (email.as_deref(), state.mailer.clone()) {
         let what = preview_of(state, &row, now).await?;
         let link = format!("{}/invite/{code}", state.config.public_url);
         let by = what.invited_by.clone().unwrap_or_else(|| "Someone".into());
@@ -432,7 +433,7 @@ async fn join(state: &AppState, me: &AuthUser, row: &InviteRow) -> AppResult<&'s
             }
         }
         (_, Some(event_id)) => {
-            let input = RsvpInput { action: RsvpAction::Attending, position: None };
+            let input = RsvpInput { action: RsvpAnswer::Attending, position: None };
             let reply = crate::commands::event::rsvp(state, me, event_id, input, None).await?;
             Ok(if reply["status"] == "WAITLISTED" { "WAITLISTED" } else { "ATTENDING" })
         }

@@ -8,7 +8,7 @@ use crate::db::{self, users::ProfilePatch};
 use crate::domain::text::{HttpUrl, Name, PlainText, Username};
 use crate::domain::{HockeyPosition, ProfileType, SkillLevel};
 use crate::error::{AppError, AppResult, FieldErrors};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::Deserialize;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -149,7 +149,7 @@ async fn patch_me(state: web::Data<AppState>, me: AuthUser, body: web::Json<Patc
         told.extend(crate::feed::first_follow(&mut tx, &me.id).await?);
     }
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, told);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, told);
     Ok(web::Json(load_me(&state, &me.id).await?))
 }
 

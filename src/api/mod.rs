@@ -9,6 +9,7 @@ pub mod chat;
 pub mod dev;
 pub mod divisions;
 pub mod events;
+pub mod extract;
 pub mod facilities;
 pub mod feed;
 pub mod form;
@@ -29,9 +30,9 @@ pub mod sync;
 pub mod teams;
 pub mod users;
 pub mod webhooks;
-mod whole;
 
-pub use whole::{nullable_whole, optional_whole, query_whole, whole};
+pub use crate::domain::whole::{nullable_whole, optional_whole, query_whole, whole};
+pub use crate::http_input::MAX_JSON_BYTES;
 
 #[cfg(test)]
 mod fuzz;
@@ -42,9 +43,6 @@ use crate::error::AppError;
 use actix_web::{HttpRequest, HttpResponse, error::JsonPayloadError, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
-
-/// Largest JSON body we accept; larger answers 413 `payload_too_large`.
-pub const MAX_JSON_BYTES: usize = 64 * 1024;
 
 /// Every `/api/v1` route.
 pub fn config(cfg: &mut ServiceConfig) {

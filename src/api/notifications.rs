@@ -10,7 +10,7 @@ use crate::db::{self, notifications as rows};
 use crate::domain::text::schema;
 use crate::error::{AppError, AppResult};
 use crate::live::notifications::{self as live, Notification};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, post, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -22,7 +22,7 @@ use crate::db::{self, Cursor, Tx, finish_page};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::{HttpResponse, guard, http, web};
 use base64::Engine;

@@ -8,7 +8,7 @@ use crate::db::{self, feed::Resource, posts::PostRow};
 use crate::domain::text::PlainText;
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -74,7 +74,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<PostIn
     let id = db::posts::insert(&mut *tx, &me.id, &text).await?;
     let told = crate::feed::post_created(&mut tx, &me.id, &id).await?;
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, vec![told]);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, vec![told]);
     Ok(HttpResponse::Created().json(Post::from(load(&state, &id).await?)))
 }
 
@@ -98,7 +98,7 @@ async fn edit(
     permissions::check(&state.db, Some(&me.id), Action::EditPost { author_id: &post.author_id }).await?;
     let text = content(&body)?;
     db::posts::update(&state.db.pool, &id, &text).await?;
-    state.realtime.push_feed_edit(&state.db, Resource::Post, &id, (state.clock)());
+    crate::live::feed::spawn_push_edited(&state.db, &state.realtime.pusher, Resource::Post, &id, (state.clock)());
     Ok(web::Json(load(&state, &id).await?.into()))
 }
 
@@ -113,7 +113,7 @@ async fn remove(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
     db::feed::forget(&mut *tx, Resource::Post, &id).await?;
     db::posts::delete(&mut *tx, &id).await?;
     tx.commit().await?;
-    state.realtime.push_feed_removals(open, (state.clock)());
+    crate::live::feed::spawn_push_removed(&state.realtime.pusher, open, (state.clock)());
     Ok(HttpResponse::NoContent().finish())
 }
 

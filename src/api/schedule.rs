@@ -11,7 +11,7 @@ use crate::db::{
 use crate::domain::availability::Answer;
 use crate::domain::{EventType, ScheduleKind, ScheduleState, TeamRole};
 use crate::error::{AppError, AppResult};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

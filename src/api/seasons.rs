@@ -12,9 +12,9 @@ use crate::db::seasons::{SeasonFields, SeasonRow};
 use crate::db::{self, Cursor, finish_page};
 use crate::domain::text::{HttpUrl, Name, optional};
 use crate::error::{AppError, AppResult};
+use crate::outbound::fetch::FetchError;
 use crate::permissions::{self, Action, Object};
-use crate::startup::AppState;
-use crate::sync::fetch::FetchError;
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, patch, post, web};
 use rinkside_actors::game::{ClockMode, ClockSettings, GameSettings};
 use serde::{Deserialize, Serialize};
@@ -316,7 +316,7 @@ async fn create(
         told.push(crate::feed::season_started(&mut tx, &me.id, &facility_id, &id).await?);
     }
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, told);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, told);
     Ok(HttpResponse::Created().json(load(&state, Some(&me.id), &id).await?))
 }
 
@@ -368,7 +368,7 @@ async fn edit(
         db::seasons::deactivate(&mut tx, &id).await?;
     }
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, told);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, told);
     Ok(web::Json(load(&state, Some(&me.id), &id).await?))
 }
 

@@ -6,7 +6,7 @@ use crate::auth::AuthUser;
 use crate::db::{self, orgs::Org};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action, Object, Relation, Relations};
-use crate::startup::AppState;
+use crate::state::AppState;
 use crate::summaries::UserSummary;
 use serde::{Deserialize, Serialize};
 

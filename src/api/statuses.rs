@@ -4,7 +4,7 @@
 
 use super::{Page, page_rows, query_whole};
 use crate::auth::AuthUser;
-use crate::commands::event::{RsvpAction, RsvpInput};
+use crate::commands::event::RsvpInput;
 use crate::db::{self, statuses::Filter};
 use crate::domain::text::PlainText;
 use crate::domain::{EntityType, HockeyPosition, StatusType, UniversalDivision};
@@ -12,8 +12,9 @@ use crate::error::{AppError, AppResult};
 use crate::market::view::{self, Match, Status};
 use crate::market::{matches, push, rules};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
+use rinkside_actors::event::RsvpAnswer;
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -395,7 +396,7 @@ async fn take_spot(
             rules::position_for_spot(&offered, preferred, event.open.into())
         }
     };
-    let input = RsvpInput { action: RsvpAction::Attending, position: Some(position) };
+    let input = RsvpInput { action: RsvpAnswer::Attending, position: Some(position) };
     let reply = crate::commands::event::rsvp(&state, &me, &id, input, None).await?;
     let rsvp: rinkside_actors::event::RsvpReply = serde_json::from_value(reply).map_err(AppError::internal)?;
     let attending = rsvp.status == rinkside_actors::event::RsvpStatus::Attending;

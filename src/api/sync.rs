@@ -6,7 +6,7 @@ use crate::auth::AuthUser;
 use crate::db::{self, sync::ExternalGameRow, sync::ExternalRosterRow};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action, Object};
-use crate::startup::AppState;
+use crate::state::AppState;
 use crate::sync::run::{self, Report};
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Serialize};

@@ -16,7 +16,7 @@ use crate::domain::text::{HttpUrl, Name, PlainText, optional};
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterSummary;
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

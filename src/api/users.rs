@@ -10,7 +10,7 @@ use crate::db::{self, Cursor, finish_page};
 use crate::domain::{HockeyPosition, ProfileType, SkillLevel};
 use crate::error::{AppError, AppResult};
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, put, web};
 use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;

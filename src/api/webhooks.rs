@@ -6,7 +6,7 @@
 use crate::auth::webhook::{self, SignatureError};
 use crate::db::{self, users::ClerkProfile};
 use crate::error::{AppError, AppResult};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpRequest, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -2,7 +2,7 @@
 //! configuration, tokens this server signs itself (`dev`). Either way the
 //! token's `sub` is the user's `clerkId`; a user seen for the first time is
 //! created. Handlers ask for an [`AuthUser`] (token required) or a
-//! [`MaybeUser`] (public reads).
+//! [`MaybeUser`] (public reads); their extractors are `crate::api::extract`.
 
 pub mod clerk;
 pub mod dev;
@@ -11,9 +11,6 @@ pub mod webhook;
 use crate::config::{AuthMode, Config};
 use crate::db::{self, Db};
 use crate::error::AppError;
-use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
-use std::future::Future;
-use std::pin::Pin;
 
 /// The claims we rely on, whoever signed the token.
 #[derive(Clone, Debug)]
@@ -104,45 +101,4 @@ pub async fn resolve_user(db: &Db, identity: &Identity) -> Result<AuthUser, AppE
         .await?
         .ok_or_else(|| AppError::unauthorized("this account was deleted"))?;
     Ok(AuthUser { id, clerk_id: identity.clerk_id.clone() })
-}
-
-fn bearer(req: &HttpRequest) -> Option<String> {
-    let header = req.headers().get(actix_web::http::header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = header.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
-}
-
-async fn authenticate(req: HttpRequest) -> Result<Option<AuthUser>, AppError> {
-    let Some(token) = bearer(&req) else {
-        return Ok(None);
-    };
-    let state = req
-        .app_data::<web::Data<crate::startup::AppState>>()
-        .ok_or_else(|| AppError::internal(anyhow::anyhow!("app state missing")))?;
-    let identity = state.auth.verify(&token).await?;
-    resolve_user(&state.db, &identity).await.map(Some)
-}
-
-impl FromRequest for AuthUser {
-    type Error = AppError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(
-            async move { authenticate(req).await?.ok_or_else(|| AppError::unauthorized("a bearer token is required")) },
-        )
-    }
-}
-
-impl FromRequest for MaybeUser {
-    type Error = AppError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
-
-    /// A token that is present but invalid is still a 401: silently treating
-    /// it as anonymous would hide an expired session from the client.
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move { authenticate(req).await.map(MaybeUser) })
-    }
 }

@@ -6,9 +6,9 @@ use crate::auth::AuthUser;
 use crate::domain::HockeyPosition;
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
+use rinkside_actors::Envelope;
 use rinkside_actors::event::{EventCommand, RsvpAnswer};
-use rinkside_actors::{Envelope, Position};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -16,38 +16,19 @@ use serde_json::Value;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RsvpInput {
     #[serde(deserialize_with = "rsvp_action")]
-    pub action: RsvpAction,
+    pub action: RsvpAnswer,
     /// Defaults to the position already on the RSVP, else the user's
     /// preferred position, else CENTER.
     pub position: Option<HockeyPosition>,
 }
 
-/// What a person answers to an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, utoipa::ToSchema)]
-#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum RsvpAction {
-    /// Attending, or on the waitlist when the event is full.
-    Attending,
-    Declined,
-}
-
-impl RsvpAction {
-    /// `ATTENDING` or `DECLINED`; anything else is a 422 naming `action`.
-    pub fn parse(raw: &str) -> AppResult<Self> {
-        match raw {
-            "ATTENDING" => Ok(RsvpAction::Attending),
-            "DECLINED" => Ok(RsvpAction::Declined),
-            _ => Err(AppError::field("action", RSVP_ACTIONS)),
-        }
-    }
-}
-
-const RSVP_ACTIONS: &str = "ATTENDING or DECLINED";
+/// What an RSVP's `action` must be, said the same on REST and the socket.
+pub const RSVP_ACTIONS: &str = "ATTENDING or DECLINED";
 
 /// `action`, refused with the same message on REST and on the socket.
-fn rsvp_action<'de, D: serde::Deserializer<'de>>(d: D) -> Result<RsvpAction, D::Error> {
+fn rsvp_action<'de, D: serde::Deserializer<'de>>(d: D) -> Result<RsvpAnswer, D::Error> {
     let raw = String::deserialize(d)?;
-    RsvpAction::parse(&raw).map_err(|_| serde::de::Error::custom(format!("field `action`: {RSVP_ACTIONS}")))
+    RsvpAnswer::parse(&raw).map_err(|_| serde::de::Error::custom(format!("field `action`: {RSVP_ACTIONS}")))
 }
 
 /// Answer for yourself. Anyone signed in may; the actor decides between
@@ -60,15 +41,8 @@ pub async fn rsvp(
     input: RsvpInput,
     client_id: Option<&str>,
 ) -> AppResult<Value> {
-    let answer = match input.action {
-        RsvpAction::Attending => RsvpAnswer::Attending,
-        RsvpAction::Declined => RsvpAnswer::Declined,
-    };
-    let position = input
-        .position
-        .map(|p| Position::parse(p.as_str()))
-        .transpose()
-        .map_err(|_| AppError::field("position", "unknown position"))?;
+    let answer = input.action;
+    let position = input.position;
     // Who is answering is read by the event's actor, once for its whole batch.
     let command = EventCommand::Rsvp { user_id: me.id.clone(), answer, position, person: None, unlocked: false };
     let key = command_key("rsvp", &me.id, client_id);

@@ -6,9 +6,11 @@ use crate::auth::AuthUser;
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use rinkside_actors::Envelope;
-use rinkside_actors::game::{CLOCK_AT_WINDOW_MS, GameAction, GameCommand, GameStatus, PenaltyKind, SettingsPatch};
+use rinkside_actors::game::{
+    CLOCK_AT_WINDOW_MS, GameAction, GameCommand, GameEdit, GameStatus, PenaltyKind, SettingsPatch,
+};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -37,7 +39,7 @@ pub enum GameActionInput {
         #[schema(schema_with = assist_ids)]
         assist_ids: Vec<String>,
         /// Time left in the period when it happened (default: the clock now).
-        #[serde(default, deserialize_with = "crate::api::optional_whole")]
+        #[serde(default, deserialize_with = "crate::domain::whole::optional_whole")]
         #[schema(minimum = 0)]
         clock_ms: Option<i64>,
     },
@@ -49,12 +51,12 @@ pub enum GameActionInput {
     Penalty {
         roster_id: String,
         player_id: String,
-        #[serde(default, deserialize_with = "crate::api::optional_whole")]
+        #[serde(default, deserialize_with = "crate::domain::whole::optional_whole")]
         #[schema(minimum = 1, maximum = 60)]
         minutes: Option<i64>,
         #[serde(default)]
         penalty: Option<PenaltyKind>,
-        #[serde(default, deserialize_with = "crate::api::optional_whole")]
+        #[serde(default, deserialize_with = "crate::domain::whole::optional_whole")]
         #[schema(minimum = 0)]
         clock_ms: Option<i64>,
     },
@@ -62,7 +64,7 @@ pub enum GameActionInput {
     #[serde(rename_all = "camelCase")]
     Shot {
         roster_id: String,
-        #[serde(default, deserialize_with = "crate::api::optional_whole")]
+        #[serde(default, deserialize_with = "crate::domain::whole::optional_whole")]
         #[schema(minimum = 0)]
         clock_ms: Option<i64>,
     },
@@ -73,7 +75,7 @@ pub enum GameActionInput {
         roster_id: String,
         #[serde(default)]
         player_id: Option<String>,
-        #[serde(default, deserialize_with = "crate::api::optional_whole")]
+        #[serde(default, deserialize_with = "crate::domain::whole::optional_whole")]
         #[schema(minimum = 0)]
         clock_ms: Option<i64>,
     },
@@ -89,19 +91,19 @@ pub enum GameActionInput {
     /// Stops the clock; `at` is the console's estimate of the server
     /// instant of the tap (taken when within the last 2 s).
     ClockStop {
-        #[serde(default, deserialize_with = "crate::api::optional_whole")]
+        #[serde(default, deserialize_with = "crate::domain::whole::optional_whole")]
         at: Option<i64>,
     },
     /// Sets the time left in the period (a correction).
     #[serde(rename_all = "camelCase")]
     ClockSet {
-        #[serde(deserialize_with = "crate::api::whole")]
+        #[serde(deserialize_with = "crate::domain::whole::whole")]
         #[schema(minimum = 0)]
         remaining_ms: i64,
     },
     /// A break countdown of 1–30 minutes after END_PERIOD.
     Intermission {
-        #[serde(deserialize_with = "crate::api::whole")]
+        #[serde(deserialize_with = "crate::domain::whole::whole")]
         #[schema(minimum = 1, maximum = 30)]
         minutes: i64,
     },
@@ -208,26 +210,9 @@ pub async fn reschedule(
     {
         crate::domain::dates::game_in_season(at, start, end).map_err(|m| AppError::field("scheduledAt", m))?;
     }
-    let current = GameStatus::parse(&row.status).map_err(AppError::internal)?;
-    match current {
-        GameStatus::Live | GameStatus::Final => {
-            return Err(AppError::conflict(format!(
-                "the game is {current}; only a game that has not started can be changed"
-            )));
-        }
-        GameStatus::Cancelled if status.is_some_and(|s| s != GameStatus::Cancelled) => {
-            return Err(AppError::conflict("the game is CANCELLED; schedule a new one"));
-        }
-        _ => {}
-    }
-    if let Some(scheduled_at) = scheduled_at {
-        send(state, me, game_id, GameCommand::Reschedule { scheduled_at }, None).await?;
-    }
-    if let Some(status) = status {
-        send(state, me, game_id, GameCommand::SetStatus { status }, None).await?;
-    }
-    if !settings.is_empty() {
-        send(state, me, game_id, GameCommand::Configure(settings), None).await?;
+    let edit = GameEdit { scheduled_at, status, settings };
+    if edit != GameEdit::default() {
+        send(state, me, game_id, GameCommand::Edit(edit), None).await?;
     }
     Ok(())
 }

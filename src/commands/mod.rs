@@ -16,7 +16,8 @@ pub mod game;
 
 use crate::auth::AuthUser;
 use crate::error::AppError;
-use crate::startup::AppState;
+use crate::state::AppState;
+use rinkside_actors::event::RsvpAnswer;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -88,7 +89,7 @@ pub async fn dispatch(
     match command {
         Parsed::GameAction { game_id, input } => game::action(state, user, &game_id, input, Some(command_id)).await,
         Parsed::Other(SocketCommand::Rsvp { event_id, action, position }) => {
-            let action = event::RsvpAction::parse(&action)?;
+            let action = RsvpAnswer::parse(&action).map_err(|_| AppError::field("action", event::RSVP_ACTIONS))?;
             event::rsvp(state, user, &event_id, event::RsvpInput { action, position }, Some(command_id)).await
         }
         Parsed::Other(SocketCommand::RemoveAttendee { event_id, user_id }) => {

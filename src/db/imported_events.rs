@@ -4,9 +4,40 @@
 
 use super::seasons::SeasonRow;
 use super::{Backend, dynamic, value_tuples};
-use crate::sync::plan::{EventNow, EventWanted};
 use sqlx::{Any, AnyConnection, Executor};
 use std::collections::HashMap;
+
+/// An imported game's event as it stands.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EventNow {
+    pub id: String,
+    pub title: String,
+    pub start_date: i64,
+    pub end_date: Option<i64>,
+    pub external_rink: Option<String>,
+    pub external_home_team_name: Option<String>,
+    pub external_away_team_name: Option<String>,
+    pub home_score: Option<i64>,
+    pub away_score: Option<i64>,
+    pub cancelled_at: Option<i64>,
+    pub home_team_id: Option<String>,
+    pub away_team_id: Option<String>,
+}
+
+/// What an imported game's event should say (the fields the sync owns).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventWanted {
+    pub title: String,
+    pub start_date: i64,
+    pub end_date: Option<i64>,
+    pub external_rink: Option<String>,
+    pub external_home_team_name: Option<String>,
+    pub external_away_team_name: Option<String>,
+    pub home_score: Option<i64>,
+    pub away_score: Option<i64>,
+    pub home_team_id: Option<String>,
+    pub away_team_id: Option<String>,
+}
 
 /// The events of the season's imported games, as they stand, by id.
 pub async fn events_of_games<'e, E: Executor<'e, Database = Any>>(

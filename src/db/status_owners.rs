@@ -87,5 +87,5 @@ pub async fn preferred_position<'e, E: Executor<'e, Database = Any>>(
             .bind(user_id)
             .fetch_optional(ex)
             .await?;
-    Ok(p.as_deref().and_then(HockeyPosition::parse))
+    Ok(p.as_deref().and_then(|p| HockeyPosition::parse(p).ok()))
 }

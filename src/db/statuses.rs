@@ -213,7 +213,7 @@ pub async fn positions<'e, E: Executor<'e, Database = Any>>(
         q = q.bind(id);
     }
     for (id, p) in q.fetch_all(ex).await? {
-        if let Some(p) = HockeyPosition::parse(&p) {
+        if let Ok(p) = HockeyPosition::parse(&p) {
             out.entry(id).or_default().push(p);
         }
     }

@@ -503,3 +503,15 @@ pub async fn display_name<'e, E: Executor<'e, Database = Any>>(
     let sql = format!("SELECT {} FROM users u WHERE u.id = $1", super::events::DISPLAY_NAME);
     sqlx::query_scalar(super::dynamic(sql)).bind(user_id).fetch_optional(ex).await
 }
+
+impl From<UserSummaryRow> for crate::summaries::UserSummary {
+    fn from(r: UserSummaryRow) -> Self {
+        crate::summaries::UserSummary {
+            id: r.id,
+            username: r.username,
+            first_name: r.first_name,
+            last_name: r.last_name,
+            profile_image: r.profile_image,
+        }
+    }
+}

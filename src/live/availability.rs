@@ -3,8 +3,8 @@
 //! counts by group, what is short, and every player's answer. For the
 //! roster's players and its team's staff. The snapshot is the board; an
 //! update carries one game (`{"game":…}`) or, after a change of rules, the
-//! whole board again (`{"rules","games"}`). Seq is the sub market's clock
-//! (`market::push::next_seq`).
+//! whole board again (`{"rules","games"}`). Seq is the realtime clock
+//! (`realtime::seq`).
 
 use crate::db::Db;
 use crate::db::availability::{self as rows, PlayerRow, RosterGame};
@@ -14,7 +14,7 @@ use crate::error::AppError;
 use crate::permissions::{self, Action};
 use crate::realtime::pusher::Pusher;
 use crate::realtime::topics::{Topic, TopicSource};
-use crate::startup::Clock;
+use crate::time::Clock;
 use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::json;
@@ -122,7 +122,7 @@ pub async fn game_view(
     let mut listed: Vec<PlayerAvailability> = players
         .iter()
         .map(|p| {
-            let position = p.position.as_deref().and_then(HockeyPosition::parse);
+            let position = p.position.as_deref().and_then(|p| HockeyPosition::parse(p).ok());
             let commitment = RosterCommitment::parse(&p.commitment_level).unwrap_or(RosterCommitment::FullTime);
             let given = answers.get(p.user_id.as_str()).and_then(|a| answer_of(&game.kind, &a.answer).map(|x| (x, *a)));
             let late = given.is_some_and(|(answer, row)| {
@@ -202,7 +202,7 @@ pub async fn board(db: &Db, roster_id: &str, now: i64) -> Result<Board, AppError
 pub fn push_game(pusher: &Pusher, roster_id: &str, game: &GameAvailability) {
     let topic = Topic::availability(roster_id);
     if pusher.is_watched(&topic.bus_name()) {
-        pusher.publish_item(&topic, crate::market::push::next_seq(), &json!({ "game": game }));
+        pusher.publish_item(&topic, crate::realtime::seq::next(), &json!({ "game": game }));
     }
 }
 
@@ -211,7 +211,7 @@ pub async fn push_board(db: &Db, pusher: &Pusher, roster_id: &str, now: i64) -> 
     let topic = Topic::availability(roster_id);
     if pusher.is_watched(&topic.bus_name()) {
         let b = board(db, roster_id, now).await?;
-        pusher.publish_item(&topic, crate::market::push::next_seq(), &json!({"rules": b.rules, "games": b.games}));
+        pusher.publish_item(&topic, crate::realtime::seq::next(), &json!({"rules": b.rules, "games": b.games}));
     }
     Ok(())
 }
@@ -233,7 +233,7 @@ impl TopicSource for AvailabilityTopic {
 
     fn snapshot<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(i64, serde_json::Value), AppError>> {
         Box::pin(async move {
-            let seq = crate::market::push::next_seq();
+            let seq = crate::realtime::seq::next();
             let doc = board(&self.db, id, (self.clock)()).await?;
             Ok((seq, serde_json::to_value(doc).map_err(AppError::internal)?))
         })

@@ -10,7 +10,7 @@ use crate::db::Db;
 use crate::db::chat as rows;
 use crate::error::AppError;
 use crate::realtime::topics::TopicSource;
-use crate::startup::Clock;
+use crate::time::Clock;
 use futures_util::future::BoxFuture;
 use serde_json::json;
 

@@ -23,6 +23,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// One item of a person's feed.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -161,6 +162,41 @@ impl TopicSource for FeedTopic {
     fn is_private(&self) -> bool {
         true
     }
+}
+
+/// Pushes the feed items that committed fan-outs wrote or grew, in the
+/// background (a post to 20,000 followers does not hold its answer).
+pub fn spawn_push(db: &Db, pusher: &Arc<Pusher>, written: Vec<Written>) {
+    if written.is_empty() {
+        return;
+    }
+    let (db, pusher) = (db.clone(), pusher.clone());
+    tokio::spawn(async move {
+        if let Err(e) = push(&db, &pusher, &written).await {
+            tracing::warn!(error = %e, "feed items not pushed");
+        }
+    });
+}
+
+/// Pushes every watched feed item about a resource that was edited at
+/// `at` (its summary changed, its place did not), in the background.
+pub fn spawn_push_edited(db: &Db, pusher: &Arc<Pusher>, resource: Resource, resource_id: &str, at: i64) {
+    let (db, pusher, id) = (db.clone(), pusher.clone(), resource_id.to_string());
+    tokio::spawn(async move {
+        if let Err(e) = push_edited(&db, &pusher, resource, &id, at).await {
+            tracing::warn!(error = %e, resource_id = %id, "edited feed items not pushed");
+        }
+    });
+}
+
+/// Takes these items (deleted at `at`) out of the open feeds, in the
+/// background.
+pub fn spawn_push_removed(pusher: &Arc<Pusher>, rows: Vec<FeedRow>, at: i64) {
+    if rows.is_empty() {
+        return;
+    }
+    let pusher = pusher.clone();
+    tokio::spawn(async move { push_removed(&pusher, &rows, at) });
 }
 
 /// Pushes the items the writes touched to the feeds that are watched: on

@@ -2,7 +2,7 @@
 //! (and, for a user, how many they follow), so every open profile, rink
 //! and team page counts along live (docs/walkthrough.md › Live). ID is the
 //! user's, facility's or team's id (ids are unique across them). Seq is the
-//! sub market's clock (`market::push::next_seq`): every push is the whole,
+//! realtime clock (`realtime::seq`): every push is the whole,
 //! tiny document, newest wins.
 
 use crate::db::follows::{Target, follower_count};
@@ -65,7 +65,7 @@ impl TopicSource for FollowsTopic {
 
     fn snapshot<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(i64, serde_json::Value), AppError>> {
         Box::pin(async move {
-            let seq = crate::market::push::next_seq();
+            let seq = crate::realtime::seq::next();
             let doc = counts(&self.db, id).await?.ok_or_else(|| AppError::not_found("user, facility or team"))?;
             Ok((seq, serde_json::to_value(doc).map_err(AppError::internal)?))
         })

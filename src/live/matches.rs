@@ -8,7 +8,7 @@ use crate::db::Db;
 use crate::error::AppError;
 use crate::market::matches;
 use crate::realtime::topics::TopicSource;
-use crate::startup::Clock;
+use crate::time::Clock;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
@@ -29,7 +29,7 @@ impl TopicSource for MatchesTopic {
         Box::pin(async move {
             // Taken before reading: a change committed meanwhile is pushed
             // with a later seq and still delivered.
-            let seq = crate::market::push::next_seq();
+            let seq = crate::realtime::seq::next();
             let items = matches::for_viewer(&self.db, id, (self.clock)()).await?;
             Ok((seq, json!({"items": items})))
         })

@@ -23,7 +23,7 @@ pub mod team;
 
 use crate::db::Db;
 use crate::realtime::topics::{Kind, TopicSources};
-use crate::startup::Clock;
+use crate::time::Clock;
 use rinkside_actors::{EventRegistry, GameRegistry};
 use std::sync::Arc;
 

@@ -15,7 +15,6 @@ use futures_util::future::BoxFuture;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
 
 /// One notification.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -68,22 +67,6 @@ pub async fn page(
     Ok((rows.into_iter().filter_map(Notification::from_row).collect(), next))
 }
 
-/// The topic's seq: the clock in microseconds, strictly increasing within
-/// the process. The snapshot's seq is 0, so every update after it is
-/// delivered whichever node (and clock) published it.
-fn next_seq() -> i64 {
-    static LAST: AtomicI64 = AtomicI64::new(0);
-    let now = chrono::Utc::now().timestamp_micros();
-    let mut last = LAST.load(Ordering::Relaxed);
-    loop {
-        let next = now.max(last + 1);
-        match LAST.compare_exchange_weak(last, next, Ordering::Relaxed, Ordering::Relaxed) {
-            Ok(_) => return next,
-            Err(seen) => last = seen,
-        }
-    }
-}
-
 pub struct NotificationsTopic {
     pub db: Db,
 }
@@ -129,7 +112,11 @@ pub async fn push_batch(db: &Db, pusher: &Pusher, batch: &str) -> Result<(), App
             }
         };
         let Some(n) = Notification::from_row(row) else { continue };
-        pusher.publish_item(&topic, next_seq(), &json!({"op": "new", "notification": n, "unread": count}));
+        pusher.publish_item(
+            &topic,
+            crate::realtime::seq::next(),
+            &json!({"op": "new", "notification": n, "unread": count}),
+        );
     }
     Ok(())
 }
@@ -146,7 +133,7 @@ pub async fn push_read(db: &Db, pusher: &Pusher, user_id: &str, ids: Option<&[St
         Some(ids) => json!({"op": "read", "ids": ids, "unread": unread}),
         None => json!({"op": "readAll", "unread": unread}),
     };
-    pusher.publish_item(&topic, next_seq(), &data);
+    pusher.publish_item(&topic, crate::realtime::seq::next(), &data);
     Ok(())
 }
 
@@ -158,7 +145,7 @@ pub async fn push_read(db: &Db, pusher: &Pusher, user_id: &str, ids: Option<&[St
 pub fn watch(
     db: Db,
     pusher: std::sync::Arc<Pusher>,
-    mailer: Option<std::sync::Arc<crate::notify::mail::Mailer>>,
+    mailer: Option<std::sync::Arc<crate::outbound::mail::Mailer>>,
     mut batches: tokio::sync::mpsc::UnboundedReceiver<String>,
 ) {
     tokio::spawn(async move {
@@ -170,7 +157,7 @@ pub fn watch(
                 // Off the pushing task: a slow mail server never holds a push.
                 let (db, mailer, batch) = (db.clone(), mailer.clone(), batch.clone());
                 tokio::spawn(async move {
-                    if let Err(e) = mailer.send_batch(&db, &batch).await {
+                    if let Err(e) = crate::notify::mail::send_batch(&mailer, &db, &batch).await {
                         tracing::warn!(error = %e, batch, "notification mails not sent");
                     }
                 });

@@ -139,7 +139,7 @@ impl From<PlayerRow> for RosterPlayer {
             user_id: p.user_id,
             user: UserSummary::from(p.user),
             jersey_number: p.jersey_number,
-            position: p.position.as_deref().and_then(HockeyPosition::parse),
+            position: p.position.as_deref().and_then(|p| HockeyPosition::parse(p).ok()),
             commitment_level: RosterCommitment::parse(&p.commitment_level).unwrap_or(RosterCommitment::FullTime),
             captain: p.captain != 0,
             alternate_captain: p.alternate_captain != 0,

@@ -3,7 +3,7 @@
 //! `GET /event-series/{id}`. For signed-in people, as events are. Pushed
 //! after an edit, a cancellation or a deletion of one of its events, so an
 //! open event page's row of weeks follows what the organiser does to the
-//! others. Seq is the sub market's clock (`market::push::next_seq`): every
+//! others. Seq is the realtime clock (`realtime::seq`): every
 //! push is the whole document, newest wins.
 
 use crate::db::{self, Db};
@@ -90,7 +90,7 @@ impl TopicSource for SeriesTopic {
 
     fn snapshot<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(i64, serde_json::Value), AppError>> {
         Box::pin(async move {
-            let seq = crate::market::push::next_seq();
+            let seq = crate::realtime::seq::next();
             let doc = document(&self.db, id).await?.ok_or_else(|| AppError::not_found("series"))?;
             Ok((seq, serde_json::to_value(doc).map_err(AppError::internal)?))
         })

@@ -1,13 +1,13 @@
 //! `spots:ID` — public, for the rink's lobby display: tonight's open spots
 //! at the rink (events from now to the end of the rink's day, and anything
-//! starting in the next 6 hours), soonest first. Seq is the sub market's
-//! clock (`market::push::next_seq`); every push is the whole document.
+//! starting in the next 6 hours), soonest first. Seq is the realtime
+//! clock (`realtime::seq`); every push is the whole document.
 
 use crate::db::{self, Db};
 use crate::error::AppError;
 use crate::market::view::EventSummary;
 use crate::realtime::topics::TopicSource;
-use crate::startup::Clock;
+use crate::time::Clock;
 use futures_util::future::BoxFuture;
 use serde::Serialize;
 
@@ -51,7 +51,7 @@ impl TopicSource for SpotsTopic {
 
     fn snapshot<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(i64, serde_json::Value), AppError>> {
         Box::pin(async move {
-            let seq = crate::market::push::next_seq();
+            let seq = crate::realtime::seq::next();
             let spots = tonight(&self.db, id, (self.clock)()).await?.ok_or_else(|| AppError::not_found("facility"))?;
             Ok((seq, serde_json::to_value(spots).map_err(AppError::internal)?))
         })

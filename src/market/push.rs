@@ -18,32 +18,14 @@ use crate::domain::StatusType;
 use crate::error::AppError;
 use crate::realtime::pusher::Pusher;
 use crate::realtime::topics::Topic;
-use crate::startup::Clock;
+use crate::time::Clock;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 use tokio::sync::mpsc;
 
 /// How far back a call counts as "just ended" for its owners' screens.
 const JUST_ENDED_MS: i64 = 60_000;
-
-static LAST_SEQ: AtomicI64 = AtomicI64::new(0);
-
-/// The `matches` topic's seq: the clock in microseconds, strictly
-/// increasing within the process (two changes in one microsecond keep their
-/// order; across nodes the clocks order them).
-pub fn next_seq() -> i64 {
-    let now = chrono::Utc::now().timestamp_micros();
-    let mut last = LAST_SEQ.load(Ordering::Relaxed);
-    loop {
-        let seq = now.max(last + 1);
-        match LAST_SEQ.compare_exchange_weak(last, seq, Ordering::Relaxed, Ordering::Relaxed) {
-            Ok(_) => return seq,
-            Err(seen) => last = seen,
-        }
-    }
-}
 
 /// One change to a person's matches.
 enum Change<'a> {
@@ -58,7 +40,7 @@ fn tell(pusher: &Pusher, user_id: &str, change: Change<'_>) {
         Change::DropStatus(id) => json!({"op": "drop", "statusId": id}),
         Change::DropEvent(id) => json!({"op": "drop", "eventId": id}),
     };
-    pusher.publish_item(&Topic::matches(user_id), next_seq(), &data);
+    pusher.publish_item(&Topic::matches(user_id), crate::realtime::seq::next(), &data);
 }
 
 /// A status as it was before it ended, for finding who matched it.

@@ -7,51 +7,26 @@
 use crate::db::Db;
 use crate::db::notifications::{self as rows, NotificationRow};
 use crate::domain::NotificationType;
+use crate::outbound::mail::Mailer;
 use lettre::message::Mailbox;
-use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde_json::Value;
 
-pub struct Mailer {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
-    from: Mailbox,
-}
-
-impl Mailer {
-    /// From `SMTP_URL` (`smtp://host:port` plain, `smtps://…` TLS,
-    /// `smtp://…?tls=required` STARTTLS; credentials in the URL) and
-    /// `SMTP_FROM`.
-    pub fn new(url: &str, from: &str) -> anyhow::Result<Self> {
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            .map_err(|e| anyhow::anyhow!("SMTP_URL is not an SMTP URL we can use: {e}"))?
-            .build();
-        let from = from.parse().map_err(|e| anyhow::anyhow!("SMTP_FROM is not a mail address: {e}"))?;
-        Ok(Mailer { transport, from })
-    }
-
-    /// Mails the batch's notifications to their people who have an address.
-    /// Returns how many went.
-    pub async fn send_batch(&self, db: &Db, batch: &str) -> Result<usize, sqlx::Error> {
-        let mut sent = 0;
-        for (row, address) in rows::in_batch_with_address(&db.pool, batch).await? {
-            let Ok(to) = address.parse::<Mailbox>() else {
-                tracing::warn!(user_id = row.user_id, "a stored mail address does not parse; not mailed");
-                continue;
-            };
-            let (subject, body) = words(&row);
-            match self.send(to, &subject, body).await {
-                Ok(()) => sent += 1,
-                Err(e) => tracing::warn!(error = %e, notification = row.id, "notification mail not sent"),
-            }
+/// Mails the batch's notifications to their people who have an address.
+/// Returns how many went.
+pub async fn send_batch(mailer: &Mailer, db: &Db, batch: &str) -> Result<usize, sqlx::Error> {
+    let mut sent = 0;
+    for (row, address) in rows::in_batch_with_address(&db.pool, batch).await? {
+        let Ok(to) = address.parse::<Mailbox>() else {
+            tracing::warn!(user_id = row.user_id, "a stored mail address does not parse; not mailed");
+            continue;
+        };
+        let (subject, body) = words(&row);
+        match mailer.send(to, &subject, body).await {
+            Ok(()) => sent += 1,
+            Err(e) => tracing::warn!(error = %e, notification = row.id, "notification mail not sent"),
         }
-        Ok(sent)
     }
-
-    /// Sends one plain-text mail.
-    pub async fn send(&self, to: Mailbox, subject: &str, body: String) -> anyhow::Result<()> {
-        let message = Message::builder().from(self.from.clone()).to(to).subject(subject).body(body)?;
-        self.transport.send(message).await?;
-        Ok(())
-    }
+    Ok(sent)
 }
 
 /// The subject and text of one notification's mail.

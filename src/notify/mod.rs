@@ -8,7 +8,6 @@
 //! Nobody is told about their own action: an organiser who removes
 //! themselves, a manager who puts themselves on a roster.
 
-pub mod chat_unread;
 pub mod mail;
 pub mod reminders;
 

@@ -9,7 +9,7 @@ use actix_web::web;
 
 use crate::db::notifications::{self as rows, About, NewNotification, ReminderCandidate};
 use crate::domain::NotificationType;
-use crate::startup::AppState;
+use crate::state::AppState;
 use serde_json::json;
 use sqlx::AnyConnection;
 use std::collections::HashMap;

@@ -17,6 +17,7 @@ use super::bus::Bus;
 use super::snapshot_frame;
 use super::topics::{Topic, TopicSources};
 use bytestring::ByteString;
+use rinkside_actors::Touched;
 use std::sync::{Arc, OnceLock};
 
 pub struct Pusher {
@@ -137,8 +138,14 @@ impl rinkside_actors::Publisher for Pusher {
         Pusher::is_watched(self, topic)
     }
 
-    fn touched(&self, topics: Vec<String>) {
-        let topics: Vec<Topic> = topics.iter().filter_map(|name| Topic::from_bus_name(name)).collect();
+    fn touched(&self, touched: Vec<Touched>) {
+        let topics: Vec<Topic> = touched
+            .into_iter()
+            .map(|t| match t {
+                Touched::Season(id) => Topic::season(id),
+                Touched::Roster(id) => Topic::roster(id),
+            })
+            .collect();
         let me = Pusher { bus: self.bus.clone(), sources: self.sources.clone(), notices: self.notices.clone() };
         tokio::spawn(async move { me.push_all(&topics).await });
     }

@@ -8,12 +8,11 @@
 use std::collections::HashMap;
 
 use rinkside_actors::game::GameState;
-use rinkside_actors::{BoxFuture, CommitResult, GameCommit, GameStore, ReplyStore, StoreError, StoredReply};
+use rinkside_actors::{BoxFuture, CommitResult, GameCommit, GameStore, ReplyStore, StoreError, StoredReply, Touched};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::db::games::store::{GameWritten, write};
 use crate::db::{Db, command_results, games, now_ms, store_error as other};
-use crate::realtime::topics::Topic;
 
 /// The persistence of the per-game actors.
 pub struct SqlGameStore {
@@ -46,9 +45,8 @@ async fn commit_game(store: &SqlGameStore, c: GameCommit) -> Result<CommitResult
     }
     // The season's standings and schedule follow every game change; the
     // touched rosters' documents carry the new stats.
-    let season = changed.then(|| Topic::season(season_id));
-    let rosters = rosters.into_iter().map(Topic::roster);
-    Ok(CommitResult { touched: season.into_iter().chain(rosters).map(|t| t.bus_name()).collect() })
+    let season = changed.then_some(Touched::Season(season_id));
+    Ok(CommitResult { touched: season.into_iter().chain(rosters.into_iter().map(Touched::Roster)).collect() })
 }
 
 impl ReplyStore for SqlGameStore {

@@ -11,11 +11,9 @@
 //! - `run`: one sync, from the lease to the report; `scheduler`: the hourly
 //!   syncs, one node at a time.
 
-pub mod address;
 pub mod csv;
 pub mod daysmart;
 pub mod detect;
-pub mod fetch;
 pub mod ical;
 pub mod matching;
 pub mod place;

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use super::matching::{self, Candidate, External, Verdict};
 use super::place;
 use super::schedule::{Schedule, normalise_name};
+use crate::db::imported_events::{EventNow, EventWanted};
 use crate::db::sync::{ExternalGameRow, ExternalRosterRow};
 
 /// The season being synced, as the plan needs it.
@@ -242,38 +243,6 @@ fn same_roster(a: &ExternalRosterRow, b: &ExternalRosterRow) -> bool {
         && a.team_id == b.team_id
         && a.is_matched == b.is_matched
         && a.match_source == b.match_source
-}
-
-/// An imported game's event as it stands.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct EventNow {
-    pub id: String,
-    pub title: String,
-    pub start_date: i64,
-    pub end_date: Option<i64>,
-    pub external_rink: Option<String>,
-    pub external_home_team_name: Option<String>,
-    pub external_away_team_name: Option<String>,
-    pub home_score: Option<i64>,
-    pub away_score: Option<i64>,
-    pub cancelled_at: Option<i64>,
-    pub home_team_id: Option<String>,
-    pub away_team_id: Option<String>,
-}
-
-/// What an imported game's event should say (the fields the sync owns).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventWanted {
-    pub title: String,
-    pub start_date: i64,
-    pub end_date: Option<i64>,
-    pub external_rink: Option<String>,
-    pub external_home_team_name: Option<String>,
-    pub external_away_team_name: Option<String>,
-    pub home_score: Option<i64>,
-    pub away_score: Option<i64>,
-    pub home_team_id: Option<String>,
-    pub away_team_id: Option<String>,
 }
 
 /// What to do to one game's event.

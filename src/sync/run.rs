@@ -10,17 +10,18 @@ use std::collections::HashMap;
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use super::fetch::{FetchError, Fetcher};
 use super::matching::Candidate;
-use super::plan::{self, EventNow, EventStep, EventWanted, GameCounts, RosterCounts};
+use super::plan::{self, EventStep, GameCounts, RosterCounts};
 use super::schedule::{Format, Schedule, ScheduleError};
 use super::{daysmart, detect};
 use crate::db::feed::Written;
+use crate::db::imported_events::{EventNow, EventWanted};
 use crate::db::sync::{self as store, Outcome, RunRow};
 use crate::db::{self, new_id};
 use crate::error::{AppError, AppResult};
 use crate::feed::EventChange;
-use crate::startup::AppState;
+use crate::outbound::fetch::{FetchError, Fetcher};
+use crate::state::AppState;
 
 /// How long a sync may hold its season's lease: past the fetcher's 10 s
 /// cap with room for a large write.
@@ -332,7 +333,7 @@ async fn write_plan(
 /// After the commit: the feed items pushed live, the matches of moved
 /// events recomputed, removed games' events cancelled.
 async fn tell(state: &AppState, by: &str, written: EventsWritten, now: i64) {
-    state.realtime.push_feed(&state.db, written.told);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, written.told);
     for event_id in &written.moved {
         crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, event_id, now);
     }

@@ -7,7 +7,7 @@ use actix_web::web;
 
 use super::run::{self, Trigger};
 use crate::db;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Due seasons taken per tick per node; the rest wait for the next tick.
 const SEASONS_PER_TICK: i64 = 10;

@@ -10,7 +10,7 @@ pub mod session;
 pub mod wire;
 
 use crate::error::AppError;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_codec::Framed;
 use actix_http::body::{BodySize, MessageBody};
 use actix_http::ws::HandshakeError;

@@ -30,7 +30,7 @@ use crate::realtime::frame::{Frame, FrameKind};
 use crate::realtime::outbox::{CloseReason, Next, Outbox, TOO_SLOW};
 use crate::realtime::snapshot_frame;
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_http::ws::{Frame as WsFrame, ProtocolError};
 use bytes::BytesMut;
 use std::collections::HashMap;

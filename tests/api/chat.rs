@@ -285,7 +285,7 @@ async fn unread_messages_reach_members_who_are_not_looking_once_by_notification(
     post(&app, &p[0], &chat, "Who has the puck bag?").await;
     post(&app, &p[0], &chat, "Need it by 8").await;
 
-    let run = || rinkside::notify::chat_unread::run(&app.state, "test-node");
+    let run = || rinkside::chat::unread::run(&app.state, "test-node");
     assert_eq!(run().await.unwrap(), 0, "nobody is told before a message has been unread a while");
     offset.fetch_add(60_000, std::sync::atomic::Ordering::SeqCst);
     let told = run().await.unwrap();

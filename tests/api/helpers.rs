@@ -7,7 +7,9 @@
 
 use futures_util::{SinkExt, StreamExt};
 use rinkside::config::Config;
-use rinkside::startup::{AppState, Application, Clock};
+use rinkside::startup::Application;
+use rinkside::state::AppState;
+use rinkside::time::Clock;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -49,10 +49,13 @@ use super::model::{Access, EventState, Rsvp, RsvpStatus};
 use crate::error::ActorError;
 use crate::hockey::{Position, Role, text_enum};
 
-/// A person's answer in an RSVP command.
+/// A person's answer in an RSVP command (on the wire, an RSVP's `action`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = RsvpAction))]
 pub enum RsvpAnswer {
+    /// Attending, or on the waitlist when the event is full.
     Attending,
     Declined,
 }

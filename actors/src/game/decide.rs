@@ -3,10 +3,10 @@
 //!
 //! Rules (DESIGN.md, decided details marked "(decided)"):
 //! - SCHEDULED → LIVE (START, period 1) → FINAL. POSTPONED / CANCELLED only
-//!   before LIVE (decided: via [`GameCommand::SetStatus`], which can also put a
+//!   before LIVE (decided: via [`GameCommand::Edit`], which can also put a
 //!   postponed game back to SCHEDULED; CANCELLED is final).
-//! - A SCHEDULED game accepts only START, SetLineup and SetStatus; a FINAL
-//!   game only UNDO; a POSTPONED game only SetLineup and SetStatus.
+//! - A SCHEDULED game accepts only START, SetLineup and Edit; a FINAL
+//!   game only UNDO; a POSTPONED game only SetLineup and Edit.
 //! - END_PERIOD advances 1 → 2 → 3 → OT → SO and is rejected in SO. Overtime
 //!   (and a shootout after it) is played only from a tie: END_PERIOD in the
 //!   3rd or in OT with one side ahead records the end of that period without
@@ -49,7 +49,8 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::clock::{ClockPhase, GameSettings, INTERMISSION_MINUTES, SettingsPatch};
+use super::clock::{ClockPhase, GameSettings, INTERMISSION_MINUTES};
+use super::edit::GameEdit;
 use super::effects::{Change, GameEffects, PlayerDelta, RosterDelta};
 use super::model::{EntryKind, GameState, GameStatus, Goalies, LogEntry, Period, Side};
 use super::penalties::{PenaltyKind, Strength};
@@ -157,19 +158,9 @@ pub enum GameCommand {
         roster_id: String,
         user_ids: Vec<String>,
     },
-    /// SCHEDULED / POSTPONED / CANCELLED, only before the game goes live.
-    SetStatus {
-        status: GameStatus,
-    },
-    /// A new puck-drop time (epoch ms), only before the game goes live. The
-    /// actor is the one writer of the game row and its version, so a
-    /// reschedule goes through it like every other change.
-    Reschedule {
-        scheduled_at: i64,
-    },
-    /// A change to the game's own period lengths and clock mode, only
-    /// before the game goes live.
-    Configure(SettingsPatch),
+    /// A staff edit before the game goes live (a new time, a status, the
+    /// game's own settings), decided whole (`super::edit`).
+    Edit(GameEdit),
 }
 
 /// A replaced dressed list, for the store.
@@ -221,11 +212,11 @@ pub enum Rejection {
 }
 
 impl Rejection {
-    fn state(message: impl Into<String>) -> Self {
+    pub(super) fn state(message: impl Into<String>) -> Self {
         Rejection::State(message.into())
     }
 
-    fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+    pub(super) fn invalid(field: &'static str, message: impl Into<String>) -> Self {
         Rejection::Invalid { field, message: message.into() }
     }
 }
@@ -260,9 +251,7 @@ pub fn decide(
         GameCommand::Action(action) if action.is_clock() => clock(state, action, now_ms)?,
         GameCommand::Action(action) => act(state, action, actor_id, now_ms)?,
         GameCommand::SetLineup { roster_id, user_ids } => set_lineup(state, roster_id, user_ids)?,
-        GameCommand::SetStatus { status } => set_status(state, *status)?,
-        GameCommand::Reschedule { scheduled_at } => reschedule(state, *scheduled_at)?,
-        GameCommand::Configure(settings) => configure(state, *settings)?,
+        GameCommand::Edit(change) => super::edit::edit(state, change)?,
     };
     if outcome.is_change() {
         state.touch();
@@ -827,51 +816,6 @@ fn players_with_entries<'a>(state: &'a GameState, roster_id: &'a str) -> impl It
         .filter(move |e| !e.undone && e.roster_id.as_deref() == Some(roster_id))
         .flat_map(|e| e.player_id.iter().chain(e.assist_ids.iter()))
         .map(String::as_str)
-}
-
-fn set_status(state: &mut GameState, status: GameStatus) -> Result<GameOutcome, Rejection> {
-    if matches!(status, GameStatus::Live | GameStatus::Final) {
-        return Err(Rejection::invalid("status", "use the START and FINAL actions"));
-    }
-    let current = state.status();
-    if !matches!(current, GameStatus::Scheduled | GameStatus::Postponed) {
-        if current == status {
-            return Ok(GameOutcome::default());
-        }
-        return Err(Rejection::state(format!("the game is {current}")));
-    }
-    if current == status {
-        return Ok(GameOutcome::default());
-    }
-    state.game.status = status;
-    Ok(GameOutcome { status_changed: true, ..GameOutcome::default() })
-}
-
-/// Only a game that has not started moves; a cancelled one may still get
-/// its time corrected (it stays cancelled).
-fn reschedule(state: &GameState, scheduled_at: i64) -> Result<GameOutcome, Rejection> {
-    match state.status() {
-        GameStatus::Scheduled | GameStatus::Postponed | GameStatus::Cancelled => {
-            Ok(GameOutcome { scheduled_at: Some(scheduled_at), ..GameOutcome::default() })
-        }
-        _ => Err(Rejection::state("only a game that has not started can be rescheduled")),
-    }
-}
-
-fn configure(state: &mut GameState, patch: SettingsPatch) -> Result<GameOutcome, Rejection> {
-    let settings = patch.applied_to(state.own_settings());
-    if let Some((field, message)) = settings.invalid() {
-        return Err(Rejection::invalid(field, message));
-    }
-    if !matches!(state.status(), GameStatus::Scheduled | GameStatus::Postponed) {
-        return Err(Rejection::state("period lengths are fixed once the game has started"));
-    }
-    if state.own_settings() == settings {
-        return Ok(GameOutcome::default());
-    }
-    state.game.own_settings = settings;
-    state.game.clock = state.settings().fresh(Period::First, 0);
-    Ok(GameOutcome { settings: Some(settings), ..GameOutcome::default() })
 }
 
 fn side_of(state: &GameState, roster_id: &str) -> Result<Side, Rejection> {

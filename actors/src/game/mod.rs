@@ -7,6 +7,7 @@ pub mod actor;
 pub mod clock;
 pub mod decide;
 pub mod document;
+pub mod edit;
 pub mod effects;
 pub mod model;
 pub mod penalties;
@@ -25,6 +26,7 @@ pub use decide::{
     decide,
 };
 pub use document::{ClockUpdate, GameDocument, GameUpdate, LogView, PenaltyView, PlayerView, Shots, TeamView};
+pub use edit::GameEdit;
 pub use effects::{Change, GameEffects, PlayerDelta, RosterDelta, sum_player_deltas, sum_roster_deltas};
 pub use model::{EntryKind, GameState, GameStatus, Goalies, LogEntry, Period, Player, RosterSide, Side, StoredGame};
 pub use penalties::{PenaltyKind, Strength};

@@ -43,6 +43,14 @@ pub(crate) fn game() -> GameState {
     })
 }
 
+fn set_status(status: GameStatus) -> GameCommand {
+    GameCommand::Edit(GameEdit { status: Some(status), ..GameEdit::default() })
+}
+
+fn reschedule(scheduled_at: i64) -> GameCommand {
+    GameCommand::Edit(GameEdit { scheduled_at: Some(scheduled_at), ..GameEdit::default() })
+}
+
 fn run(state: &mut GameState, command: GameCommand) -> Result<GameOutcome, Rejection> {
     let out = decide(state, &command, "keeper", NOW);
     state.seal();
@@ -336,7 +344,7 @@ fn a_scheduled_game_accepts_only_start_lineup_and_status() {
     }
     let lineup = GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into(), "hg".into()] };
     assert!(run(&mut state, lineup).unwrap().lineup.is_some());
-    assert!(run(&mut state, GameCommand::SetStatus { status: GameStatus::Postponed }).unwrap().status_changed);
+    assert!(run(&mut state, set_status(GameStatus::Postponed)).unwrap().status_changed);
 }
 
 #[test]
@@ -375,12 +383,12 @@ fn the_lineup_names_only_roster_players_once() {
 #[test]
 fn postponing_and_cancelling_are_only_possible_before_the_game_goes_live() {
     let mut state = game();
-    run(&mut state, GameCommand::SetStatus { status: GameStatus::Postponed }).unwrap();
+    run(&mut state, set_status(GameStatus::Postponed)).unwrap();
     assert!(matches!(act(&mut state, GameAction::Start), Err(Rejection::State(_))));
-    run(&mut state, GameCommand::SetStatus { status: GameStatus::Scheduled }).unwrap();
+    run(&mut state, set_status(GameStatus::Scheduled)).unwrap();
     act(&mut state, GameAction::Start).unwrap();
-    assert!(run(&mut state, GameCommand::SetStatus { status: GameStatus::Cancelled }).is_err());
-    let err = run(&mut game(), GameCommand::SetStatus { status: GameStatus::Final }).unwrap_err();
+    assert!(run(&mut state, set_status(GameStatus::Cancelled)).is_err());
+    let err = run(&mut game(), set_status(GameStatus::Final)).unwrap_err();
     assert_eq!(invalid_field(err), "status");
 }
 
@@ -388,17 +396,14 @@ fn postponing_and_cancelling_are_only_possible_before_the_game_goes_live() {
 fn a_game_is_rescheduled_through_its_aggregate_only_before_it_goes_live() {
     let mut state = game();
     let before = state.version();
-    let moved = run(&mut state, GameCommand::Reschedule { scheduled_at: 1_800_000_000_000 }).unwrap();
+    let moved = run(&mut state, reschedule(1_800_000_000_000)).unwrap();
     assert_eq!(moved.scheduled_at, Some(1_800_000_000_000));
     assert!(state.version() > before, "a new time is a new version: pushes carry a new seq");
-    run(&mut state, GameCommand::SetStatus { status: GameStatus::Cancelled }).unwrap();
-    assert!(
-        run(&mut state, GameCommand::Reschedule { scheduled_at: 1 }).is_ok(),
-        "a cancelled game's time may be corrected"
-    );
+    run(&mut state, set_status(GameStatus::Cancelled)).unwrap();
+    assert!(run(&mut state, reschedule(1)).is_ok(), "a cancelled game's time may be corrected");
     let mut live = live();
     let frozen = live.clone();
-    assert!(matches!(run(&mut live, GameCommand::Reschedule { scheduled_at: 1 }), Err(Rejection::State(_))));
+    assert!(matches!(run(&mut live, reschedule(1)), Err(Rejection::State(_))));
     assert_eq!(live, frozen);
 }
 
@@ -606,4 +611,29 @@ fn a_lineup_changes_the_players_digest_and_a_goal_does_not() {
     assert_eq!(g.update_document(0).players_digest, before);
     run(&mut g, GameCommand::SetLineup { roster_id: "H".into(), user_ids: vec!["h1".into(), "hg".into()] }).unwrap();
     assert_ne!(g.update_document(0).players_digest, before);
+}
+
+#[test]
+fn an_edit_is_decided_whole_a_refused_status_leaves_the_time_alone() {
+    let mut state = game();
+    run(&mut state, set_status(GameStatus::Cancelled)).unwrap();
+    let before = state.clone();
+    let edit =
+        GameEdit { scheduled_at: Some(1_800_000_000_000), status: Some(GameStatus::Scheduled), ..GameEdit::default() };
+    assert!(matches!(run(&mut state, GameCommand::Edit(edit)), Err(Rejection::State(_))));
+    assert_eq!(state, before, "nothing of a refused edit is taken");
+    let mut fresh = game();
+    let bad = GameEdit {
+        scheduled_at: Some(1_800_000_000_000),
+        status: Some(GameStatus::Postponed),
+        settings: SettingsPatch { period_minutes: Some(Some(0)), ..SettingsPatch::default() },
+    };
+    let frozen = fresh.clone();
+    assert!(matches!(run(&mut fresh, GameCommand::Edit(bad)), Err(Rejection::Invalid { .. })));
+    assert_eq!(fresh, frozen);
+    let good = GameEdit { status: Some(GameStatus::Postponed), ..bad };
+    let good = GameEdit { settings: SettingsPatch::default(), ..good };
+    let out = run(&mut fresh, GameCommand::Edit(good)).unwrap();
+    assert!(out.status_changed && out.scheduled_at == Some(1_800_000_000_000));
+    assert_eq!(fresh.status(), GameStatus::Postponed);
 }

@@ -41,7 +41,7 @@ pub(super) struct Done<A: Aggregate> {
     pub(super) remember: Vec<(String, StoredReply)>,
     /// The version moved: publish the document.
     pub(super) changed: bool,
-    pub(super) touched: Vec<String>,
+    pub(super) touched: Vec<crate::store::Touched>,
     /// The batch committed exactly the decisions the actor made (no
     /// conflict retry re-decided it), so the state it commits is the one
     /// the batch behind was decided on.

@@ -20,7 +20,7 @@ use rinkside_actors::event::{EventCommand, EventState, Person, Rsvp, RsvpHistory
 use rinkside_actors::game::{GameState, PlayerDelta, RosterDelta, StoredGame};
 use rinkside_actors::{
     BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publisher, ReplyStore, StoreError,
-    StoredReply,
+    StoredReply, Touched,
 };
 use serde_json::Value;
 use tokio::sync::{Notify, Semaphore};
@@ -427,7 +427,7 @@ impl GameStore for MemStore {
             }
             let mut result = CommitResult::default();
             if standings_changed && let Some(season) = commit.season_id {
-                result.touched.push(format!("season:{season}"));
+                result.touched.push(Touched::Season(season));
             }
             self.commits.fetch_add(1, Ordering::SeqCst);
             Ok(result)
@@ -464,8 +464,11 @@ impl Publisher for Recorder {
 
     /// The server builds touched documents itself; here each is recorded
     /// as a message without a payload.
-    fn touched(&self, topics: Vec<String>) {
+    fn touched(&self, topics: Vec<Touched>) {
         let mut messages = self.messages.lock().unwrap();
-        messages.extend(topics.into_iter().map(|t| (t, 0, Value::Null)));
+        messages.extend(topics.into_iter().map(|t| match t {
+            Touched::Season(id) => (format!("season:{id}"), 0, Value::Null),
+            Touched::Roster(id) => (format!("roster:{id}"), 0, Value::Null),
+        }));
     }
 }

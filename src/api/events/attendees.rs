@@ -7,7 +7,7 @@ use crate::commands::{self, event::RsvpInput};
 use crate::db;
 use crate::error::AppResult;
 use crate::permissions::{self, Action, Object};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpRequest, delete, get, put, web};
 use rinkside_actors::event::{AttendeesDocument, RsvpReply};
 use serde_json::Value;

@@ -12,7 +12,7 @@ use crate::domain::money::Currency;
 use crate::error::{AppError, AppResult};
 use crate::ice_bill::{self, EventBill};
 use crate::permissions::{self, Action, Object};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, post, put, web};
 use rinkside_pickup::bill::GoaliePolicy;
 use serde::{Deserialize, Serialize};
@@ -74,7 +74,7 @@ pub struct Bill {
 }
 
 fn role_of(position: &str) -> &'static str {
-    if HockeyPosition::parse(position) == Some(HockeyPosition::Goalie) { "GOALIE" } else { "SKATER" }
+    if HockeyPosition::parse(position).ok() == Some(HockeyPosition::Goalie) { "GOALIE" } else { "SKATER" }
 }
 
 fn shares(bill: &EventBill, only: Option<&str>) -> Vec<BillShare> {

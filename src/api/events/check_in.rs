@@ -8,7 +8,7 @@ use crate::db;
 use crate::domain::{HockeyPosition, codes};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{delete, get, post, put, web};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -63,7 +63,7 @@ async fn attending(state: &AppState, event_id: &str) -> AppResult<Vec<(String, S
                     (
                         a["userId"].as_str().unwrap_or_default().to_string(),
                         a["displayName"].as_str().unwrap_or_default().to_string(),
-                        a["position"].as_str().and_then(HockeyPosition::parse),
+                        a["position"].as_str().and_then(|p| HockeyPosition::parse(p).ok()),
                     )
                 })
                 .collect()

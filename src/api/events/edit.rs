@@ -14,7 +14,7 @@ use crate::db::{
 };
 use crate::error::{AppError, AppResult};
 use crate::feed::EventChange;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{patch, web};
 
 /// Edit an event (its creator and its facility's owner and managers);
@@ -123,7 +123,7 @@ async fn apply_edits(state: &AppState, me: &AuthUser, edits: Vec<Edit>) -> AppRe
         }
     }
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, told.into_iter().collect());
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, told.into_iter().collect());
     state.realtime.push_notification_batches(batches);
     for id in moved {
         crate::market::push::event_changed_soon(&state.db, &state.realtime.pusher, &id, now);

@@ -11,7 +11,7 @@ use crate::domain::HockeyPosition;
 use crate::domain::attendance::{self, HistoryKind, RecordEvent, RecordRow, Table};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, web};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -47,7 +47,7 @@ fn entry(row: HistoryRow, start: i64, window: Option<i64>) -> AppResult<HistoryE
         user_id: row.user_id,
         display_name: row.display_name,
         kind,
-        position: row.position.as_deref().and_then(HockeyPosition::parse),
+        position: row.position.as_deref().and_then(|p| HockeyPosition::parse(p).ok()),
     })
 }
 

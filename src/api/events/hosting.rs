@@ -9,7 +9,7 @@ use crate::auth::AuthUser;
 use crate::db::{self, events::EventFields};
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action, Object};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{delete, put, web};
 
 /// Whether an event with these fields, made or moved by `me`, is listed at

@@ -41,7 +41,7 @@ use crate::db::{
 use crate::domain::{EventType, TeamRole};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -290,7 +290,7 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventI
     // The feed hears of a series once, on its first event.
     let told = crate::feed::event_created(&mut tx, &me.id, &id).await?;
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, vec![told]);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, vec![told]);
     // Open places are news to the subs they match, live and as SUB_MATCH
     // (`market::push`; a week of a series beyond the market's 7-day horizon
     // is no open spot yet and is skipped there).

@@ -4,7 +4,7 @@ use crate::auth::AuthUser;
 use crate::db;
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, put, web};
 use serde::{Deserialize, Serialize};
 

@@ -3,14 +3,14 @@
 //! a series' list of regulars. A change is stored, then told to each
 //! event's actor (`SetAccess`), which re-tiers its waitlists at once.
 
-use crate::api::whole::optional_whole;
 use crate::auth::AuthUser;
 use crate::commands;
 use crate::db::{self, events::EventRow, rsvp_rules::Regular};
 use crate::domain::rsvp_rules::RsvpRules;
+use crate::domain::whole::optional_whole;
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{delete, get, put, web};
 use serde::{Deserialize, Serialize};
 

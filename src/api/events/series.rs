@@ -13,7 +13,7 @@ use crate::domain::{EventType, Frequency};
 use crate::error::{AppError, AppResult};
 use crate::live::series::EventSeries;
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, web};
 use chrono::NaiveDate;
 use chrono_tz::Tz;

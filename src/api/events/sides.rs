@@ -10,7 +10,7 @@ use crate::db::{self, events::EventRow, sides::SidePlayerRow};
 use crate::domain::HockeyPosition;
 use crate::error::{AppError, AppResult};
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, post, web};
 use rinkside_pickup::sides::{self, Player, Problem, Role, Side};
 use serde::{Deserialize, Serialize};
@@ -68,7 +68,7 @@ pub struct Sides {
 }
 
 fn role_of(position: Option<&str>) -> Role {
-    match position.and_then(HockeyPosition::parse) {
+    match position.and_then(|p| HockeyPosition::parse(p).ok()) {
         Some(HockeyPosition::Goalie) => Role::Goalie,
         Some(HockeyPosition::LeftDefense | HockeyPosition::RightDefense) => Role::Defence,
         _ => Role::Forward,
@@ -126,7 +126,7 @@ async fn document(state: &AppState, event_id: &str) -> AppResult<Sides> {
         let player = SidePlayer {
             user_id: row.user_id.clone(),
             display_name: row.display_name.clone(),
-            position: row.position.as_deref().and_then(HockeyPosition::parse),
+            position: row.position.as_deref().and_then(|p| HockeyPosition::parse(p).ok()),
             role: role_name(role).to_string(),
             level: row.level,
             present,

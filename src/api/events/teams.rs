@@ -9,7 +9,7 @@ use crate::db;
 use crate::domain::TeamRole;
 use crate::error::AppResult;
 use crate::permissions::{self, Action, Object};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, put, web};
 use serde::Deserialize;
 
@@ -36,7 +36,7 @@ async fn set_team(
     db::events::set_team(&mut tx, &event_id, &team_id, body.role.as_str()).await?;
     let told = crate::feed::event_reached_team(&mut tx, &me.id, &event_id, &team_id).await?;
     tx.commit().await?;
-    state.realtime.push_feed(&state.db, vec![told]);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, vec![told]);
     Ok(web::Json(load_event(&state, &event_id, Some(&me)).await?))
 }
 

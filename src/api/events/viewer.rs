@@ -7,7 +7,7 @@ use crate::db::{self, events::EventRow};
 use crate::domain::HockeyPosition;
 use crate::error::AppResult;
 use crate::permissions::{self, Action, Object};
-use crate::startup::AppState;
+use crate::state::AppState;
 use serde::Serialize;
 
 /// The viewer's own standing, so a page renders without another call.
@@ -56,10 +56,14 @@ pub(super) async fn of(state: &AppState, event: &EventRow, me: &AuthUser) -> App
     let waiting = doc["waitlist"].as_array().and_then(|a| a.iter().find(|e| e["userId"] == me.id.as_str()));
     let payments = db::events::payments(&state.db.pool, event_id).await?;
     let (status, rank, position) = match (attending, waiting) {
-        (Some(a), _) => (Some("ATTENDING".to_string()), None, a["position"].as_str().and_then(HockeyPosition::parse)),
-        (None, Some(w)) => {
-            (Some("WAITLISTED".to_string()), w["rank"].as_i64(), w["position"].as_str().and_then(HockeyPosition::parse))
+        (Some(a), _) => {
+            (Some("ATTENDING".to_string()), None, a["position"].as_str().and_then(|p| HockeyPosition::parse(p).ok()))
         }
+        (None, Some(w)) => (
+            Some("WAITLISTED".to_string()),
+            w["rank"].as_i64(),
+            w["position"].as_str().and_then(|p| HockeyPosition::parse(p).ok()),
+        ),
         (None, None) => (db::events::rsvp_status(&state.db.pool, event_id, &me.id).await?, None, None),
     };
     let side = db::sides::side_of(&state.db.pool, event_id, &me.id).await?;

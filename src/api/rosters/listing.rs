@@ -6,7 +6,7 @@ use crate::db::{self, Cursor, finish_page, page_limit};
 use crate::domain::text::schema;
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterSummary;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{get, web};
 use serde::Deserialize;
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -26,7 +26,7 @@ use crate::error::{AppError, AppResult, FieldErrors};
 use crate::live::{self, roster::RosterDocument};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;

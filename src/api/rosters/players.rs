@@ -11,7 +11,7 @@ use crate::domain::{HockeyPosition, RequestStatus, RosterCommitment};
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterPlayer;
 use crate::permissions::{self, Action};
-use crate::startup::AppState;
+use crate::state::AppState;
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::Deserialize;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -115,7 +115,7 @@ pub(crate) async fn put_on_roster(
     tx.commit().await?;
     state.realtime.push_notification_batches([added]);
     super::roster_changed(state, by, id).await?;
-    state.realtime.push_feed(&state.db, vec![told]);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, vec![told]);
     crate::api::statuses::push_ended(state, found_a_team).await;
     load_player(state, id, user_id).await
 }
@@ -175,6 +175,6 @@ async fn remove_player(
     let told = crate::feed::roster_changed(&mut tx, &me.id, &locked.team_id, &id).await?;
     tx.commit().await?;
     super::roster_changed(&state, &me.id, &id).await?;
-    state.realtime.push_feed(&state.db, vec![told]);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, vec![told]);
     Ok(HttpResponse::NoContent().finish())
 }

@@ -17,7 +17,7 @@ use crate::domain::{HockeyPosition, RequestStatus, RosterCommitment};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action};
 use crate::realtime::topics::Topic;
-use crate::startup::AppState;
+use crate::state::AppState;
 use crate::summaries::UserSummary;
 use actix_web::{HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
@@ -75,7 +75,7 @@ impl From<RequestRow> for JoinRequest {
             user: UserSummary::from(q.user),
             status: RequestStatus::parse(&q.status).unwrap_or(RequestStatus::Pending),
             message: q.message,
-            preferred_position: q.preferred_position.as_deref().and_then(HockeyPosition::parse),
+            preferred_position: q.preferred_position.as_deref().and_then(|p| HockeyPosition::parse(p).ok()),
             commitment_level: RosterCommitment::parse(&q.commitment_level).unwrap_or(RosterCommitment::FullTime),
             decided_by_id: q.decided_by_id,
             created_at: q.created_at,
@@ -262,7 +262,7 @@ async fn decide(state: &AppState, me: &AuthUser, id: &str, approve: bool) -> App
     tx.commit().await?;
     state.realtime.push_notification_batches([decided]);
     super::roster_changed(state, &me.id, &roster_id).await?;
-    state.realtime.push_feed(&state.db, told);
+    crate::live::feed::spawn_push(&state.db, &state.realtime.pusher, told);
     crate::api::statuses::push_ended(state, found_a_team).await;
     load_request(state, id).await
 }

@@ -1,6 +1,9 @@
 //! Builds and runs the application: database and migrations, auth, the
 //! realtime hub and bus, the actor registries, the HTTP server with every
-//! route, the built client, and graceful shutdown on SIGTERM.
+//! route, the built client, and graceful shutdown on SIGTERM. The
+//! composition root: the one module that knows every other.
+
+mod realtime;
 
 use crate::api;
 use crate::auth::Authenticator;
@@ -9,7 +12,8 @@ use crate::db::Db;
 use crate::error::AppError;
 use crate::http::headers::SecurityHeaders;
 use crate::http::limits::RateLimits;
-use crate::realtime::Realtime;
+use crate::state::AppState;
+use crate::time::Clock;
 use actix_http::HttpService;
 use actix_service::{IntoServiceFactory, ServiceFactory, fn_factory, fn_service, map_config};
 use actix_web::dev::{AppConfig, Server, ServerHandle};
@@ -22,23 +26,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tracing_actix_web::TracingLogger;
-
-/// Epoch milliseconds; injectable so tests can pin time (webhook signatures).
-pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
-
-/// Everything handlers share. One per process, behind `web::Data`.
-pub struct AppState {
-    pub db: Db,
-    pub auth: Authenticator,
-    pub config: Config,
-    /// Set on SIGTERM: `/readyz` answers 503 while in-flight work finishes.
-    pub draining: Arc<AtomicBool>,
-    pub clock: Clock,
-    /// Topic hub, bus and live aggregates.
-    pub realtime: Realtime,
-    /// Season sync's fetcher (docs/sync.md › The fetcher).
-    pub fetcher: crate::sync::fetch::Fetcher,
-}
 
 pub struct Application {
     port: u16,
@@ -61,14 +48,14 @@ impl Application {
                  Configure Clerk (CLERK_JWKS_URL or CLERK_JWT_KEY) for real use."
             );
         }
-        let realtime = Realtime::start(&config, db.clone(), clock.clone()).await?;
+        let (realtime, mailer) = realtime::start(&config, &db, &clock).await?;
         if config.sync.allow_private_networks {
             tracing::warn!(
                 "SYNC_ALLOW_PRIVATE_NETWORKS IS ON: season sync will fetch from loopback and private addresses. \
                  For tests only: anyone who can save a season's syncUrl can make this server call inside your network."
             );
         }
-        let fetcher = crate::sync::fetch::Fetcher::new(config.sync.allow_private_networks)?;
+        let fetcher = crate::outbound::fetch::Fetcher::new(config.sync.allow_private_networks)?;
         let state = web::Data::new(AppState {
             db,
             auth,
@@ -76,11 +63,12 @@ impl Application {
             draining: Arc::new(AtomicBool::new(false)),
             clock,
             realtime,
+            mailer,
             fetcher,
         });
         crate::sync::scheduler::spawn(state.clone());
         crate::notify::reminders::spawn(state.clone());
-        crate::notify::chat_unread::spawn(state.clone());
+        crate::chat::unread::spawn(state.clone());
         crate::rule_moments::spawn(state.clone());
         let listener = TcpListener::bind(&config.bind)?;
         let port = listener.local_addr()?.port();

@@ -2,7 +2,9 @@
 //! and moderate it, the wire's Message and Conversation, and the pushes
 //! that follow a committed change — the conversation's `chat:` topic and
 //! each member's own `chats` counts. The writes are `api::chat`'s; the
-//! queries `db::chat`'s; the unread notifications `notify::chat_unread`.
+//! queries `db::chat`'s; the unread notifications `chat::unread`.
+
+pub mod unread;
 
 use crate::db::Db;
 use crate::db::chat::{self as rows, ConversationRow, MessageRow};
@@ -231,7 +233,7 @@ pub async fn push_counts(db: &Db, pusher: &Pusher, conversation_id: &str, users:
     for (user, unread) in rows::unread_of(&db.pool, conversation_id, users).await? {
         let data =
             json!({"conversationId": conversation_id, "version": version, "unread": unread, "lastMessage": last});
-        pusher.publish_item(&Topic::chats(user), crate::market::push::next_seq(), &data);
+        pusher.publish_item(&Topic::chats(user), crate::realtime::seq::next(), &data);
     }
     Ok(())
 }

@@ -13,7 +13,7 @@ use crate::db::chat as chats;
 use crate::db::notifications::{self as rows, About, NewNotification};
 use crate::domain::NotificationType;
 use crate::error::AppResult;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// The job's name in `job_leases`.
 const JOB: &str = "chat-unread";
@@ -51,7 +51,7 @@ pub async fn run(state: &AppState, owner: &str) -> AppResult<u64> {
     if !rows::take_lease(&state.db.pool, JOB, owner, now, now + LEASE_MS).await? {
         return Ok(0);
     }
-    let batch = super::new_batch();
+    let batch = crate::notify::new_batch();
     let mut told = 0;
     let mut tx = state.db.begin().await?;
     for conversation_id in chats::active_since(&state.db.pool, now - RECENT_MS).await? {

@@ -19,7 +19,7 @@ pub fn optional_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i
     Option::<Whole>::deserialize(d).map(|w| w.map(|w| w.0))
 }
 
-/// [`whole`] for a PATCH field (see [`super::nullable`]): absent is `None`, null
+/// [`whole`] for a PATCH field (see `crate::api::nullable`): absent is `None`, null
 /// `Some(None)`.
 pub fn nullable_whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<i64>>, D::Error> {
     Option::<Whole>::deserialize(d).map(|w| Some(w.map(|w| w.0)))
