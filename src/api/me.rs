@@ -197,7 +197,7 @@ async fn accept_legal(
 #[utoipa::path(responses((status = 200, body = Vec<PlayerPosition>)), tag = "me", security(("bearerAuth" = [])))]
 #[get("/me/positions")]
 async fn list_positions(state: web::Data<AppState>, me: AuthUser) -> AppResult<web::Json<Vec<PlayerPosition>>> {
-    let rows = db::users::positions(&state.db.pool, &me.id).await?;
+    let rows = db::positions::positions(&state.db.pool, &me.id).await?;
     Ok(web::Json(rows.into_iter().map(PlayerPosition::from).collect()))
 }
 
@@ -221,16 +221,18 @@ async fn add_position(
     let preferred = body.is_preferred.unwrap_or(false);
     let mut tx = state.db.begin().await?;
     if preferred {
-        db::users::clear_preferred(&mut tx, &me.id).await?;
+        db::positions::clear_preferred(&mut tx, &me.id).await?;
     }
-    let id = db::users::insert_position(&mut tx, &me.id, body.position.as_str(), body.skill_level.as_str(), preferred)
-        .await
-        .map_err(|e| match AppError::from(e) {
-            AppError::Conflict { .. } => AppError::conflict("you already have that position; edit it instead"),
-            other => other,
-        })?;
+    let id =
+        db::positions::insert_position(&mut tx, &me.id, body.position.as_str(), body.skill_level.as_str(), preferred)
+            .await
+            .map_err(|e| match AppError::from(e) {
+                AppError::Conflict { .. } => AppError::conflict("you already have that position; edit it instead"),
+                other => other,
+            })?;
     tx.commit().await?;
-    let row = db::users::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
+    let row =
+        db::positions::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
     Ok(HttpResponse::Created().json(PlayerPosition::from(row)))
 }
 
@@ -251,15 +253,16 @@ async fn patch_position(
     body: web::Json<PatchPosition>,
 ) -> AppResult<web::Json<PlayerPosition>> {
     let mut tx = state.db.begin().await?;
-    if db::users::position(&mut *tx, &me.id, &id).await?.is_none() {
+    if db::positions::position(&mut *tx, &me.id, &id).await?.is_none() {
         return Err(AppError::not_found("position"));
     }
     if body.is_preferred == Some(true) {
-        db::users::clear_preferred(&mut tx, &me.id).await?;
+        db::positions::clear_preferred(&mut tx, &me.id).await?;
     }
-    db::users::update_position(&mut tx, &id, body.skill_level.map(|s| s.as_str()), body.is_preferred).await?;
+    db::positions::update_position(&mut tx, &id, body.skill_level.map(|s| s.as_str()), body.is_preferred).await?;
     tx.commit().await?;
-    let row = db::users::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
+    let row =
+        db::positions::position(&state.db.pool, &me.id, &id).await?.ok_or_else(|| AppError::not_found("position"))?;
     Ok(web::Json(PlayerPosition::from(row)))
 }
 
@@ -267,7 +270,7 @@ async fn patch_position(
 #[utoipa::path(responses((status = 204), (status = 404, body = crate::error::ErrorEnvelope)), tag = "me", security(("bearerAuth" = [])))]
 #[delete("/me/positions/{id}")]
 async fn delete_position(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
-    if !db::users::delete_position(&state.db.pool, &me.id, &id).await? {
+    if !db::positions::delete_position(&state.db.pool, &me.id, &id).await? {
         return Err(AppError::not_found("position"));
     }
     Ok(HttpResponse::NoContent().finish())

@@ -5,7 +5,8 @@
 use super::{Page, PageQuery, SearchQuery, page_rows};
 use crate::auth::{AuthUser, MaybeUser};
 use crate::db::follows::{Direction, Target};
-use crate::db::users::{PositionRow, UserRow};
+use crate::db::positions::PositionRow;
+use crate::db::users::UserRow;
 use crate::db::{self, Cursor, finish_page};
 use crate::domain::{HockeyPosition, ProfileType, SkillLevel};
 use crate::error::{AppError, AppResult};
@@ -207,7 +208,7 @@ async fn get_user(
         .await?
         .filter(|r| r.deleted_at.is_none())
         .ok_or_else(|| AppError::not_found("user"))?;
-    let positions = db::users::positions(&state.db.pool, &row.id).await?;
+    let positions = db::positions::positions(&state.db.pool, &row.id).await?;
     let mut user =
         public_users(&state, me.id(), vec![(row, None)]).await?.pop().ok_or_else(|| AppError::not_found("user"))?;
     user.positions = Some(positions.into_iter().map(PlayerPosition::from).collect());

@@ -1,10 +1,10 @@
 //! Clerk webhooks (`POST /api/v1/webhooks/clerk`), Svix-signed. Each message
 //! is applied once (de-duplicated by `svix-id` in the same transaction as
 //! its effect); `user.created` / `user.updated` older than what is stored
-//! are ignored; `user.deleted` anonymises the user (see db::users::anonymise).
+//! are ignored; `user.deleted` anonymises the user (see db::clerk_users::anonymise).
 
 use crate::auth::webhook::{self, SignatureError};
-use crate::db::{self, users::ClerkProfile};
+use crate::db::{self, clerk_users::ClerkProfile};
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 use actix_web::{HttpRequest, post, web};
@@ -152,7 +152,7 @@ async fn clerk(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -
             };
             // A deleted account stays deleted, whatever arrives late.
             match crate::auth::ensure_user(&mut tx, &profile.clerk_id).await? {
-                Some(id) if db::users::update_from_clerk(&mut tx, &id, &profile).await? => "applied",
+                Some(id) if db::clerk_users::update_from_clerk(&mut tx, &id, &profile).await? => "applied",
                 _ => "stale",
             }
         }
@@ -163,7 +163,7 @@ async fn clerk(state: web::Data<AppState>, req: HttpRequest, body: web::Bytes) -
                 .and_then(|v| v.as_str())
                 .filter(|id| !id.is_empty())
                 .ok_or_else(|| AppError::BadRequest("user.deleted without data.id".into()))?;
-            db::users::anonymise(&mut tx, id).await?;
+            db::clerk_users::anonymise(&mut tx, id).await?;
             "applied"
         }
         _ => "ignored",

@@ -87,7 +87,7 @@ impl MaybeUser {
 /// The user with this Clerk id, created on first sight with the
 /// WELCOME_MESSAGE in their feed, or `None` when that account was deleted.
 pub async fn ensure_user(conn: &mut sqlx::AnyConnection, clerk_id: &str) -> Result<Option<String>, sqlx::Error> {
-    let Some(user) = db::users::ensure_by_clerk_id(&mut *conn, clerk_id).await? else { return Ok(None) };
+    let Some(user) = db::clerk_users::ensure_by_clerk_id(&mut *conn, clerk_id).await? else { return Ok(None) };
     if user.created {
         crate::feed::welcome(&mut *conn, &user.id).await?;
     }

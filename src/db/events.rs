@@ -198,6 +198,7 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> Result<Vec<EventRow>, sqlx::Error> {
+    let page_start = crate::db::keyset("e.start_date", "e.id", crate::db::Order::OldestFirst, 16);
     let sql = format!(
         "SELECT {COLUMNS} FROM events e WHERE \
            ($1 = 0 OR e.facility_id = $2) AND ($3 = 0 OR e.season_id = $4) AND ($5 = 0 OR e.event_type = $6) \
@@ -206,7 +207,7 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(
            AND ($13 = 0 OR EXISTS (SELECT 1 FROM event_rsvps r WHERE r.event_id = e.id AND r.user_id = $14 \
                 AND r.status IN ('ATTENDING', 'WAITLISTED'))) \
            AND ($15 = 1 OR e.cancelled_at IS NULL) \
-           AND ($16 = 0 OR e.start_date > $17 OR (e.start_date = $17 AND e.id > $18)) \
+           AND {page_start} \
            AND ($1 = 0 OR $20 = 1 OR e.hosted_by_facility = 1) \
          ORDER BY e.start_date, e.id LIMIT $19"
     );

@@ -234,9 +234,10 @@ pub async fn page<'e, E: Executor<'e, Database = Any>>(
     before: Option<(i64, String)>,
     limit: i64,
 ) -> Result<Vec<FeedRow>, sqlx::Error> {
+    let page_start = crate::db::keyset("f.updated_at", "f.id", crate::db::Order::NewestFirst, 2);
     let sql = format!(
         "SELECT {COLUMNS} FROM feed_items f WHERE f.user_id = $1 \
-           AND ($2 = 0 OR f.updated_at < $3 OR (f.updated_at = $3 AND f.id < $4)) \
+           AND {page_start} \
          ORDER BY f.updated_at DESC, f.id DESC LIMIT $5"
     );
     sqlx::query_as(dynamic(sql))

@@ -113,6 +113,7 @@ pub async fn list_people<'e, E: Executor<'e, Database = Any>>(
         Direction::Followers => (who, what),
         Direction::Following => (what, who),
     };
+    let page_start = crate::db::keyset("fl.created_at", "fl.id", crate::db::Order::NewestFirst, 2);
     let sql = format!(
         "SELECT fl.created_at AS followed_at, fl.id AS follow_id, \
            u.id, u.clerk_id, u.email, u.username, u.first_name, u.last_name, u.profile_image, u.bio, \
@@ -121,7 +122,7 @@ pub async fn list_people<'e, E: Executor<'e, Database = Any>>(
            (SELECT COUNT(*) FROM follows f WHERE f.following_id = u.id) AS follower_count, \
            (SELECT COUNT(*) FROM follows f WHERE f.follower_id = u.id) AS following_count \
          FROM {table} fl JOIN users u ON u.id = fl.{person_col} \
-         WHERE fl.{key_col} = $1 AND ($2 = 0 OR fl.created_at < $3 OR (fl.created_at = $3 AND fl.id < $4)) \
+         WHERE fl.{key_col} = $1 AND {page_start} \
          ORDER BY fl.created_at DESC, fl.id DESC LIMIT $5"
     );
     sqlx::query_as(super::dynamic(sql))
@@ -143,9 +144,10 @@ pub async fn followed_ids<'e, E: Executor<'e, Database = Any>>(
     limit: i64,
 ) -> Result<Vec<(String, i64, String)>, sqlx::Error> {
     let (table, who, what) = Target::Org(org).table();
+    let page_start = crate::db::keyset("created_at", "id", crate::db::Order::NewestFirst, 2);
     let sql = format!(
         "SELECT {what}, created_at, id FROM {table} \
-         WHERE {who} = $1 AND ($2 = 0 OR created_at < $3 OR (created_at = $3 AND id < $4)) \
+         WHERE {who} = $1 AND {page_start} \
          ORDER BY created_at DESC, id DESC LIMIT $5"
     );
     sqlx::query_as(super::dynamic(sql))

@@ -53,10 +53,11 @@ const HELD: &str = "CAST(CASE WHEN x.source = 'R' AND x.action IN ('DECLINED', '
 /// One branch of the timeline: `table`'s rows of the event after the
 /// cursor, in order, at most `$5` of them.
 fn branch(table: &str, source: &str) -> String {
+    let page_start = crate::db::keyset("created_at", "id", crate::db::Order::OldestFirst, 2);
     format!(
         "SELECT * FROM (SELECT id, event_id, created_at, user_id, '{source}' AS source, action, position \
            FROM {table} WHERE event_id = $1 \
-             AND ($2 = 0 OR created_at > $3 OR (created_at = $3 AND id > $4)) \
+             AND {page_start} \
            ORDER BY created_at, id LIMIT $5) {source}"
     )
 }

@@ -8,6 +8,7 @@ pub mod availability;
 pub mod bills;
 pub mod chat;
 pub mod check_ins;
+pub mod clerk_users;
 pub mod command_results;
 pub mod demo;
 pub mod event_commits;
@@ -25,6 +26,8 @@ pub mod invites;
 pub mod levels;
 pub mod notifications;
 pub mod orgs;
+pub mod paging;
+pub mod positions;
 pub mod posts;
 pub mod rosters;
 pub mod rsvp_rules;
@@ -294,65 +297,12 @@ pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
+pub use paging::{
+    Cursor, DEFAULT_PAGE_ROWS, MAX_PAGE_ROWS, Order, checked_page_limit, finish_page, keyset, page_limit,
+};
+
 pub fn flag(b: bool) -> i64 {
     i64::from(b)
-}
-
-/// Keyset cursor over `(time, id)`: opaque to clients, `"<ms>_<id>"` inside.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cursor {
-    pub at: i64,
-    pub id: String,
-}
-
-impl Cursor {
-    pub fn encode(&self) -> String {
-        format!("{}_{}", self.at, self.id)
-    }
-
-    /// Only what [`Cursor::encode`] could have made of one of our rows: a
-    /// time and an id of ours (letters, digits, `-` and `.`); anything else
-    /// is a forged cursor.
-    pub fn parse(raw: &str) -> Option<Self> {
-        let (at, id) = raw.split_once('_')?;
-        let id_ok =
-            !id.is_empty() && id.len() <= 80 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
-        id_ok.then(|| Some(Cursor { at: at.parse().ok()?, id: id.to_string() })).flatten()
-    }
-}
-
-/// Rows per page when the client does not say.
-pub const DEFAULT_PAGE_ROWS: i64 = 20;
-/// The most rows one page holds.
-pub const MAX_PAGE_ROWS: i64 = 100;
-
-/// `limit` as asked: 1 to [`MAX_PAGE_ROWS`], [`DEFAULT_PAGE_ROWS`] when not
-/// given; anything else is the message for a 422 naming `limit`. One row
-/// more is fetched to know whether there is a next page.
-pub fn checked_page_limit(asked: Option<i64>) -> Result<i64, String> {
-    match asked {
-        None => Ok(DEFAULT_PAGE_ROWS),
-        Some(n) if (1..=MAX_PAGE_ROWS).contains(&n) => Ok(n),
-        Some(_) => Err(format!("must be between 1 and {MAX_PAGE_ROWS}")),
-    }
-}
-
-/// The lenient form: `limit` clamped into range instead of refused. Only for
-/// lists not yet moved to [`checked_page_limit`] (events, rosters, games).
-pub fn page_limit(asked: Option<i64>) -> i64 {
-    asked.unwrap_or(DEFAULT_PAGE_ROWS).clamp(1, MAX_PAGE_ROWS)
-}
-
-/// Splits off the look-ahead row and builds the next cursor from the last row.
-pub fn finish_page<T>(mut rows: Vec<T>, limit: i64, key: impl Fn(&T) -> String) -> (Vec<T>, Option<String>) {
-    let limit = usize::try_from(limit).unwrap_or(20);
-    if rows.len() > limit {
-        rows.truncate(limit);
-        let next = rows.last().map(key);
-        (rows, next)
-    } else {
-        (rows, None)
-    }
 }
 
 #[cfg(test)]
@@ -448,52 +398,6 @@ mod tests {
     fn sqlite_url_gets_create_mode() {
         let url = sqlite_url_with_create("sqlite:///tmp/rinkside-test-url/x.db").unwrap();
         assert!(url.ends_with("?mode=rwc"));
-    }
-}
-
-#[cfg(test)]
-mod fuzz {
-    use super::*;
-    use crate::fuzzing::{self, text};
-    use proptest::prelude::*;
-
-    /// Cursor-shaped strings: digits (or near-digits), an underscore, an id.
-    fn cursor_like() -> impl Strategy<Value = String> {
-        (prop_oneof!["-?[0-9]{0,21}", "[+ 0-9a-f.e-]{0,8}", text()], text()).prop_map(|(at, id)| format!("{at}_{id}"))
-    }
-
-    proptest! {
-        #![proptest_config(fuzzing::config(2_000))]
-
-        /// A `?cursor=` is outside input: it parses or is refused, never a
-        /// panic.
-        #[test]
-        fn any_cursor_parses_or_is_refused(raw in prop_oneof![cursor_like(), text()]) {
-            if let Some(c) = Cursor::parse(&raw) {
-                // The id is everything after the first underscore, and the
-                // position re-encodes to a cursor that parses the same.
-                prop_assert_eq!(Some(c.id.as_str()), raw.split_once('_').map(|(_, id)| id));
-                prop_assert_eq!(Cursor::parse(&c.encode()), Some(c));
-            }
-        }
-
-        /// Every cursor we give out (an id of ours: letters, digits, `-`
-        /// and `.`) parses back to the same position.
-        #[test]
-        fn cursors_round_trip(at in any::<i64>(), id in "[0-9A-Za-z.-]{1,80}") {
-            let c = Cursor { at, id };
-            prop_assert_eq!(Cursor::parse(&c.encode()), Some(c));
-        }
-
-        /// Any `?limit=` is a page size within bounds or the 422 message.
-        #[test]
-        fn any_page_limit_is_in_bounds_or_refused(asked in prop::option::of(any::<i64>())) {
-            match checked_page_limit(asked) {
-                Ok(n) => prop_assert!((1..=MAX_PAGE_ROWS).contains(&n)),
-                Err(message) => prop_assert!(asked.is_some() && !message.is_empty()),
-            }
-            prop_assert!((1..=MAX_PAGE_ROWS).contains(&page_limit(asked)));
-        }
     }
 }
 

@@ -132,9 +132,10 @@ pub async fn page<'e, E: Executor<'e, Database = Any>>(
     unread_only: bool,
     limit: i64,
 ) -> Result<Vec<NotificationRow>> {
+    let page_start = crate::db::keyset("created_at", "id", crate::db::Order::NewestFirst, 2);
     let sql = format!(
         "SELECT {COLUMNS} FROM notifications WHERE user_id = $1 \
-           AND ($2 = 0 OR created_at < $3 OR (created_at = $3 AND id < $4)) \
+           AND {page_start} \
            AND ($5 = 0 OR read_at IS NULL) \
          ORDER BY created_at DESC, id DESC LIMIT $6"
     );

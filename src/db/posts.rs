@@ -66,9 +66,10 @@ pub async fn by_author<'e, E: Executor<'e, Database = Any>>(
     before: Option<(i64, String)>,
     limit: i64,
 ) -> Result<Vec<PostRow>, sqlx::Error> {
+    let page_start = crate::db::keyset("p.created_at", "p.id", crate::db::Order::NewestFirst, 2);
     let sql = format!(
         "SELECT {COLUMNS} FROM posts p WHERE p.author_id = $1 \
-           AND ($2 = 0 OR p.created_at < $3 OR (p.created_at = $3 AND p.id < $4)) \
+           AND {page_start} \
          ORDER BY p.created_at DESC, p.id DESC LIMIT $5"
     );
     sqlx::query_as(dynamic(sql))

@@ -155,9 +155,10 @@ pub async fn for_facility<'e, E: Executor<'e, Database = Any>>(
     before: Option<&Cursor>,
     limit: i64,
 ) -> Result<Vec<SeasonRow>, sqlx::Error> {
+    let page_start = crate::db::keyset("s.start_date", "s.id", crate::db::Order::NewestFirst, 2);
     let sql = format!(
         "SELECT {COLUMNS} FROM seasons s JOIN facilities f ON f.id = s.facility_id \
-         WHERE s.facility_id = $1 AND ($2 = 0 OR s.start_date < $3 OR (s.start_date = $3 AND s.id < $4)) \
+         WHERE s.facility_id = $1 AND {page_start} \
          ORDER BY s.start_date DESC, s.id DESC LIMIT $5"
     );
     sqlx::query_as(super::dynamic(sql))

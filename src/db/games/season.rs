@@ -114,9 +114,10 @@ pub async fn team_schedule<'e, E: Executor<'e, Database = Any>>(
     after: Option<&crate::db::Cursor>,
     limit: i64,
 ) -> Result<Vec<ScheduleEntry>, sqlx::Error> {
+    let page_start = crate::db::keyset("g.scheduled_at", "g.id", crate::db::Order::OldestFirst, 4);
     let sql = format!(
         "{SCHEDULE_SELECT} WHERE (hr.team_id = $1 OR ar.team_id = $1) AND ($2 = 0 OR g.season_id = $3) \
-           AND ($4 = 0 OR g.scheduled_at > $5 OR (g.scheduled_at = $5 AND g.id > $6)) \
+           AND {page_start} \
          ORDER BY g.scheduled_at, g.id LIMIT $7"
     );
     sqlx::query_as(dynamic(sql))

@@ -112,9 +112,10 @@ pub async fn list<'e, E: Executor<'e, Database = Any>>(
     before: Option<&Cursor>,
     limit: i64,
 ) -> Result<Vec<RosterRow>, sqlx::Error> {
+    let page_start = crate::db::keyset("s.start_date", "r.id", crate::db::Order::NewestFirst, 5);
     let sql = format!(
         "{SELECT} WHERE ($1 = 0 OR r.team_id = $2) AND ($3 = 0 OR r.season_id = $4) \
-           AND ($5 = 0 OR s.start_date < $6 OR (s.start_date = $6 AND r.id < $7)) \
+           AND {page_start} \
          ORDER BY s.start_date DESC, r.id DESC LIMIT $8"
     );
     sqlx::query_as(super::dynamic(sql))

@@ -72,9 +72,10 @@ pub async fn requests<'e, E: Executor<'e, Database = Any>>(
         RequestsOf::Roster(id) => ("q.roster_id", id),
         RequestsOf::User(id) => ("q.user_id", id),
     };
+    let page_start = crate::db::keyset("q.created_at", "q.id", crate::db::Order::NewestFirst, 4);
     let sql = select_requests(&format!(
         "WHERE {column} = $1 AND ($2 = 0 OR q.status = $3) \
-           AND ($4 = 0 OR q.created_at < $5 OR (q.created_at = $5 AND q.id < $6)) \
+           AND {page_start} \
          ORDER BY q.created_at DESC, q.id DESC LIMIT $7"
     ));
     sqlx::query_as(dynamic(sql))
