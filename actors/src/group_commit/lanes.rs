@@ -34,7 +34,7 @@ pub(super) struct Lane<A: Aggregate> {
     stage: Stage<A>,
 }
 
-pub(super) enum Stage<A: Aggregate> {
+enum Stage<A: Aggregate> {
     /// The read phase runs; its future owns the batch.
     Reading,
     /// Decided on the state the lane ahead will commit; waits for it.
@@ -50,7 +50,7 @@ impl<A: Aggregate> AggregateActor<A> {
     /// committing (a lane behind needs the state it will commit) while
     /// enough commands wait to make a pipeline worth it
     /// (`ActorConfig::pipeline_from`).
-    pub(super) fn lane_free(&self) -> bool {
+    fn lane_free(&self) -> bool {
         match self.lanes.len() {
             0 => true,
             n if n < PIPELINE_DEPTH => {
@@ -73,7 +73,7 @@ impl<A: Aggregate> AggregateActor<A> {
     }
 
     /// Takes the next batch off the queue into a lane and starts its read.
-    pub(super) fn start_batch(&mut self, ctx: &mut Context<Self>) {
+    fn start_batch(&mut self, ctx: &mut Context<Self>) {
         if self.queue.is_empty() || !self.lane_free() {
             return;
         }
