@@ -11,11 +11,11 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use rinkside_actors::event::{EventCommand, EventReply, RsvpAnswer, RsvpReply, RsvpStatus};
+use rinkside_actors::event::{EventCommand, RsvpAnswer, RsvpStatus};
 use rinkside_actors::hockey::Role;
-use rinkside_actors::{ActorConfig, ActorError, Arbiters, Envelope, EventRegistry, EventStore, Position, Publisher};
+use rinkside_actors::{ActorConfig, Arbiters, Envelope, EventRegistry, EventStore, Position, Publisher};
 
-use common::{MemStore, Recorder};
+use common::{MemStore, Recorder, attend, rsvp, rsvp_reply};
 
 const EVENT: &str = "ev1";
 
@@ -32,24 +32,6 @@ fn registry_with(
     let store: Arc<dyn EventStore> = store.clone();
     let publisher: Arc<dyn Publisher> = publisher.clone();
     EventRegistry::new(store, publisher, arbiters, config)
-}
-
-fn rsvp(user: &str, answer: RsvpAnswer, position: Position) -> Envelope<EventCommand> {
-    Envelope::new(
-        user,
-        EventCommand::Rsvp { user_id: user.into(), answer, position: Some(position), person: None, unlocked: false },
-    )
-}
-
-fn attend(user: &str, position: Position) -> Envelope<EventCommand> {
-    rsvp(user, RsvpAnswer::Attending, position)
-}
-
-fn rsvp_reply(reply: Result<EventReply, ActorError>) -> RsvpReply {
-    match reply.unwrap() {
-        EventReply::Rsvp(r) => r,
-        other => panic!("expected an RSVP reply, got {other:?}"),
-    }
 }
 
 /// 200 people: every tenth a goalie.

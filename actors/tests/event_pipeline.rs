@@ -10,11 +10,11 @@ mod common;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use rinkside_actors::event::{EventCommand, EventReply, Person, RsvpAnswer, RsvpReply, RsvpStatus};
+use rinkside_actors::event::{EventCommand, EventReply, Person, RsvpAnswer, RsvpStatus};
 use rinkside_actors::{ActorConfig, ActorError, Arbiters, Envelope, EventRegistry, EventStore, Position, Publisher};
 use tokio::task::JoinHandle;
 
-use common::{MemStore, Recorder};
+use common::{MemStore, Recorder, attend, rsvp_reply};
 
 const EVENT: &str = "ev1";
 
@@ -33,19 +33,6 @@ fn setup(max_skaters: Option<i64>) -> (Arc<MemStore>, EventRegistry) {
     (store, events)
 }
 
-fn attend(user: &str) -> Envelope<EventCommand> {
-    Envelope::new(
-        user,
-        EventCommand::Rsvp {
-            user_id: user.into(),
-            answer: RsvpAnswer::Attending,
-            position: Some(Position::Center),
-            person: None,
-            unlocked: false,
-        },
-    )
-}
-
 /// Sends in the background, so the test can watch the store meanwhile.
 fn send(events: &EventRegistry, envelope: Envelope<EventCommand>) -> JoinHandle<Result<EventReply, ActorError>> {
     actix::spawn(events.send(EVENT, envelope))
@@ -54,13 +41,6 @@ fn send(events: &EventRegistry, envelope: Envelope<EventCommand>) -> JoinHandle<
 /// The answer of a background send; fails the test instead of hanging.
 async fn answered(handle: JoinHandle<Result<EventReply, ActorError>>) -> Result<EventReply, ActorError> {
     tokio::time::timeout(std::time::Duration::from_secs(5), handle).await.expect("no answer in time").unwrap()
-}
-
-fn rsvp_reply(reply: Result<EventReply, ActorError>) -> RsvpReply {
-    match reply.unwrap() {
-        EventReply::Rsvp(r) => r,
-        other => panic!("expected an RSVP reply, got {other:?}"),
-    }
 }
 
 fn count(calls: &[String], call: &str) -> usize {
@@ -77,10 +57,10 @@ async fn settle() {
 #[actix::test]
 async fn the_next_batch_is_read_and_decided_while_one_commits_and_commits_right_after_it() {
     let (store, events) = setup(None);
-    let a = send(&events, attend("a"));
+    let a = send(&events, attend("a", Position::Center));
     store.wait_for_calls("a's commit", |c| count(c, "commit v") == 1).await;
 
-    let b = send(&events, attend("b"));
+    let b = send(&events, attend("b", Position::Center));
     // b's batch reads its people while a's commit is still held...
     store.wait_for_calls("b's people read", |c| count(c, "people") == 2).await;
     settle().await;
@@ -110,11 +90,11 @@ async fn the_next_batch_is_read_and_decided_while_one_commits_and_commits_right_
 #[actix::test]
 async fn a_repeat_of_a_command_still_committing_is_answered_with_its_reply_and_not_decided_again() {
     let (store, events) = setup(Some(1));
-    let first = send(&events, attend("a").with_command_id("a:1"));
+    let first = send(&events, attend("a", Position::Center).with_command_id("a:1"));
     store.wait_for_calls("the first commit", |c| count(c, "commit v") == 1).await;
     // The retry arrives while the original commits; with it, someone else.
-    let retry = send(&events, attend("a").with_command_id("a:1"));
-    let b = send(&events, attend("b").with_command_id("b:1"));
+    let retry = send(&events, attend("a", Position::Center).with_command_id("a:1"));
+    let b = send(&events, attend("b", Position::Center).with_command_id("b:1"));
     store.wait_for_calls("the second batch's read", |c| count(c, "people") == 2).await;
     settle().await;
 
@@ -136,10 +116,10 @@ async fn a_repeat_of_a_command_still_committing_is_answered_with_its_reply_and_n
 async fn when_the_batch_ahead_fails_the_next_is_decided_again_after_a_reload() {
     let (store, events) = setup(Some(1));
     store.fail_next_commit.store(true, Ordering::SeqCst);
-    let a = send(&events, attend("a").with_command_id("a:1"));
+    let a = send(&events, attend("a", Position::Center).with_command_id("a:1"));
     store.wait_for_calls("a's commit", |c| count(c, "commit v") == 1).await;
-    let b = send(&events, attend("b").with_command_id("b:1"));
-    let retry = send(&events, attend("a").with_command_id("a:1"));
+    let b = send(&events, attend("b", Position::Center).with_command_id("b:1"));
+    let retry = send(&events, attend("a", Position::Center).with_command_id("a:1"));
     store.wait_for_calls("b's read", |c| count(c, "people") == 2).await;
     settle().await;
 
@@ -179,10 +159,10 @@ async fn when_the_batch_ahead_is_retried_after_a_conflict_the_next_is_decided_on
             unlocked: false,
         },
     );
-    let a = send(&events, attend("a"));
+    let a = send(&events, attend("a", Position::Center));
     store.wait_for_calls("a's commit", |c| count(c, "commit v") == 1).await;
     // b is decided on a's decided state, where a and b both fit.
-    let b = send(&events, attend("b"));
+    let b = send(&events, attend("b", Position::Center));
     store.wait_for_calls("b's read", |c| count(c, "people") == 2).await;
     settle().await;
 

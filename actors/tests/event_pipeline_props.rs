@@ -206,13 +206,41 @@ fn check_admissions(before: &EventState, after: &EventState) -> Result<(), TestC
     Ok(())
 }
 
-fn check(limits: (Option<i64>, Option<i64>), sends: &[(u64, Op)], run: &Run) -> Result<(), TestCaseError> {
-    let ops: HashMap<String, &Op> = sends.iter().enumerate().map(|(i, (_, op))| (format!("c{i}"), op)).collect();
-    prop_assert_eq!(run.max_commits_in_flight.min(1), run.max_commits_in_flight, "two commits of one event at once");
+/// What replaying the commit log found.
+struct Replay {
+    /// The state after the last commit.
+    state: EventState,
+    /// Per committed command id: whether it was decided ok, and the state
+    /// its commit left.
+    committed_in: HashMap<String, (bool, EventState)>,
+    /// Commits in which another node's commands moved the version.
+    moved_by_other_node: usize,
+}
 
-    // Replay the commit log through the pure core: it must reproduce every
-    // stored state, so each committed command ran exactly once, in commit
-    // order, on the state the commit before left, and nothing else ran.
+fn check(limits: (Option<i64>, Option<i64>), sends: &[(u64, Op)], run: &Run) -> Result<(), TestCaseError> {
+    prop_assert_eq!(run.max_commits_in_flight.min(1), run.max_commits_in_flight, "two commits of one event at once");
+    let replay = replay(limits, sends, &run.commits)?;
+    prop_assert_eq!(view(&run.final_state), view(&replay.state));
+    // One conflict per commit another node slipped in; a command decided
+    // twice (a repeat across the pipeline) would add one on its key.
+    prop_assert!(
+        run.conflicts <= replay.moved_by_other_node,
+        "{} conflicts for {} commits by another node",
+        run.conflicts,
+        replay.moved_by_other_node
+    );
+    check_replies(&run.replies, &replay.committed_in)
+}
+
+/// Replays the commit log through the pure core: it must reproduce every
+/// stored state, so each committed command ran exactly once, in commit
+/// order, on the state the commit before left, and nothing else ran.
+fn replay(
+    limits: (Option<i64>, Option<i64>),
+    sends: &[(u64, Op)],
+    commits: &[CommitRecord],
+) -> Result<Replay, TestCaseError> {
+    let ops: HashMap<String, &Op> = sends.iter().enumerate().map(|(i, (_, op))| (format!("c{i}"), op)).collect();
     let mut state = EventState::new(StoredEvent {
         event_id: EVENT.into(),
         version: 1,
@@ -224,7 +252,7 @@ fn check(limits: (Option<i64>, Option<i64>), sends: &[(u64, Op)], run: &Run) -> 
     });
     let mut committed_in: HashMap<String, (bool, EventState)> = HashMap::new();
     let mut moved_by_other_node = 0;
-    for (n, commit) in run.commits.iter().enumerate() {
+    for (n, commit) in commits.iter().enumerate() {
         // Versions: a chain without gaps or repeats.
         prop_assert_eq!(commit.expected_version, state.version(), "commit {} did not build on the last one", n);
         prop_assert!(
@@ -252,40 +280,41 @@ fn check(limits: (Option<i64>, Option<i64>), sends: &[(u64, Op)], run: &Run) -> 
         prop_assert_eq!(state.version(), commit.new_version);
         state.seal();
         prop_assert_eq!(view(&commit.after), view(&state), "commit {} stored something else", n);
-
-        // The stored state is the replay's, whose every step admitted
-        // nobody over a limit; and a waitlist only while the role is full,
-        // in acceptance order.
-        let stored = &commit.after;
-        for role in ROLES {
-            let count = stored.attending_count(role);
-            if let Some(limit) = stored.limit(role) {
-                if stored.waitlist_count(role) > 0 {
-                    prop_assert!(count >= limit, "{role:?} has room and a waitlist");
-                }
-            } else {
-                prop_assert_eq!(stored.waitlist_count(role), 0);
-            }
-            let seqs: Vec<i64> = stored.waitlist(role).map(|r| r.accepted_seq).collect();
-            prop_assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{:?} waitlist not FIFO", role);
-        }
+        check_waitlists(&commit.after)?;
         for (key, ok) in keys {
             // The store refuses a key twice; a second one would show here.
             prop_assert!(committed_in.insert(key.clone(), (ok, state.clone())).is_none(), "{} committed twice", key);
         }
     }
-    prop_assert_eq!(view(&run.final_state), view(&state));
-    // One conflict per commit another node slipped in; a command decided
-    // twice (a repeat across the pipeline) would add one on its key.
-    prop_assert!(
-        run.conflicts <= moved_by_other_node,
-        "{} conflicts for {} commits by another node",
-        run.conflicts,
-        moved_by_other_node
-    );
+    Ok(Replay { state, committed_in, moved_by_other_node })
+}
 
-    // What callers were told.
-    for (key, op, reply) in &run.replies {
+/// A stored state is the replay's, whose every step admitted nobody over a
+/// limit; and it has a waitlist only while the role is full, in acceptance
+/// order.
+fn check_waitlists(stored: &EventState) -> Result<(), TestCaseError> {
+    for role in ROLES {
+        let count = stored.attending_count(role);
+        if let Some(limit) = stored.limit(role) {
+            if stored.waitlist_count(role) > 0 {
+                prop_assert!(count >= limit, "{role:?} has room and a waitlist");
+            }
+        } else {
+            prop_assert_eq!(stored.waitlist_count(role), 0);
+        }
+        let seqs: Vec<i64> = stored.waitlist(role).map(|r| r.accepted_seq).collect();
+        prop_assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{:?} waitlist not FIFO", role);
+    }
+    Ok(())
+}
+
+/// What callers were told agrees with what committed, and every command id
+/// answered "ok" somewhere is in the store.
+fn check_replies(
+    replies: &[(String, Op, Result<EventReply, ActorError>)],
+    committed_in: &HashMap<String, (bool, EventState)>,
+) -> Result<(), TestCaseError> {
+    for (key, op, reply) in replies {
         match (reply, committed_in.get(key)) {
             // Its batch failed (or was abandoned): fine, as long as it
             // was not half-applied, which the replay above rules out.
@@ -306,8 +335,7 @@ fn check(limits: (Option<i64>, Option<i64>), sends: &[(u64, Op)], run: &Run) -> 
             }
         }
     }
-    // Every command id answered "ok" somewhere is in the store.
-    let told_ok: HashSet<&str> = run.replies.iter().filter(|r| r.2.is_ok()).map(|r| r.0.as_str()).collect();
+    let told_ok: HashSet<&str> = replies.iter().filter(|r| r.2.is_ok()).map(|r| r.0.as_str()).collect();
     for key in told_ok {
         prop_assert!(committed_in.get(key).is_some_and(|c| c.0), "{} acknowledged but lost", key);
     }

@@ -43,9 +43,16 @@
 //!   `seq` is this version, so it increases by exactly one per published
 //!   document and a gap really means a missed message.
 
+//!
+//! Where the rules live: this module holds the commands, replies, effects
+//! and refusals, [`decide`] and every check made before a change; who gets
+//! which place in which line (answering, declining, removal, promotion) is
+//! `places`.
+
 use serde::{Deserialize, Serialize};
 
 use super::model::{Access, EventState, Rsvp, RsvpStatus};
+use super::places::{answerer, attend, check_open, check_places, decline, fill, follow_clock, remove, set_limits};
 use crate::error::ActorError;
 use crate::hockey::{Position, Role, text_enum};
 
@@ -204,15 +211,15 @@ impl Effects {
         self.touched |= later.touched;
     }
 
-    fn row(&mut self, row: Option<Rsvp>) {
+    pub(super) fn row(&mut self, row: Option<Rsvp>) {
         self.rsvps.extend(row);
     }
 
-    fn rsvp(&mut self, user_id: &str, action: RsvpAction, position: Position, at: i64) {
+    pub(super) fn rsvp(&mut self, user_id: &str, action: RsvpAction, position: Position, at: i64) {
         self.rsvp_history.push(RsvpHistory { user_id: user_id.to_owned(), action, position, created_at: at });
     }
 
-    fn waitlist(&mut self, user_id: &str, action: WaitlistAction, position: Position, at: i64) {
+    pub(super) fn waitlist(&mut self, user_id: &str, action: WaitlistAction, position: Position, at: i64) {
         self.waitlist_history.push(WaitlistHistory { user_id: user_id.to_owned(), action, position, created_at: at });
     }
 }
@@ -385,237 +392,4 @@ fn refusal(state: &EventState, command: &EventCommand, now_ms: i64) -> Result<()
         }
         _ => Ok(()),
     }
-}
-
-fn answerer<'a>(user_id: &'a str, person: &'a Person, position: Option<Position>, now_ms: i64) -> Answerer<'a> {
-    Answerer {
-        user_id,
-        display_name: &person.display_name,
-        position,
-        default_position: person.preferred_position.unwrap_or(Position::Center),
-        now_ms,
-    }
-}
-
-/// The rules of the moment: when the regulars' window has closed since the
-/// last decision, the waitlists go back to request order (a new version:
-/// ranks moved) and free places are filled. Done before every decision, so
-/// no command is decided under a window that has passed.
-fn follow_clock(state: &mut EventState, fx: &mut Effects, now_ms: i64) {
-    let priority = state.access().in_priority(now_ms);
-    if priority == state.priority || state.cancelled {
-        return;
-    }
-    state.priority = priority;
-    if state.waitlist_count(Role::Skater) + state.waitlist_count(Role::Goalie) > 0 {
-        fx.touched = true;
-    }
-    fill(state, fx, now_ms);
-}
-
-/// Fills free places of both roles from their waitlists.
-fn fill(state: &mut EventState, fx: &mut Effects, now_ms: i64) {
-    promote(state, fx, Role::Skater, now_ms);
-    promote(state, fx, Role::Goalie, now_ms);
-}
-
-/// After the lock only someone already in (or waiting) for the role may
-/// answer ATTENDING (a repeat, or another position in the same role).
-fn check_open(state: &EventState, who: &Answerer<'_>) -> Result<(), Rejection> {
-    if !state.access().is_closed(who.now_ms) {
-        return Ok(());
-    }
-    let current = state.rsvp(who.user_id);
-    let role = who.position(current).role();
-    match current {
-        Some(r) if is_placed(r.status) && r.role() == role => Ok(()),
-        _ => Err(Rejection::Closed),
-    }
-}
-
-/// The person answering, with what is needed to write their row.
-struct Answerer<'a> {
-    user_id: &'a str,
-    display_name: &'a str,
-    position: Option<Position>,
-    default_position: Position,
-    now_ms: i64,
-}
-
-impl Answerer<'_> {
-    /// Explicit position, else the one already on their RSVP, else default.
-    fn position(&self, current: Option<&Rsvp>) -> Position {
-        self.position.or(current.map(|r| r.position)).unwrap_or(self.default_position)
-    }
-}
-
-/// A new request for a role whose limit is 0 is refused (see the rules).
-fn check_places(state: &EventState, who: &Answerer<'_>) -> Result<(), Rejection> {
-    let current = state.rsvp(who.user_id);
-    let role = who.position(current).role();
-    let already_in_role = current.is_some_and(|r| is_placed(r.status) && r.role() == role);
-    if state.limit(role) == Some(0) && !already_in_role {
-        return Err(Rejection::NoPlaces { role });
-    }
-    Ok(())
-}
-
-fn attend(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
-    let current = state.rsvp(who.user_id).cloned();
-    let position = who.position(current.as_ref());
-    let Some(current) = current.filter(|r| is_placed(r.status)) else {
-        request_place(state, fx, who, position);
-        return;
-    };
-    if current.position == position {
-        // The same answer again: nothing changes, the reply is the same.
-        return;
-    }
-    if current.role() == position.role() {
-        // Same line, different position: the place is kept.
-        let row = state.update(who.user_id, |r| {
-            r.position = position;
-            r.display_name = who.display_name.to_owned();
-        });
-        fx.row(row);
-        fx.rsvp(who.user_id, RsvpAction::Attending, position, who.now_ms);
-        return;
-    }
-    // Switching role: a new request for the new role; the old place goes to
-    // the old role's waitlist.
-    if current.status == RsvpStatus::Waitlisted {
-        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
-    }
-    request_place(state, fx, who, position);
-    if current.status == RsvpStatus::Attending {
-        promote(state, fx, current.role(), who.now_ms);
-    }
-}
-
-/// A new ATTENDING request: a fresh acceptance number, then a place if the
-/// role has room and nobody is queued ahead, else the back of the waitlist.
-fn request_place(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>, position: Position) {
-    let role = position.role();
-    let lines = state.lines(role);
-    let first_in_line = if !state.priority {
-        lines.waitlist.is_empty()
-    } else if state.access().is_regular(who.user_id) {
-        lines.regulars_waiting.is_empty()
-    } else {
-        // Not a regular while the window is open: only an unlimited role
-        // has nothing to keep for the regulars.
-        state.limit(role).is_none()
-    };
-    let status = if state.has_room(role) && first_in_line { RsvpStatus::Attending } else { RsvpStatus::Waitlisted };
-    let row = Rsvp {
-        user_id: who.user_id.to_owned(),
-        display_name: who.display_name.to_owned(),
-        position,
-        status,
-        accepted_seq: state.take_seq(),
-        responded_at: who.now_ms,
-    };
-    write_row(state, fx, row);
-    fx.rsvp(who.user_id, RsvpAction::Attending, position, who.now_ms);
-    if status == RsvpStatus::Waitlisted {
-        fx.waitlist(who.user_id, WaitlistAction::Added, position, who.now_ms);
-    }
-}
-
-fn decline(state: &mut EventState, fx: &mut Effects, who: &Answerer<'_>) {
-    let Some(current) = state.rsvp(who.user_id).cloned() else {
-        let row = Rsvp {
-            user_id: who.user_id.to_owned(),
-            display_name: who.display_name.to_owned(),
-            position: who.position(None),
-            status: RsvpStatus::Declined,
-            accepted_seq: 0,
-            responded_at: who.now_ms,
-        };
-        fx.rsvp(who.user_id, RsvpAction::Declined, row.position, who.now_ms);
-        write_row(state, fx, row);
-        return;
-    };
-    if current.status == RsvpStatus::Declined {
-        return;
-    }
-    let row = state.update(who.user_id, |r| {
-        r.status = RsvpStatus::Declined;
-        r.display_name = who.display_name.to_owned();
-        r.responded_at = who.now_ms;
-    });
-    fx.row(row);
-    if current.status == RsvpStatus::Waitlisted {
-        fx.waitlist(who.user_id, WaitlistAction::Removed, current.position, who.now_ms);
-    }
-    fx.rsvp(who.user_id, RsvpAction::Declined, current.position, who.now_ms);
-    if current.status == RsvpStatus::Attending {
-        promote(state, fx, current.role(), who.now_ms);
-    }
-}
-
-/// Takes a person's place away (their RSVP exists: checked by [`refusal`]).
-fn remove(state: &mut EventState, fx: &mut Effects, user_id: &str, now_ms: i64) {
-    let Some(current) = state.rsvp(user_id).cloned() else { return };
-    if !is_placed(current.status) {
-        // Declined or already removed: there is no place to take away.
-        return;
-    }
-    let row = state.update(user_id, |r| r.status = RsvpStatus::Removed);
-    fx.row(row);
-    if current.status == RsvpStatus::Waitlisted {
-        fx.waitlist(user_id, WaitlistAction::Removed, current.position, now_ms);
-    }
-    fx.rsvp(user_id, RsvpAction::Removed, current.position, now_ms);
-    if current.status == RsvpStatus::Attending {
-        promote(state, fx, current.role(), now_ms);
-    }
-}
-
-/// New limits (not negative: checked by [`refusal`]).
-fn set_limits(
-    state: &mut EventState,
-    fx: &mut Effects,
-    max_skaters: Option<i64>,
-    max_goalies: Option<i64>,
-    now_ms: i64,
-) {
-    if (state.max_skaters, state.max_goalies) == (max_skaters, max_goalies) {
-        return;
-    }
-    state.max_skaters = max_skaters;
-    state.max_goalies = max_goalies;
-    fx.limits_changed = true;
-    fill(state, fx, now_ms);
-}
-
-/// Fills free places of `role` from its waitlist, next in line first
-/// (the first regular while their window is open).
-fn promote(state: &mut EventState, fx: &mut Effects, role: Role, now_ms: i64) {
-    while state.has_room(role) {
-        let Some(head) = state.next_in_line(role).map(str::to_owned) else {
-            break;
-        };
-        let row = state.update(&head, |r| r.status = RsvpStatus::Attending);
-        if let Some(row) = &row {
-            fx.waitlist(&head, WaitlistAction::Promoted, row.position, now_ms);
-        }
-        fx.row(row);
-    }
-}
-
-/// Inserts or replaces a person's row and records it for persisting.
-fn write_row(state: &mut EventState, fx: &mut Effects, row: Rsvp) {
-    if state.rsvp(&row.user_id).is_some() {
-        let replacement = row.clone();
-        fx.row(state.update(&row.user_id, move |r| *r = replacement));
-    } else {
-        state.insert(row.clone());
-        fx.row(Some(row));
-    }
-}
-
-/// Holding a place in a line (attending or waitlisted).
-fn is_placed(status: RsvpStatus) -> bool {
-    matches!(status, RsvpStatus::Attending | RsvpStatus::Waitlisted)
 }

@@ -1,11 +1,13 @@
 //! The per-event RSVP aggregate: its state ([`model`]), the pure rules
-//! ([`mod@decide`]), the public document ([`document`]) and the actor that
-//! drives them through storage ([`actor`]).
+//! ([`mod@decide`], with who gets which place in `places`), the public
+//! document ([`document`]) and the actor that drives them through storage
+//! ([`actor`]).
 
 pub mod actor;
 pub mod decide;
 pub mod document;
 pub mod model;
+mod places;
 
 #[cfg(test)]
 mod proptests;

@@ -1,14 +1,19 @@
 //! The per-game scoring aggregate: its state ([`model`]), what each log
-//! entry changed ([`effects`]), the pure rules ([`mod@decide`]), the public
-//! document ([`document`]) and the actor wiring ([`actor`]); the clock
-//! ([`clock`]) and the penalty box ([`penalties`]) are pure arithmetic.
+//! entry changed ([`effects`]), the pure rules ([`mod@decide`], with what
+//! each scoring action writes in `entries`, the clock actions in
+//! `clock_actions` and the dressed lists in `lineup`), the public document
+//! ([`document`]) and the actor wiring ([`actor`]); the clock ([`clock`])
+//! and the penalty box ([`penalties`]) are pure arithmetic.
 
 pub mod actor;
 pub mod clock;
+mod clock_actions;
 pub mod decide;
 pub mod document;
 pub mod edit;
 pub mod effects;
+mod entries;
+mod lineup;
 pub mod model;
 pub mod penalties;
 

@@ -271,6 +271,14 @@ impl Rink {
         !self.serving[s].iter().chain(&self.waiting[s]).any(|&i| i != besides)
     }
 
+    /// Penalty `me` leaves side `s` a skater short: it queues for a place in
+    /// the box, and takes one if there is room.
+    fn serve_short(&mut self, me: usize, s: usize, at_ms: i64) {
+        self.sheet.penalties[me].short = true;
+        self.waiting[s].push_back(me);
+        self.seat_next(s, at_ms);
+    }
+
     fn call(&mut self, seq: i64, side: Side, kind: PenaltyKind, at_ms: i64) {
         let me = self.sheet.penalties.len();
         self.sheet.penalties.push(Served {
@@ -297,9 +305,7 @@ impl Rink {
                 && p.seq != seq
         });
         let Some(partner) = partner else {
-            self.sheet.penalties[me].short = true;
-            self.waiting[s].push_back(me);
-            self.seat_next(s, at_ms);
+            self.serve_short(me, s, at_ms);
             return;
         };
         self.sheet.penalties[partner].coincidental = true;
@@ -308,9 +314,7 @@ impl Rink {
             kind == PenaltyKind::Minor && self.at_full_strength(o, partner) && self.at_full_strength(s, usize::MAX);
         if four_on_four {
             // Both served: the partner already is; this one takes a place.
-            self.sheet.penalties[me].short = true;
-            self.waiting[s].push_back(me);
-            self.seat_next(s, at_ms);
+            self.serve_short(me, s, at_ms);
             return;
         }
         // Paired off: both run their time in the box, neither shorthands.

@@ -16,11 +16,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rinkside_actors::event::{EventCommand, EventState, Person, Rsvp, RsvpHistory, StoredEvent, WaitlistHistory};
+use rinkside_actors::event::{
+    EventCommand, EventReply, EventState, Person, Rsvp, RsvpAnswer, RsvpHistory, RsvpReply, StoredEvent,
+    WaitlistHistory,
+};
 use rinkside_actors::game::{GameState, PlayerDelta, RosterDelta, StoredGame};
 use rinkside_actors::{
-    BoxFuture, CommitResult, EventCommit, EventStore, GameCommit, GameStore, Publisher, ReplyStore, StoreError,
-    StoredReply, Touched,
+    ActorError, BoxFuture, CommandResult, CommitResult, Envelope, EventCommit, EventStore, GameCommit, GameStore,
+    Position, Publisher, ReplyStore, StoreError, StoredReply, Touched,
 };
 use serde_json::Value;
 use tokio::sync::{Notify, Semaphore};
@@ -229,11 +232,24 @@ impl MemStore {
         self.fail_next_commit.swap(false, Ordering::SeqCst)
     }
 
-    /// The shared half of a commit: version check and result keys.
-    fn check(&self, db: &Db, current: i64, expected: i64, keys: &[&str]) -> Result<(), StoreError> {
-        if current != expected || keys.iter().any(|k| db.results.contains_key(*k)) {
+    /// The shared half of a commit: the version check, unique result keys,
+    /// and the results written.
+    fn check_and_record(
+        &self,
+        db: &mut Db,
+        current: i64,
+        expected: i64,
+        results: &[CommandResult],
+    ) -> Result<(), StoreError> {
+        if current != expected || results.iter().any(|r| db.results.contains_key(&r.key)) {
             self.conflicts.fetch_add(1, Ordering::SeqCst);
             return Err(StoreError::Conflict);
+        }
+        for r in results {
+            db.results.insert(
+                r.key.clone(),
+                StoredReply { ok: r.ok, reply: r.reply.clone(), fingerprint: r.fingerprint.clone() },
+            );
         }
         Ok(())
     }
@@ -332,14 +348,7 @@ impl MemStore {
         }
         let mut db = self.db.lock().unwrap();
         let current = db.events.get(&commit.event_id).ok_or(StoreError::NotFound)?.version;
-        let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
-        self.check(&db, current, commit.expected_version, &keys)?;
-        for r in &commit.results {
-            db.results.insert(
-                r.key.clone(),
-                StoredReply { ok: r.ok, reply: r.reply.clone(), fingerprint: r.fingerprint.clone() },
-            );
-        }
+        self.check_and_record(&mut db, current, commit.expected_version, &commit.results)?;
         let row = db.events.get_mut(&commit.event_id).ok_or(StoreError::NotFound)?;
         row.version = commit.new_version;
         for rsvp in commit.rsvps {
@@ -384,14 +393,7 @@ impl GameStore for MemStore {
             let mut guard = self.db.lock().unwrap();
             let db = &mut *guard;
             let current = db.games.get(&commit.game_id).ok_or(StoreError::NotFound)?.game.version;
-            let keys: Vec<&str> = commit.results.iter().map(|r| r.key.as_str()).collect();
-            self.check(db, current, commit.expected_version, &keys)?;
-            for r in &commit.results {
-                db.results.insert(
-                    r.key.clone(),
-                    StoredReply { ok: r.ok, reply: r.reply.clone(), fingerprint: r.fingerprint.clone() },
-                );
-            }
+            self.check_and_record(db, current, commit.expected_version, &commit.results)?;
             let row = db.games.get_mut(&commit.game_id).ok_or(StoreError::NotFound)?;
             let game = &mut row.game;
             game.version = commit.new_version;
@@ -470,5 +472,26 @@ impl Publisher for Recorder {
             Touched::Season(id) => (format!("season:{id}"), 0, Value::Null),
             Touched::Roster(id) => (format!("roster:{id}"), 0, Value::Null),
         }));
+    }
+}
+
+/// A person's own RSVP, as the server sends it (`person: None`: the actor
+/// reads who they are).
+pub fn rsvp(user: &str, answer: RsvpAnswer, position: Position) -> Envelope<EventCommand> {
+    Envelope::new(
+        user,
+        EventCommand::Rsvp { user_id: user.into(), answer, position: Some(position), person: None, unlocked: false },
+    )
+}
+
+pub fn attend(user: &str, position: Position) -> Envelope<EventCommand> {
+    rsvp(user, RsvpAnswer::Attending, position)
+}
+
+/// The RSVP reply of a command that must have succeeded.
+pub fn rsvp_reply(reply: Result<EventReply, ActorError>) -> RsvpReply {
+    match reply.unwrap() {
+        EventReply::Rsvp(r) => r,
+        other => panic!("expected an RSVP reply, got {other:?}"),
     }
 }
