@@ -164,41 +164,14 @@ impl Config {
 
     /// Reads configuration through `get`, so tests can pass their own values.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let non_empty = |k: &str| get(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-        let list = |k: &str| {
-            non_empty(k)
-                .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
-                .unwrap_or_default()
-        };
-        let flag = |k: &str| matches!(non_empty(k).as_deref(), Some("1" | "true" | "yes"));
+        let env = Env(&get);
+        let (non_empty, list, flag) = (|k: &str| env.text(k), |k: &str| env.list(k), |k: &str| env.flag(k));
+        let (secs, num) = (|k: &str, d: u64| env.secs(k, d), |k: &str, d: u64| env.num(k, d));
         let allow_dev_auth_on_network = flag("ALLOW_DEV_AUTH_ON_NETWORK");
         let clerk_jwks_url = non_empty("CLERK_JWKS_URL");
         let clerk_jwt_key = non_empty("CLERK_JWT_KEY");
-        let auth_mode = match non_empty("AUTH_MODE").as_deref() {
-            Some("dev") => AuthMode::Dev,
-            Some("clerk") => AuthMode::Clerk,
-            Some(other) => return Err(ConfigError(format!("AUTH_MODE must be dev or clerk, not {other}"))),
-            None if clerk_jwks_url.is_some() || clerk_jwt_key.is_some() => AuthMode::Clerk,
-            None => AuthMode::Dev,
-        };
-        if auth_mode == AuthMode::Clerk && clerk_jwks_url.is_none() && clerk_jwt_key.is_none() {
-            return Err(ConfigError("AUTH_MODE=clerk needs CLERK_JWKS_URL or CLERK_JWT_KEY".into()));
-        }
-        let secs = |k: &str, default: u64| -> Result<Duration, ConfigError> {
-            match non_empty(k) {
-                None => Ok(Duration::from_secs(default)),
-                Some(v) => v
-                    .parse::<u64>()
-                    .map(Duration::from_secs)
-                    .map_err(|_| ConfigError(format!("{k} must be a number of seconds"))),
-            }
-        };
-        let num = |k: &str, default: u64| -> Result<u64, ConfigError> {
-            match non_empty(k) {
-                None => Ok(default),
-                Some(v) => v.parse().map_err(|_| ConfigError(format!("{k} must be a number"))),
-            }
-        };
+        let auth_mode =
+            auth_mode(non_empty("AUTH_MODE").as_deref(), clerk_jwks_url.is_some() || clerk_jwt_key.is_some())?;
         let bind = non_empty("BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
         let config = Config {
             public_url: non_empty("PUBLIC_URL")
@@ -228,33 +201,8 @@ impl Config {
             shutdown_grace: secs("SHUTDOWN_GRACE_SECS", 10)?,
             drain_delay: Duration::from_millis(num("SHUTDOWN_DRAIN_DELAY_MS", 1000)?),
             actor_idle: secs("ACTOR_IDLE_SECS", 300)?,
-            ws: WsLimits {
-                max_frame_bytes: num("WS_MAX_FRAME_BYTES", 64 * 1024)? as usize,
-                max_subscriptions: num("WS_MAX_SUBSCRIPTIONS", 200)? as usize,
-                rate_per_sec: num("WS_RATE_PER_SEC", 100)? as u32,
-                rate_burst: num("WS_RATE_BURST", 300)? as u32,
-                abuse_strikes: num("WS_ABUSE_STRIKES", 50)? as u32,
-                max_queue: num("WS_MAX_QUEUE", 512)? as usize,
-                send_timeout: Duration::from_millis(num("WS_SEND_TIMEOUT_MS", 10_000)?),
-                heartbeat: secs("WS_HEARTBEAT_SECS", 15)?,
-                idle_timeout: secs("WS_IDLE_TIMEOUT_SECS", 45)?,
-            },
-            http: HttpLimits {
-                per_address_rate: num("HTTP_ADDRESS_RATE_PER_SEC", 200)? as f64,
-                per_address_burst: num("HTTP_ADDRESS_RATE_BURST", 2000)? as u32,
-                handshake_rate: num("WS_HANDSHAKE_RATE_PER_SEC", 500)? as f64,
-                handshake_burst: num("WS_HANDSHAKE_BURST", 6000)? as u32,
-                per_user_rate: num("HTTP_USER_RATE_PER_SEC", 50)? as f64,
-                per_user_burst: num("HTTP_USER_RATE_BURST", 1000)? as u32,
-                // Dev auth reachable from the network (it refuses otherwise)
-                // is limited by default; on loopback only local processes —
-                // the test suites, the e2e run, the load generator signing in
-                // thousands of users — can reach it.
-                dev_token_rate: num("DEV_TOKEN_RATE_PER_MIN", if allow_dev_auth_on_network { 10 } else { 0 })? as f64
-                    / 60.0,
-                dev_token_burst: num("DEV_TOKEN_RATE_BURST", 10)? as u32,
-                trust_forwarded_for: flag("TRUST_FORWARDED_FOR"),
-            },
+            ws: ws_limits(&env)?,
+            http: http_limits(&env, allow_dev_auth_on_network)?,
             sync: SyncSettings {
                 allow_private_networks: flag("SYNC_ALLOW_PRIVATE_NETWORKS"),
                 interval: Duration::from_secs(60 * num("SYNC_INTERVAL_MINUTES", 60)?.max(1)),
@@ -304,6 +252,94 @@ impl Config {
 
     pub fn is_sqlite(&self) -> bool {
         self.database_url.starts_with("sqlite:")
+    }
+}
+
+/// The socket's limits (docs/limits.md).
+fn ws_limits(env: &Env<'_>) -> Result<WsLimits, ConfigError> {
+    let (secs, num) = (|k: &str, d: u64| env.secs(k, d), |k: &str, d: u64| env.num(k, d));
+    Ok(WsLimits {
+        max_frame_bytes: num("WS_MAX_FRAME_BYTES", 64 * 1024)? as usize,
+        max_subscriptions: num("WS_MAX_SUBSCRIPTIONS", 200)? as usize,
+        rate_per_sec: num("WS_RATE_PER_SEC", 100)? as u32,
+        rate_burst: num("WS_RATE_BURST", 300)? as u32,
+        abuse_strikes: num("WS_ABUSE_STRIKES", 50)? as u32,
+        max_queue: num("WS_MAX_QUEUE", 512)? as usize,
+        send_timeout: Duration::from_millis(num("WS_SEND_TIMEOUT_MS", 10_000)?),
+        heartbeat: secs("WS_HEARTBEAT_SECS", 15)?,
+        idle_timeout: secs("WS_IDLE_TIMEOUT_SECS", 45)?,
+    })
+}
+
+/// The HTTP rate limits (docs/limits.md).
+fn http_limits(env: &Env<'_>, allow_dev_auth_on_network: bool) -> Result<HttpLimits, ConfigError> {
+    let num = |k: &str, d: u64| env.num(k, d);
+    Ok(HttpLimits {
+        per_address_rate: num("HTTP_ADDRESS_RATE_PER_SEC", 200)? as f64,
+        per_address_burst: num("HTTP_ADDRESS_RATE_BURST", 2000)? as u32,
+        handshake_rate: num("WS_HANDSHAKE_RATE_PER_SEC", 500)? as f64,
+        handshake_burst: num("WS_HANDSHAKE_BURST", 6000)? as u32,
+        per_user_rate: num("HTTP_USER_RATE_PER_SEC", 50)? as f64,
+        per_user_burst: num("HTTP_USER_RATE_BURST", 1000)? as u32,
+        // Dev auth reachable from the network (it refuses otherwise)
+        // is limited by default; on loopback only local processes —
+        // the test suites, the e2e run, the load generator signing in
+        // thousands of users — can reach it.
+        dev_token_rate: num("DEV_TOKEN_RATE_PER_MIN", if allow_dev_auth_on_network { 10 } else { 0 })? as f64 / 60.0,
+        dev_token_burst: num("DEV_TOKEN_RATE_BURST", 10)? as u32,
+        trust_forwarded_for: env.flag("TRUST_FORWARDED_FOR"),
+    })
+}
+
+/// `AUTH_MODE`, or Clerk when its keys are set, else dev; Clerk needs keys.
+fn auth_mode(asked: Option<&str>, clerk_keys: bool) -> Result<AuthMode, ConfigError> {
+    let mode = match asked {
+        Some("dev") => AuthMode::Dev,
+        Some("clerk") => AuthMode::Clerk,
+        Some(other) => return Err(ConfigError(format!("AUTH_MODE must be dev or clerk, not {other}"))),
+        None if clerk_keys => AuthMode::Clerk,
+        None => AuthMode::Dev,
+    };
+    if mode == AuthMode::Clerk && !clerk_keys {
+        return Err(ConfigError("AUTH_MODE=clerk needs CLERK_JWKS_URL or CLERK_JWT_KEY".into()));
+    }
+    Ok(mode)
+}
+
+/// The environment, read the same way for every setting: blank is unset.
+struct Env<'a>(&'a dyn Fn(&str) -> Option<String>);
+
+impl Env<'_> {
+    fn text(&self, k: &str) -> Option<String> {
+        (self.0)(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+    }
+
+    /// A comma-separated list, blanks dropped.
+    fn list(&self, k: &str) -> Vec<String> {
+        self.text(k)
+            .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+            .unwrap_or_default()
+    }
+
+    fn flag(&self, k: &str) -> bool {
+        matches!(self.text(k).as_deref(), Some("1" | "true" | "yes"))
+    }
+
+    fn secs(&self, k: &str, default: u64) -> Result<Duration, ConfigError> {
+        match self.text(k) {
+            None => Ok(Duration::from_secs(default)),
+            Some(v) => v
+                .parse::<u64>()
+                .map(Duration::from_secs)
+                .map_err(|_| ConfigError(format!("{k} must be a number of seconds"))),
+        }
+    }
+
+    fn num(&self, k: &str, default: u64) -> Result<u64, ConfigError> {
+        match self.text(k) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| ConfigError(format!("{k} must be a number"))),
+        }
     }
 }
 

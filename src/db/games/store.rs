@@ -166,30 +166,7 @@ pub async fn load_state(db: &Db, game_id: &str) -> Result<Option<GameState>, Sto
             lineup: if dressed.is_empty() { None } else { Some(dressed) },
         })
     };
-    let mut entries = Vec::with_capacity(log.len());
-    for e in log {
-        let effects: GameEffects = serde_json::from_str(&e.effects).map_err(other)?;
-        entries.push(LogEntry {
-            seq: e.seq,
-            kind: EntryKind::parse(&e.kind).map_err(other)?,
-            period: period_of(e.period.as_deref())?,
-            roster_id: e.roster_id,
-            player_id: e.player_id,
-            assist_ids: e.assist1_id.into_iter().chain(e.assist2_id).collect(),
-            minutes: e.minutes,
-            clock_ms: e.clock_ms,
-            penalty: e.penalty.as_deref().map(PenaltyKind::parse).transpose().map_err(other)?,
-            strength: e.strength.as_deref().map(Strength::parse).transpose().map_err(other)?,
-            empty_net: e.empty_net != 0,
-            releases: e.releases,
-            undoes: e.undoes,
-            undone: e.undone_at.is_some(),
-            created_by: e.created_by_id.unwrap_or_default(),
-            created_at: e.created_at,
-            effects,
-            version: 0,
-        });
-    }
+    let entries = log.into_iter().map(LogRow::entry).collect::<Result<Vec<_>, _>>()?;
     let (season_settings, own_settings) = (clock.season()?, clock.own()?);
     let clock = match clock.clock.as_deref() {
         Some(json) => serde_json::from_str(json).map_err(other)?,
@@ -211,6 +188,35 @@ pub async fn load_state(db: &Db, game_id: &str) -> Result<Option<GameState>, Sto
         own_settings,
         clock,
     })))
+}
+
+impl LogRow {
+    /// The log entry a stored row is (a value the actors do not know is an
+    /// error: the game is not loaded rather than loaded wrong).
+    fn entry(self) -> Result<LogEntry, StoreError> {
+        let e = self;
+        let effects: GameEffects = serde_json::from_str(&e.effects).map_err(other)?;
+        Ok(LogEntry {
+            seq: e.seq,
+            kind: EntryKind::parse(&e.kind).map_err(other)?,
+            period: period_of(e.period.as_deref())?,
+            roster_id: e.roster_id,
+            player_id: e.player_id,
+            assist_ids: e.assist1_id.into_iter().chain(e.assist2_id).collect(),
+            minutes: e.minutes,
+            clock_ms: e.clock_ms,
+            penalty: e.penalty.as_deref().map(PenaltyKind::parse).transpose().map_err(other)?,
+            strength: e.strength.as_deref().map(Strength::parse).transpose().map_err(other)?,
+            empty_net: e.empty_net != 0,
+            releases: e.releases,
+            undoes: e.undoes,
+            undone: e.undone_at.is_some(),
+            created_by: e.created_by_id.unwrap_or_default(),
+            created_at: e.created_at,
+            effects,
+            version: 0,
+        })
+    }
 }
 
 // ---------------------------------------------------------------- committing a batch
@@ -266,6 +272,34 @@ pub async fn write(
     } else {
         None
     };
+    let season_id = update_game_row(&mut *tx, c, now).await?;
+    let changed = c.new_version != c.expected_version;
+    if changed {
+        lock_season(&mut *tx, &season_id).await.map_err(other)?;
+    }
+    // Rosters whose rows change: lock (and advance their `roster:ID` seq)
+    // in id order before touching their players.
+    let touched: BTreeSet<String> = c
+        .player_deltas
+        .iter()
+        .map(|d| d.roster_id.clone())
+        .chain(c.roster_deltas.iter().map(|d| d.roster_id.clone()))
+        .collect();
+    for roster_id in &touched {
+        crate::db::rosters::bump(&mut *tx, roster_id).await.map_err(other)?;
+    }
+    insert_entries(&mut *tx, c, now).await?;
+    add_stats(&mut *tx, c, now).await?;
+    replace_lineups(&mut *tx, c).await?;
+    insert_results(&mut *tx, backend, &c.results.iter().collect::<Vec<_>>(), now).await?;
+    Ok(GameWritten { status_before: before, season_id, changed, rosters: touched })
+}
+
+/// The version check: the game's row moves to the batch's state only from
+/// the version the batch was decided on (a conflict when another node
+/// moved it first, not found when it is gone); the batch's own settings
+/// with it. The game's season.
+async fn update_game_row(tx: &mut AnyConnection, c: &GameCommit, now: i64) -> Result<String, StoreError> {
     let season_id: Option<String> = sqlx::query_scalar(
         "UPDATE games SET version = $3, status = $4, period = $5, home_score = $6, away_score = $7, updated_at = $8, \
            scheduled_at = COALESCE($9, scheduled_at), clock = $10 \
@@ -298,21 +332,11 @@ pub async fn write(
             .await
             .map_err(other)?;
     }
-    let changed = c.new_version != c.expected_version;
-    if changed {
-        lock_season(&mut *tx, &season_id).await.map_err(other)?;
-    }
-    // Rosters whose rows change: lock (and advance their `roster:ID` seq)
-    // in id order before touching their players.
-    let touched: BTreeSet<String> = c
-        .player_deltas
-        .iter()
-        .map(|d| d.roster_id.clone())
-        .chain(c.roster_deltas.iter().map(|d| d.roster_id.clone()))
-        .collect();
-    for roster_id in &touched {
-        crate::db::rosters::bump(&mut *tx, roster_id).await.map_err(other)?;
-    }
+    Ok(season_id)
+}
+
+/// The batch's new log entries, and the entries it undid.
+async fn insert_entries(tx: &mut AnyConnection, c: &GameCommit, now: i64) -> Result<(), StoreError> {
     for e in &c.entries {
         let effects = serde_json::to_string(&e.effects).map_err(other)?;
         sqlx::query(
@@ -352,6 +376,11 @@ pub async fn write(
             .await
             .map_err(other)?;
     }
+    Ok(())
+}
+
+/// The players' and rosters' stats, moved by the batch's deltas.
+async fn add_stats(tx: &mut AnyConnection, c: &GameCommit, now: i64) -> Result<(), StoreError> {
     // Counters never go below zero: a player removed from the roster and
     // added back starts again at zero, and an UNDO of an older entry must
     // not then break the CHECK and wedge the game.
@@ -381,6 +410,11 @@ pub async fn write(
         .await
         .map_err(other)?;
     }
+    Ok(())
+}
+
+/// The dressed lists the batch replaced.
+async fn replace_lineups(tx: &mut AnyConnection, c: &GameCommit) -> Result<(), StoreError> {
     for lineup in &c.lineups {
         sqlx::query("DELETE FROM game_lineups WHERE game_id = $1 AND roster_id = $2")
             .bind(&c.game_id)
@@ -402,6 +436,5 @@ pub async fn write(
             .map_err(other)?;
         }
     }
-    insert_results(&mut *tx, backend, &c.results.iter().collect::<Vec<_>>(), now).await?;
-    Ok(GameWritten { status_before: before, season_id, changed, rosters: touched })
+    Ok(())
 }
