@@ -61,7 +61,9 @@ pub fn document() -> anyhow::Result<Value> {
          docs/openapi.md for what this document guarantees."
             .into(),
     );
+    doc.merge(<crate::ws::schema::Frames as utoipa::OpenApi>::openapi());
     let mut doc = serde_json::to_value(doc)?;
+    crate::ws::schema::add_to(&mut doc);
     complete(&mut doc);
     Ok(doc)
 }
@@ -198,6 +200,9 @@ fn reached(doc: &Value) -> (HashSet<String>, HashSet<String>) {
             references(&operation["requestBody"], &mut requests);
             references(&operation["parameters"], &mut requests);
             references(&operation["responses"], &mut answers);
+            // The socket's frames (`crate::ws::schema`).
+            references(&operation["x-websocket"]["clientFrame"], &mut requests);
+            references(&operation["x-websocket"]["serverFrame"], &mut answers);
         }
     }
     let schemas = &doc["components"]["schemas"];
