@@ -78,8 +78,7 @@ pub struct Frames;
 /// `string`), and the socket operation's `x-websocket` naming both ends.
 pub fn add_to(doc: &mut Value) {
     use utoipa::OpenApi;
-    let own: Vec<String> =
-        Frames::openapi().components.map(|c| c.schemas.into_keys().collect()).unwrap_or_default();
+    let own: Vec<String> = Frames::openapi().components.map(|c| c.schemas.into_keys().collect()).unwrap_or_default();
     let schemas = &mut doc["components"]["schemas"];
     for name in &own {
         if let Some(schema) = schemas.get_mut(name) {
@@ -133,7 +132,8 @@ pub fn topic_frames() -> Vec<(String, Value)> {
     let mut out = Vec::new();
     let mut server = Vec::new();
     for (kind, pattern, snapshot, update) in TOPICS {
-        for (frame, data, what) in [("snapshot", snapshot, "after every subscribe"), ("update", update, "on a change")] {
+        for (frame, data, what) in [("snapshot", snapshot, "after every subscribe"), ("update", update, "on a change")]
+        {
             let name = format!("{kind}{}Frame", if frame == "snapshot" { "Snapshot" } else { "Update" });
             out.push((
                 name.clone(),
@@ -152,7 +152,9 @@ pub fn topic_frames() -> Vec<(String, Value)> {
             server.push(json!({"$ref": format!("#/components/schemas/{name}")}));
         }
     }
-    for control in ["ReplyOkFrame", "ReplyErrorFrame", "ErrorFrame", "PongFrame", "AuthenticatedFrame", "UnsubscribedFrame"] {
+    for control in
+        ["ReplyOkFrame", "ReplyErrorFrame", "ErrorFrame", "PongFrame", "AuthenticatedFrame", "UnsubscribedFrame"]
+    {
         server.push(json!({"$ref": format!("#/components/schemas/{control}")}));
     }
     out.push((
@@ -170,14 +172,26 @@ pub fn topic_frames() -> Vec<(String, Value)> {
 pub enum ClientFrame {
     /// Optional, first; without it the connection is anonymous (public
     /// topics only). Again with a fresh token before one expires.
-    Auth { token: String },
+    Auth {
+        token: String,
+    },
     /// `since`: the last `seq` held; the snapshot then continues from it.
-    Subscribe { topic: String, since: Option<i64> },
-    Unsubscribe { topic: String },
+    Subscribe {
+        topic: String,
+        since: Option<i64>,
+    },
+    Unsubscribe {
+        topic: String,
+    },
     /// `id` is the client's; replaying it answers the first reply.
-    Command { id: String, command: SocketCommand },
+    Command {
+        id: String,
+        command: SocketCommand,
+    },
     /// `id`, when given, comes back in the pong.
-    Ping { id: Option<String> },
+    Ping {
+        id: Option<String>,
+    },
 }
 
 /// The `command` of a command frame.
