@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: Rust unit + integration tests on SQLite and PostgreSQL,
+# Runs every test: the OpenAPI document's validator and linter, Rust unit +
+# integration tests on SQLite and PostgreSQL,
 # the two-node cluster tests on PostgreSQL + Redis, Schemathesis against the
 # OpenAPI document, the client's unit tests (Vitest) and the Playwright
 # end-to-end tests in headless Chromium.
@@ -38,6 +39,9 @@ fi
 step "Client: install, type-check, build"
 npm --prefix client ci --no-audit --no-fund
 npm --prefix client run build
+
+step "API: the OpenAPI document validates and lints; the client's types are generated from it"
+./scripts/openapi-validate.sh || fail "the OpenAPI document or the types generated from it"
 
 step "Client: unit tests (Vitest)"
 npm --prefix client test

@@ -62,7 +62,7 @@ pub struct ErrorBody {
     pub code: String,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(nullable = false, value_type = Option<Object>)]
     pub details: Option<serde_json::Value>,
 }
 

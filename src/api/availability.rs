@@ -101,6 +101,7 @@ async fn get_game(
     Ok(web::Json(live::one(&state.db, &id, &game_id, (state.clock)()).await?))
 }
 
+/// The roster's lock and minimums (whoever may read its availability).
 #[utoipa::path(responses((status = 200, body = AvailabilityRules), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)),
     tag = "availability", security(("bearerAuth" = [])))]
 #[get("/rosters/{id}/availability-rules")]

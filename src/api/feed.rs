@@ -16,7 +16,7 @@ pub fn config(cfg: &mut ServiceConfig) {
 }
 
 /// My feed, newest first.
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<FeedItem>), (status = 401, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "feed")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<FeedItem>), (status = 401, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "feed", security(("bearerAuth" = [])))]
 #[get("/feed")]
 async fn list(
     state: web::Data<AppState>,

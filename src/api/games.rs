@@ -153,6 +153,7 @@ pub struct GameView {
     pub scheduled_at: i64,
     /// Only signed in.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub viewer: Option<GameViewer>,
 }
 

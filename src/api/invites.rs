@@ -294,6 +294,7 @@ async fn invite_to_roster(
     make(&state, &me, Some(&id), None, body.into_inner()).await
 }
 
+/// The roster's invites, newest first (whoever may invite there).
 #[utoipa::path(responses((status = 200, body = Vec<Invite>), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)),
     tag = "invites", security(("bearerAuth" = [])))]
 #[get("/rosters/{id}/invites")]
@@ -321,6 +322,7 @@ async fn invite_to_event(
     make(&state, &me, None, Some(&id), body.into_inner().into()).await
 }
 
+/// The event's invites, newest first (its organisers).
 #[utoipa::path(responses((status = 200, body = Vec<Invite>), (status = 401, body = crate::error::ErrorEnvelope), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)),
     tag = "invites", security(("bearerAuth" = [])))]
 #[get("/events/{id}/invites")]

@@ -33,7 +33,7 @@
 use crate::domain::text::schema as text;
 use actix_web::{HttpResponse, get, web};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use utoipa_actix_web::AppExt;
 
 /// The document, built once at start and shared.
@@ -61,7 +61,9 @@ pub fn document() -> anyhow::Result<Value> {
          docs/openapi.md for what this document guarantees."
             .into(),
     );
+    doc.merge(<crate::ws::schema::Frames as utoipa::OpenApi>::openapi());
     let mut doc = serde_json::to_value(doc)?;
+    crate::ws::schema::add_to(&mut doc);
     complete(&mut doc);
     Ok(doc)
 }
@@ -127,7 +129,10 @@ fn complete(doc: &mut Value) {
             "description": "A Clerk session token, or with dev auth one from `POST /api/v1/dev/token` (docs/auth.md).",
         }
     });
+    doc["servers"] = json!([{"url": "/", "description": "The server that serves this document."}]);
     let envelope = json!({"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}});
+    refer_to_generic_arguments(doc);
+    require_what_is_always_sent(doc);
     close_request_bodies(doc);
     let shared_ids = shared_operation_ids(doc);
     let Some(paths) = doc["paths"].as_object_mut() else { return };
@@ -139,6 +144,8 @@ fn complete(doc: &mut Value) {
             }
             let Some(operation) = operation.as_object_mut() else { continue };
             unique_operation_id(operation, &shared_ids);
+            // An operation that reads no token says so: `[]`, no requirement.
+            operation.entry("security").or_insert_with(|| json!([]));
             for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
                 if parameter["name"] == "Idempotency-Key" {
                     parameter["schema"] = serde_json::to_value(super::idempotency_key_schema()).unwrap_or_default();
@@ -179,6 +186,155 @@ fn complete(doc: &mut Value) {
             }
         }
     }
+}
+
+/// The component schemas a request (body or parameter) or an answer
+/// reaches, directly or through other components.
+fn reached(doc: &Value) -> (HashSet<String>, HashSet<String>) {
+    let (mut requests, mut answers) = (Vec::new(), Vec::new());
+    for item in doc["paths"].as_object().into_iter().flat_map(|p| p.values()) {
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            references(&operation["requestBody"], &mut requests);
+            references(&operation["parameters"], &mut requests);
+            references(&operation["responses"], &mut answers);
+            // The socket's frames (`crate::ws::schema`).
+            references(&operation["x-websocket"]["clientFrame"], &mut requests);
+            references(&operation["x-websocket"]["serverFrame"], &mut answers);
+        }
+    }
+    let schemas = &doc["components"]["schemas"];
+    let closure = |mut pending: Vec<String>| {
+        let mut seen = HashSet::new();
+        while let Some(name) = pending.pop() {
+            if let Some(schema) = schemas.get(&name)
+                && seen.insert(name)
+            {
+                references(schema, &mut pending);
+            }
+        }
+        seen
+    };
+    (closure(requests), closure(answers))
+}
+
+/// The component names `schema` refers to, anywhere in it.
+fn references(schema: &Value, out: &mut Vec<String>) {
+    match schema {
+        Value::Object(object) => {
+            if let Some(name) = object.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(SCHEMAS)) {
+                out.push(name.to_string());
+            }
+            object.values().for_each(|v| references(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| references(v, out)),
+        _ => {}
+    }
+}
+
+const SCHEMAS: &str = "#/components/schemas/";
+
+/// utoipa writes a generic type's argument inline (`Page<Post>` is
+/// `Page_Post` with `Post`'s whole schema as its items), which leaves the
+/// argument's own component unused and a generated client with two
+/// unrelated types for one thing. An inline copy of a component becomes a
+/// reference to it.
+fn refer_to_generic_arguments(doc: &mut Value) {
+    let Some(schemas) = doc["components"]["schemas"].as_object_mut() else { return };
+    let named: Vec<(String, Value)> = schemas.iter().map(|(n, s)| (n.clone(), s.clone())).collect();
+    for (name, schema) in schemas.iter_mut() {
+        // utoipa names an instance of a generic type `Type_Argument`.
+        if name.contains('_') {
+            refer(schema, &named, true);
+        }
+    }
+}
+
+fn refer(schema: &mut Value, named: &[(String, Value)], top: bool) {
+    if !top && let Some((name, _)) = named.iter().find(|(_, s)| s == schema) {
+        *schema = json!({"$ref": format!("{SCHEMAS}{name}")});
+        return;
+    }
+    match schema {
+        Value::Object(object) => object.values_mut().for_each(|v| refer(v, named, false)),
+        Value::Array(items) => items.iter_mut().for_each(|v| refer(v, named, false)),
+        _ => {}
+    }
+}
+
+/// The server sends every field of an answer, as `null` when it has no
+/// value, except the fields it leaves out when empty
+/// (`#[serde(skip_serializing_if)]`). utoipa counts every `Option` as
+/// optional, so in the schemas only answers reach, a property that may be
+/// `null` is required. A field left out when empty must say
+/// `#[schema(nullable = false)]` (it is never `null`), which keeps it
+/// optional; `tests::every_field_left_out_when_empty_is_not_nullable`
+/// holds the source to that. Schemas requests reach too (`GroupConfig`)
+/// are left as they are: there a nullable field may be left out.
+fn require_what_is_always_sent(doc: &mut Value) {
+    let (requests, answers) = reached(doc);
+    if let Some(schemas) = doc["components"]["schemas"].as_object_mut() {
+        for (name, schema) in schemas.iter_mut() {
+            if answers.contains(name) && !requests.contains(name) {
+                require_nullable(schema);
+            }
+        }
+    }
+    for item in doc["paths"].as_object_mut().into_iter().flat_map(|p| p.values_mut()) {
+        for (method, operation) in item.as_object_mut().into_iter().flatten() {
+            if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            let responses = operation.get_mut("responses").and_then(Value::as_object_mut);
+            for response in responses.into_iter().flat_map(|r| r.values_mut()) {
+                let contents = response.get_mut("content").and_then(Value::as_object_mut);
+                for content in contents.into_iter().flat_map(|c| c.values_mut()) {
+                    if let Some(schema) = content.get_mut("schema") {
+                        require_nullable(schema);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn require_nullable(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else { return };
+    if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+        let required: Vec<Value> = object.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut all = required.clone();
+        for (name, property) in properties {
+            if nullable(property) && !required.iter().any(|r| r == name) {
+                all.push(Value::String(name.clone()));
+            }
+        }
+        if !all.is_empty() {
+            object.insert("required".into(), Value::Array(all));
+        }
+    }
+    for (key, value) in object.iter_mut() {
+        match key.as_str() {
+            "properties" => value.as_object_mut().into_iter().flat_map(|p| p.values_mut()).for_each(require_nullable),
+            "items" | "additionalProperties" => require_nullable(value),
+            "oneOf" | "anyOf" | "allOf" => value.as_array_mut().into_iter().flatten().for_each(require_nullable),
+            _ => {}
+        }
+    }
+}
+
+/// Whether a schema allows `null`: `{"type": [T, "null"]}` or a `oneOf`
+/// with `{"type": "null"}`.
+fn nullable(schema: &Value) -> bool {
+    let typed = schema.get("type").and_then(Value::as_array).is_some_and(|types| types.iter().any(|t| t == "null"));
+    let alternative = ["oneOf", "anyOf"].iter().any(|k| {
+        schema
+            .get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|s| s.get("type").is_some_and(|t| t == "null")))
+    });
+    typed || alternative
 }
 
 /// Text whose schema says nothing about its characters.
@@ -378,6 +534,163 @@ mod tests {
                 assert!(!text.contains("\"null\""), "{method} {path} {}: {text}", parameter["name"]);
             }
         }
+    }
+
+    /// Every `#[utoipa::path]` of `dir` (recursively) with the handler's
+    /// signature after it: `(file, annotation, signature)`.
+    fn annotated_handlers(dir: &std::path::Path, out: &mut Vec<(String, String, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                annotated_handlers(&path, out);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).unwrap();
+            let mut rest = source.as_str();
+            while let Some(start) = rest.find("#[utoipa::path(") {
+                rest = &rest[start..];
+                let fn_at = rest.find("fn ").unwrap();
+                let (annotation, after) = rest.split_at(fn_at);
+                let signature = &after[..after.find('{').unwrap()];
+                out.push((path.display().to_string(), annotation.to_string(), signature.to_string()));
+                rest = &after[signature.len()..];
+            }
+        }
+    }
+
+    /// The document's `security` comes from the annotations; the
+    /// extractors decide what the server does. They must agree: `AuthUser`
+    /// is bearer only, `MaybeUser` is optional bearer, and a handler with
+    /// neither reads no token and says nothing (the document then says
+    /// `security: []`).
+    #[test]
+    fn every_annotation_says_the_security_its_handler_extracts() {
+        let mut handlers = Vec::new();
+        annotated_handlers(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut handlers);
+        assert!(handlers.len() > 100, "found only {} handlers", handlers.len());
+        let mut wrong = Vec::new();
+        for (file, annotation, signature) in handlers {
+            let annotation: String = annotation.split_whitespace().collect();
+            let said = if annotation.contains(r#"security((),("bearerAuth"=[]))"#) {
+                "MaybeUser"
+            } else if annotation.contains(r#"security(("bearerAuth"=[]))"#) {
+                "AuthUser"
+            } else if annotation.contains("security(") {
+                "something else"
+            } else {
+                "nothing"
+            };
+            let takes = if signature.contains("MaybeUser") {
+                "MaybeUser"
+            } else if signature.contains("AuthUser") {
+                "AuthUser"
+            } else {
+                "nothing"
+            };
+            if said != takes {
+                let name = signature.split_whitespace().nth(1).and_then(|n| n.split('(').next()).unwrap_or_default();
+                wrong.push(format!("{file} {name}: takes {takes}, the annotation says {said}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// [`require_what_is_always_sent`] takes a nullable answer field for
+    /// one the server always sends; one it leaves out when `None` must say
+    /// it is never `null` instead, or the document would require it.
+    #[test]
+    fn every_field_left_out_when_empty_is_not_nullable() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        rust_files(&root.join("src"), &mut files);
+        rust_files(&root.join("actors/src"), &mut files);
+        let (mut checked, mut wrong) = (0, Vec::new());
+        for file in files {
+            let source = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = source.lines().collect();
+            let mut schema_struct = false;
+            for (i, line) in lines.iter().enumerate() {
+                let attributes = || {
+                    lines[..i].iter().rev().take_while(|l| {
+                        let l = l.trim_start();
+                        l.starts_with("#[") || l.starts_with("//") || l.starts_with(')') || l.starts_with('"')
+                    })
+                };
+                let trimmed = line.trim_start();
+                if trimmed.starts_with("pub struct") || trimmed.starts_with("struct") || trimmed.starts_with("pub enum")
+                {
+                    schema_struct = attributes().any(|a| a.contains("ToSchema"));
+                    continue;
+                }
+                let skipped = attributes().any(|a| a.contains(r#"skip_serializing_if = "Option::is_none""#));
+                if schema_struct && skipped && trimmed.contains(": Option<") {
+                    checked += 1;
+                    if !attributes().any(|a| a.contains("nullable = false")) {
+                        wrong.push(format!("{}:{}: {trimmed}", file.display(), i + 1));
+                    }
+                }
+            }
+        }
+        assert!(checked > 10, "found only {checked} fields left out when empty");
+        assert!(
+            wrong.is_empty(),
+            "left out when None, so never null: add #[schema(nullable = false)]\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn answers_require_what_the_server_always_sends() {
+        let doc = document().unwrap();
+        let schemas = &doc["components"]["schemas"];
+        // The object's own part, also where it extends another (`allOf`).
+        let own = |name: &str| -> Value {
+            let schema = &schemas[name];
+            schema["allOf"].as_array().and_then(|parts| parts.last()).unwrap_or(schema).clone()
+        };
+        let required = |name: &str| -> Vec<String> {
+            own(name)["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+        };
+        // `Option` fields, sent as null: required and nullable.
+        assert!(required("CheckIn").contains(&"checkedInAt".to_string()), "{:?}", required("CheckIn"));
+        assert!(nullable(&own("CheckIn")["properties"]["checkedInAt"]));
+        // Left out when empty: optional, never null.
+        let game = required("GameView");
+        assert!(!game.contains(&"viewer".to_string()), "{game:?}");
+        assert!(!nullable(&own("GameView")["properties"]["viewer"]));
+        // An input's optional fields stay optional.
+        assert!(schemas["PostInput"]["required"].as_array().is_some());
+        assert!(
+            !schemas["EventInput"]["required"].as_array().into_iter().flatten().any(|r| r == "description"),
+            "an edit requires nothing"
+        );
+        // The generic page refers to its item's own schema.
+        assert_eq!(schemas["Page_Post"]["properties"]["items"]["items"]["$ref"], "#/components/schemas/Post");
+    }
+
+    #[test]
+    fn every_operation_states_its_security() {
+        let doc = document().unwrap();
+        for (method, path, operation) in operations(&doc) {
+            assert!(operation["security"].is_array(), "{method} {path}");
+        }
+        let public = &doc["paths"]["/api/v1/divisions/scale"]["get"]["security"];
+        assert_eq!(public, &json!([]), "an operation that reads no token says so");
     }
 
     #[test]

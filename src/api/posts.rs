@@ -66,7 +66,7 @@ async fn load(state: &AppState, id: &str) -> AppResult<PostRow> {
 }
 
 /// Write a post; it goes into every follower's feed.
-#[utoipa::path(request_body = PostInput, responses((status = 201, body = Post), (status = 422, body = crate::error::ErrorEnvelope)), tag = "posts")]
+#[utoipa::path(request_body = PostInput, responses((status = 201, body = Post), (status = 422, body = crate::error::ErrorEnvelope)), tag = "posts", security(("bearerAuth" = [])))]
 #[post("/posts")]
 async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<PostInput>) -> AppResult<HttpResponse> {
     let text = content(&body)?;
@@ -79,14 +79,14 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<PostIn
 }
 
 /// A post (public).
-#[utoipa::path(responses((status = 200, body = Post), (status = 404, body = crate::error::ErrorEnvelope)), tag = "posts")]
+#[utoipa::path(responses((status = 200, body = Post), (status = 404, body = crate::error::ErrorEnvelope)), tag = "posts", security((), ("bearerAuth" = [])))]
 #[get("/posts/{id}")]
 async fn get_one(state: web::Data<AppState>, _me: MaybeUser, id: web::Path<String>) -> AppResult<web::Json<Post>> {
     Ok(web::Json(load(&state, &id).await?.into()))
 }
 
 /// Edit a post (its author); open feeds show the new text in place.
-#[utoipa::path(request_body = PostInput, responses((status = 200, body = Post), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "posts")]
+#[utoipa::path(request_body = PostInput, responses((status = 200, body = Post), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope), (status = 422, body = crate::error::ErrorEnvelope)), tag = "posts", security(("bearerAuth" = [])))]
 #[patch("/posts/{id}")]
 async fn edit(
     state: web::Data<AppState>,
@@ -103,7 +103,7 @@ async fn edit(
 }
 
 /// Delete a post (its author); it leaves every feed with it, open ones too.
-#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "posts")]
+#[utoipa::path(responses((status = 204), (status = 403, body = crate::error::ErrorEnvelope), (status = 404, body = crate::error::ErrorEnvelope)), tag = "posts", security(("bearerAuth" = [])))]
 #[delete("/posts/{id}")]
 async fn remove(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>) -> AppResult<HttpResponse> {
     let post = load(&state, &id).await?;
@@ -118,7 +118,7 @@ async fn remove(state: web::Data<AppState>, me: AuthUser, id: web::Path<String>)
 }
 
 /// A person's posts, newest first (public).
-#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Post>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "posts")]
+#[utoipa::path(params(PageQuery), responses((status = 200, body = Page<Post>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "posts", security((), ("bearerAuth" = [])))]
 #[get("/users/{id}/posts")]
 async fn by_user(
     state: web::Data<AppState>,

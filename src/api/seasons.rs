@@ -69,6 +69,7 @@ pub struct Season {
     pub viewer_can_edit: bool,
     /// On the single-season read and writes: the season's division mappings.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub division_mappings: Option<Vec<DivisionMapping>>,
 }
 

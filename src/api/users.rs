@@ -69,10 +69,11 @@ pub struct PublicUser {
     pub is_following: bool,
     /// Set on follow lists: when the follow happened.
     #[serde(skip_serializing_if = "Option::is_none", with = "crate::time::rfc3339_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[schema(nullable = false, value_type = Option<String>, format = DateTime)]
     pub followed_at: Option<i64>,
     /// Player positions; only on the single-profile read.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub positions: Option<Vec<PlayerPosition>>,
 }
 

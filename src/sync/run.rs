@@ -89,6 +89,7 @@ pub struct Report {
     #[schema(value_type = String, format = DateTime)]
     pub finished_at: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub error: Option<RunError>,
 }
 

@@ -6,6 +6,7 @@
 
 pub mod fragments;
 pub mod protocol;
+pub mod schema;
 pub mod session;
 pub mod wire;
 

@@ -41,7 +41,35 @@ async fn the_served_document_has_the_bearer_scheme_and_says_which_operations_nee
     assert!(me["responses"]["401"].is_object());
     let game = &doc["paths"]["/api/v1/games/{id}"]["get"];
     assert_eq!(game["security"], json!([{}, {"bearerAuth": []}]), "public, reads the viewer when signed in");
-    assert!(doc["paths"]["/api/v1/divisions/scale"]["get"].get("security").is_none(), "reads no token");
+    assert_eq!(doc["paths"]["/api/v1/divisions/scale"]["get"]["security"], json!([]), "reads no token");
+    for path in ["/api/v1/feed", "/api/v1/posts"] {
+        let operation = doc["paths"][path].as_object().unwrap().values().next().unwrap();
+        assert_eq!(operation["security"], json!([{"bearerAuth": []}]), "{path} answers 401 without a token");
+    }
+}
+
+/// The committed copy of the document (`client/src/lib/api/openapi.json`)
+/// is what the client's types are generated from (`npm run api:check`):
+/// it must be the document the server serves. `UPDATE_OPENAPI=1` rewrites
+/// it (then run `npm run api:generate` in `client/`).
+#[actix_web::test]
+async fn the_committed_document_is_the_one_the_server_serves() {
+    let app = spawn_app().await;
+    let res = app.http.get(app.url("/api/openapi.json")).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let served = res.text().await.unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("client/src/lib/api/openapi.json");
+    if std::env::var("UPDATE_OPENAPI").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, format!("{served}\n")).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    let parsed = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok();
+    assert!(
+        parsed(&committed).is_some() && parsed(&committed) == parsed(&served),
+        "{} differs from the served document: run `UPDATE_OPENAPI=1 cargo test --test api -- openapi::the_committed` \
+         and then `npm run api:generate` in client/",
+        path.display()
+    );
 }
 
 #[actix_web::test]

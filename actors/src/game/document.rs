@@ -58,6 +58,7 @@ pub struct GameUpdate {
     /// The version this update continues from; absent when it is
     /// `version − 1` (the usual case: one change, one update).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub since: Option<i64>,
     pub status: GameStatus,
     pub period: Option<Period>,
@@ -76,6 +77,7 @@ pub struct GameUpdate {
     pub penalties: Vec<PenaltyView>,
     /// Only when a goalie changed since `since`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub goalies: Option<Goalies>,
 }
 
@@ -89,10 +91,13 @@ pub struct ClockUpdate {
     pub remaining_ms: i64,
     pub at: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub phase: Option<ClockPhase>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub period_ms: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub offset_ms: Option<i64>,
 }
 
@@ -105,20 +110,26 @@ pub struct LogView {
     pub kind: EntryKind,
     pub period: Option<Period>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub clock_ms: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub roster_id: Option<String>,
     /// GOAL: scorer (may be null); PENALTY: the penalised player; GOALIE:
     /// the goalie now in net (null: pulled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub player_id: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assist_ids: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub minutes: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub penalty: Option<PenaltyKind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub strength: Option<Strength>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub empty_net: bool,

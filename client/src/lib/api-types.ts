@@ -1,5 +1,11 @@
-// Wire types shared by every feature. Field names and enum values are the
-// seed's, exactly as the server sends them (see shared/CONTRACT.md).
+// Wire types shared by every feature, by the names the features use: each
+// is the schema of the OpenAPI document the server serves, generated into
+// ./api/schema.d.ts (`npm run api:generate`; docs/openapi.md › The client's
+// types). What the document does not describe is written here.
+
+import type { components } from './api/schema';
+
+type Schemas = components['schemas'];
 
 export const PROFILE_TYPES = [
   'PLAYER',
@@ -9,7 +15,7 @@ export const PROFILE_TYPES = [
   'FACILITY_MANAGER',
   'FAN',
 ] as const;
-export type ProfileType = (typeof PROFILE_TYPES)[number];
+export type ProfileType = Schemas['ProfileType'];
 
 export const HOCKEY_POSITIONS = [
   'CENTER',
@@ -19,96 +25,25 @@ export const HOCKEY_POSITIONS = [
   'RIGHT_DEFENSE',
   'GOALIE',
 ] as const;
-export type HockeyPosition = (typeof HOCKEY_POSITIONS)[number];
+export type HockeyPosition = Schemas['HockeyPosition'];
 
 export const SKILL_LEVELS = ['BEGINNER', 'INTERMEDIATE', 'ADVANCED', 'PROFESSIONAL'] as const;
-export type SkillLevel = (typeof SKILL_LEVELS)[number];
+export type SkillLevel = Schemas['SkillLevel'];
 
 /** `PUT /users/{id}/payment-collection`: whether a person may collect payments, as it now stands. */
-export interface PaymentCollection {
-  userId: string;
-  enabled: boolean;
-}
+export type PaymentCollection = Schemas['Collection'];
 
 /** The signed-in user, as `GET /me` answers. */
-export interface User {
-  id: string;
-  clerkId: string;
-  email: string | null;
-  username: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  profileImage: string | null;
-  bio: string | null;
-  onboardingComplete: boolean;
-  canCollectEventPayments: boolean;
-  legalAcceptedAt: string | null;
-  legalVersion: string | null;
-  profileTypes: ProfileType[];
-  createdAt: string;
-  updatedAt: string;
-  followerCount: number;
-  followingCount: number;
-}
+export type User = Schemas['User'];
 
-export interface PlayerPosition {
-  id: string;
-  position: HockeyPosition;
-  skillLevel: SkillLevel;
-  isPreferred: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type PlayerPosition = Schemas['PlayerPosition'];
 
 /** Anyone's profile as others see it. */
-export interface PublicUser {
-  id: string;
-  username: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  profileImage: string | null;
-  bio: string | null;
-  profileTypes: ProfileType[];
-  createdAt: string;
-  followerCount: number;
-  followingCount: number;
-  isFollowing: boolean;
-  /** Only on `GET /users/{id}`. */
-  positions?: PlayerPosition[];
-}
+export type PublicUser = Schemas['PublicUser'];
 
-export interface Facility {
-  id: string;
-  name: string;
-  phoneNumber: string | null;
-  email: string | null;
-  website: string | null;
-  imageUrl: string | null;
-  description: string | null;
-  timezone: string;
-  /** ISO 4217, what ice bills at this rink are in (defaulted from the time zone; docs/sides-and-bill.md › Money). */
-  currency: string;
-  creatorId: string;
-  ownerId: string;
-  createdAt: string;
-  updatedAt: string;
-  followerCount: number;
-  isFollowing: boolean;
-}
+export type Facility = Schemas['Facility'];
 
-export interface Team {
-  id: string;
-  name: string;
-  logoUrl: string | null;
-  description: string | null;
-  facilityId: string | null;
-  creatorId: string;
-  ownerId: string;
-  createdAt: string;
-  updatedAt: string;
-  followerCount: number;
-  isFollowing: boolean;
-}
+export type Team = Schemas['Team'];
 
 /** Every list endpoint pages by keyset: pass `nextCursor` back as `cursor`. */
 export interface Page<T> {
@@ -119,31 +54,19 @@ export interface Page<T> {
 // ── Events ────────────────────────────────────────────────────────────────
 
 export const EVENT_TYPES = ['GAME', 'PRACTICE', 'PUBLIC_SKATING', 'WATCH_PARTY', 'OTHER', 'EXTERNAL_GAME'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export type EventType = Schemas['EventType'];
 
-export type TeamRole = 'HOME' | 'AWAY';
+export type TeamRole = Schemas['TeamRole'];
 
 /** The viewer's own answer to an event. */
-export type RsvpStatus = 'ATTENDING' | 'WAITLISTED' | 'DECLINED' | 'REMOVED';
+export type RsvpStatus = Schemas['RsvpStatus'];
 
-export interface EventGroup {
-  name: string;
-  /** `#rrggbb`. */
-  color: string;
-}
+export type EventGroup = Schemas['Group'];
 
 /** How the event page splits attendees into groups (jersey colours). */
-export interface GroupConfig {
-  /** 2–4 groups, in display order. */
-  groups: EventGroup[];
-  balanceBy: 'POSITION' | 'ORDER';
-}
+export type GroupConfig = Schemas['GroupConfig'];
 
-export interface EventTeamLink {
-  teamId: string;
-  teamName: string;
-  role: TeamRole;
-}
+export type EventTeamLink = Schemas['EventTeam'];
 
 /** The viewer's standing, on single reads (`GET /events/{id}`, create, edit). */
 export interface EventViewer {
@@ -251,11 +174,7 @@ export interface RsvpRulesInput {
 /** Where a regular comes from: the series' own list, or a linked team's roster. */
 export type RegularSource = 'SERIES' | 'ROSTER';
 
-export interface Regular {
-  userId: string;
-  displayName: string;
-  source: RegularSource;
-}
+export type Regular = Schemas['RegularView'];
 
 /** `GET`/`PUT /events/{id}/rsvp-rules` and `/event-series/{id}/rsvp-rules`. */
 export interface RsvpRules extends RsvpRulesInput {
@@ -268,42 +187,21 @@ export interface RsvpRules extends RsvpRulesInput {
 }
 
 /** A past attendee of a series who is not a regular yet, most attended first. */
-export interface RegularSuggestion {
-  userId: string;
-  displayName: string;
-  attended: number;
-}
+export type RegularSuggestion = Schemas['Suggestion'];
 
 /** `GET /event-series/{id}/regulars` (organiser). */
-export interface SeriesRegulars {
-  items: Regular[];
-  suggestions: RegularSuggestion[];
-}
+export type SeriesRegulars = Schemas['SeriesRegulars'];
 
 /** One person attending, as the check-in screen lists them. */
-export interface CheckIn {
-  userId: string;
-  displayName: string;
-  /** Their RSVP's position (null when the server has none on record). */
-  position: HockeyPosition | null;
-  /** RFC 3339; null = not checked in. */
-  checkedInAt: string | null;
-  checkedInById: string | null;
-}
+export type CheckIn = Schemas['CheckIn'];
 
 /** `GET /events/{id}/check-ins` (organiser): everyone attending, in attending order. */
-export interface CheckIns {
-  items: CheckIn[];
-  /** The event's check-in code (8 characters of A–Z2–9). */
-  code: string;
-  checkedIn: number;
-  expected: number;
-}
+export type CheckIns = Schemas['CheckIns'];
 
 // ── Fair sides and the ice bill (docs/sides-and-bill.md) ──────────────────
 
 /** The two sides of a pickup, by jersey. */
-export type Side = 'DARK' | 'LIGHT';
+export type Side = Schemas['SideChoice'];
 
 /** A player's role for the split, from the position they answered with. */
 export type SideRole = 'GOALIE' | 'DEFENCE' | 'FORWARD';
@@ -321,12 +219,7 @@ export interface SidePlayer {
 }
 
 /** Over the present players of one side. */
-export interface SideTotals {
-  goalies: number;
-  defence: number;
-  forwards: number;
-  levelSum: number;
-}
+export type SideTotals = Schemas['Totals'];
 
 /** `GET /events/{id}/sides`, and what every sides write answers. */
 export interface SidesDoc {
@@ -342,11 +235,11 @@ export interface SidesDoc {
   totals: { dark: SideTotals; light: SideTotals };
 }
 
-export type SidesAction = 'MAKE' | 'REROLL' | 'REBALANCE';
+export type SidesAction = Schemas['SidesAction'];
 
 /** What a goalie pays: nothing, a half share or a full one. */
 export const GOALIE_POLICIES = ['FREE', 'HALF', 'FULL'] as const;
-export type GoaliePolicy = (typeof GOALIE_POLICIES)[number];
+export type GoaliePolicy = Schemas['GoaliePolicyInput'];
 
 /** What the bill tells apart: goalies pay by the policy, skaters a full share. */
 export type BillRole = 'GOALIE' | 'SKATER';
@@ -388,32 +281,11 @@ export interface EventBill {
   shares: BillShare[];
 }
 
-export interface BillInput {
-  costCents: number;
-  goaliePolicy: GoaliePolicy;
-  organiserPays?: boolean;
-  /** Only for an event without a rink. */
-  currency?: string;
-}
+export type BillInput = Schemas['BillInput'];
 
-export interface SeriesBillWeek {
-  eventId: string;
-  startDate: string;
-  costCents: number | null;
-  collectedCents: number;
-  outstandingCents: number;
-  closedAt: string | null;
-}
+export type SeriesBillWeek = Schemas['BillWeek'];
 
-export interface SeriesBillPerson {
-  userId: string;
-  displayName: string;
-  owedCents: number;
-  paidCents: number;
-  creditCents: number;
-  /** Owed less credit. */
-  balanceCents: number;
-}
+export type SeriesBillPerson = Schemas['Balance'];
 
 /** `GET /event-series/{id}/bill`: a player gets only their own row in `people`. */
 export interface SeriesBill {
@@ -432,34 +304,13 @@ export interface SeriesBill {
 }
 
 /** `PUT /event-series/{id}/bill`: `costCents` is the total over the weeks. */
-export interface SeriesBillInput {
-  costCents: number;
-  goaliePolicy: GoaliePolicy;
-  organiserPays?: boolean;
-  currency?: string;
-}
+export type SeriesBillInput = Schemas['BillInput'];
 
 /** One event as `GET /event-series/{id}` lists it. */
-export interface EventSeriesItem {
-  id: string;
-  title: string;
-  startDate: string;
-  endDate: string | null;
-  cancelledAt: string | null;
-}
+export type EventSeriesItem = Schemas['SeriesEvent'];
 
 /** A weekly series: how its events were made, and all of them, soonest first (cancelled ones included). */
-export interface EventSeries {
-  id: string;
-  frequency: 'WEEKLY';
-  /** `YYYY-MM-DD`, inclusive, in `timeZone`. */
-  until: string;
-  /** The IANA zone whose wall clock the series keeps. */
-  timeZone: string;
-  creatorId: string;
-  createdAt: string;
-  events: EventSeriesItem[];
-}
+export type EventSeries = Schemas['EventSeries'];
 
 export interface Season {
   id: string;
@@ -473,30 +324,18 @@ export interface Season {
 
 /** Stop time (the clock stops at every whistle) or running time (docs/game-night.md › Settings). */
 export const CLOCK_MODES = ['STOP', 'RUNNING'] as const;
-export type ClockMode = (typeof CLOCK_MODES)[number];
+export type ClockMode = Schemas['ClockMode'];
 
 /** How a season's (or one game's) periods run. */
-export interface ClockSettings {
-  /** 1–30. */
-  periodMinutes: number;
-  /** 0–20; 0 goes straight to a shootout. */
-  overtimeMinutes: number;
-  clockMode: ClockMode;
-}
+export type ClockSettings = Schemas['ClockSettings'];
 
 // ── Facilities, teams, seasons, rosters (pages and staff) ─────────────────
 
 /** What the viewer is to a facility or team. */
-export type StaffRole = 'OWNER' | 'MANAGER';
+export type StaffRole = Schemas['StaffRole'];
 
 /** A person as lists of managers, players and requests show them. */
-export interface UserSummary {
-  id: string;
-  username: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  profileImage: string | null;
-}
+export type UserSummary = Schemas['UserSummary'];
 
 /** `GET /facilities/{id}`: the facility and what its page shows. */
 export interface FacilityPage extends Facility {
@@ -509,13 +348,7 @@ export interface FacilityPage extends Facility {
 }
 
 /** `GET /teams/{id}`: the team and what its page shows. */
-export interface TeamPage extends Team {
-  facilityName: string | null;
-  managers: UserSummary[];
-  /** Rosters of every season, latest season first (at most 100). */
-  rosters: RosterSummary[];
-  viewerRole: StaffRole | null;
-}
+export type TeamPage = Schemas['TeamPage'];
 
 export const UNIVERSAL_DIVISIONS = [
   'LEARN_TO_PLAY',
@@ -527,35 +360,15 @@ export const UNIVERSAL_DIVISIONS = [
   'COMPETITIVE',
   'ELITE',
 ] as const;
-export type UniversalDivision = (typeof UNIVERSAL_DIVISIONS)[number];
+export type UniversalDivision = Schemas['UniversalDivision'];
 
 /** One level of `GET /divisions/scale`, lowest first. */
-export interface DivisionScaleLevel {
-  value: UniversalDivision;
-  name: string;
-  /** 1 (lowest) to 8 (highest). */
-  level: number;
-  description: string;
-}
+export type DivisionScaleLevel = Schemas['ScaleLevel'];
 
-export interface DivisionMapping {
-  id: string;
-  seasonId: string;
-  facilityDivisionName: string;
-  universalDivisionScale: UniversalDivision;
-  level: number;
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type DivisionMapping = Schemas['DivisionMapping'];
 
 /** Game counts of one sync (docs/sync.md). */
-export interface SyncGameCounts {
-  created: number;
-  updated: number;
-  unchanged: number;
-  removed: number;
-}
+export type SyncGameCounts = Schemas['GameCounts'];
 
 /** The season's newest sync run, as `Season.lastSync` summarises it (docs/sync.md › API). */
 export interface LastSync {
@@ -589,44 +402,15 @@ export interface SeasonDetail extends Season {
 }
 
 export const ROSTER_STATUSES = ['DRAFT', 'ACTIVE', 'ARCHIVED'] as const;
-export type RosterStatus = (typeof ROSTER_STATUSES)[number];
-export type RosterCommitment = 'FULL_TIME' | 'SUBSTITUTE';
-export type RequestStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+export type RosterStatus = Schemas['RosterStatus'];
+export type RosterCommitment = Schemas['RosterCommitment'];
+export type RequestStatus = Schemas['RequestStatus'];
 
 /** The division a roster plays in. */
-export interface DivisionRef {
-  id: string;
-  facilityDivisionName: string;
-  universalDivisionScale: UniversalDivision;
-  level: number;
-}
+export type DivisionRef = Schemas['DivisionRef'];
 
 /** A roster without its people (team page, season page, top of the roster page). */
-export interface RosterSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  teamId: string;
-  teamName: string;
-  seasonId: string;
-  seasonName: string;
-  seasonStartDate: string;
-  seasonIsActive: boolean;
-  facilityId: string;
-  facilityName: string;
-  status: RosterStatus;
-  divisionMappingId: string | null;
-  division: DivisionRef | null;
-  /** null = no limit. */
-  maxMembers: number | null;
-  memberCount: number;
-  wins: number;
-  losses: number;
-  ties: number;
-  points: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type RosterSummary = Schemas['RosterSummary'];
 
 export interface RosterPlayer {
   userId: string;
@@ -646,12 +430,7 @@ export interface RosterPlayer {
 }
 
 /** A join request as the public roster document shows it (no message). */
-export interface RosterRequestState {
-  id: string;
-  userId: string;
-  status: RequestStatus;
-  updatedAt: string;
-}
+export type RosterRequestState = Schemas['RequestState'];
 
 /** The `data` of every `roster:ID` push, and the REST roster without `viewer`. */
 export interface RosterDocument extends RosterSummary {
@@ -662,13 +441,7 @@ export interface RosterDocument extends RosterSummary {
   requests: RosterRequestState[];
 }
 
-export interface RosterViewer {
-  isMember: boolean;
-  canEdit: boolean;
-  canManagePlayers: boolean;
-  canDecideRequests: boolean;
-  pendingRequestId: string | null;
-}
+export type RosterViewer = Schemas['RosterViewer'];
 
 /** `GET /rosters/{id}` and the answer of roster writes. */
 export interface Roster extends RosterDocument {
@@ -676,24 +449,7 @@ export interface Roster extends RosterDocument {
 }
 
 /** A join request with its message, for the requester and the deciders. */
-export interface JoinRequest {
-  id: string;
-  rosterId: string;
-  rosterName: string;
-  teamId: string;
-  teamName: string;
-  seasonId: string;
-  seasonName: string;
-  userId: string;
-  user: UserSummary;
-  status: RequestStatus;
-  message: string | null;
-  preferredPosition: HockeyPosition | null;
-  commitmentLevel: RosterCommitment;
-  decidedById: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type JoinRequest = Schemas['JoinRequest'];
 
 // ── Games and live scoreboards ────────────────────────────────────────────
 
@@ -930,10 +686,7 @@ export interface ScoringLeader {
   gamesPlayed: number;
 }
 
-export interface Scorekeeper {
-  userId: string;
-  displayName: string;
-}
+export type Scorekeeper = Schemas['Scorekeeper'];
 
 /** A player's line for one roster in `GET /users/{id}/stats`. */
 export interface RosterStatLine {
@@ -978,64 +731,19 @@ export interface PlayerStats {
 // ── Statuses and the sub market (docs/statuses.md) ────────────────────────
 
 export const STATUS_TYPES = ['AVAILABLE_TO_SUB', 'LOOKING_FOR_SUBS', 'LOOKING_FOR_TEAM', 'RECRUITING'] as const;
-export type StatusType = (typeof STATUS_TYPES)[number];
+export type StatusType = Schemas['StatusType'];
 /** USER: a person's own status (or an organiser's call for an event); TEAM: a team's. */
-export type StatusEntityType = 'USER' | 'TEAM';
+export type StatusEntityType = Schemas['EntityType'];
 
-export interface StatusTeam {
-  id: string;
-  name: string;
-  logoUrl: string | null;
-  facilityId: string | null;
-  facilityName: string | null;
-}
+export type StatusTeam = Schemas['TeamSummary'];
 
 /** Places left per role; null = unlimited. */
-export interface OpenPlaces {
-  skaters: number | null;
-  goalies: number | null;
-}
+export type OpenPlaces = Schemas['Open'];
 
 /** An event as statuses, matches and the lobby display show it. */
-export interface StatusEvent {
-  id: string;
-  title: string;
-  startDate: string;
-  facilityId: string | null;
-  facilityName: string | null;
-  /** The rink's IANA zone; null without a rink. */
-  timezone: string | null;
-  open: OpenPlaces;
-  /** Null = unlimited. */
-  maxSkaters: number | null;
-  maxGoalies: number | null;
-  cancelled: boolean;
-  /** The highest level of its teams; null when unknown. */
-  level: UniversalDivision | null;
-}
+export type StatusEvent = Schemas['EventSummary'];
 
-export interface Status {
-  id: string;
-  type: StatusType;
-  entityType: StatusEntityType;
-  /** The person for USER statuses, the poster for TEAM ones. */
-  userId: string | null;
-  teamId: string | null;
-  /** Set on a call for subs for one event. */
-  eventId: string | null;
-  message: string | null;
-  /** Empty = any position. */
-  positions: HockeyPosition[];
-  expiresAt: string;
-  /** Where the person or team sits on the universal scale; null when unknown. */
-  level: UniversalDivision | null;
-  createdAt: string;
-  updatedAt: string;
-  /** The person of a USER status, or who posted a TEAM one. */
-  user: UserSummary | null;
-  team: StatusTeam | null;
-  event: StatusEvent | null;
-}
+export type Status = Schemas['Status'];
 
 export interface MatchEvent extends StatusEvent {
   /** The event's calls for subs that match mine. */
@@ -1047,40 +755,19 @@ export interface MatchEvent extends StatusEvent {
  * (`theirs`), or an event with open places (`theirs` null, `event` set).
  * `id` is `<mine.id>:status:<theirs.id>` or `<mine.id>:event:<eventId>`.
  */
-export interface Match {
-  id: string;
-  mine: Status;
-  theirs: Status | null;
-  event: MatchEvent | null;
-}
+export type Match = Schemas['Match'];
 
 /** The `data` of the `matches` topic's snapshot, and `GET /me/matches`. */
-export interface MatchesDocument {
-  items: Match[];
-}
+export type MatchesDocument = Schemas['Items_Match'];
 
 /** One `update` of the `matches` topic. */
-export type MatchesUpdate =
-  | { op: 'upsert'; match: Match }
-  | { op: 'drop'; statusId: string }
-  | { op: 'drop'; eventId: string };
+export type MatchesUpdate = Schemas['MatchesUpdate'];
 
 /** The `data` of every `spots:<facilityId>` frame: tonight's open places at a rink, soonest first. */
-export interface SpotsDocument {
-  facilityId: string;
-  facilityName: string;
-  timezone: string;
-  events: StatusEvent[];
-}
+export type SpotsDocument = Schemas['Spots'];
 
 /** `POST /events/{id}/take-spot`. */
-export interface TakeSpotReply {
-  status: RsvpStatus;
-  waitlistRank: number | null;
-  version: number;
-  /** My statuses that taking the spot ended (AVAILABLE_TO_SUB, unless kept). */
-  endedStatusIds: string[];
-}
+export type TakeSpotReply = Schemas['TakeSpotReply'];
 
 // ---------------------------------------------------------------- schedules (docs/schedule.md)
 
@@ -1089,77 +776,26 @@ export interface TakeSpotReply {
  * event), or a native league game's availability answer (docs/availability.md
  * › My schedule: ATTENDING = in, DECLINED = out, NOT_ANSWERED).
  */
-export type ScheduleState = 'ATTENDING' | 'WAITLISTED' | 'DECLINED' | 'NOT_ANSWERED';
+export type ScheduleState = Schemas['ScheduleState'];
 
 /** One event or league game of `GET /me/schedule`, `/users/{id}/schedule`, `/teams/{id}/upcoming`. */
-export interface ScheduleItem {
-  kind: 'EVENT' | 'GAME';
-  id: string;
-  title: string;
-  startsAt: string;
-  endsAt: string;
-  /** The rink's IANA zone; null for an event away from any rink. */
-  timeZone: string | null;
-  place: string | null;
-  facilityId: string | null;
-  facilityName: string | null;
-  eventType: EventType | null;
-  /** Games: SCHEDULED, LIVE, FINAL, POSTPONED, CANCELLED; events: SCHEDULED or CANCELLED. */
-  status: string;
-  homeName: string | null;
-  awayName: string | null;
-  homeScore: number | null;
-  awayScore: number | null;
-  teamName: string | null;
-  side: TeamRole | null;
-  seasonName: string | null;
-  /** Only in my own schedule. */
-  myState: ScheduleState | null;
-  /**
-   * A native game on my schedule: the roster my answer belongs to (the one
-   * of its two I play on), where `PUT /rosters/{rosterId}/availability/{id}/players/{me}`
-   * changes it. Null for events and on public schedules.
-   */
-  rosterId: string | null;
-  waitlistRank: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ScheduleItem = Schemas['ScheduleItem'];
 
-export interface Schedule {
-  from: string;
-  to: string;
-  items: ScheduleItem[];
-}
+export type Schedule = Schemas['Schedule'];
 
 /** `GET /me/rosters`: a roster I play on. */
-export interface MyRoster {
-  rosterId: string;
-  rosterName: string;
-  teamId: string;
-  teamName: string;
-  logoUrl: string | null;
-  seasonId: string;
-  seasonName: string;
-  status: 'DRAFT' | 'ACTIVE' | 'ARCHIVED';
-}
+export type MyRoster = Schemas['MyRoster'];
 
 /** `GET /me/calendar-feed`. */
-export interface CalendarFeed {
-  active: boolean;
-  createdAt: string | null;
-}
+export type CalendarFeed = Schemas['CalendarFeed'];
 
 /** `POST /me/calendar-feed`: the path holds the secret, shown this once. */
-export interface NewCalendarFeed {
-  path: string;
-  createdAt: string;
-}
+export type NewCalendarFeed = Schemas['NewCalendarFeed'];
 
 // ---------------------------------------------------------------- availability (docs/availability.md)
 
 /** A player's answer for one game; null on the wire is no answer yet. */
-export type AvailabilityAnswer = 'IN' | 'OUT';
+export type AvailabilityAnswer = Schemas['Answer'];
 
 /**
  * How the board counts a roster's players: skaters (forwards, or no
@@ -1169,94 +805,38 @@ export type AvailabilityAnswer = 'IN' | 'OUT';
 export const AVAILABILITY_GROUPS = ['skaters', 'defence', 'goalies', 'subs'] as const;
 export type AvailabilityGroup = (typeof AVAILABILITY_GROUPS)[number];
 /** A player's group as the wire names it (the enum's UPPER_CASE): `counts` is keyed by its lower case. */
-export type AvailabilityPlayerGroup = Uppercase<AvailabilityGroup>;
+export type AvailabilityPlayerGroup = Schemas['PlayerGroup'];
 
 /** `GET`/`PUT /rosters/{id}/availability-rules`; each field null = off. */
-export interface AvailabilityRules {
-  /** 0–10,080: answers lock this long before puck drop (saying *in*; *out* is still taken, marked late). */
-  lockMinutes: number | null;
-  /** 0–50: skaters + defence (and subs who skate) who are in. */
-  minSkaters: number | null;
-  /** 0–10. */
-  minGoalies: number | null;
-}
+export type AvailabilityRules = Schemas['AvailabilityRules'];
 
-export interface AvailabilityCount {
-  in: number;
-  out: number;
-  noAnswer: number;
-}
+export type AvailabilityCount = Schemas['GroupTally'];
 
-export type AvailabilityCounts = Record<AvailabilityGroup, AvailabilityCount>;
+export type AvailabilityCounts = Schemas['GroupCounts'];
 
 /** How many are missing of each, against the rules' minimums (0 when met or off). */
-export interface AvailabilityShort {
-  skaters: number;
-  goalies: number;
-}
+export type AvailabilityShort = Schemas['Short'];
 
-export interface AvailabilityPlayer {
-  userId: string;
-  username: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  profileImage: string | null;
-  position: HockeyPosition | null;
-  jerseyNumber: number | null;
-  commitmentLevel: RosterCommitment;
-  group: AvailabilityPlayerGroup;
-  answer: AvailabilityAnswer | null;
-  answeredAt: string | null;
-  /** An *out* given after the lock. */
-  late: boolean;
-}
+export type AvailabilityPlayer = Schemas['PlayerAvailability'];
 
 /**
  * One game of a roster with everyone's answers: a native league game
  * (`kind: 'GAME'`, id the game's) or an imported one (`kind: 'EVENT'`, id
  * the event's, whose answers are the players' RSVPs).
  */
-export interface GameAvailability {
-  gameId: string;
-  kind: 'GAME' | 'EVENT';
-  title: string;
-  startsAt: string;
-  /** The rink's IANA zone; null when the server knows none. */
-  timeZone: string | null;
-  place: string | null;
-  side: TeamRole;
-  opponent: string | null;
-  /** When answering *in* stops (null: no lock). */
-  locksAt: string | null;
-  locked: boolean;
-  counts: AvailabilityCounts;
-  short: AvailabilityShort;
-  /** The last nudge (at most one per 15 minutes); null before the first. */
-  nudgedAt: string | null;
-  /** By group (skaters, defence, goalies, subs), then jersey number, then name. */
-  players: AvailabilityPlayer[];
-}
+export type GameAvailability = Schemas['GameAvailability'];
 
 /** `GET /rosters/{id}/availability` and the `availability:{rosterId}` topic's snapshot. */
-export interface AvailabilityBoard {
-  rosterId: string;
-  rules: AvailabilityRules;
-  /** From three hours ago up to 60 days ahead, at most 10, soonest first. */
-  games: GameAvailability[];
-}
+export type AvailabilityBoard = Schemas['Board'];
 
 /**
  * One `update` of the `availability:{rosterId}` topic: one game that
  * changed, or (the rules changed) the whole board but its roster id.
  */
-export type AvailabilityUpdate = { game: GameAvailability } | { rules: AvailabilityRules; games: GameAvailability[] };
+export type AvailabilityUpdate = Schemas['AvailabilityUpdate'];
 
 /** `POST /rosters/{id}/availability/{gameId}/nudge`. */
-export interface NudgeResult {
-  nudged: number;
-  /** Absent (or null) when nobody was left to nudge. */
-  nudgedAt?: string | null;
-}
+export type NudgeResult = Schemas['Nudged'];
 
 // ---------------------------------------------------------------- invites (docs/invites.md)
 
@@ -1310,23 +890,10 @@ export interface InvitePreview {
 export type AcceptResult = 'JOINED' | 'REQUESTED' | 'ALREADY' | 'ATTENDING' | 'WAITLISTED';
 
 /** `POST /invites/{code}/accept`. */
-export interface Accepted {
-  kind: InviteKind;
-  rosterId: string | null;
-  eventId: string | null;
-  result: AcceptResult;
-}
+export type Accepted = Schemas['Accepted'];
 
 /** The body of `POST …/invites`; every field optional (a link for 14 days, 25 uses, by default). */
-export interface NewInviteInput {
-  email?: string;
-  /** 1–30; the server's default is 14. */
-  expiresInDays?: number;
-  /** 1–100; the server's default is 1 with an email, 25 for a link. */
-  maxUses?: number;
-  /** Rosters only (the server refuses it for an event). */
-  requireApproval?: boolean;
-}
+export type NewInviteInput = Schemas['NewInviteInput'];
 
 // ---------------------------------------------------------------- team chat (docs/chat.md)
 
@@ -1393,10 +960,7 @@ export interface ChatsList {
 }
 
 /** `PUT /chats/{id}/read`: my mark as it now stands (it only moves forward) and what is left unread there. */
-export interface ChatReadMark {
-  readSeq: number;
-  unread: number;
-}
+export type ChatReadMark = Schemas['ReadMark'];
 
 /** The `chat:{conversationId}` topic's snapshot; its seq is the conversation's `version`. */
 export interface ChatSnapshot {

@@ -17,6 +17,7 @@ import { atom, getDefaultStore, useAtomValue, type Atom, type ExtractAtomValue, 
 import { atomFamily, type AtomFamily } from 'jotai-family';
 import { randomId } from './random-id';
 import { timeSync as defaultTimeSync, type TimeSync } from './time-sync';
+import type { ServerFrame } from './api/frames';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -35,17 +36,6 @@ export interface TopicState<T = unknown> {
 export interface CommandBody {
   readonly kind: string;
 }
-
-type ServerFrame =
-  | { type: 'snapshot'; topic: string; seq: number; data: unknown }
-  | { type: 'update'; topic: string; seq: number; data: unknown }
-  | { type: 'reply'; id: string; ok: true; data: unknown }
-  | { type: 'reply'; id: string; ok: false; error: { code: string; message: string } }
-  | { type: 'error'; error: { code: string; message: string } }
-  | { type: 'pong'; now?: number; id?: string }
-  // Extensions the server adds in the contract's style:
-  | { type: 'authenticated'; userId: string }
-  | { type: 'unsubscribed'; topic: string; error?: { code: string; message: string } };
 
 /**
  * The command's reply did not arrive in time. It may or may not have been
@@ -697,7 +687,7 @@ export class LiveSocket {
           return;
         }
         if (entry.seq !== null && frame.seq <= entry.seq) return; // stale or duplicate
-        let data = frame.data;
+        let data: unknown = frame.data;
         const merge = byPrefix(topicMerges, frame.topic);
         if (merge) {
           // Nothing held yet (the snapshot is still on its way) is a gap too:

@@ -198,6 +198,7 @@ pub struct Event {
     pub rsvp_rules: rules::EventRules,
     /// Only on single reads by a signed-in viewer.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub viewer: Option<Viewer>,
 }
 

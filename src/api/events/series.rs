@@ -49,6 +49,7 @@ pub enum Scope {
 #[serde(deny_unknown_fields)]
 pub struct ScopeQuery {
     /// `this` (default) or `following` (docs/series.md).
+    #[param(inline)]
     pub scope: Option<Scope>,
 }
 
