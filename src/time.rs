@@ -194,8 +194,21 @@ mod fuzz {
         /// The serde adapters over any JSON value: a time or an error.
         #[test]
         fn the_serde_adapters_take_any_value(value in fuzzing::json_with_keys(&[])) {
-            let _ = rfc3339::deserialize(&value);
-            let _ = rfc3339_opt::deserialize(&value);
+            // A time exactly when the value is text that parses as one;
+            // `null` is no time for the optional form.
+            let parsed = value.as_str().map(parse_rfc3339_checked);
+            match (rfc3339::deserialize(&value), &parsed) {
+                (Ok(ms), Some(Ok(expected))) => prop_assert_eq!(ms, *expected),
+                (Err(_), Some(Err(_)) | None) => {}
+                (got, _) => prop_assert!(false, "{:?} read as {:?}", value, got),
+            }
+            match (rfc3339_opt::deserialize(&value), &parsed) {
+                (Ok(Some(ms)), Some(Ok(expected))) => prop_assert_eq!(ms, *expected),
+                (Ok(None), None) => prop_assert!(value.is_null()),
+                (Err(_), Some(Err(_))) => {}
+                (Err(_), None) => prop_assert!(!value.is_null()),
+                (got, _) => prop_assert!(false, "{:?} read as {:?}", value, got),
+            }
         }
     }
 }

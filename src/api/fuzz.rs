@@ -28,7 +28,17 @@ json_bodies! {
     transfer_ownership: super::staff::TransferOwnership;
     rsvp: RsvpInput;
     game_action: GameActionInput => |body| {
-        let _ = body.into_action(0);
+        // A clock action is pinned to the moment it arrived, or to a tap
+        // within the window before it: never a time from the future.
+        use rinkside_actors::game::{CLOCK_AT_WINDOW_MS, GameAction};
+        let now = 1_000_000;
+        if let GameAction::ClockStart { at }
+        | GameAction::ClockStop { at }
+        | GameAction::ClockSet { at, .. }
+        | GameAction::Intermission { at, .. } = body.into_action(now)
+        {
+            assert!(at.is_some_and(|at| (now - CLOCK_AT_WINDOW_MS..=now).contains(&at)), "pinned at {at:?}");
+        }
         Ok(())
     };
 }
@@ -70,12 +80,68 @@ proptest! {
         }
     }
 
-    /// The other list queries parse or are refused.
+    /// The other list queries parse to exactly what the query says, or are
+    /// refused for a reason the query shows: a field given twice, or a
+    /// value that is not what the field takes.
     #[test]
     fn any_list_query_parses_or_is_refused(events in query_string(EVENTS), schedule in query_string(SCHEDULE)) {
-        let _ = web::Query::<super::events::EventQuery>::from_query(&events);
-        let _ = web::Query::<super::games::TeamScheduleQuery>::from_query(&schedule);
-        let _ = web::Query::<super::games::LeadersQuery>::from_query(&schedule);
+        let pairs = |q: &str| -> Vec<(String, String)> { url::form_urlencoded::parse(q.as_bytes()).into_owned().collect() };
+        let value = |pairs: &[(String, String)], key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        let repeated = |pairs: &[(String, String)], keys: &[&str]| {
+            keys.iter().any(|key| pairs.iter().filter(|(k, _)| k == key).count() > 1)
+        };
+        let unknown = |pairs: &[(String, String)], keys: &[&str]| pairs.iter().any(|(k, _)| !keys.contains(&k.as_str()));
+        // A whole number as docs/openapi.md says a query takes one: decimal
+        // digits fitting an `i64`, optionally followed by a point and zeros.
+        let whole = |v: &str| {
+            let digits = match v.split_once('.') {
+                None => v,
+                Some((digits, zeros)) if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') => digits,
+                Some(_) => return None,
+            };
+            digits.parse::<i64>().ok()
+        };
+        let (schedule_pairs, event_pairs) = (pairs(&schedule), pairs(&events));
+
+        match web::Query::<super::season_views::TeamScheduleQuery>::from_query(&schedule) {
+            Ok(q) => {
+                prop_assert_eq!(&q.season_id, &value(&schedule_pairs, "seasonId"));
+                prop_assert_eq!(&q.cursor, &value(&schedule_pairs, "cursor"));
+                prop_assert_eq!(q.limit, value(&schedule_pairs, "limit").and_then(|v| whole(&v)));
+            }
+            Err(_) => prop_assert!(
+                repeated(&schedule_pairs, SCHEDULE)
+                    || unknown(&schedule_pairs, SCHEDULE)
+                    || value(&schedule_pairs, "limit").is_some_and(|v| whole(&v).is_none()),
+                "refused {:?}", schedule
+            ),
+        }
+        match web::Query::<super::season_views::LeadersQuery>::from_query(&schedule) {
+            Ok(q) => prop_assert_eq!(q.limit, value(&schedule_pairs, "limit").and_then(|v| whole(&v))),
+            Err(_) => prop_assert!(
+                repeated(&schedule_pairs, &["limit"])
+                    || unknown(&schedule_pairs, &["limit"])
+                    || value(&schedule_pairs, "limit").is_some_and(|v| whole(&v).is_none()),
+                "refused {:?}", schedule
+            ),
+        }
+        match web::Query::<super::events::EventQuery>::from_query(&events) {
+            Ok(q) => {
+                prop_assert_eq!(&q.facility_id, &value(&event_pairs, "facilityId"));
+                prop_assert_eq!(&q.season_id, &value(&event_pairs, "seasonId"));
+                prop_assert_eq!(&q.from, &value(&event_pairs, "from"));
+                prop_assert_eq!(q.limit, value(&event_pairs, "limit").and_then(|v| whole(&v)));
+                prop_assert_eq!(q.event_type.map(|t| t.as_str().to_string()), value(&event_pairs, "eventType"));
+            }
+            Err(_) => prop_assert!(
+                repeated(&event_pairs, EVENTS)
+                    || unknown(&event_pairs, EVENTS)
+                    || value(&event_pairs, "limit").is_some_and(|v| whole(&v).is_none())
+                    || value(&event_pairs, "eventType").is_some_and(|v| crate::domain::EventType::parse(&v).is_none())
+                    || value(&event_pairs, "includeCancelled").is_some_and(|v| v != "true" && v != "false"),
+                "refused {:?}", events
+            ),
+        }
     }
 
     /// Naming the field of a refused body reads serde's message, which

@@ -23,6 +23,7 @@ pub mod orgs;
 pub mod posts;
 pub mod rosters;
 pub mod schedule;
+pub mod season_views;
 pub mod seasons;
 pub mod staff;
 pub mod statuses;
@@ -59,6 +60,7 @@ pub fn config(cfg: &mut ServiceConfig) {
         .configure(invites::config)
         .configure(events::config)
         .configure(games::config)
+        .configure(season_views::config)
         .configure(feed::config)
         .configure(notifications::config)
         .configure(posts::config)

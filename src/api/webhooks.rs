@@ -203,8 +203,11 @@ mod fuzz {
         #[test]
         fn any_webhook_body_parses_or_is_refused(raw in json_text(FIELDS)) {
             if let Ok(event) = serde_json::from_slice::<ClerkEvent>(&raw) {
-                let _ = serde_json::from_value::<ClerkUserData>(event.data.clone());
-                let _ = event.data.get("id").and_then(|v| v.as_str());
+                // A user parses only with its text `id`, and keeps it.
+                let id = event.data.get("id").and_then(|v| v.as_str());
+                if let Ok(user) = serde_json::from_value::<ClerkUserData>(event.data.clone()) {
+                    prop_assert_eq!(Some(user.id.as_str()), id);
+                }
             }
         }
     }

@@ -210,7 +210,7 @@ pub struct RsvpCommand {
     #[schema(pattern = "^rsvp$")]
     kind: String,
     event_id: String,
-    #[schema(value_type = crate::commands::event::RsvpAction)]
+    #[schema(value_type = rinkside_actors::event::RsvpAnswer)]
     action: String,
     position: Option<crate::domain::HockeyPosition>,
 }

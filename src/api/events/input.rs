@@ -157,35 +157,7 @@ pub(super) async fn merge(
     f.external_home_team_name = text(input.external_home_team_name, f.external_home_team_name);
     f.external_away_team_name = text(input.external_away_team_name, f.external_away_team_name);
     f.external_rink = text(input.external_rink, f.external_rink);
-    if let Some(s) = input.start_date {
-        match crate::time::parse_rfc3339_checked(&s) {
-            Ok(ms) => match crate::domain::dates::event_start_in_reach(ms, now) {
-                Ok(()) => f.start_date = ms,
-                Err(message) => {
-                    errors.insert("startDate".into(), message);
-                }
-            },
-            Err(message) => {
-                errors.insert("startDate".into(), message.into());
-            }
-        }
-    }
-    if f.start_date == 0 && !errors.contains_key("startDate") {
-        errors.insert("startDate".into(), "is required".into());
-    }
-    match input.end_date {
-        None => {}
-        Some(None) => f.end_date = None,
-        Some(Some(s)) => match crate::time::parse_rfc3339_checked(&s) {
-            Ok(ms) => f.end_date = Some(ms),
-            Err(message) => {
-                errors.insert("endDate".into(), message.into());
-            }
-        },
-    }
-    if f.end_date.is_some_and(|end| end < f.start_date) {
-        errors.insert("endDate".into(), "must not be before the start".into());
-    }
+    apply_dates(&mut f, input.start_date, input.end_date, now, &mut errors);
     if let Some(score) = input.home_score {
         f.home_score = score;
     }
@@ -218,22 +190,74 @@ pub(super) async fn merge(
             f.group_config = serde_json::to_string(&g).ok();
         }
     }
-    check_len(&mut errors, "description", f.description.as_deref(), 4000);
-    check_len(&mut errors, "location", f.location.as_deref(), 200);
-    check_url(&mut errors, "imageUrl", f.image_url.as_deref());
-    for (field, v) in [
-        ("externalHomeTeamName", &f.external_home_team_name),
-        ("externalAwayTeamName", &f.external_away_team_name),
-        ("externalRink", &f.external_rink),
-    ] {
-        check_len(&mut errors, field, v.as_deref(), 120);
-    }
+    check_texts(&f, &mut errors);
     if let Some(facility_id) = &f.facility_id
         && !db::facilities::exists(&db.pool, facility_id).await?
     {
         errors.insert("facilityId".into(), "no such facility".into());
     }
     finish(errors)?;
+    place_in_season(db, me, &mut f).await?;
+    Ok((f, (max_skaters, max_goalies)))
+}
+
+/// The start (required, within reach of `now`) and the end (not before
+/// the start), each refused beside its field.
+fn apply_dates(
+    f: &mut EventFields,
+    start: Option<String>,
+    end: Option<Option<String>>,
+    now: i64,
+    errors: &mut FieldErrors,
+) {
+    if let Some(s) = start {
+        match crate::time::parse_rfc3339_checked(&s) {
+            Ok(ms) => match crate::domain::dates::event_start_in_reach(ms, now) {
+                Ok(()) => f.start_date = ms,
+                Err(message) => {
+                    errors.insert("startDate".into(), message);
+                }
+            },
+            Err(message) => {
+                errors.insert("startDate".into(), message.into());
+            }
+        }
+    }
+    if f.start_date == 0 && !errors.contains_key("startDate") {
+        errors.insert("startDate".into(), "is required".into());
+    }
+    match end {
+        None => {}
+        Some(None) => f.end_date = None,
+        Some(Some(s)) => match crate::time::parse_rfc3339_checked(&s) {
+            Ok(ms) => f.end_date = Some(ms),
+            Err(message) => {
+                errors.insert("endDate".into(), message.into());
+            }
+        },
+    }
+    if f.end_date.is_some_and(|end| end < f.start_date) {
+        errors.insert("endDate".into(), "must not be before the start".into());
+    }
+}
+
+/// Every text field within its length, the image a web address.
+fn check_texts(f: &EventFields, errors: &mut FieldErrors) {
+    check_len(errors, "description", f.description.as_deref(), 4000);
+    check_len(errors, "location", f.location.as_deref(), 200);
+    check_url(errors, "imageUrl", f.image_url.as_deref());
+    for (field, v) in [
+        ("externalHomeTeamName", &f.external_home_team_name),
+        ("externalAwayTeamName", &f.external_away_team_name),
+        ("externalRink", &f.external_rink),
+    ] {
+        check_len(errors, field, v.as_deref(), 120);
+    }
+}
+
+/// An event in a season is at the season's facility, and scheduling it
+/// there is the facility's business.
+async fn place_in_season(db: &Db, me: &AuthUser, f: &mut EventFields) -> AppResult<()> {
     if let Some(season_id) = &f.season_id {
         let season_facility = db::access::season_facility(&db.pool, season_id)
             .await?
@@ -245,5 +269,5 @@ pub(super) async fn merge(
         permissions::check(db, Some(&me.id), Action::ScheduleSeasonEvent { season_id }).await?;
         f.facility_id = Some(season_facility);
     }
-    Ok((f, (max_skaters, max_goalies)))
+    Ok(())
 }

@@ -313,11 +313,36 @@ mod fuzz {
     proptest! {
         #![proptest_config(fuzzing::config(1_000))]
 
-        /// The roster lists' query strings parse or are refused.
+        /// The roster lists' query strings parse to what they say, or are
+        /// refused for what they say wrong: an unknown or repeated field, a
+        /// status that is none, a limit that is no whole number.
         #[test]
         fn any_roster_list_query_parses_or_is_refused(query in query_string(QUERY)) {
-            let _ = web::Query::<super::requests::RequestsQuery>::from_query(&query);
-            let _ = web::Query::<super::listing::TeamRostersQuery>::from_query(&query);
+            let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+            let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+            let wrong = |known: &[&str]| {
+                pairs.iter().any(|(k, _)| !known.contains(&k.as_str()))
+                    || known.iter().any(|key| pairs.iter().filter(|(k, _)| k == key).count() > 1)
+                    || value("limit").is_some_and(|v| v.trim_end_matches('0').trim_end_matches('.').parse::<i64>().is_err() && v.parse::<i64>().is_err())
+            };
+            match web::Query::<super::requests::RequestsQuery>::from_query(&query) {
+                Ok(q) => {
+                    prop_assert_eq!(q.status.map(|s| s.as_str().to_string()), value("status"));
+                    prop_assert_eq!(&q.cursor, &value("cursor"));
+                }
+                Err(_) => prop_assert!(
+                    wrong(&["status", "limit", "cursor"])
+                        || value("status").is_some_and(|s| crate::domain::RequestStatus::parse(&s).is_none()),
+                    "refused {:?}", query
+                ),
+            }
+            match web::Query::<super::listing::TeamRostersQuery>::from_query(&query) {
+                Ok(q) => {
+                    prop_assert_eq!(&q.season_id, &value("seasonId"));
+                    prop_assert_eq!(&q.cursor, &value("cursor"));
+                }
+                Err(_) => prop_assert!(wrong(&["seasonId", "limit", "cursor"]), "refused {:?}", query),
+            }
         }
     }
 }
