@@ -20,7 +20,7 @@ pub use live::{
     SteadyArgs,
 };
 pub use local::{FloorArgs, SidesArgs};
-pub use own_node::{ChaosArgs, HistoryArgs, MarketArgs, ReconnectArgs, SyncArgs};
+pub use own_node::{ChaosArgs, HistoryArgs, MarketArgs, OwnNodeArgs, ReconnectArgs, SyncArgs};
 pub use shared::{BaselineArgs, Database, NetArgs};
 
 #[derive(Debug, Parser)]

@@ -5,8 +5,10 @@ use clap::Args;
 
 use super::{Database, NetArgs};
 
+/// The node a scenario starts: its backend, and the server binary. Shared
+/// by `market` and `history` (flattened, so the flags are theirs).
 #[derive(Debug, Args)]
-pub struct HistoryArgs {
+pub struct OwnNodeArgs {
     /// The backend of the node the scenario starts.
     #[arg(long, value_enum, default_value_t = Database::Sqlite)]
     pub database: Database,
@@ -28,6 +30,12 @@ pub struct HistoryArgs {
     /// The `rinkside` binary (default: the one next to this program).
     #[arg(long)]
     pub server_bin: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    #[command(flatten)]
+    pub node: OwnNodeArgs,
 
     /// Use a running server (dev auth, rate limits off) instead of starting
     /// one.
@@ -71,27 +79,8 @@ pub struct HistoryArgs {
 
 #[derive(Debug, Args)]
 pub struct MarketArgs {
-    /// The backend of the node the scenario starts.
-    #[arg(long, value_enum, default_value_t = Database::Sqlite)]
-    pub database: Database,
-
-    /// PostgreSQL database the run makes a fresh schema in (with
-    /// `--database postgres`; dropped at the end unless --keep).
-    #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/test")]
-    pub database_url: String,
-
-    /// Pool size of the node (`DATABASE_MAX_CONNECTIONS`; default: the
-    /// server's own).
-    #[arg(long)]
-    pub db_connections: Option<u32>,
-
-    /// Keep the SQLite file or the PostgreSQL schema for inspection.
-    #[arg(long)]
-    pub keep: bool,
-
-    /// The `rinkside` binary (default: the one next to this program).
-    #[arg(long)]
-    pub server_bin: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub node: OwnNodeArgs,
 
     /// Use a running server (dev auth, rate limits off) instead of starting
     /// one; the server's CPU is then not watched.

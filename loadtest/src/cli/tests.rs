@@ -55,7 +55,7 @@ fn market_parses_its_options() {
     let Scenario::Market(m) = cli.scenario else {
         panic!("not market");
     };
-    assert_eq!((m.database, m.subs, m.events, m.statuses), (Database::Postgres, 50, 5_000, 10_000));
+    assert_eq!((m.node.database, m.subs, m.events, m.statuses), (Database::Postgres, 50, 5_000, 10_000));
     assert!(m.url.is_none());
 }
 

@@ -23,7 +23,6 @@
 //! subscriber or panic in a node's log.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -34,16 +33,17 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
-use tracing::{info, warn};
+use tracing::info;
 
 use super::Outcome;
+use super::own_node::{RunDatabase, run_dir, server_binary};
 use crate::api::{Api, Attendees, Session, run_tag};
 use crate::chaos_check::{
     Answer, Change, EventFinal, GameFinal, GoalAck, RsvpAck, Side, Unresolved, check_goals, check_rsvps, delivery_lags,
     normalize_event, normalize_game, split_latencies,
 };
 use crate::cli::ChaosArgs;
-use crate::cluster::{Cluster, NodeConfig, PrivateRedis, Schema, redis_kill_clients};
+use crate::cluster::{Cluster, NodeConfig, PrivateRedis, redis_kill_clients};
 use crate::fleet::ErrorTally;
 use crate::net::{Endpoint, Ws, connect_ws};
 use crate::race_check::{GOALIE, SKATER_POSITIONS};
@@ -847,12 +847,6 @@ impl Report {
 
 // ---------------------------------------------------------------- the run
 
-/// The server binary next to this one (`target/release/rinkside`).
-fn default_server_binary() -> Result<PathBuf> {
-    let me = std::env::current_exe().context("locating the load generator")?;
-    Ok(me.with_file_name("rinkside"))
-}
-
 struct Setup {
     organiser: Session,
     users: Vec<Session>,
@@ -918,18 +912,11 @@ pub async fn run(args: ChaosArgs) -> Result<Outcome> {
         bail!("--seconds, --rsvp-rate, --goal-rate, --users and --events must be positive");
     }
     let tag: Arc<str> = Arc::from(run_tag());
-    let binary = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => default_server_binary()?,
-    };
-    if !binary.exists() {
-        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
-    }
-    let log_dir = args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-chaos-{tag}")));
+    let binary = server_binary(args.server_bin.as_ref())?;
+    let log_dir = run_dir(args.log_dir.as_ref(), "chaos", &tag);
 
     // The database and Redis of the run.
-    let schema = Schema::create(&args.database_url, "chaos", &tag)?;
-    info!(schema = %schema.name, "created a fresh schema");
+    let database = RunDatabase::postgres(&args.database_url, "chaos", &tag)?;
     let private_redis = match &args.redis_url {
         Some(_) => None,
         None => Some(PrivateRedis::start(&args.redis_server)?),
@@ -939,15 +926,11 @@ pub async fn run(args: ChaosArgs) -> Result<Outcome> {
     // Ctrl-C drops the run, and with it the cluster (its nodes are killed),
     // so no server is left behind; the schema is dropped below.
     let outcome = tokio::select! {
-        outcome = run_on(&args, &tag, &binary, &log_dir, &schema, &redis_url, private_redis.is_some()) => outcome,
+        outcome = run_on(&args, &tag, &binary, &log_dir, &database, &redis_url, private_redis.is_some()) => outcome,
         _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted")),
     };
     drop(private_redis);
-    if args.keep_schema {
-        info!(schema = %schema.name, "kept the schema");
-    } else if let Err(e) = schema.drop_now() {
-        warn!("dropping schema {}: {e:#}", schema.name);
-    }
+    database.finish(args.keep_schema);
     outcome
 }
 
@@ -957,13 +940,13 @@ async fn run_on(
     tag: &Arc<str>,
     binary: &std::path::Path,
     log_dir: &std::path::Path,
-    schema: &Schema,
+    database: &RunDatabase,
     redis_url: &str,
     own_redis: bool,
 ) -> Result<Outcome> {
     let config = NodeConfig {
         binary: binary.to_path_buf(),
-        database_url: schema.url.clone(),
+        database_url: database.url.clone(),
         redis_url: Some(redis_url.to_owned()),
         db_connections: Some(args.db_connections),
         log_dir: log_dir.to_path_buf(),
@@ -1245,7 +1228,7 @@ async fn run_on(
         nodes: args.nodes,
         seconds: args.seconds,
         log_dir: log_dir.display().to_string(),
-        schema: schema.name.clone(),
+        schema: database.schema_name().unwrap_or_default().to_owned(),
         redis: if own_redis { format!("{redis_url} (private)") } else { redis_url.to_owned() },
         kills,
         redis_drops: drops,

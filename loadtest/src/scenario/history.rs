@@ -15,7 +15,6 @@
 //! its organiser (everyone) and as a player (their own line).
 
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -24,12 +23,12 @@ use chrono::{SecondsFormat, Utc};
 use futures_util::{StreamExt, stream};
 use serde::Serialize;
 use serde_json::{Value, json};
-use tracing::{info, warn};
+use tracing::info;
 
 use super::Outcome;
+use super::own_node::with_own_node;
 use crate::api::{Api, Session, run_tag};
-use crate::cli::{Database, HistoryArgs};
-use crate::cluster::{Cluster, NodeConfig, Schema};
+use crate::cli::HistoryArgs;
 use crate::stats::{Recorder, Summary};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -99,61 +98,12 @@ pub async fn run(args: HistoryArgs) -> Result<Outcome> {
         let report = measure(&args, &tag, url, "external").await?;
         return Ok(outcome(report));
     }
-    let binary = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => super::market::default_server_binary()?,
-    };
-    if !binary.exists() {
-        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
-    }
-    let log_dir = args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-history-{tag}")));
-    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
-    let (database_url, schema, label) = match args.database {
-        Database::Sqlite => (format!("sqlite://{}", log_dir.join("history.db").display()), None, "sqlite".to_string()),
-        Database::Postgres => {
-            let schema = Schema::create(&args.database_url, "history", &tag)?;
-            info!(schema = %schema.name, "created a fresh schema");
-            (schema.url.clone(), Some(schema), "postgres".to_string())
-        }
-    };
-    let config = NodeConfig {
-        binary,
-        database_url,
-        redis_url: None,
-        db_connections: args.db_connections,
-        log_dir: log_dir.clone(),
-        env: Vec::new(),
-    };
-    let result = tokio::select! {
-        r = run_node(&args, &tag, config, &label) => r,
-        _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted")),
-    };
-    if let Some(schema) = schema {
-        if args.keep {
-            info!(schema = %schema.name, "kept the schema");
-        } else if let Err(e) = schema.drop_now() {
-            warn!("dropping schema {}: {e:#}", schema.name);
-        }
-    } else if !args.keep {
-        remove_sqlite(&log_dir);
-    }
-    info!(logs = %log_dir.display(), "node log kept");
-    result.map(outcome)
-}
-
-fn remove_sqlite(dir: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(dir.join(format!("history.db{suffix}")));
-    }
-}
-
-async fn run_node(args: &HistoryArgs, tag: &str, config: NodeConfig, label: &str) -> Result<Report> {
-    let cluster = Cluster::start(config, 1).await?;
-    let url = cluster.urls()[0].clone();
-    info!(%url, pid = ?cluster.nodes[0].pid(), database = label, "node up");
-    let mut report = measure(args, tag, &url, label).await?;
-    report.node_panics = cluster.panics();
-    Ok(report)
+    let (mut report, panics) = with_own_node(&args.node, args.log_dir.as_ref(), "history", &tag, async |node| {
+        measure(&args, &tag, &node.url, node.label).await
+    })
+    .await?;
+    report.node_panics = panics;
+    Ok(outcome(report))
 }
 
 fn outcome(report: Report) -> Outcome {

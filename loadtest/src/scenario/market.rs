@@ -15,7 +15,6 @@
 //! long that took.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -29,9 +28,9 @@ use tokio::task::JoinSet;
 use tracing::{info, warn};
 
 use super::Outcome;
+use super::own_node::with_own_node;
 use crate::api::{Api, Session, run_tag};
-use crate::cli::{Database, MarketArgs};
-use crate::cluster::{Cluster, NodeConfig, Schema};
+use crate::cli::MarketArgs;
 use crate::fleet::ErrorTally;
 use crate::net::{Endpoint, connect_ws, cpu_seconds, raise_nofile};
 use crate::stats::{Recorder, Summary, rate};
@@ -230,12 +229,6 @@ struct Report {
 
 // ---------------------------------------------------------------- the run
 
-/// The server binary next to this one (`target/release/rinkside`).
-pub(crate) fn default_server_binary() -> Result<PathBuf> {
-    let me = std::env::current_exe().context("locating the load generator")?;
-    Ok(me.with_file_name("rinkside"))
-}
-
 pub async fn run(args: MarketArgs) -> Result<Outcome> {
     if args.subs == 0 || args.rounds == 0 || args.facilities == 0 || args.teams == 0 {
         bail!("--subs, --rounds, --facilities and --teams must be positive");
@@ -250,63 +243,12 @@ pub async fn run(args: MarketArgs) -> Result<Outcome> {
         let report = measure(&args, &tag, url, None, "external").await?;
         return Ok(outcome(report));
     }
-    let binary = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => default_server_binary()?,
-    };
-    if !binary.exists() {
-        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
-    }
-    let log_dir = args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-market-{tag}")));
-    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
-    let (database_url, schema, label) = match args.database {
-        Database::Sqlite => (format!("sqlite://{}", log_dir.join("market.db").display()), None, "sqlite".to_string()),
-        Database::Postgres => {
-            let schema = Schema::create(&args.database_url, "market", &tag)?;
-            info!(schema = %schema.name, "created a fresh schema");
-            (schema.url.clone(), Some(schema), "postgres".to_string())
-        }
-    };
-    let config = NodeConfig {
-        binary,
-        database_url,
-        redis_url: None,
-        db_connections: args.db_connections,
-        log_dir: log_dir.clone(),
-        env: Vec::new(),
-    };
-    // Ctrl-C drops the run and with it the node (killed on drop).
-    let result = tokio::select! {
-        r = run_node(&args, &tag, config, &label) => r,
-        _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted")),
-    };
-    if let Some(schema) = schema {
-        if args.keep {
-            info!(schema = %schema.name, "kept the schema");
-        } else if let Err(e) = schema.drop_now() {
-            warn!("dropping schema {}: {e:#}", schema.name);
-        }
-    } else if !args.keep {
-        remove_sqlite(&log_dir);
-    }
-    info!(logs = %log_dir.display(), "node log kept");
-    result.map(outcome)
-}
-
-fn remove_sqlite(dir: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(dir.join(format!("market.db{suffix}")));
-    }
-}
-
-async fn run_node(args: &MarketArgs, tag: &str, config: NodeConfig, label: &str) -> Result<Report> {
-    let cluster = Cluster::start(config, 1).await?;
-    let url = cluster.urls()[0].clone();
-    let pid = cluster.nodes[0].pid();
-    info!(%url, ?pid, database = label, "node up");
-    let mut report = measure(args, tag, &url, pid, label).await?;
-    report.node_panics = cluster.panics();
-    Ok(report)
+    let (mut report, panics) = with_own_node(&args.node, args.log_dir.as_ref(), "market", &tag, async |node| {
+        measure(&args, &tag, &node.url, node.pid, node.label).await
+    })
+    .await?;
+    report.node_panics = panics;
+    Ok(outcome(report))
 }
 
 async fn measure(args: &MarketArgs, tag: &str, url: &str, pid: Option<u32>, label: &str) -> Result<Report> {

@@ -9,6 +9,7 @@ pub mod fanout;
 pub mod feed;
 pub mod history;
 pub mod market;
+pub mod own_node;
 pub mod race;
 pub mod reconnect;
 pub mod scoreboard;

@@ -9,7 +9,6 @@
 //! handshakes as fast as the generator can open them, from the same address
 //! — must still be refused past the handshake bucket.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -23,7 +22,7 @@ use tokio_tungstenite::tungstenite;
 use tracing::info;
 
 use super::Outcome;
-use super::market::default_server_binary;
+use super::own_node::{RunDatabase, make_run_dir, server_binary};
 use crate::api::{Api, run_tag};
 use crate::cli::ReconnectArgs;
 use crate::cluster::{Node, NodeConfig, free_port};
@@ -131,20 +130,12 @@ struct Back {
 
 pub async fn run(args: ReconnectArgs) -> Result<Outcome> {
     raise_nofile(args.sockets + args.flood_concurrency).context("raising the open-file limit")?;
-    let binary = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => default_server_binary()?,
-    };
-    if !binary.exists() {
-        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
-    }
+    let binary = server_binary(args.server_bin.as_ref())?;
     let tag = run_tag();
-    let log_dir: PathBuf =
-        args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-reconnect-{tag}")));
-    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+    let log_dir = make_run_dir(args.log_dir.as_ref(), "reconnect", &tag)?;
     let config = NodeConfig {
         binary,
-        database_url: format!("sqlite://{}", log_dir.join("reconnect.db").display()),
+        database_url: RunDatabase::sqlite(&log_dir, "reconnect").url,
         redis_url: None,
         db_connections: None,
         log_dir: log_dir.clone(),
