@@ -199,6 +199,13 @@ pub struct DeliveryPool {
 }
 
 impl DeliveryPool {
+    /// One run: its marks joined with its subscribers' logs.
+    pub fn of(marks: &[Mark], collector: &Collector) -> Self {
+        let mut pool = Self::default();
+        pool.add(marks, collector);
+        pool
+    }
+
     /// Adds one run: its marks joined with its subscribers' logs.
     pub fn add(&mut self, marks: &[Mark], collector: &Collector) {
         let mut windows: Vec<(Instant, Instant)> = Vec::with_capacity(marks.len());

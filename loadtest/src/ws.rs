@@ -77,6 +77,11 @@ pub fn command_frame(id: &str, command: &Value) -> Message {
     Message::text(json!({ "type": "command", "id": id, "command": command }).to_string())
 }
 
+/// The `seq` of a frame's text, if it has one.
+pub fn seq_of(frame: &str) -> Option<u64> {
+    serde_json::from_str::<Value>(frame).ok()?["seq"].as_u64()
+}
+
 /// Reads the next JSON frame, answering nothing itself (tungstenite answers
 /// WebSocket pings on the next read). `None` when the connection closed.
 pub async fn next_frame(ws: &mut Ws) -> Result<Option<ServerFrame>> {

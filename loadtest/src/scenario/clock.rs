@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tracing::{info, warn};
 
 use super::scoreboard::set_up;
 use super::{Outcome, fleet_options, prepare_sockets, prepare_sockets_over};
 use crate::api::{Api, run_tag};
-use crate::baseline::{FloorClient, FloorProcess, FrameStats, MirrorFrame, data_of, ratio};
+use crate::baseline::{FloorClient, FloorProcess, FrameStats, MirrorFrame, data_of, ratio, times_x};
 use crate::cli::ClockArgs;
 use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
 use crate::display::{DisplayFleet, DisplayFleetOptions, DisplayRecord, ReconnectReport, SyncPlan};
@@ -28,6 +28,7 @@ use crate::game_clock::epoch_ms;
 use crate::net::Endpoint;
 use crate::skew::{DisplayLog, Skew, instants, skew};
 use crate::stats::{Recorder, Summary};
+use crate::ws::seq_of;
 
 /// The target of issue 28: displays agree on the clock within this.
 const SKEW_TARGET_MS: f64 = 100.0;
@@ -326,11 +327,6 @@ fn not_shown_stopped(records: &[DisplayRecord], stops: &[Mark]) -> u64 {
     n
 }
 
-/// The seq of a frame's text.
-fn seq_of(frame: &str) -> Option<u64> {
-    serde_json::from_str::<Value>(frame).ok()?["seq"].as_u64()
-}
-
 /// The stops' update frames as display 0 kept them.
 fn stop_frames(records: &[DisplayRecord], stops: &[Mark]) -> FrameStats {
     let Some(first) = records.first() else {
@@ -402,10 +398,6 @@ async fn floor_round(
         ratio_per_delivery_p50: ratio(r.per_delivery.p50_ms, f.per_delivery.p50_ms),
         deliveries,
     })
-}
-
-fn times_x(r: Option<f64>) -> String {
-    r.map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}×"))
 }
 
 fn target(skew: &Skew) -> &'static str {
