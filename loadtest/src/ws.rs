@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, mpsc, watch};
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::api::RsvpReply;
 use crate::net::{Endpoint, Ws, connect_ws};
 
 /// A frame from the server. Only what the load generator looks at is typed;
@@ -238,6 +239,25 @@ pub struct Reply {
     pub ok: bool,
     pub data: Option<Value>,
     pub error: Option<ErrorBody>,
+}
+
+/// Why an `rsvp` command's reply holds no RSVP.
+#[derive(Debug)]
+pub enum NotRsvp {
+    /// `ok: false`, with the server's error if it gave one.
+    Refused(Option<ErrorBody>),
+    /// `ok: true` but its data is not `{status, waitlistRank, version}`.
+    Unreadable(serde_json::Error),
+}
+
+impl Reply {
+    /// The RSVP an `rsvp` command's reply carries.
+    pub fn rsvp(self) -> Result<RsvpReply, NotRsvp> {
+        if !self.ok {
+            return Err(NotRsvp::Refused(self.error));
+        }
+        serde_json::from_value(self.data.unwrap_or_default()).map_err(NotRsvp::Unreadable)
+    }
 }
 
 impl CommandConn {

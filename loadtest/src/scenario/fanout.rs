@@ -7,20 +7,20 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde::Serialize;
 use serde_json::json;
 use tracing::{info, warn};
 
 use super::{CpuClock, Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
-use crate::api::{Api, RsvpReply, Session, run_tag};
+use crate::api::{Api, Session, run_tag};
 use crate::baseline::{self, Floor, FloorClient, Mirror, Probe, RoundOut, Rounds, Turn};
 use crate::cli::{FanoutArgs, PublishVia};
 use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
 use crate::fleet::{AfterReport, Fleet, OpenReport};
 use crate::net::{Endpoint, SourcePool};
 use crate::stats::{Recorder, Summary};
-use crate::ws::CommandConn;
+use crate::ws::{CommandConn, NotRsvp};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -68,13 +68,15 @@ impl Publisher {
         match self {
             Publisher::Rest { api, token } => Ok(api.rsvp(token, event_id, action, None).await?.version),
             Publisher::Ws(conn) => {
-                let reply = conn.call(&json!({ "kind": "rsvp", "eventId": event_id, "action": action })).await?;
-                if !reply.ok {
-                    bail!("rsvp command refused: {}", reply.error.map(|e| e.to_string()).unwrap_or_default());
+                match conn.call(&json!({ "kind": "rsvp", "eventId": event_id, "action": action })).await?.rsvp() {
+                    Ok(reply) => Ok(reply.version),
+                    Err(NotRsvp::Refused(error)) => {
+                        bail!("rsvp command refused: {}", error.map(|e| e.to_string()).unwrap_or_default())
+                    }
+                    Err(NotRsvp::Unreadable(e)) => {
+                        Err(anyhow::Error::from(e).context("rsvp reply data is not {status, waitlistRank, version}"))
+                    }
                 }
-                let reply: RsvpReply = serde_json::from_value(reply.data.unwrap_or_default())
-                    .context("rsvp reply data is not {status, waitlistRank, version}")?;
-                Ok(reply.version)
             }
             Publisher::Floor { client, mirror } => Ok(Some(client.publish(topic, mirror.update(i)).await?.seq)),
         }

@@ -27,7 +27,7 @@ use tracing::info;
 
 use super::Outcome;
 use super::own_node::with_own_node;
-use crate::api::{Api, Session, run_tag};
+use crate::api::{Api, run_tag};
 use crate::cli::HistoryArgs;
 use crate::stats::{Recorder, Summary};
 
@@ -131,16 +131,7 @@ fn position(i: usize) -> &'static str {
 async fn measure(args: &HistoryArgs, tag: &str, url: &str, label: &str) -> Result<Report> {
     let api = Arc::new(Api::new(url)?);
     let organiser = api.dev_token_retrying(&format!("hist_org_{tag}")).await?.0;
-    let users: Vec<Session> = stream::iter(0..args.users)
-        .map(|i| {
-            let api = api.clone();
-            async move { api.dev_token_retrying(&format!("hist_{tag}_{i}")).await.map(|(s, _)| s) }
-        })
-        .buffered(args.setup_concurrency)
-        .collect::<Vec<_>>()
-        .await
-        .into_iter()
-        .collect::<Result<_>>()?;
+    let users = api.sign_in_many(args.users, args.setup_concurrency, |i| format!("hist_{tag}_{i}")).await?;
     info!(users = users.len(), "signed in");
 
     // The long event: a week out, small limits so the waitlist moves.

@@ -12,7 +12,7 @@
 //! users last asked for: nobody over a limit, everyone whose last answer was
 //! ATTENDING is attending or waitlisted, nobody who declined is listed.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,13 +25,13 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use tracing::{info, warn};
 
-use super::{Outcome, prepare_sockets};
+use super::{Nodes, Outcome, await_ready, prepare_sockets};
 use crate::api::{Api, Attendees, RsvpReply, Session, run_tag};
 use crate::cli::SteadyArgs;
-use crate::net::Endpoint;
+use crate::net::{Endpoint, SourcePool};
 use crate::race_check::{GOALIE, SKATER_POSITIONS};
 use crate::stats::{Recorder, Summary, rate};
-use crate::ws::CommandConn;
+use crate::ws::{CommandConn, NotRsvp};
 
 /// Dev sign-ins and event creations in flight at once (setup, not measured).
 const SETUP_CONCURRENCY: usize = 16;
@@ -116,7 +116,7 @@ fn schedule(users: usize, events: usize, rate: f64, seconds: f64) -> Vec<Vec<(Du
 async fn user(
     plan: UserPlan,
     permit: OwnedSemaphorePermit,
-    ready: mpsc::UnboundedSender<bool>,
+    ready: mpsc::UnboundedSender<Result<(), String>>,
     mut go: watch::Receiver<Option<Instant>>,
 ) -> UserResult {
     let id_prefix = format!("st{}u{}", plan.tag, plan.idx);
@@ -125,11 +125,12 @@ async fn user(
     let mut conn = match opened {
         Ok(c) => c,
         Err(e) => {
-            let _ = ready.send(false);
-            return UserResult { idx: plan.idx, replies: Vec::new(), connect_error: Some(format!("{e:#}")) };
+            let error = format!("{e:#}");
+            let _ = ready.send(Err(error.clone()));
+            return UserResult { idx: plan.idx, replies: Vec::new(), connect_error: Some(error) };
         }
     };
-    let _ = ready.send(true);
+    let _ = ready.send(Ok(()));
     let start = match go.wait_for(Option::is_some).await {
         Ok(s) => s.unwrap_or_else(Instant::now),
         Err(_) => {
@@ -149,10 +150,12 @@ async fn user(
             "action": action,
             "position": plan.position,
         });
-        let reply = match conn.call(&command).await {
-            Ok(r) if r.ok => serde_json::from_value::<RsvpReply>(r.data.unwrap_or_default())
-                .map_err(|e| format!("reply data unreadable: {e}")),
-            Ok(r) => Err(r.error.map(|e| e.code).unwrap_or_else(|| "ok:false without error".into())),
+        let reply = match conn.call(&command).await.map(|r| r.rsvp()) {
+            Ok(Ok(r)) => Ok(r),
+            Ok(Err(NotRsvp::Unreadable(e))) => Err(format!("reply data unreadable: {e}")),
+            Ok(Err(NotRsvp::Refused(error))) => {
+                Err(error.map(|e| e.code).unwrap_or_else(|| "ok:false without error".into()))
+            }
             Err(e) => Err(format!("{e:#}")),
         };
         if reply.is_ok() {
@@ -220,52 +223,88 @@ pub async fn run(args: SteadyArgs) -> Result<Outcome> {
     {
         bail!("--users, --events, --rate and --seconds must all be positive");
     }
-    let mut urls = vec![args.url.clone()];
-    urls.extend(args.url2.clone());
-    let mut endpoints = Vec::new();
-    for u in &urls {
-        endpoints.push(Arc::new(Endpoint::resolve(u).await?));
-    }
-    let sources = prepare_sockets(&args.net, &endpoints[0], args.users)?;
-    let apis: Vec<Api> = endpoints.iter().map(|e| Api::new(e.base_str())).collect::<Result<_>>()?;
-    let api = &apis[0];
-
+    let nodes = Nodes::resolve(&args.url, args.url2.as_ref()).await?;
+    let sources = prepare_sockets(&args.net, &nodes.endpoints[0], args.users)?;
+    let api = &nodes.apis[0];
     let tag: Arc<str> = Arc::from(run_tag());
     let organiser = api.dev_token(&format!("lt{tag}org")).await?;
-    info!(events = args.events, "creating events");
-    let event_ids: Vec<String> =
-        stream::iter(0..args.events)
-            .map(|i| {
-                let (api, token) = (api.clone(), organiser.token.clone());
-                let (skaters, goalies) = (args.skaters, args.goalies);
-                async move {
-                    api.create_event(&token, &format!("Load test: steady #{i}"), Some(skaters), Some(goalies)).await
-                }
-            })
-            .buffered(SETUP_CONCURRENCY)
-            .try_collect()
-            .await?;
-    let event_ids = Arc::new(event_ids);
-
+    let event_ids = Arc::new(create_events(&args, api, &organiser).await?);
     info!(users = args.users, "signing users in");
-    let sessions: Vec<(Session, u32)> = stream::iter(0..args.users)
+    let sessions = Api::sign_in_all(&nodes.apis, args.users, SETUP_CONCURRENCY, |i| format!("lt{tag}s{i}")).await?;
+    let user_ids: Vec<String> = sessions.iter().map(|(s, _)| s.user_id.clone()).collect();
+
+    let (mut tasks, go, connect_failures) = connect_users(&args, &nodes, &sources, sessions, &event_ids, &tag).await?;
+    info!(rate = args.rate, seconds = args.seconds, "go");
+    let start = Instant::now() + LEAD_IN;
+    let _ = go.send(Some(start));
+    let mut heard = Heard::new(start);
+    while let Some(joined) = tasks.join_next().await {
+        match joined {
+            Ok(result) => heard.book(result, &user_ids),
+            Err(e) => heard.violations.push(format!("a user task failed: {e}")),
+        }
+    }
+    let span = heard.last_reply.saturating_duration_since(start);
+
+    let mut docs = Vec::with_capacity(event_ids.len());
+    for id in event_ids.iter() {
+        docs.push(api.attendees(&organiser.token, id).await?);
+    }
+    let mut violations = heard.violations;
+    violations.extend(check(&docs, &heard.last_wish, args.skaters, args.goalies));
+    let ok = heard.latency.count();
+    let report = Report {
+        urls: nodes.urls,
+        events: args.events,
+        users: args.users,
+        target_rate: args.rate,
+        seconds: args.seconds,
+        max_skaters: args.skaters,
+        max_goalies: args.goalies,
+        sent: heard.sent,
+        achieved_rate: rate(ok, span),
+        reply_latency: heard.latency.summary(),
+        outcomes: heard.outcomes,
+        replies_per_commit: if heard.versions.is_empty() { 0.0 } else { ok as f64 / heard.versions.len() as f64 },
+        attending: docs.iter().map(|d| d.attending.len()).sum(),
+        waitlisted: docs.iter().map(|d| d.waitlist.len()).sum(),
+        violations,
+    };
+    let passed = report.violations.is_empty() && ok == report.sent && connect_failures == 0;
+    Ok(Outcome { scenario: "steady", passed, human: report.human(ok), report: serde_json::to_value(&report)? })
+}
+
+/// `--events` events, every one with the same limits.
+async fn create_events(args: &SteadyArgs, api: &Api, organiser: &Session) -> Result<Vec<String>> {
+    info!(events = args.events, "creating events");
+    stream::iter(0..args.events)
         .map(|i| {
-            let api = apis[i % apis.len()].clone();
-            let name = format!("lt{tag}s{i}");
-            async move { api.dev_token_retrying(&name).await }
+            let (api, token) = (api.clone(), organiser.token.clone());
+            let (skaters, goalies) = (args.skaters, args.goalies);
+            async move { api.create_event(&token, &format!("Load test: steady #{i}"), Some(skaters), Some(goalies)).await }
         })
         .buffered(SETUP_CONCURRENCY)
         .try_collect()
-        .await?;
+        .await
+}
 
+/// Every user on its command socket (over the nodes in turn), with its
+/// schedule, waiting for the start instant; returns once each is ready or
+/// failed, with the start's sender and the failures.
+async fn connect_users(
+    args: &SteadyArgs,
+    nodes: &Nodes,
+    sources: &Arc<SourcePool>,
+    sessions: Vec<(Session, u32)>,
+    event_ids: &Arc<Vec<String>>,
+    tag: &Arc<str>,
+) -> Result<(JoinSet<UserResult>, watch::Sender<Option<Instant>>, usize)> {
     let plans = schedule(args.users, args.events, args.rate, args.seconds);
     let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
     let (go_tx, go_rx) = watch::channel(None);
     let semaphore = Arc::new(Semaphore::new(args.net.concurrency.max(1)));
     let mut tasks = JoinSet::new();
-    let mut user_ids = Vec::with_capacity(args.users);
     for (idx, ((session, _), sends)) in sessions.into_iter().zip(plans).enumerate() {
-        user_ids.push(session.user_id.clone());
         let position = if idx % GOALIE_EVERY == GOALIE_EVERY - 1 {
             GOALIE
         } else {
@@ -276,7 +315,7 @@ pub async fn run(args: SteadyArgs) -> Result<Outcome> {
             session,
             position,
             sends,
-            endpoint: endpoints[idx % endpoints.len()].clone(),
+            endpoint: nodes.endpoints[idx % nodes.endpoints.len()].clone(),
             source: sources.next(),
             event_ids: event_ids.clone(),
             tag: tag.clone(),
@@ -285,110 +324,99 @@ pub async fn run(args: SteadyArgs) -> Result<Outcome> {
         tasks.spawn(user(plan, permit, ready_tx.clone(), go_rx.clone()));
     }
     drop(ready_tx);
-    let mut connect_failures = 0usize;
-    for _ in 0..args.users {
-        match ready_rx.recv().await {
-            Some(true) => {}
-            Some(false) => connect_failures += 1,
-            None => break,
-        }
-    }
+    let connect_failures: usize = await_ready(&mut ready_rx, args.users).await.values().sum();
     if connect_failures > 0 {
         warn!(connect_failures, "some users could not connect");
     }
+    Ok((tasks, go_tx, connect_failures))
+}
 
-    info!(rate = args.rate, seconds = args.seconds, "go");
-    let start = Instant::now() + LEAD_IN;
-    let _ = go_tx.send(Some(start));
-    let mut latency = Recorder::new();
-    let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
-    let mut last_wish: HashMap<(usize, String), &'static str> = HashMap::new();
-    let mut versions = std::collections::HashSet::new();
-    let mut sent = 0u64;
-    let mut last_reply = start;
-    let mut violations = Vec::new();
-    while let Some(joined) = tasks.join_next().await {
-        let result = match joined {
-            Ok(r) => r,
-            Err(e) => {
-                violations.push(format!("a user task failed: {e}"));
-                continue;
-            }
-        };
+/// What the users heard back, taken together.
+struct Heard {
+    /// From each RSVP's scheduled send to its reply.
+    latency: Recorder,
+    outcomes: BTreeMap<String, u64>,
+    /// Each user's last acknowledged answer per event.
+    last_wish: HashMap<(usize, String), &'static str>,
+    /// `(event, version)` of every reply: the commits.
+    versions: HashSet<(usize, u64)>,
+    sent: u64,
+    last_reply: Instant,
+    violations: Vec<String>,
+}
+
+impl Heard {
+    fn new(start: Instant) -> Self {
+        Heard {
+            latency: Recorder::new(),
+            outcomes: BTreeMap::new(),
+            last_wish: HashMap::new(),
+            versions: HashSet::new(),
+            sent: 0,
+            last_reply: start,
+            violations: Vec::new(),
+        }
+    }
+
+    /// Takes one user's replies in; `user_ids` by user index.
+    fn book(&mut self, result: UserResult, user_ids: &[String]) {
         if let Some(e) = result.connect_error {
-            *outcomes.entry(format!("connect failed: {e}")).or_default() += 1;
+            *self.outcomes.entry(format!("connect failed: {e}")).or_default() += 1;
         }
         for Sent { event, action, reply, due, got } in result.replies {
-            sent += 1;
+            self.sent += 1;
             match reply {
                 Ok(r) => {
-                    latency.record(got.saturating_duration_since(due));
-                    last_reply = last_reply.max(got);
-                    *outcomes.entry(r.status.clone()).or_default() += 1;
+                    self.latency.record(got.saturating_duration_since(due));
+                    self.last_reply = self.last_reply.max(got);
+                    *self.outcomes.entry(r.status.clone()).or_default() += 1;
                     if let Some(v) = r.version {
-                        versions.insert((event, v));
+                        self.versions.insert((event, v));
                     }
-                    last_wish.insert((event, user_ids[result.idx].clone()), action);
+                    self.last_wish.insert((event, user_ids[result.idx].clone()), action);
                 }
-                Err(e) => *outcomes.entry(format!("error: {e}")).or_default() += 1,
+                Err(e) => *self.outcomes.entry(format!("error: {e}")).or_default() += 1,
             }
         }
     }
-    let span = last_reply.saturating_duration_since(start);
+}
 
-    let mut docs = Vec::with_capacity(event_ids.len());
-    for id in event_ids.iter() {
-        docs.push(api.attendees(&organiser.token, id).await?);
-    }
-    violations.extend(check(&docs, &last_wish, args.skaters, args.goalies));
-    let ok = latency.count();
-    let report = Report {
-        urls,
-        events: args.events,
-        users: args.users,
-        target_rate: args.rate,
-        seconds: args.seconds,
-        max_skaters: args.skaters,
-        max_goalies: args.goalies,
-        sent,
-        achieved_rate: rate(ok, span),
-        reply_latency: latency.summary(),
-        outcomes,
-        replies_per_commit: if versions.is_empty() { 0.0 } else { ok as f64 / versions.len() as f64 },
-        attending: docs.iter().map(|d| d.attending.len()).sum(),
-        waitlisted: docs.iter().map(|d| d.waitlist.len()).sum(),
-        violations,
-    };
-    let passed = report.violations.is_empty() && ok == sent && connect_failures == 0;
-    let mut human = format!(
-        "steady — {} users toggling RSVPs over {} events ({} skater + {} goalie places each) at {:.0}/s for {:.0} s on {}\n",
-        report.users,
-        report.events,
-        report.max_skaters,
-        report.max_goalies,
-        report.target_rate,
-        report.seconds,
-        report.urls.join(" + ")
-    );
-    human.push_str(&format!(
-        "  replies       {:?}\n  throughput    {:.0} replies/s ({ok} of {} sent)\n  reply latency {}   (from the scheduled send)\n  batching      {:.2} replies per commit\n  final         {} attending, {} waitlisted over all events\n",
-        report.outcomes,
-        report.achieved_rate,
-        report.sent,
-        report.reply_latency,
-        report.replies_per_commit,
-        report.attending,
-        report.waitlisted,
-    ));
-    if report.violations.is_empty() {
-        human.push_str("  checks        PASS (no overbooking; every acknowledged answer is what the documents show)\n");
-    } else {
-        human.push_str(&format!("  checks        FAIL — {} violations:\n", report.violations.len()));
-        for v in report.violations.iter().take(VIOLATIONS_SHOWN) {
-            human.push_str(&format!("    - {v}\n"));
+impl Report {
+    /// The text report; `ok` successful replies.
+    fn human(&self, ok: u64) -> String {
+        let report = self;
+        let mut human = format!(
+            "steady — {} users toggling RSVPs over {} events ({} skater + {} goalie places each) at {:.0}/s for {:.0} s on {}\n",
+            report.users,
+            report.events,
+            report.max_skaters,
+            report.max_goalies,
+            report.target_rate,
+            report.seconds,
+            report.urls.join(" + ")
+        );
+        human.push_str(&format!(
+            "  replies       {:?}\n  throughput    {:.0} replies/s ({ok} of {} sent)\n  reply latency {}   (from the scheduled send)\n  batching      {:.2} replies per commit\n  final         {} attending, {} waitlisted over all events\n",
+            report.outcomes,
+            report.achieved_rate,
+            report.sent,
+            report.reply_latency,
+            report.replies_per_commit,
+            report.attending,
+            report.waitlisted,
+        ));
+        if report.violations.is_empty() {
+            human.push_str(
+                "  checks        PASS (no overbooking; every acknowledged answer is what the documents show)\n",
+            );
+        } else {
+            human.push_str(&format!("  checks        FAIL — {} violations:\n", report.violations.len()));
+            for v in report.violations.iter().take(VIOLATIONS_SHOWN) {
+                human.push_str(&format!("    - {v}\n"));
+            }
         }
+        human
     }
-    Ok(Outcome { scenario: "steady", passed, report: serde_json::to_value(&report)?, human })
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! from every node after it ([`Final`]), which must agree.
 
 use anyhow::{Context, Result, bail};
-use futures_util::{StreamExt, TryStreamExt, stream};
 use serde_json::{Value, json};
 
 use crate::api::{Api, Attendees, Session};
@@ -28,15 +27,7 @@ pub async fn set_up(api: &Api, tag: &str, args: &ChaosArgs) -> Result<Setup> {
     for i in 0..args.events {
         events.push(api.create_event(t, &format!("Chaos skate #{i}"), Some(args.skaters), Some(args.goalies)).await?);
     }
-    let users: Vec<Session> = stream::iter(0..args.users)
-        .map(|i| {
-            let api = api.clone();
-            let name = format!("ch{tag}u{i}");
-            async move { api.dev_token_retrying(&name).await.map(|(s, _)| s) }
-        })
-        .buffered(SETUP_CONCURRENCY)
-        .try_collect()
-        .await?;
+    let users = api.sign_in_many(args.users, SETUP_CONCURRENCY, |i| format!("ch{tag}u{i}")).await?;
     let facility = api.create_facility(t, &format!("Chaos Arena {tag}")).await?;
     let season = api.create_season(t, &facility, &format!("Chaos {tag}")).await?;
     let mut rosters = Vec::new();

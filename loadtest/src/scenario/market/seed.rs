@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use futures_util::{StreamExt, TryStreamExt, stream};
+use futures_util::{StreamExt, stream};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tracing::info;
@@ -140,15 +140,7 @@ pub async fn seed(args: &MarketArgs, tag: &str, api: &Api) -> Result<Seeded> {
 /// Captains: own the facilities and teams, host the events.
 async fn sign_in_captains(args: &MarketArgs, tag: &str, api: &Api) -> Result<Vec<Session>> {
     let captain_count = args.teams.div_ceil(TEAMS_PER_CAPTAIN).max(1);
-    stream::iter(0..captain_count)
-        .map(|i| {
-            let api = api.clone();
-            let name = format!("mk{tag}c{i}");
-            async move { api.dev_token_retrying(&name).await.map(|(s, _)| s) }
-        })
-        .buffered(args.setup_concurrency)
-        .try_collect()
-        .await
+    api.sign_in_many(captain_count, args.setup_concurrency, |i| format!("mk{tag}c{i}")).await
 }
 
 /// Events: every third at a facility (hosted by its owner), limits mixed.
