@@ -1,6 +1,8 @@
 //! The WebSocket side of the contract: frames we send and parse, the
-//! subscriber task every fan-out scenario spawns by the thousand, and a
-//! command connection that sends commands and waits for their replies.
+//! subscriber task every fan-out scenario spawns by the thousand, a
+//! signed-in follower of one topic ([`follow`]: `chat`'s screens, `feed`'s
+//! followers), and a command connection that sends commands and waits for
+//! their replies.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -81,6 +83,41 @@ pub fn command_frame(id: &str, command: &Value) -> Message {
 /// The `seq` of a frame's text, if it has one.
 pub fn seq_of(frame: &str) -> Option<u64> {
     serde_json::from_str::<Value>(frame).ok()?["seq"].as_u64()
+}
+
+/// Follows `topic` as `token` until the connection ends or the server
+/// sends an error: says so on `ready` at the snapshot, then sends whatever
+/// `pick` finds in an update frame, stamped when read.
+pub async fn follow<T>(
+    endpoint: &Endpoint,
+    token: &str,
+    topic: &str,
+    ready: mpsc::UnboundedSender<()>,
+    got: mpsc::UnboundedSender<(T, Instant)>,
+    pick: impl Fn(&Value) -> Option<T>,
+) -> Result<()> {
+    let mut ws = connect_ws(endpoint, None).await?;
+    ws.send(auth_frame(token)).await?;
+    ws.send(subscribe_frame(topic)).await?;
+    let mut subscribed = false;
+    while let Some(msg) = ws.next().await {
+        let Message::Text(text) = msg? else { continue };
+        let frame: Value = serde_json::from_str(&text).unwrap_or_default();
+        match frame["type"].as_str() {
+            Some("snapshot") if !subscribed => {
+                subscribed = true;
+                let _ = ready.send(());
+            }
+            Some("update") => {
+                if let Some(found) = pick(&frame) {
+                    let _ = got.send((found, Instant::now()));
+                }
+            }
+            Some("error") => bail!("server error frame: {text}"),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Reads the next JSON frame, answering nothing itself (tungstenite answers
