@@ -9,6 +9,7 @@ pub mod clock;
 pub mod connect;
 pub mod fanout;
 pub mod feed;
+pub mod game;
 pub mod history;
 pub mod market;
 pub mod own_node;

@@ -2,12 +2,13 @@
 //! limited places, users, a started game — and the final state read back
 //! from every node after it ([`Final`]), which must agree.
 
-use anyhow::{Context, Result, bail};
-use serde_json::{Value, json};
+use anyhow::{Context, Result};
+use serde_json::Value;
 
 use crate::api::{Api, Attendees, Session};
 use crate::chaos_check::{normalize_event, normalize_game};
 use crate::cli::ChaosArgs;
+use crate::scenario::game::{Names, set_up_game};
 
 /// Setup calls in flight at once.
 const SETUP_CONCURRENCY: usize = 8;
@@ -28,20 +29,10 @@ pub async fn set_up(api: &Api, tag: &str, args: &ChaosArgs) -> Result<Setup> {
         events.push(api.create_event(t, &format!("Chaos skate #{i}"), Some(args.skaters), Some(args.goalies)).await?);
     }
     let users = api.sign_in_many(args.users, SETUP_CONCURRENCY, |i| format!("ch{tag}u{i}")).await?;
-    let facility = api.create_facility(t, &format!("Chaos Arena {tag}")).await?;
-    let season = api.create_season(t, &facility, &format!("Chaos {tag}")).await?;
-    let mut rosters = Vec::new();
-    for side in ["Home", "Away"] {
-        let team = api.create_team(t, &format!("Chaos {side} {tag}"), &facility).await?;
-        rosters.push(api.create_roster(t, &team, &season, &format!("{side} {tag}")).await?);
-    }
-    let [home, away]: [String; 2] = match rosters.try_into() {
-        Ok(r) => r,
-        Err(_) => bail!("expected two rosters"),
-    };
-    let game_id = api.create_game(t, &home, &away, &season).await?;
-    api.game_action(t, &game_id, json!({"type": "START"})).await?;
-    Ok(Setup { organiser, users, events, game_id, rosters: [home, away] })
+    let names = Names { facility: "Chaos Arena", season: "Chaos", team: "Chaos" };
+    let game = set_up_game(api, &organiser, &names, tag, 0).await?;
+    let [(home, _), (away, _)] = game.sides;
+    Ok(Setup { organiser, users, events, game_id: game.id, rosters: [home, away] })
 }
 
 /// The final state, as the nodes serve it.

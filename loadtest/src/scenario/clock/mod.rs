@@ -26,7 +26,7 @@ use tracing::{info, warn};
 use self::floor::floor_round;
 use self::report::{Report, SyncReport, not_shown_stopped, stop_frames};
 use self::skews::skews;
-use super::scoreboard::set_up;
+use super::game::{LOAD_TEST, set_up_game};
 use super::{Outcome, prepare_sockets_over};
 use crate::api::{Api, run_tag};
 use crate::cli::ClockArgs;
@@ -83,7 +83,7 @@ pub async fn run(args: ClockArgs) -> Result<Outcome> {
     let api = Api::new(&console_url)?;
     let tag = run_tag();
     let keeper = api.dev_token(&format!("lt{tag}clock")).await?;
-    let game = set_up(&api, &keeper, &tag, args.players).await?;
+    let game = set_up_game(&api, &keeper, &LOAD_TEST, &tag, args.players).await?;
     let topic = format!("game:{}", game.id);
     let mut console = Console { api, token: keeper.token, game_id: game.id.clone(), round_trip: Recorder::new() };
 

@@ -1,5 +1,4 @@
-//! The goals of a scoreboard round: the game they are scored in
-//! ([`set_up`], also the `clock` scenario's), who scores them ([`Scorer`]:
+//! The goals of a scoreboard round: who scores them ([`Scorer`]:
 //! Rinkside's score keeper, or the floor sending Rinkside's frames), posted
 //! open loop at a steady rate ([`post_goals`]), and what their answers
 //! came to ([`Scored`]).
@@ -7,52 +6,17 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use serde_json::json;
 use tokio::task::JoinSet;
-use tracing::{info, warn};
+use tracing::warn;
 
-use crate::api::{Api, Session};
+use crate::api::Api;
 use crate::baseline::{FloorClient, Mirror};
 use crate::deliveries::Mark;
 use crate::fleet::ErrorTally;
+use crate::scenario::game::Game;
 use crate::stats::Recorder;
-
-/// Everything the goals need: who scores for whom.
-pub struct Game {
-    pub id: String,
-    /// `(rosterId, player userIds)` for home and away.
-    pub sides: [(String, Vec<String>); 2],
-}
-
-/// A facility, an active season, two rosters of `players` and a started
-/// game between them (also the `clock` scenario's game).
-pub async fn set_up(api: &Api, organiser: &Session, tag: &str, players: usize) -> Result<Game> {
-    let t = &organiser.token;
-    let facility = api.create_facility(t, &format!("Load test rink {tag}")).await?;
-    let season = api.create_season(t, &facility, &format!("Load test season {tag}")).await?;
-    let mut sides = Vec::new();
-    for side in ["Home", "Away"] {
-        let team = api.create_team(t, &format!("Load test {side} {tag}"), &facility).await?;
-        let roster = api.create_roster(t, &team, &season, &format!("{side} {tag}")).await?;
-        let mut ids = Vec::new();
-        for j in 0..players {
-            let player = api.dev_token(&format!("lt{tag}{}{j}", &side[..1].to_lowercase())).await?;
-            let jersey = u32::try_from(j + 1).unwrap_or(99);
-            api.add_player(t, &roster, &player.user_id, jersey).await?;
-            ids.push(player.user_id);
-        }
-        sides.push((roster, ids));
-    }
-    let [home, away]: [(String, Vec<String>); 2] = match sides.try_into() {
-        Ok(s) => s,
-        Err(_) => bail!("expected two rosters"),
-    };
-    let id = api.create_game(t, &home.0, &away.0, &season).await?;
-    let started = api.game_action(t, &id, json!({ "type": "START" })).await?;
-    info!(game_id = %id, status = %started.status, "game started");
-    Ok(Game { id, sides: [home, away] })
-}
 
 /// The GOAL body for goal number `n`: sides alternate, scorers rotate, and
 /// up to `assists` of the players after the scorer assist.

@@ -20,8 +20,8 @@ use serde::Serialize;
 use tracing::{info, warn};
 
 use self::audience::{Audience, ChildSummary};
-pub(super) use self::goals::set_up;
 use self::goals::{Scored, Scorer, post_goals};
+use super::game::{LOAD_TEST, set_up_game};
 use super::{CpuClock, Memory, NodesMemory, Outcome, prepare_sockets_over, rss_after_nodes, rss_before_nodes};
 use crate::api::{Api, Session, run_tag};
 use crate::baseline::{self, Floor, FrameStats, Mirror, Probe, RoundOut, Rounds, Turn};
@@ -174,7 +174,7 @@ impl Target<'_> {
     async fn watched(&self, args: &ScoreboardArgs, setup: &Setup) -> Result<Watched> {
         match self {
             Target::Rinkside { tag } => {
-                let game = Arc::new(set_up(&setup.api, &setup.organiser, tag, args.players).await?);
+                let game = Arc::new(set_up_game(&setup.api, &setup.organiser, &LOAD_TEST, tag, args.players).await?);
                 Ok(Watched {
                     topic: format!("game:{}", game.id),
                     game_id: game.id.clone(),
