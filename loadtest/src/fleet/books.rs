@@ -19,6 +19,7 @@ use crate::deliveries::Collector;
 use crate::stats::{Recorder, rate};
 
 /// A socket's news, as the books keep it.
+#[derive(Debug)]
 pub enum News {
     /// Subscribed (a display: and synced): the handshake's time, from
     /// sending the subscription to being ready, and the snapshot's seq.
@@ -40,6 +41,17 @@ pub enum News {
 /// get there settle a socket.
 pub trait IntoNews {
     fn news(self, opening: bool) -> News;
+}
+
+/// A subscriber's own news: the first subscription and a failure to get
+/// there only settle it while the fleet opens.
+impl IntoNews for News {
+    fn news(self, opening: bool) -> News {
+        match self {
+            News::Subscribed { .. } | News::Failed { .. } if !opening => News::Other,
+            news => news,
+        }
+    }
 }
 
 /// Where a fleet books its sockets' news.

@@ -5,10 +5,12 @@
 //!
 //! - [`books`]: what every fleet does with its sockets' news (this one's
 //!   and the arena displays');
+//! - [`subscriber`]: one subscriber's socket;
 //! - [`reports`]: the error tallies and the connection reports.
 
 pub mod books;
 mod reports;
+mod subscriber;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,11 +20,11 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 use tracing::info;
 
-use self::books::{Books, IntoNews, News, Opening, drain, join_within, open_all, pump_until};
+use self::books::{Books, News, Opening, drain, join_within, open_all, pump_until};
 pub use self::reports::{AfterReport, ErrorTally, OpenReport};
+use self::subscriber::{SubscriberSpec, run_subscriber};
 use crate::deliveries::Collector;
 use crate::net::{Endpoint, SourcePool};
-use crate::ws::{SubEvent, SubscriberSpec, run_subscriber};
 
 /// How long shutting the fleet down may take before we stop waiting for
 /// close handshakes.
@@ -45,28 +47,12 @@ pub struct FleetOptions {
 }
 
 pub struct Fleet {
-    events: mpsc::UnboundedReceiver<SubEvent>,
+    events: mpsc::UnboundedReceiver<News>,
     stop: watch::Sender<bool>,
     tasks: JoinSet<()>,
     pub collector: Collector,
     pub open: OpenReport,
     pub after: AfterReport,
-}
-
-impl IntoNews for SubEvent {
-    fn news(self, opening: bool) -> News {
-        match self {
-            SubEvent::Subscribed { idx, connect, subscribe, seq } if opening => {
-                News::Subscribed { idx, connect, ready: subscribe, seq }
-            }
-            SubEvent::Failed { error } if opening => News::Failed { error },
-            SubEvent::Update { idx, seq, at } => News::Update { idx, seq, at },
-            SubEvent::ServerError { error } => News::ServerError { error },
-            SubEvent::Gone { idx, reason } => News::Gone { idx, reason },
-            // Only produced while opening.
-            SubEvent::Subscribed { .. } | SubEvent::Failed { .. } => News::Other,
-        }
-    }
 }
 
 impl Fleet {
@@ -112,7 +98,7 @@ impl Fleet {
         Ok(fleet)
     }
 
-    fn books(&mut self) -> (&mut mpsc::UnboundedReceiver<SubEvent>, Books<'_>) {
+    fn books(&mut self) -> (&mut mpsc::UnboundedReceiver<News>, Books<'_>) {
         (&mut self.events, Books { collector: &mut self.collector, open: &mut self.open, after: &mut self.after })
     }
 
