@@ -197,31 +197,38 @@ pub async fn run(args: ReconnectArgs) -> Result<Outcome> {
         flood,
     };
     let passed = report.back_within == report.sockets && report.flood.rate_limited > 0;
-    let human = format!(
-        "reconnect — {} signed-out sockets from one address on {}\n\
-         \x20 first connect  all subscribed in {:.0} ms\n\
-         \x20 restart        SIGKILL → answering again in {:.0} ms\n\
-         \x20 back           {} of {} within {} s of the node answering; per socket {}\n\
-         \x20 on the way     {} handshakes answered 429, {} connects refused while down, {} other errors\n\
-         \x20 flood          {} handshakes in {:.1} s from the same address: {} accepted, {} answered 429, {} other\n",
-        report.sockets,
-        report.topic,
-        report.first_all_subscribed_ms,
-        report.restart_ms,
-        report.back_within,
-        report.sockets,
-        report.within_seconds,
-        report.back_after_ready,
-        report.reconnect_rate_limited,
-        report.reconnect_connection_refused,
-        report.reconnect_other_errors,
-        report.flood.attempts,
-        report.flood.seconds,
-        report.flood.accepted,
-        report.flood.rate_limited,
-        report.flood.other_errors,
-    );
+    let human = report.human();
     Ok(Outcome { scenario: "reconnect", passed, report: serde_json::to_value(&report)?, human })
+}
+
+impl Report {
+    fn human(&self) -> String {
+        let report = self;
+        format!(
+            "reconnect — {} signed-out sockets from one address on {}\n\
+             \x20 first connect  all subscribed in {:.0} ms\n\
+             \x20 restart        SIGKILL → answering again in {:.0} ms\n\
+             \x20 back           {} of {} within {} s of the node answering; per socket {}\n\
+             \x20 on the way     {} handshakes answered 429, {} connects refused while down, {} other errors\n\
+             \x20 flood          {} handshakes in {:.1} s from the same address: {} accepted, {} answered 429, {} other\n",
+            report.sockets,
+            report.topic,
+            report.first_all_subscribed_ms,
+            report.restart_ms,
+            report.back_within,
+            report.sockets,
+            report.within_seconds,
+            report.back_after_ready,
+            report.reconnect_rate_limited,
+            report.reconnect_connection_refused,
+            report.reconnect_other_errors,
+            report.flood.attempts,
+            report.flood.seconds,
+            report.flood.accepted,
+            report.flood.rate_limited,
+            report.flood.other_errors,
+        )
+    }
 }
 
 /// Collects up to `n` news until `deadline`.
