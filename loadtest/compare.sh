@@ -18,23 +18,13 @@ pg=${PG_URL:-postgres://postgres@127.0.0.1:5432/test}
 port=8391
 ulimit -n 65536 2>/dev/null || true
 
-start() { # binary label
-  local url
-  if [ "$backend" = postgres ]; then
-    local schema="lt_$(date +%s%N)"
-    psql -q "$pg" -c "CREATE SCHEMA $schema" >/dev/null
-    url="$pg?options=-c%20search_path%3D$schema"
-  else
-    local dir; dir=$(mktemp -d)
-    url="sqlite://$dir/lt.db"
-  fi
-  DATABASE_URL=$url BIND=127.0.0.1:$port AUTH_MODE=dev CLIENT_DIST=/nonexistent RUST_LOG=warn \
-    HTTP_ADDRESS_RATE_PER_SEC=0 HTTP_USER_RATE_PER_SEC=0 WS_HANDSHAKE_RATE_PER_SEC=0 "$1" >/dev/null 2>&1 &
-  server=$!
-  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && return; sleep 0.1; done
-  echo "server $1 did not start" >&2; exit 2
+# shellcheck source=loadtest/servers.sh
+. "$(dirname "$0")/servers.sh"
+start() { # binary
+  fresh_database lt
+  start_server "$1" 100 || { echo "server $1 did not start" >&2; exit 2; }
 }
-stop() { kill "$server"; wait "$server" 2>/dev/null || true; }
+stop() { stop_server; }
 
 run() { # label scenario args...
   local label=$1; shift

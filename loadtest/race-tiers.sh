@@ -25,26 +25,13 @@ for bin in "$server_bin" "$lt"; do
 done
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
+# shellcheck source=loadtest/servers.sh
+. "$(dirname "$0")/servers.sh"
 start() {
-  local url
-  if [ "$backend" = postgres ]; then
-    schema="lt_tiers_$(date +%s%N)"
-    psql -q "$pg" -c "CREATE SCHEMA $schema" >/dev/null
-    url="$pg?options=-c%20search_path%3D$schema"
-  else
-    dir=$(mktemp -d)
-    url="sqlite://$dir/lt.db"
-  fi
-  DATABASE_URL=$url BIND=127.0.0.1:$port AUTH_MODE=dev CLIENT_DIST=/nonexistent RUST_LOG=warn \
-    HTTP_ADDRESS_RATE_PER_SEC=0 HTTP_USER_RATE_PER_SEC=0 WS_HANDSHAKE_RATE_PER_SEC=0 "$server_bin" >/dev/null 2>&1 &
-  server=$!
-  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && return; sleep 0.1; done
-  echo "server did not start" >&2; exit 2
+  fresh_database lt_tiers
+  start_server "$server_bin" 300 || { echo "server did not start" >&2; exit 2; }
 }
-stop() {
-  kill "$server"; wait "$server" 2>/dev/null || true
-  if [ "$backend" = postgres ]; then psql -q "$pg" -c "DROP SCHEMA $schema CASCADE" >/dev/null; else rm -rf "$dir"; fi
-}
+stop() { stop_server; drop_database; }
 
 for round in $(seq "$rounds"); do
   for tiers in A B; do

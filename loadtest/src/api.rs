@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use chrono::{SecondsFormat, Utc};
+use futures_util::{StreamExt, TryStreamExt, stream};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -172,6 +173,37 @@ impl Api {
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// `n` dev users signed in ([`Api::dev_token_retrying`]), `concurrency`
+    /// at a time, user `i` named `name(i)` on `apis[i % len]`, in order;
+    /// each with the retries it took.
+    pub async fn sign_in_all(
+        apis: &[Api],
+        n: usize,
+        concurrency: usize,
+        name: impl Fn(usize) -> String,
+    ) -> Result<Vec<(Session, u32)>> {
+        stream::iter(0..n)
+            .map(|i| {
+                let api = apis[i % apis.len()].clone();
+                let name = name(i);
+                async move { api.dev_token_retrying(&name).await }
+            })
+            .buffered(concurrency)
+            .try_collect()
+            .await
+    }
+
+    /// [`Api::sign_in_all`] on this node, without the retries.
+    pub async fn sign_in_many(
+        &self,
+        n: usize,
+        concurrency: usize,
+        name: impl Fn(usize) -> String,
+    ) -> Result<Vec<Session>> {
+        let signed_in = Self::sign_in_all(std::slice::from_ref(self), n, concurrency, name).await?;
+        Ok(signed_in.into_iter().map(|(s, _)| s).collect())
     }
 
     /// `PUT /users/{id}/follow`.

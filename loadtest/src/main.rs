@@ -11,13 +11,14 @@
 //! - [`cluster`]: server nodes as child processes, a fresh schema, a
 //!   private Redis, and dropping its clients; [`chaos_check`]: the verdict
 //!   on a chaos run (nothing acknowledged lost, every subscriber converged).
-//! - [`fleet`]: thousands of subscriber sockets on one topic;
+//! - [`fleet`]: thousands of subscriber sockets on one topic (and what the
+//!   displays' fleet shares with it);
 //!   [`display`]: arena displays that keep a server-clock offset by
 //!   ping/pong and log every clock message (`clock`).
 //! - [`game_clock`]: the game clock and the offset estimate as a screen
 //!   works them out; [`skew`]: how far apart displays' clocks are.
-//! - [`ws`]: the WebSocket frames of CONTRACT.md, the subscriber task, and a
-//!   command connection.
+//! - [`ws`]: the WebSocket frames of CONTRACT.md, a signed-in follower of
+//!   one topic, and a command connection.
 //! - [`api`]: the REST calls the scenarios make.
 //! - [`deliveries`]: who received which seq when, and the latencies that
 //!   follow; [`race_check`]: the fairness verdict on an RSVP race.

@@ -1,18 +1,20 @@
-//! The WebSocket side of the contract: frames we send and parse, the
-//! subscriber task every fan-out scenario spawns by the thousand, and a
-//! command connection that sends commands and waits for their replies.
+//! The WebSocket side of the contract: frames we send and parse, a
+//! signed-in follower of one topic ([`follow`]: `chat`'s screens, `feed`'s
+//! followers), and a command connection that sends commands and waits for
+//! their replies. (The subscriber fan-out scenarios spawn by the thousand
+//! is [`crate::fleet`]'s.)
 
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::{OwnedSemaphorePermit, mpsc, watch};
+use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::api::RsvpReply;
 use crate::net::{Endpoint, Ws, connect_ws};
 
 /// A frame from the server. Only what the load generator looks at is typed;
@@ -77,6 +79,46 @@ pub fn command_frame(id: &str, command: &Value) -> Message {
     Message::text(json!({ "type": "command", "id": id, "command": command }).to_string())
 }
 
+/// The `seq` of a frame's text, if it has one.
+pub fn seq_of(frame: &str) -> Option<u64> {
+    serde_json::from_str::<Value>(frame).ok()?["seq"].as_u64()
+}
+
+/// Follows `topic` as `token` until the connection ends or the server
+/// sends an error: says so on `ready` at the snapshot, then sends whatever
+/// `pick` finds in an update frame, stamped when read.
+pub async fn follow<T>(
+    endpoint: &Endpoint,
+    token: &str,
+    topic: &str,
+    ready: mpsc::UnboundedSender<()>,
+    got: mpsc::UnboundedSender<(T, Instant)>,
+    pick: impl Fn(&Value) -> Option<T>,
+) -> Result<()> {
+    let mut ws = connect_ws(endpoint, None).await?;
+    ws.send(auth_frame(token)).await?;
+    ws.send(subscribe_frame(topic)).await?;
+    let mut subscribed = false;
+    while let Some(msg) = ws.next().await {
+        let Message::Text(text) = msg? else { continue };
+        let frame: Value = serde_json::from_str(&text).unwrap_or_default();
+        match frame["type"].as_str() {
+            Some("snapshot") if !subscribed => {
+                subscribed = true;
+                let _ = ready.send(());
+            }
+            Some("update") => {
+                if let Some(found) = pick(&frame) {
+                    let _ = got.send((found, Instant::now()));
+                }
+            }
+            Some("error") => bail!("server error frame: {text}"),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Reads the next JSON frame, answering nothing itself (tungstenite answers
 /// WebSocket pings on the next read). `None` when the connection closed.
 pub async fn next_frame(ws: &mut Ws) -> Result<Option<ServerFrame>> {
@@ -97,127 +139,6 @@ pub async fn next_frame(ws: &mut Ws) -> Result<Option<ServerFrame>> {
     }
 }
 
-/// What a subscriber reports to its scenario.
-#[derive(Debug)]
-pub enum SubEvent {
-    /// Snapshot received: handshake time, subscribe-to-snapshot time, seq.
-    Subscribed { idx: usize, connect: Duration, subscribe: Duration, seq: u64 },
-    /// Never got as far as the snapshot.
-    Failed { error: String },
-    /// An update frame, stamped when read.
-    Update { idx: usize, seq: u64, at: Instant },
-    /// An `error` frame after subscribing (the connection stays open).
-    ServerError { error: String },
-    /// Lost after subscribing (not at our request).
-    Gone { idx: usize, reason: String },
-}
-
-/// Everything one subscriber needs; shared parts are `Arc`s so 10k of these
-/// cost little.
-#[derive(Debug, Clone)]
-pub struct SubscriberSpec {
-    pub idx: usize,
-    pub endpoint: Arc<Endpoint>,
-    pub source: Option<IpAddr>,
-    pub token: Option<Arc<str>>,
-    pub topic: Arc<str>,
-    /// Send an application `ping` this often while idle, if set.
-    pub ping_every: Option<Duration>,
-    /// Limit on connect + subscribe.
-    pub timeout: Duration,
-}
-
-/// Connects, subscribes, then reports every update until `stop` flips to
-/// true. `permit` bounds concurrent handshakes and is released once
-/// subscribed.
-pub async fn run_subscriber(
-    spec: SubscriberSpec,
-    events: mpsc::UnboundedSender<SubEvent>,
-    mut stop: watch::Receiver<bool>,
-    permit: OwnedSemaphorePermit,
-) {
-    let idx = spec.idx;
-    let mut ws = match tokio::time::timeout(spec.timeout, connect_and_subscribe(&spec, &events)).await {
-        Ok(Ok(ws)) => ws,
-        Ok(Err(e)) => {
-            let _ = events.send(SubEvent::Failed { error: format!("{e:#}") });
-            return;
-        }
-        Err(_) => {
-            let _ = events.send(SubEvent::Failed { error: "timed out connecting/subscribing".into() });
-            return;
-        }
-    };
-    drop(permit);
-
-    // Far in the future when pings are off, so the select arm never fires.
-    let period = spec.ping_every.unwrap_or(Duration::from_secs(86_400 * 365));
-    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
-    loop {
-        tokio::select! {
-            changed = stop.changed() => {
-                if changed.is_err() || *stop.borrow() {
-                    let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
-                    return;
-                }
-            }
-            _ = ping.tick() => {
-                if let Err(e) = ws.send(ping_frame()).await {
-                    let _ = events.send(SubEvent::Gone { idx, reason: format!("ping: {e}") });
-                    return;
-                }
-            }
-            frame = next_frame(&mut ws) => {
-                let at = Instant::now();
-                match frame {
-                    Ok(Some(ServerFrame::Update { seq })) => {
-                        let _ = events.send(SubEvent::Update { idx, seq, at });
-                    }
-                    Ok(Some(ServerFrame::Error { error })) => {
-                        let _ = events.send(SubEvent::ServerError { error: error.to_string() });
-                    }
-                    Ok(Some(ServerFrame::Unsubscribed { error })) => {
-                        let why = error.map(|e| e.to_string()).unwrap_or_default();
-                        let _ = events.send(SubEvent::Gone { idx, reason: format!("unsubscribed by server: {why}") });
-                        return;
-                    }
-                    Ok(Some(_)) => {}
-                    Ok(None) => {
-                        let _ = events.send(SubEvent::Gone { idx, reason: "connection ended".into() });
-                        return;
-                    }
-                    Err(e) => {
-                        let _ = events.send(SubEvent::Gone { idx, reason: format!("{e:#}") });
-                        return;
-                    }
-                }
-            }
-        }
-    }
-}
-
-async fn connect_and_subscribe(spec: &SubscriberSpec, events: &mpsc::UnboundedSender<SubEvent>) -> Result<Ws> {
-    let started = Instant::now();
-    let mut ws = connect_ws(&spec.endpoint, spec.source).await?;
-    let connect = started.elapsed();
-    let sent = Instant::now();
-    if let Some(token) = &spec.token {
-        ws.send(auth_frame(token)).await.context("send auth")?;
-    }
-    ws.send(subscribe_frame(&spec.topic)).await.context("send subscribe")?;
-    loop {
-        match next_frame(&mut ws).await? {
-            Some(ServerFrame::Snapshot { seq }) => {
-                let _ = events.send(SubEvent::Subscribed { idx: spec.idx, connect, subscribe: sent.elapsed(), seq });
-                return Ok(ws);
-            }
-            Some(ServerFrame::Error { error }) => bail!("server error before snapshot: {error}"),
-            Some(_) => {}
-            None => bail!("connection ended before snapshot"),
-        }
-    }
-}
-
 /// An authenticated connection for sending commands one at a time.
 pub struct CommandConn {
     ws: Ws,
@@ -233,6 +154,25 @@ pub struct Reply {
     pub ok: bool,
     pub data: Option<Value>,
     pub error: Option<ErrorBody>,
+}
+
+/// Why an `rsvp` command's reply holds no RSVP.
+#[derive(Debug)]
+pub enum NotRsvp {
+    /// `ok: false`, with the server's error if it gave one.
+    Refused(Option<ErrorBody>),
+    /// `ok: true` but its data is not `{status, waitlistRank, version}`.
+    Unreadable(serde_json::Error),
+}
+
+impl Reply {
+    /// The RSVP an `rsvp` command's reply carries.
+    pub fn rsvp(self) -> Result<RsvpReply, NotRsvp> {
+        if !self.ok {
+            return Err(NotRsvp::Refused(self.error));
+        }
+        serde_json::from_value(self.data.unwrap_or_default()).map_err(NotRsvp::Unreadable)
+    }
 }
 
 impl CommandConn {

@@ -10,7 +10,8 @@
 //! is one task that drains a bounded queue of frames and answers the
 //! client's frames; sockets have `TCP_NODELAY` and small read buffers.
 //!
-//! One port serves everything (the request head decides, [`http`]):
+//! One port serves everything (the request head decides, [`http`]; one
+//! connection's requests are [`serve`]'s, a WebSocket is [`socket`]'s):
 //!
 //! - `GET /api/v1/ws` — the WebSocket. `subscribe` → `snapshot` (the
 //!   topic's current document), `unsubscribe`, `ping` → `pong`; `auth` is
@@ -26,6 +27,8 @@
 
 pub mod http;
 pub mod hub;
+mod serve;
+mod socket;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -34,19 +37,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
 use serde_json::json;
-use tokio::io::AsyncWriteExt;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
-use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+use tokio::net::TcpListener;
 use tracing::{debug, info, warn};
 
-use self::http::Head;
-use self::hub::{Hub, Outbox};
+use self::hub::Hub;
+use self::serve::serve;
 use crate::cli::FloorArgs;
 use crate::scenario::Outcome;
 
@@ -57,26 +53,8 @@ pub const WS_PATH: &str = "/api/v1/ws";
 /// can open, so the hard limit is what it gets.
 const WANTED_FILE_DESCRIPTORS: usize = 1_000_000;
 
-/// Largest frame a client may send (subscribe and ping are tiny).
-const MAX_CLIENT_FRAME_BYTES: usize = 64 * 1024;
-
 /// Pause after a failed `accept` (out of descriptors, say) before the next.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
-
-const PONG: &str = r#"{"type":"pong"}"#;
-
-/// WebSocket settings for every floor connection.
-fn ws_config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        // tungstenite allocates its read buffer up front (128 KiB by
-        // default); clients only send subscribe and ping frames.
-        .read_buffer_size(4 * 1024)
-        // Write each frame as it comes: frames are already whole messages
-        // and latency is what is measured.
-        .write_buffer_size(0)
-        .max_message_size(Some(MAX_CLIENT_FRAME_BYTES))
-        .max_frame_size(Some(MAX_CLIENT_FRAME_BYTES))
-}
 
 /// How a floor server behaves.
 #[derive(Debug, Clone)]
@@ -161,6 +139,14 @@ pub struct Totals {
     pub frames_skipped: u64,
 }
 
+#[cfg(test)]
+impl State {
+    /// A floor's state with nothing published, for the tests.
+    pub fn for_tests() -> Self {
+        State { hub: Hub::new("{}".into()), queue: 8, connections: Connections::default() }
+    }
+}
+
 impl State {
     fn totals(&self) -> Totals {
         let c = &self.hub.counters;
@@ -171,191 +157,6 @@ impl State {
             frames_queued: c.frames_queued.load(Ordering::Relaxed),
             frames_skipped: c.frames_skipped.load(Ordering::Relaxed),
         }
-    }
-}
-
-/// One TCP connection: HTTP requests (kept alive) until it upgrades to a
-/// WebSocket or closes.
-async fn serve(state: Arc<State>, mut stream: TcpStream) -> Result<()> {
-    stream.set_nodelay(true)?;
-    let mut buf = Vec::with_capacity(1024);
-    loop {
-        let head = match http::read_head(&mut stream, &mut buf).await {
-            Ok(Some(head)) => head,
-            Ok(None) => return Ok(()),
-            Err(e) => {
-                let _ = stream.write_all(http::response(400, "text/plain", &format!("{e:#}"), false).as_bytes()).await;
-                return Err(e);
-            }
-        };
-        if head.path == WS_PATH && head.is_upgrade() {
-            let answer = match http::upgrade_response(&head) {
-                Ok(a) => a,
-                Err(e) => {
-                    let _ =
-                        stream.write_all(http::response(400, "text/plain", &format!("{e:#}"), false).as_bytes()).await;
-                    return Err(e);
-                }
-            };
-            stream.write_all(answer.as_bytes()).await?;
-            // Whatever the client sent after its head is its first frame.
-            let ws = WebSocketStream::from_partially_read(stream, buf, Role::Server, Some(ws_config())).await;
-            return websocket(state, ws).await;
-        }
-        // A body we will not read leaves the connection out of step: close it.
-        let (answer, keep_alive) = match head.content_length() {
-            Ok(len) if len > http::MAX_BODY_BYTES => {
-                (http::response(413, "text/plain", "body too large", false), false)
-            }
-            Ok(len) => {
-                let body = http::read_body(&mut stream, &mut buf, len).await?;
-                (route(&state, &head, &body), head.keep_alive())
-            }
-            Err(e) => (http::response(400, "text/plain", &format!("{e:#}"), false), false),
-        };
-        stream.write_all(answer.as_bytes()).await?;
-        if !keep_alive {
-            return Ok(());
-        }
-    }
-}
-
-/// The plain HTTP endpoints.
-fn route(state: &State, head: &Head, body: &[u8]) -> String {
-    let keep = head.keep_alive();
-    let bad = |message: &str| http::response(400, "application/json", &json!({ "error": message }).to_string(), keep);
-    match (head.method.as_str(), head.path.as_str()) {
-        ("GET", "/healthz") => http::response(200, "text/plain", "ok", keep),
-        ("POST", path @ ("/publish" | "/document")) => {
-            let params = http::query_params(&head.query);
-            let Some(topic) = params.get("topic").filter(|t| !t.is_empty()) else {
-                return bad("topic is required");
-            };
-            let data = match json_body(body) {
-                Ok(d) => d,
-                Err(message) => return bad(&message),
-            };
-            if path == "/document" {
-                let Some(data) = data else { return bad("the document is the body") };
-                state.hub.set_document(topic, data);
-                return http::response(204, "application/json", "", keep);
-            }
-            let bytes = match params.get("bytes").map(|b| b.parse::<usize>()) {
-                None => None,
-                Some(Ok(n)) => Some(n),
-                Some(Err(_)) => return bad("bytes must be a number"),
-            };
-            let published = state.hub.publish(topic, data, bytes);
-            http::response(200, "application/json", &json!(published).to_string(), keep)
-        }
-        (_, "/healthz" | "/publish" | "/document") => http::response(405, "text/plain", "method not allowed", keep),
-        _ => http::response(404, "text/plain", "not found", keep),
-    }
-}
-
-/// The body as JSON text, `None` when empty; an error when it is not JSON.
-fn json_body(body: &[u8]) -> Result<Option<&str>, String> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
-    }
-    let text = std::str::from_utf8(body).map_err(|_| "the body is not UTF-8".to_owned())?;
-    serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| format!("the body is not JSON: {e}"))?;
-    Ok(Some(text.trim()))
-}
-
-/// A frame from a client. Only what the floor acts on is typed; other
-/// fields (`since`, `token`) are accepted and ignored.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum ClientFrame {
-    Auth,
-    Subscribe { topic: String },
-    Unsubscribe { topic: String },
-    Command { id: String },
-    Ping,
-}
-
-fn error_frame(code: &str, message: &str) -> Message {
-    Message::text(json!({ "type": "error", "error": { "code": code, "message": message } }).to_string())
-}
-
-/// One WebSocket: reads the client's frames and drains its queue, in one
-/// task. Leaves every topic it joined when it ends.
-async fn websocket(state: Arc<State>, mut ws: WebSocketStream<TcpStream>) -> Result<()> {
-    let conn = state.connections.next_id.fetch_add(1, Ordering::Relaxed);
-    state.connections.websockets.fetch_add(1, Ordering::Relaxed);
-    state.connections.open.fetch_add(1, Ordering::Relaxed);
-    let (outbox, mut queue) = mpsc::channel::<Utf8Bytes>(state.queue);
-    let mut topics: Vec<String> = Vec::new();
-    let result = async {
-        loop {
-            tokio::select! {
-                frame = queue.recv() => {
-                    // The task holds a sender itself, so the queue never closes.
-                    let Some(frame) = frame else { return Ok(()) };
-                    ws.feed(Message::Text(frame)).await?;
-                    while let Ok(more) = queue.try_recv() {
-                        ws.feed(Message::Text(more)).await?;
-                    }
-                    ws.flush().await?;
-                }
-                message = ws.next() => match message {
-                    None => return Ok(()),
-                    // tungstenite has queued the answering close frame (and
-                    // pongs): send them.
-                    Some(Ok(Message::Close(_))) => {
-                        let _ = ws.flush().await;
-                        return Ok(());
-                    }
-                    Some(Ok(Message::Ping(_))) => ws.flush().await?,
-                    Some(Err(e)) => return Err(anyhow::Error::from(e)),
-                    Some(Ok(Message::Text(text))) => {
-                        if let Some(reply) = client_frame(&state, conn, &outbox, &mut topics, text.as_str()) {
-                            ws.send(reply).await?;
-                        }
-                    }
-                    Some(Ok(Message::Binary(_))) => ws.send(error_frame("bad_frame", "frames are JSON text")).await?,
-                    Some(Ok(_)) => {}
-                },
-            }
-        }
-    }
-    .await;
-    for topic in &topics {
-        state.hub.unsubscribe(topic, conn);
-    }
-    state.connections.open.fetch_sub(1, Ordering::Relaxed);
-    result
-}
-
-/// Acts on one client frame; the direct answer, if any (a snapshot goes
-/// through the queue so it stays in order with the topic's updates).
-fn client_frame(state: &State, conn: u64, outbox: &Outbox, topics: &mut Vec<String>, text: &str) -> Option<Message> {
-    match serde_json::from_str::<ClientFrame>(text) {
-        Ok(ClientFrame::Auth) => None,
-        Ok(ClientFrame::Ping) => Some(Message::text(PONG)),
-        Ok(ClientFrame::Subscribe { topic }) => {
-            if !state.hub.subscribe(&topic, conn, outbox) {
-                return Some(error_frame("too_slow", "the connection's queue is full"));
-            }
-            if !topics.contains(&topic) {
-                topics.push(topic);
-            }
-            None
-        }
-        Ok(ClientFrame::Unsubscribe { topic }) => {
-            state.hub.unsubscribe(&topic, conn);
-            topics.retain(|t| *t != topic);
-            None
-        }
-        Ok(ClientFrame::Command { id }) => Some(Message::text(
-            json!({
-                "type": "reply", "id": id, "ok": false,
-                "error": { "code": "unsupported", "message": "the floor server runs no commands" }
-            })
-            .to_string(),
-        )),
-        Err(e) => Some(error_frame("bad_frame", &e.to_string())),
     }
 }
 
@@ -420,6 +221,9 @@ pub async fn run(args: FloorArgs) -> Result<Outcome> {
 
 #[cfg(test)]
 mod tests {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
     use super::*;
     use crate::net::{Endpoint, connect_ws};
     use crate::ws::{ServerFrame, next_frame, ping_frame, subscribe_frame};
@@ -429,59 +233,6 @@ mod tests {
         let addr: SocketAddr = "127.0.0.1:40123".parse().unwrap();
         assert_eq!(parse_announcement(&announcement(addr)), Some(addr));
         assert_eq!(parse_announcement("nothing here"), None);
-    }
-
-    #[test]
-    fn bodies_must_be_json_or_empty() {
-        assert_eq!(json_body(b""), Ok(None));
-        assert_eq!(json_body(b" \n"), Ok(None));
-        assert_eq!(json_body(b" {\"a\":1}\n"), Ok(Some("{\"a\":1}")));
-        assert!(json_body(b"{nope").is_err());
-    }
-
-    fn state() -> State {
-        State { hub: Hub::new("{}".into()), queue: 8, connections: Connections::default() }
-    }
-
-    fn post(query: &str) -> Head {
-        http::parse_head(format!("POST {query} HTTP/1.1\r\n\r\n").as_bytes()).unwrap()
-    }
-
-    #[test]
-    fn publish_needs_a_topic_and_answers_the_seq() {
-        let s = state();
-        assert!(route(&s, &post("/publish"), b"").starts_with("HTTP/1.1 400 "));
-        assert!(route(&s, &post("/publish?topic=t&bytes=many"), b"").starts_with("HTTP/1.1 400 "));
-        let answer = route(&s, &post("/publish?topic=game%3A1&bytes=300"), b"");
-        assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
-        assert!(answer.ends_with(r#"{"frameBytes":300,"seq":1,"skipped":0,"subscribers":0}"#), "{answer}");
-        assert!(route(&s, &post("/document?topic=t"), b"").starts_with("HTTP/1.1 400 "));
-        assert!(route(&s, &post("/document?topic=t"), b"{}").starts_with("HTTP/1.1 204 "));
-        assert!(route(&s, &post("/nowhere"), b"").starts_with("HTTP/1.1 404 "));
-    }
-
-    #[test]
-    fn client_frames_get_the_contract_answers() {
-        let s = state();
-        let (tx, mut rx) = mpsc::channel(4);
-        let mut topics = Vec::new();
-        assert!(client_frame(&s, 1, &tx, &mut topics, r#"{"type":"auth","token":"x"}"#).is_none());
-        assert_eq!(client_frame(&s, 1, &tx, &mut topics, r#"{"type":"ping"}"#), Some(Message::text(PONG)));
-        assert!(client_frame(&s, 1, &tx, &mut topics, r#"{"type":"subscribe","topic":"game:1","since":3}"#).is_none());
-        assert!(rx.try_recv().unwrap().as_str().starts_with(r#"{"type":"snapshot","topic":"game:1","seq":0"#));
-        assert_eq!(topics, ["game:1"]);
-        let Some(Message::Text(reply)) = client_frame(&s, 1, &tx, &mut topics, r#"{"type":"command","id":"c1"}"#)
-        else {
-            panic!("no reply")
-        };
-        assert!(reply.as_str().contains(r#""ok":false"#) && reply.as_str().contains(r#""id":"c1""#));
-        let Some(Message::Text(error)) = client_frame(&s, 1, &tx, &mut topics, "not json") else {
-            panic!("no error frame")
-        };
-        assert!(error.as_str().starts_with(r#"{"error":{"code":"bad_frame""#), "{error}");
-        assert!(client_frame(&s, 1, &tx, &mut topics, r#"{"type":"unsubscribe","topic":"game:1"}"#).is_none());
-        assert!(topics.is_empty());
-        assert_eq!(s.hub.publish("game:1", None, None).subscribers, 0);
     }
 
     /// The whole path a baseline run takes, over real sockets: subscribe →

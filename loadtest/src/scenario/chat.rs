@@ -11,19 +11,21 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use futures_util::{SinkExt, StreamExt, TryStreamExt, stream};
+use futures_util::{StreamExt, TryStreamExt, stream};
 use serde::Serialize;
-use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
-use tokio_tungstenite::tungstenite::Message;
 use tracing::info;
 
-use super::Outcome;
+use super::{Nodes, Outcome};
 use crate::api::{Api, Session, run_tag};
 use crate::cli::ChatArgs;
-use crate::net::{Endpoint, connect_ws, raise_nofile};
+use crate::net::raise_nofile;
 use crate::stats::{Recorder, Summary};
+use crate::ws::follow;
+
+/// How long every screen may take to open.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(120);
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -64,38 +66,14 @@ struct Sent {
     id: Result<Option<String>>,
 }
 
-/// One open screen: follows the conversation and reports each message's
-/// number (the body is `lt {n}`) as it arrives.
-async fn screen(
-    ep: Arc<Endpoint>,
-    token: String,
-    topic: String,
-    ready: mpsc::UnboundedSender<()>,
-    got: mpsc::UnboundedSender<(usize, Instant)>,
-) -> Result<()> {
-    let mut ws = connect_ws(&ep, None).await?;
-    ws.send(Message::text(json!({"type": "auth", "token": token}).to_string())).await?;
-    ws.send(Message::text(json!({"type": "subscribe", "topic": topic}).to_string())).await?;
-    let mut subscribed = false;
-    while let Some(msg) = ws.next().await {
-        let Message::Text(text) = msg? else { continue };
-        let frame: Value = serde_json::from_str(&text).unwrap_or_default();
-        match frame["type"].as_str() {
-            Some("snapshot") if !subscribed => {
-                subscribed = true;
-                let _ = ready.send(());
-            }
-            Some("update") => {
-                let n = frame["data"]["message"]["body"].as_str().and_then(|b| b.strip_prefix("lt ")?.parse().ok());
-                if let Some(n) = n {
-                    let _ = got.send((n, Instant::now()));
-                }
-            }
-            Some("error") => anyhow::bail!("server error frame: {text}"),
-            _ => {}
-        }
-    }
-    Ok(())
+/// An acknowledged message: its number, conversation, when it was sent,
+/// and its id.
+type Acked = (usize, usize, Instant, String);
+
+/// The number of a load-test message (its body is `lt {n}`) in an update
+/// frame.
+fn message_number(frame: &serde_json::Value) -> Option<usize> {
+    frame["data"]["message"]["body"].as_str().and_then(|b| b.strip_prefix("lt ")?.parse().ok())
 }
 
 /// A conversation: an event with `members` people in (its organiser first).
@@ -112,17 +90,12 @@ async fn conversation(api: &Api, tag: &str, c: usize, members: usize) -> Result<
 }
 
 pub async fn run(args: ChatArgs) -> Result<Outcome> {
-    let mut endpoints = vec![Arc::new(Endpoint::resolve(&args.url).await?)];
-    if let Some(url2) = &args.url2 {
-        endpoints.push(Arc::new(Endpoint::resolve(url2).await?));
-    }
-    let apis: Vec<Api> = endpoints.iter().map(|e| Api::new(e.base_str())).collect::<Result<_>>()?;
+    let nodes = Nodes::resolve(&args.url, args.url2.as_ref()).await?;
     let tag = run_tag();
-
     info!(conversations = args.conversations, members = args.members, "seeding conversations");
     let convs: Vec<Conversation> = stream::iter(0..args.conversations)
         .map(|c| {
-            let (api, tag) = (apis[0].clone(), tag.clone());
+            let (api, tag) = (nodes.apis[0].clone(), tag.clone());
             async move { conversation(&api, &tag, c, args.members).await }
         })
         .buffer_unordered(args.setup_concurrency)
@@ -133,24 +106,69 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
     let open = args.open.min(args.members);
     raise_nofile(open * convs.len() + 2 * args.setup_concurrency + usize::try_from(args.rate).unwrap_or(0) * 4 + 2_048)
         .context("raising the open-file limit")?;
-    info!(screens = open * convs.len(), nodes = endpoints.len(), "opening screens");
+    let (mut screens, mut got_rx) = open_screens(&nodes, &convs, open).await?;
+    let total = (u64::from(args.rate) * args.seconds) as usize;
+    let (acked, post_latency, send_errors) = send(&args, &nodes, &convs, &tag, total).await?;
+    let (to_last, missed) = deliveries(&mut got_rx, &acked, open, Duration::from_secs(args.timeout)).await;
+    screens.abort_all();
+    info!("checking every conversation holds each acknowledged message once");
+    let lost = lost(&args, &nodes.apis[0], &convs, &acked).await?;
+
+    let report = Report {
+        urls: nodes.endpoints.iter().map(|e| e.base_str().to_string()).collect(),
+        conversations: convs.len(),
+        members: args.members,
+        open_screens: open * convs.len(),
+        rate_per_sec: args.rate,
+        seconds: args.seconds,
+        sent: total,
+        acknowledged: acked.len(),
+        send_errors,
+        post_latency: post_latency.summary(),
+        to_last_screen: to_last.summary(),
+        deliveries_missed: missed,
+        messages_lost: lost,
+    };
+    let passed = report.send_errors == 0 && report.deliveries_missed == 0 && report.messages_lost == 0;
+    Ok(Outcome { scenario: "chat", passed, human: report.human(), report: serde_json::to_value(&report)? })
+}
+
+/// `open` screens per conversation, its first members', over the nodes in
+/// turn; returns once every one has its snapshot, with the channel they
+/// report messages on.
+async fn open_screens(
+    nodes: &Nodes,
+    convs: &[Conversation],
+    open: usize,
+) -> Result<(JoinSet<Result<()>>, mpsc::UnboundedReceiver<(usize, Instant)>)> {
+    info!(screens = open * convs.len(), nodes = nodes.endpoints.len(), "opening screens");
     let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
-    let (got_tx, mut got_rx) = mpsc::unbounded_channel();
+    let (got_tx, got_rx) = mpsc::unbounded_channel();
     let mut screens = JoinSet::new();
-    for conv in convs.iter() {
+    for conv in convs {
         for (i, m) in conv.members.iter().take(open).enumerate() {
-            let ep = endpoints[i % endpoints.len()].clone();
+            let ep = nodes.endpoints[i % nodes.endpoints.len()].clone();
             let topic = format!("chat:{}", conv.id);
-            screens.spawn(screen(ep, m.token.clone(), topic, ready_tx.clone(), got_tx.clone()));
+            let (token, ready, got) = (m.token.clone(), ready_tx.clone(), got_tx.clone());
+            screens.spawn(async move { follow(&ep, &token, &topic, ready, got, message_number).await });
         }
     }
     for _ in 0..open * convs.len() {
-        tokio::time::timeout(Duration::from_secs(120), ready_rx.recv())
-            .await
-            .context("screens did not open in 120 s")?;
+        tokio::time::timeout(OPEN_TIMEOUT, ready_rx.recv()).await.context("screens did not open in 120 s")?;
     }
+    Ok((screens, got_rx))
+}
 
-    let total = (u64::from(args.rate) * args.seconds) as usize;
+/// Sends `total` messages at `--rate`, from the members in turn, over the
+/// nodes in turn; the acknowledged, their round trips, and the sends that
+/// failed.
+async fn send(
+    args: &ChatArgs,
+    nodes: &Nodes,
+    convs: &Arc<Vec<Conversation>>,
+    tag: &str,
+    total: usize,
+) -> Result<(Vec<Acked>, Recorder, usize)> {
     info!(messages = total, rate = args.rate, "sending");
     let mut senders = JoinSet::new();
     let mut every = tokio::time::interval(Duration::from_secs_f64(1.0 / f64::from(args.rate.max(1))));
@@ -159,7 +177,7 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
         every.tick().await;
         let c = n % convs.len();
         let author = (n / convs.len()) % convs[c].members.len();
-        let (api, convs, tag) = (apis[n % apis.len()].clone(), convs.clone(), tag.clone());
+        let (api, convs, tag) = (nodes.apis[n % nodes.apis.len()].clone(), convs.clone(), tag.to_owned());
         senders.spawn(async move {
             let at = Instant::now();
             let conv = &convs[c];
@@ -170,8 +188,7 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
     }
     let mut post_latency = Recorder::new();
     let mut send_errors = 0usize;
-    // Acknowledged messages: number, conversation, when sent, id.
-    let mut acked: Vec<(usize, usize, Instant, String)> = Vec::new();
+    let mut acked: Vec<Acked> = Vec::new();
     while let Some(done) = senders.join_next().await {
         let sent = done.context("a sender task failed")?;
         match sent.id {
@@ -186,14 +203,24 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
             }
         }
     }
+    Ok((acked, post_latency, send_errors))
+}
 
-    // Deliveries: per message, how many screens had it and when the last did.
+/// Per message, how many screens had it and when the last did (waiting up
+/// to `timeout`): from sending to the last of `open` screens, and the
+/// deliveries missed.
+async fn deliveries(
+    got: &mut mpsc::UnboundedReceiver<(usize, Instant)>,
+    acked: &[Acked],
+    open: usize,
+    timeout: Duration,
+) -> (Recorder, usize) {
     let mut reached: HashMap<usize, (usize, Instant)> = HashMap::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(args.timeout);
+    let deadline = tokio::time::Instant::now() + timeout;
     let wanted = acked.len() * open;
     let mut delivered = 0usize;
     while delivered < wanted {
-        match tokio::time::timeout_at(deadline, got_rx.recv()).await {
+        match tokio::time::timeout_at(deadline, got.recv()).await {
             Ok(Some((n, at))) => {
                 let e = reached.entry(n).or_insert((0, at));
                 e.0 += 1;
@@ -203,10 +230,9 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
             _ => break,
         }
     }
-    screens.abort_all();
     let mut to_last = Recorder::new();
     let mut missed = 0usize;
-    for (n, _, at, _) in &acked {
+    for (n, _, at, _) in acked {
         match reached.get(n) {
             Some((count, last)) => {
                 missed += open.saturating_sub(*count);
@@ -217,70 +243,67 @@ pub async fn run(args: ChatArgs) -> Result<Outcome> {
             None => missed += open,
         }
     }
+    (to_last, missed)
+}
 
-    info!("checking every conversation holds each acknowledged message once");
+/// Acknowledged messages not stored exactly once in their conversation.
+async fn lost(args: &ChatArgs, api: &Api, convs: &Arc<Vec<Conversation>>, acked: &[Acked]) -> Result<usize> {
     let mut by_conv: HashMap<usize, Vec<String>> = HashMap::new();
-    for (_, c, _, id) in &acked {
+    for (_, c, _, id) in acked {
         by_conv.entry(*c).or_default().push(id.clone());
     }
     let lost: Vec<usize> = stream::iter(by_conv)
         .map(|(c, ids)| {
-            let (api, convs) = (apis[0].clone(), convs.clone());
+            let (api, convs) = (api.clone(), convs.clone());
             async move {
-                let conv = &convs[c];
-                let mut stored: HashMap<String, usize> = HashMap::new();
-                let mut before: Option<i64> = None;
-                loop {
-                    let q = before.map(|b| format!("&before={b}")).unwrap_or_default();
-                    let page = api
-                        .get_value(&format!("/api/v1/chats/{}/messages?limit=100{q}", conv.id), &conv.members[0].token)
-                        .await?;
-                    for m in page["items"].as_array().cloned().unwrap_or_default() {
-                        *stored.entry(m["id"].as_str().unwrap_or_default().to_string()).or_default() += 1;
-                    }
-                    match page["nextBefore"].as_i64() {
-                        Some(b) => before = Some(b),
-                        None => break,
-                    }
-                }
+                let stored = stored(&api, &convs[c]).await?;
                 anyhow::Ok(ids.iter().filter(|id| stored.get(*id) != Some(&1)).count())
             }
         })
         .buffer_unordered(args.setup_concurrency)
         .try_collect()
         .await?;
+    Ok(lost.iter().sum())
+}
 
-    let report = Report {
-        urls: endpoints.iter().map(|e| e.base_str().to_string()).collect(),
-        conversations: convs.len(),
-        members: args.members,
-        open_screens: open * convs.len(),
-        rate_per_sec: args.rate,
-        seconds: args.seconds,
-        sent: total,
-        acknowledged: acked.len(),
-        send_errors,
-        post_latency: post_latency.summary(),
-        to_last_screen: to_last.summary(),
-        deliveries_missed: missed,
-        messages_lost: lost.iter().sum(),
-    };
-    let passed = report.send_errors == 0 && report.deliveries_missed == 0 && report.messages_lost == 0;
-    let human = format!(
-        "chat — {} conversations of {} ({} screens open, on {} node(s)), {} messages at {}/s\n  post latency    {}\n  to last screen  {}\n  completeness    {} of {} acknowledged; {} send errors; {} deliveries missed; {} messages lost\n",
-        report.conversations,
-        report.members,
-        report.open_screens,
-        report.urls.len(),
-        report.sent,
-        report.rate_per_sec,
-        report.post_latency,
-        report.to_last_screen,
-        report.acknowledged,
-        report.sent,
-        report.send_errors,
-        report.deliveries_missed,
-        report.messages_lost,
-    );
-    Ok(Outcome { scenario: "chat", passed, report: serde_json::to_value(&report)?, human })
+/// How many times each message id is stored in a conversation, read page
+/// by page.
+async fn stored(api: &Api, conv: &Conversation) -> Result<HashMap<String, usize>> {
+    let mut stored: HashMap<String, usize> = HashMap::new();
+    let mut before: Option<i64> = None;
+    loop {
+        let q = before.map(|b| format!("&before={b}")).unwrap_or_default();
+        let page =
+            api.get_value(&format!("/api/v1/chats/{}/messages?limit=100{q}", conv.id), &conv.members[0].token).await?;
+        for m in page["items"].as_array().cloned().unwrap_or_default() {
+            *stored.entry(m["id"].as_str().unwrap_or_default().to_string()).or_default() += 1;
+        }
+        match page["nextBefore"].as_i64() {
+            Some(b) => before = Some(b),
+            None => break,
+        }
+    }
+    Ok(stored)
+}
+
+impl Report {
+    fn human(&self) -> String {
+        let report = self;
+        format!(
+            "chat — {} conversations of {} ({} screens open, on {} node(s)), {} messages at {}/s\n  post latency    {}\n  to last screen  {}\n  completeness    {} of {} acknowledged; {} send errors; {} deliveries missed; {} messages lost\n",
+            report.conversations,
+            report.members,
+            report.open_screens,
+            report.urls.len(),
+            report.sent,
+            report.rate_per_sec,
+            report.post_latency,
+            report.to_last_screen,
+            report.acknowledged,
+            report.sent,
+            report.send_errors,
+            report.deliveries_missed,
+            report.messages_lost,
+        )
+    }
 }

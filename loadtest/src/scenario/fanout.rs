@@ -7,20 +7,20 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, bail};
 use serde::Serialize;
 use serde_json::json;
 use tracing::{info, warn};
 
 use super::{CpuClock, Memory, Outcome, fleet_options, prepare_sockets, rss_after, rss_before};
-use crate::api::{Api, RsvpReply, Session, run_tag};
-use crate::baseline::{FloorClient, FloorProcess, Mirror, Probe, RoundOut, Server, compare};
+use crate::api::{Api, Session, run_tag};
+use crate::baseline::{self, Floor, FloorClient, Mirror, Probe, RoundOut, Rounds, Turn};
 use crate::cli::{FanoutArgs, PublishVia};
 use crate::deliveries::{DeliveryAnalysis, DeliveryPool, Mark};
 use crate::fleet::{AfterReport, Fleet, OpenReport};
 use crate::net::{Endpoint, SourcePool};
 use crate::stats::{Recorder, Summary};
-use crate::ws::CommandConn;
+use crate::ws::{CommandConn, NotRsvp};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -68,13 +68,15 @@ impl Publisher {
         match self {
             Publisher::Rest { api, token } => Ok(api.rsvp(token, event_id, action, None).await?.version),
             Publisher::Ws(conn) => {
-                let reply = conn.call(&json!({ "kind": "rsvp", "eventId": event_id, "action": action })).await?;
-                if !reply.ok {
-                    bail!("rsvp command refused: {}", reply.error.map(|e| e.to_string()).unwrap_or_default());
+                match conn.call(&json!({ "kind": "rsvp", "eventId": event_id, "action": action })).await?.rsvp() {
+                    Ok(reply) => Ok(reply.version),
+                    Err(NotRsvp::Refused(error)) => {
+                        bail!("rsvp command refused: {}", error.map(|e| e.to_string()).unwrap_or_default())
+                    }
+                    Err(NotRsvp::Unreadable(e)) => {
+                        Err(anyhow::Error::from(e).context("rsvp reply data is not {status, waitlistRank, version}"))
+                    }
                 }
-                let reply: RsvpReply = serde_json::from_value(reply.data.unwrap_or_default())
-                    .context("rsvp reply data is not {status, waitlistRank, version}")?;
-                Ok(reply.version)
             }
             Publisher::Floor { client, mirror } => Ok(Some(client.publish(topic, mirror.update(i)).await?.seq)),
         }
@@ -114,7 +116,11 @@ impl Setup {
 /// Which server a round runs against.
 enum Target<'a> {
     Rinkside,
-    Floor { floor: &'a FloorProcess, endpoint: Arc<Endpoint>, client: FloorClient, mirror: Arc<Mirror> },
+    /// The floor, sending what Rinkside's round before received.
+    Floor {
+        floor: &'a Floor<'a>,
+        mirror: Arc<Mirror>,
+    },
 }
 
 /// How a round runs.
@@ -129,78 +135,101 @@ struct Plan {
     memory: bool,
 }
 
-pub async fn run(args: FanoutArgs) -> Result<Outcome> {
-    let setup = Setup::prepare(&args).await?;
-    if !args.baseline.baseline {
-        let plan = Plan { probe: false, first_change: 0, memory: true };
-        let out = run_round(&args, &setup, &Target::Rinkside, plan).await?;
-        return Ok(Outcome {
-            scenario: "fanout",
-            passed: out.passed,
-            report: serde_json::to_value(&out.report)?,
-            human: out.human,
-        });
-    }
-
-    let floor = FloorProcess::start().await?;
-    let result = run_baseline(&args, &setup, &floor).await;
-    floor.stop().await;
-    result
+/// The scenario's rounds, for [`baseline::run`].
+struct Fanout<'a> {
+    args: &'a FanoutArgs,
+    setup: Setup,
 }
 
-/// Rinkside and the floor in turns; the report is Rinkside's first round
-/// plus the comparison.
-async fn run_baseline(args: &FanoutArgs, setup: &Setup, floor: &FloorProcess) -> Result<Outcome> {
-    let client = FloorClient::new(&floor.url)?;
-    let floor_ep = Arc::new(Endpoint::resolve(&floor.url).await?);
-    let mut rounds = Vec::new();
-    let mut first: Option<RoundOut<Report>> = None;
-    for round in 1..=args.baseline.rounds.max(1) {
-        info!(round, "baseline: Rinkside's round");
-        // Memory in the first round only: later ones reuse what the
-        // allocator kept, and their RSS difference understates.
-        let plan = Plan { probe: true, first_change: (round - 1) * args.updates, memory: round == 1 };
-        let mut out = run_round(args, setup, &Target::Rinkside, plan).await?;
-        let rinkside = out.take_round(Server::Rinkside, round, &args.url);
-        let mirror = Arc::new(Mirror::from_captured(&rinkside.captured)?);
-        rounds.push(rinkside);
-        first.get_or_insert(out);
+pub async fn run(args: FanoutArgs) -> Result<Outcome> {
+    let setup = Setup::prepare(&args).await?;
+    baseline::run(&Fanout { args: &args, setup }, &args.baseline).await
+}
 
-        info!(round, "baseline: the floor's round");
-        let target = Target::Floor { floor, endpoint: floor_ep.clone(), client: client.clone(), mirror };
-        let mut out = run_round(args, setup, &target, Plan { first_change: 0, ..plan }).await?;
-        rounds.push(out.take_round(Server::Floor, round, &floor.url));
+impl Rounds for Fanout<'_> {
+    type Report = Report;
+    const SCENARIO: &'static str = "fanout";
+
+    fn rinkside_url(&self) -> String {
+        self.args.url.clone()
     }
-    let comparison = compare(&floor.url, floor.pid, &rounds);
-    let first = first.ok_or_else(|| anyhow!("no round ran"))?;
-    let mut report = serde_json::to_value(&first.report)?;
-    report["baseline"] = serde_json::to_value(&comparison)?;
-    Ok(Outcome {
-        scenario: "fanout",
-        passed: rounds.iter().all(|r| r.passed),
-        report,
-        human: format!("{}{}", first.human, comparison.human()),
-    })
+
+    async fn rinkside(&self, turn: Turn) -> Result<RoundOut<Report>> {
+        let plan = Plan {
+            probe: turn.baseline,
+            first_change: (turn.round - 1) * self.args.updates,
+            memory: turn.measures_memory(),
+        };
+        run_round(self.args, &self.setup, &Target::Rinkside, plan).await
+    }
+
+    async fn floor(&self, turn: Turn, floor: &Floor<'_>, mirror: Arc<Mirror>, _: &Report) -> Result<RoundOut<Report>> {
+        let plan = Plan { probe: true, first_change: 0, memory: turn.measures_memory() };
+        run_round(self.args, &self.setup, &Target::Floor { floor, mirror }, plan).await
+    }
+}
+
+/// Where a round's subscribers connect.
+struct Watched {
+    endpoint: Arc<Endpoint>,
+    url: String,
+    /// The server's pid, for its memory and CPU time.
+    pid: Option<u32>,
+}
+
+impl Target<'_> {
+    /// The server the subscribers watch; the floor gets Rinkside's
+    /// snapshot document first.
+    async fn watched(&self, args: &FanoutArgs, setup: &Setup) -> Result<Watched> {
+        match self {
+            Target::Rinkside => {
+                Ok(Watched { endpoint: setup.sub_ep.clone(), url: args.url.clone(), pid: args.server_pid })
+            }
+            Target::Floor { floor, mirror } => {
+                if let Some(doc) = &mirror.snapshot_data {
+                    floor.client.set_document(&setup.topic, doc).await?;
+                }
+                // The floor's memory is measured when Rinkside's is.
+                let pid = args.server_pid.map(|_| floor.process.pid);
+                Ok(Watched { endpoint: floor.endpoint.clone(), url: floor.process.url.clone(), pid })
+            }
+        }
+    }
+
+    /// Who makes the changes, where, and how (for the report).
+    async fn publisher(&self, args: &FanoutArgs, setup: &Setup) -> Result<(Publisher, String, &'static str)> {
+        let token = &setup.organiser.token;
+        Ok(match self {
+            Target::Rinkside => match args.publish_via {
+                PublishVia::Rest => (
+                    Publisher::Rest { api: setup.api.clone(), token: token.clone() },
+                    setup.publish_url.clone(),
+                    "rest",
+                ),
+                PublishVia::Ws => {
+                    let id_prefix = format!("fan{}", setup.tag);
+                    let conn = CommandConn::open(&setup.pub_ep, setup.sources.next(), token, id_prefix).await?;
+                    (Publisher::Ws(Box::new(conn)), setup.publish_url.clone(), "ws")
+                }
+            },
+            Target::Floor { floor, mirror } => (
+                Publisher::Floor { client: floor.client.clone(), mirror: mirror.clone() },
+                floor.process.url.clone(),
+                "floor",
+            ),
+        })
+    }
 }
 
 /// One round: subscribers on the target, `--updates` changes one at a
 /// time.
 async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: Plan) -> Result<RoundOut<Report>> {
-    let (endpoint, subscribe_url, pid) = match target {
-        Target::Rinkside => (setup.sub_ep.clone(), args.url.clone(), args.server_pid),
-        Target::Floor { floor, endpoint, client, mirror } => {
-            if let Some(doc) = &mirror.snapshot_data {
-                client.set_document(&setup.topic, doc).await?;
-            }
-            // The floor's memory is measured when Rinkside's is.
-            (endpoint.clone(), floor.url.clone(), args.server_pid.map(|_| floor.pid))
-        }
-    };
+    let watched = target.watched(args, setup).await?;
     let token = &setup.organiser.token;
-    let before = rss_before(pid.filter(|_| plan.memory));
+    let before = rss_before(watched.pid.filter(|_| plan.memory));
     let mut fleet = Fleet::open(fleet_options(
         &args.net,
-        endpoint.clone(),
+        watched.endpoint.clone(),
         setup.sources.clone(),
         args.subscribers,
         Some(token),
@@ -209,42 +238,79 @@ async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: 
     .await?;
     let memory = rss_after(before, fleet.open.subscribed).await;
     let probe = match plan.probe {
-        true => {
-            Some(Probe::open(&endpoint, setup.sources.next(), Some(token), &setup.topic, args.net.timeout()).await?)
-        }
+        true => Some(
+            Probe::open(&watched.endpoint, setup.sources.next(), Some(token), &setup.topic, args.net.timeout()).await?,
+        ),
         false => None,
     };
+    let (mut publisher, publish_url, publish_via) = target.publisher(args, setup).await?;
 
-    let (mut publisher, publish_url, publish_via) = match target {
-        Target::Rinkside => match args.publish_via {
-            PublishVia::Rest => {
-                (Publisher::Rest { api: setup.api.clone(), token: token.clone() }, setup.publish_url.clone(), "rest")
-            }
-            PublishVia::Ws => (
-                Publisher::Ws(Box::new(
-                    CommandConn::open(&setup.pub_ep, setup.sources.next(), token, format!("fan{}", setup.tag)).await?,
-                )),
-                setup.publish_url.clone(),
-                "ws",
-            ),
-        },
-        Target::Floor { floor, client, mirror, .. } => {
-            (Publisher::Floor { client: client.clone(), mirror: mirror.clone() }, floor.url.clone(), "floor")
-        }
+    info!(updates = args.updates, url = %watched.url, "making changes one at a time");
+    let cpu = CpuClock::start(watched.pid);
+    let changes = make_changes(args, setup, &mut fleet, &mut publisher, plan.first_change).await?;
+    let cpu_seconds = CpuClock::stop(cpu);
+    if let Publisher::Ws(conn) = publisher {
+        conn.close().await;
+    }
+    let captured = match probe {
+        Some(p) => Some(p.finish(args.updates).await),
+        None => None,
     };
+    fleet.shutdown().await;
 
-    let mut marks = Vec::with_capacity(args.updates);
-    let mut round_trip = Recorder::new();
-    let mut timed_out = 0usize;
+    let pool = DeliveryPool::of(&changes.marks, &fleet.collector);
+    let seq_not_matching_version = changes.marks.iter().filter(|m| !fleet.collector.anyone_saw_exactly(m.seq)).count();
+    let report = Report {
+        subscribe_url: watched.url,
+        publish_url,
+        publish_via: publish_via.to_owned(),
+        event_id: setup.event_id.clone(),
+        open: fleet.open.clone(),
+        memory,
+        updates_requested: args.updates,
+        updates_completed: args.updates - changes.timed_out,
+        updates_timed_out: changes.timed_out,
+        publish_round_trip: changes.round_trip.summary(),
+        deliveries: pool.analysis(),
+        seq_not_matching_version,
+        after: fleet.after.clone(),
+    };
+    let passed = report.open.failed == 0
+        && report.updates_timed_out == 0
+        && report.deliveries.missed == 0
+        && report.seq_not_matching_version == 0
+        && report.after.clean();
+    let human = human(&report);
+    let memory = report.memory.clone();
+    Ok(RoundOut { report, passed, human, pool, requests: changes.round_trip, captured, memory, cpu_seconds })
+}
+
+/// The changes of a round, each waited for until it reached every
+/// subscriber (or timed out).
+struct Changes {
+    marks: Vec<Mark>,
+    /// Round trips of the change requests.
+    round_trip: Recorder,
+    timed_out: usize,
+}
+
+/// Makes `--updates` changes one at a time, the first of them the run's
+/// `first_change`th.
+async fn make_changes(
+    args: &FanoutArgs,
+    setup: &Setup,
+    fleet: &mut Fleet,
+    publisher: &mut Publisher,
+    first_change: usize,
+) -> Result<Changes> {
+    let mut changes = Changes { marks: Vec::with_capacity(args.updates), round_trip: Recorder::new(), timed_out: 0 };
     let mut prev_seq = fleet.collector.min_seq().unwrap_or(0);
     let timeout = Duration::from_secs(args.update_timeout.max(1));
     let step = (args.updates / 10).max(1);
-    info!(updates = args.updates, url = %subscribe_url, "making changes one at a time");
-    let cpu = CpuClock::start(pid);
     for i in 0..args.updates {
         let sent_at = Instant::now();
-        let version = publisher.change(&setup.event_id, &setup.topic, i, plan.first_change + i).await?;
-        round_trip.record(sent_at.elapsed());
+        let version = publisher.change(&setup.event_id, &setup.topic, i, first_change + i).await?;
+        changes.round_trip.record(sent_at.elapsed());
         let seq = match version {
             Some(v) => v,
             None => {
@@ -256,7 +322,7 @@ async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: 
         fleet.collector.set_target(seq);
         let deadline = tokio::time::Instant::from_std(sent_at) + timeout;
         if !fleet.pump_until(deadline, |c| c.target_settled()).await {
-            timed_out += 1;
+            changes.timed_out += 1;
             warn!(
                 update = i,
                 seq,
@@ -265,48 +331,12 @@ async fn run_round(args: &FanoutArgs, setup: &Setup, target: &Target<'_>, plan: 
                 "change did not reach every subscriber in time"
             );
         }
-        marks.push(Mark { seq, sent_at });
+        changes.marks.push(Mark { seq, sent_at });
         if (i + 1) % step == 0 {
             info!(done = i + 1, of = args.updates, "changes delivered");
         }
     }
-    let cpu_seconds = CpuClock::stop(cpu);
-    if let Publisher::Ws(conn) = publisher {
-        conn.close().await;
-    }
-    let captured = match probe {
-        Some(p) => Some(p.finish(args.updates).await),
-        None => None,
-    };
-    fleet.shutdown().await;
-
-    let mut pool = DeliveryPool::default();
-    pool.add(&marks, &fleet.collector);
-    let deliveries = pool.analysis();
-    let seq_not_matching_version = marks.iter().filter(|m| !fleet.collector.anyone_saw_exactly(m.seq)).count();
-    let report = Report {
-        subscribe_url,
-        publish_url,
-        publish_via: publish_via.to_owned(),
-        event_id: setup.event_id.clone(),
-        open: fleet.open.clone(),
-        memory,
-        updates_requested: args.updates,
-        updates_completed: args.updates - timed_out,
-        updates_timed_out: timed_out,
-        publish_round_trip: round_trip.summary(),
-        deliveries,
-        seq_not_matching_version,
-        after: fleet.after.clone(),
-    };
-    let passed = report.open.failed == 0
-        && report.updates_timed_out == 0
-        && report.deliveries.missed == 0
-        && report.seq_not_matching_version == 0
-        && report.after.clean();
-    let human = human(&report);
-    let memory = report.memory.clone();
-    Ok(RoundOut { report, passed, human, pool, requests: round_trip, captured, memory, cpu_seconds })
+    Ok(changes)
 }
 
 fn human(report: &Report) -> String {

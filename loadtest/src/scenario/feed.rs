@@ -9,21 +9,23 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use futures_util::{SinkExt, StreamExt, TryStreamExt, stream};
+use futures_util::{StreamExt, TryStreamExt, stream};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
-use tokio_tungstenite::tungstenite::Message;
 use tracing::info;
 
 use super::Outcome;
 use crate::api::{Api, Session, run_tag};
 use crate::cli::FeedArgs;
-use crate::net::{Endpoint, connect_ws};
+use crate::net::Endpoint;
 use crate::stats::{Recorder, Summary};
+use crate::ws::follow;
 
 const SETUP_CONCURRENCY: usize = 32;
+
+/// How long every subscribed follower's feed may take to open.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -45,36 +47,13 @@ struct Report {
     fan_out_rows_per_sec: f64,
 }
 
-/// A subscriber: signs in on the socket, subscribes to `feed`, then reports
-/// every POST_CREATED item's resource id as it arrives.
-async fn subscriber(
-    ep: Arc<Endpoint>,
-    token: String,
-    ready: mpsc::UnboundedSender<()>,
-    got: mpsc::UnboundedSender<(String, Instant)>,
-) -> Result<()> {
-    let mut ws = connect_ws(&ep, None).await?;
-    ws.send(Message::text(json!({"type": "auth", "token": token}).to_string())).await?;
-    ws.send(Message::text(json!({"type": "subscribe", "topic": "feed"}).to_string())).await?;
-    let mut subscribed = false;
-    while let Some(msg) = ws.next().await {
-        let Message::Text(text) = msg? else { continue };
-        let frame: Value = serde_json::from_str(&text).unwrap_or_default();
-        match frame["type"].as_str() {
-            Some("snapshot") if !subscribed => {
-                subscribed = true;
-                let _ = ready.send(());
-            }
-            Some("update") if frame["data"]["type"] == "POST_CREATED" => {
-                if let Some(id) = frame["data"]["resourceId"].as_str() {
-                    let _ = got.send((id.to_string(), Instant::now()));
-                }
-            }
-            Some("error") => anyhow::bail!("server error frame: {text}"),
-            _ => {}
-        }
+/// The post a `feed` update announces: a POST_CREATED item's resource id.
+fn post_created(frame: &Value) -> Option<String> {
+    let data = &frame["data"];
+    if data["type"] != "POST_CREATED" {
+        return None;
     }
-    Ok(())
+    data["resourceId"].as_str().map(str::to_string)
 }
 
 pub async fn run(args: FeedArgs) -> Result<Outcome> {
@@ -82,9 +61,45 @@ pub async fn run(args: FeedArgs) -> Result<Outcome> {
     let api = Api::new(ep.base_str())?;
     let tag = run_tag();
     let author = api.dev_token(&format!("lt{tag}author")).await?;
+    let followers = sign_in_followers(&args, &api, &author, &tag).await?;
 
+    let subscribed = args.subscribed.min(args.followers);
+    info!(subscribed, "opening feeds on sockets");
+    let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
+    let (got_tx, mut got_rx) = mpsc::unbounded_channel();
+    let mut tasks = tokio::task::JoinSet::new();
+    for f in followers.iter().take(subscribed) {
+        let (ep, token, ready, got) = (ep.clone(), f.token.clone(), ready_tx.clone(), got_tx.clone());
+        tasks.spawn(async move { follow(&ep, &token, "feed", ready, got, post_created).await });
+    }
+    for _ in 0..subscribed {
+        tokio::time::timeout(OPEN_TIMEOUT, ready_rx.recv()).await.context("feeds did not open in 60 s")?;
+    }
+    let posts = post(&args, &api, &author, &mut got_rx, subscribed).await?;
+    tasks.abort_all();
+    let feeds_missing_posts = feeds_missing(&args, &api, &followers, &posts.ids).await?;
+
+    let post_summary = posts.latency.summary();
+    let p50_secs = post_summary.p50_ms / 1000.0;
+    let report = Report {
+        url: args.url.clone(),
+        followers: args.followers,
+        subscribed,
+        posts: args.posts,
+        fan_out_rows_per_sec: if p50_secs > 0.0 { args.followers as f64 / p50_secs } else { 0.0 },
+        post_latency: post_summary,
+        push_to_last: posts.push_to_last.summary(),
+        pushes_missed: posts.missed,
+        feeds_missing_posts,
+    };
+    let passed = report.pushes_missed == 0 && report.feeds_missing_posts == 0;
+    Ok(Outcome { scenario: "feed", passed, human: report.human(), report: serde_json::to_value(&report)? })
+}
+
+/// `--followers` users signed in, each following the author.
+async fn sign_in_followers(args: &FeedArgs, api: &Api, author: &Session, tag: &str) -> Result<Vec<Session>> {
     info!(followers = args.followers, "signing followers in and following the author");
-    let followers: Vec<Session> = stream::iter(0..args.followers)
+    stream::iter(0..args.followers)
         .map(|i| {
             let (api, author) = (api.clone(), author.user_id.clone());
             let name = format!("lt{tag}f{i}");
@@ -96,33 +111,37 @@ pub async fn run(args: FeedArgs) -> Result<Outcome> {
         })
         .buffer_unordered(SETUP_CONCURRENCY)
         .try_collect()
-        .await?;
+        .await
+}
 
-    let subscribed = args.subscribed.min(args.followers);
-    info!(subscribed, "opening feeds on sockets");
-    let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
-    let (got_tx, mut got_rx) = mpsc::unbounded_channel();
-    let mut tasks = JoinSet::new();
-    for f in followers.iter().take(subscribed) {
-        tasks.spawn(subscriber(ep.clone(), f.token.clone(), ready_tx.clone(), got_tx.clone()));
-    }
-    for _ in 0..subscribed {
-        tokio::time::timeout(Duration::from_secs(60), ready_rx.recv()).await.context("feeds did not open in 60 s")?;
-    }
+/// The posts, and how their pushes went.
+struct Posts {
+    ids: Vec<String>,
+    /// `POST /posts` round trips.
+    latency: Recorder,
+    push_to_last: Recorder,
+    missed: usize,
+}
 
-    let mut post_latency = Recorder::new();
-    let mut push_to_last = Recorder::new();
-    let mut missed = 0usize;
-    let mut post_ids = Vec::new();
+/// `--posts` posts, one after another, each followed to every one of the
+/// `subscribed` followers' sockets (or `--timeout`).
+async fn post(
+    args: &FeedArgs,
+    api: &Api,
+    author: &Session,
+    got: &mut mpsc::UnboundedReceiver<(String, Instant)>,
+    subscribed: usize,
+) -> Result<Posts> {
+    let mut posts = Posts { ids: Vec::new(), latency: Recorder::new(), push_to_last: Recorder::new(), missed: 0 };
     for n in 0..args.posts {
         let sent = Instant::now();
         let id = api.create_post(&author.token, &format!("Load test post #{n}: who's in for Tuesday?")).await?;
-        post_latency.record(sent.elapsed());
+        posts.latency.record(sent.elapsed());
         let mut reached = 0usize;
         let deadline = tokio::time::Instant::from_std(sent) + Duration::from_secs(args.timeout.max(1));
         let mut last = sent;
         while reached < subscribed {
-            match tokio::time::timeout_at(deadline, got_rx.recv()).await {
+            match tokio::time::timeout_at(deadline, got.recv()).await {
                 Ok(Some((post, at))) if post == id => {
                     reached += 1;
                     last = last.max(at);
@@ -131,15 +150,18 @@ pub async fn run(args: FeedArgs) -> Result<Outcome> {
                 _ => break,
             }
         }
-        missed += subscribed - reached;
+        posts.missed += subscribed - reached;
         if reached == subscribed {
-            push_to_last.record(last - sent);
+            posts.push_to_last.record(last - sent);
         }
         info!(post = n, reached, of = subscribed, "post delivered");
-        post_ids.push(id);
+        posts.ids.push(id);
     }
-    tasks.abort_all();
+    Ok(posts)
+}
 
+/// Followers whose feed's first page lacks a post, or lists one twice.
+async fn feeds_missing(args: &FeedArgs, api: &Api, followers: &[Session], post_ids: &[String]) -> Result<usize> {
     info!("checking every follower's feed");
     let wanted: HashSet<String> = post_ids.iter().cloned().collect();
     let limit = (args.posts + 5).min(100) as u32;
@@ -160,33 +182,23 @@ pub async fn run(args: FeedArgs) -> Result<Outcome> {
         .buffer_unordered(SETUP_CONCURRENCY)
         .try_collect()
         .await?;
-    let feeds_missing_posts = missing.iter().filter(|m| **m).count();
+    Ok(missing.iter().filter(|m| **m).count())
+}
 
-    let post_summary = post_latency.summary();
-    let p50_secs = post_summary.p50_ms / 1000.0;
-    let report = Report {
-        url: args.url.clone(),
-        followers: args.followers,
-        subscribed,
-        posts: args.posts,
-        fan_out_rows_per_sec: if p50_secs > 0.0 { args.followers as f64 / p50_secs } else { 0.0 },
-        post_latency: post_summary,
-        push_to_last: push_to_last.summary(),
-        pushes_missed: missed,
-        feeds_missing_posts,
-    };
-    let passed = report.pushes_missed == 0 && report.feeds_missing_posts == 0;
-    let human = format!(
-        "feed — {} followers ({} with the feed open) of one author, {} posts via {}\n  post latency  {}\n  push to last  {}\n  fan-out       {:.0} feed rows/s at the p50 post\n  completeness  {} pushes missed; {} followers' feeds missing a post\n",
-        report.followers,
-        report.subscribed,
-        report.posts,
-        report.url,
-        report.post_latency,
-        report.push_to_last,
-        report.fan_out_rows_per_sec,
-        report.pushes_missed,
-        report.feeds_missing_posts,
-    );
-    Ok(Outcome { scenario: "feed", passed, report: serde_json::to_value(&report)?, human })
+impl Report {
+    fn human(&self) -> String {
+        let report = self;
+        format!(
+            "feed — {} followers ({} with the feed open) of one author, {} posts via {}\n  post latency  {}\n  push to last  {}\n  fan-out       {:.0} feed rows/s at the p50 post\n  completeness  {} pushes missed; {} followers' feeds missing a post\n",
+            report.followers,
+            report.subscribed,
+            report.posts,
+            report.url,
+            report.post_latency,
+            report.push_to_last,
+            report.fan_out_rows_per_sec,
+            report.pushes_missed,
+            report.feeds_missing_posts,
+        )
+    }
 }

@@ -15,7 +15,6 @@
 //! its organiser (everyone) and as a player (their own line).
 
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -24,12 +23,12 @@ use chrono::{SecondsFormat, Utc};
 use futures_util::{StreamExt, stream};
 use serde::Serialize;
 use serde_json::{Value, json};
-use tracing::{info, warn};
+use tracing::info;
 
 use super::Outcome;
+use super::own_node::with_own_node;
 use crate::api::{Api, Session, run_tag};
-use crate::cli::{Database, HistoryArgs};
-use crate::cluster::{Cluster, NodeConfig, Schema};
+use crate::cli::HistoryArgs;
 use crate::stats::{Recorder, Summary};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -99,61 +98,12 @@ pub async fn run(args: HistoryArgs) -> Result<Outcome> {
         let report = measure(&args, &tag, url, "external").await?;
         return Ok(outcome(report));
     }
-    let binary = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => super::market::default_server_binary()?,
-    };
-    if !binary.exists() {
-        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
-    }
-    let log_dir = args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-history-{tag}")));
-    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
-    let (database_url, schema, label) = match args.database {
-        Database::Sqlite => (format!("sqlite://{}", log_dir.join("history.db").display()), None, "sqlite".to_string()),
-        Database::Postgres => {
-            let schema = Schema::create(&args.database_url, "history", &tag)?;
-            info!(schema = %schema.name, "created a fresh schema");
-            (schema.url.clone(), Some(schema), "postgres".to_string())
-        }
-    };
-    let config = NodeConfig {
-        binary,
-        database_url,
-        redis_url: None,
-        db_connections: args.db_connections,
-        log_dir: log_dir.clone(),
-        env: Vec::new(),
-    };
-    let result = tokio::select! {
-        r = run_node(&args, &tag, config, &label) => r,
-        _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted")),
-    };
-    if let Some(schema) = schema {
-        if args.keep {
-            info!(schema = %schema.name, "kept the schema");
-        } else if let Err(e) = schema.drop_now() {
-            warn!("dropping schema {}: {e:#}", schema.name);
-        }
-    } else if !args.keep {
-        remove_sqlite(&log_dir);
-    }
-    info!(logs = %log_dir.display(), "node log kept");
-    result.map(outcome)
-}
-
-fn remove_sqlite(dir: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(dir.join(format!("history.db{suffix}")));
-    }
-}
-
-async fn run_node(args: &HistoryArgs, tag: &str, config: NodeConfig, label: &str) -> Result<Report> {
-    let cluster = Cluster::start(config, 1).await?;
-    let url = cluster.urls()[0].clone();
-    info!(%url, pid = ?cluster.nodes[0].pid(), database = label, "node up");
-    let mut report = measure(args, tag, &url, label).await?;
-    report.node_panics = cluster.panics();
-    Ok(report)
+    let (mut report, panics) = with_own_node(&args.node, args.log_dir.as_ref(), "history", &tag, async |node| {
+        measure(&args, &tag, &node.url, node.label).await
+    })
+    .await?;
+    report.node_panics = panics;
+    Ok(outcome(report))
 }
 
 fn outcome(report: Report) -> Outcome {
@@ -181,20 +131,65 @@ fn position(i: usize) -> &'static str {
 async fn measure(args: &HistoryArgs, tag: &str, url: &str, label: &str) -> Result<Report> {
     let api = Arc::new(Api::new(url)?);
     let organiser = api.dev_token_retrying(&format!("hist_org_{tag}")).await?.0;
-    let users: Vec<Session> = stream::iter(0..args.users)
-        .map(|i| {
-            let api = api.clone();
-            async move { api.dev_token_retrying(&format!("hist_{tag}_{i}")).await.map(|(s, _)| s) }
-        })
-        .buffered(args.setup_concurrency)
-        .collect::<Vec<_>>()
-        .await
-        .into_iter()
-        .collect::<Result<_>>()?;
+    let users = api.sign_in_many(args.users, args.setup_concurrency, |i| format!("hist_{tag}_{i}")).await?;
     info!(users = users.len(), "signed in");
-
-    // The long event: a week out, small limits so the waitlist moves.
     let now = Utc::now().timestamp_millis();
+    let long = seed_long_history(args, &api, &organiser, &users, now).await?;
+    let series = seed_series(args, &api, &organiser, &users, now).await?;
+
+    // Reads, one at a time.
+    let token = &organiser.token;
+    let first_page = |limit: usize| format!("/api/v1/events/{}/history?limit={limit}", long.event_id);
+    let (first_page_20, _) = time_reads(&api, &first_page(CARD_PAGE), token, args.reads).await?;
+    let (first_page_100, _) = time_reads(&api, &first_page(WALK_PAGE), token, args.reads).await?;
+    let mut walks = Recorder::new();
+    let mut consistent = true;
+    for _ in 0..args.walks {
+        let t = Instant::now();
+        let (items, ok) = walk(&api, token, &long.event_id).await?;
+        walks.record(t.elapsed());
+        consistent &= ok && items.len() == long.rows;
+    }
+    let record = format!("/api/v1/event-series/{}/record", series.id);
+    let (record_organiser, last) = time_reads(&api, &record, token, args.reads).await?;
+    let (record_player, _) = time_reads(&api, &record, &users[1].token, args.reads).await?;
+    Ok(Report {
+        database: label.to_string(),
+        history_rows: long.rows,
+        seeding_rsvps: long.rsvps,
+        seeding_seconds: long.seconds,
+        series_weeks: series.weeks,
+        series_rows: series.rows,
+        record_lines: last.map_or(0, |record| record["items"].as_array().map_or(0, Vec::len)),
+        first_page_20,
+        first_page_100,
+        full_walk: walks.summary(),
+        walks_consistent: consistent,
+        record_organiser,
+        record_player,
+        node_panics: Vec::new(),
+    })
+}
+
+/// The long event, as seeded.
+struct LongHistory {
+    event_id: String,
+    /// History rows, as walked.
+    rows: usize,
+    rsvps: usize,
+    seconds: f64,
+}
+
+/// The long event: a week out, small limits so the waitlist moves; every
+/// user flips (in → out, out → in) each round, all at once, until its
+/// history reaches `--rows`.
+async fn seed_long_history(
+    args: &HistoryArgs,
+    api: &Arc<Api>,
+    organiser: &Session,
+    users: &[Session],
+    now: i64,
+) -> Result<LongHistory> {
     let event: Value = api
         .post_value(
             "/api/v1/events",
@@ -209,33 +204,39 @@ async fn measure(args: &HistoryArgs, tag: &str, url: &str, label: &str) -> Resul
     let mut inside = vec![false; users.len()];
     let mut rows = 0;
     for round in 0.. {
-        // Each round every user flips (in → out, out → in), all at once.
-        let flips: Vec<(usize, &'static str)> =
-            (0..users.len()).map(|i| (i, if inside[i] { "DECLINED" } else { "ATTENDING" })).collect();
-        let results = stream::iter(flips.iter().copied())
-            .map(|(i, action)| {
-                let (api, token, event_id) = (api.clone(), users[i].token.clone(), event_id.clone());
-                async move { api.rsvp(&token, &event_id, action, Some(position(i))).await.map(|_| ()) }
-            })
-            .buffer_unordered(args.setup_concurrency)
-            .collect::<Vec<_>>()
-            .await;
-        for r in results {
-            r?;
-        }
+        let flips: Vec<(usize, String, &'static str)> =
+            (0..users.len()).map(|i| (i, event_id.clone(), if inside[i] { "DECLINED" } else { "ATTENDING" })).collect();
         rsvps += flips.len();
+        rsvp_all(api, users, flips, args.setup_concurrency).await?;
         for x in inside.iter_mut() {
             *x = !*x;
         }
-        rows = walk(&api, &organiser.token, &event_id).await?.0.len();
+        rows = walk(api, &organiser.token, &event_id).await?.0.len();
         info!(round, rows, "seeding the long history");
         if rows >= args.rows {
             break;
         }
     }
-    let seeding_seconds = seeding.elapsed().as_secs_f64();
+    Ok(LongHistory { event_id, rows, rsvps, seconds: seeding.elapsed().as_secs_f64() })
+}
 
-    // The series: half its weeks past, a pool of players answering.
+/// The weekly series, as seeded.
+struct Series {
+    id: String,
+    weeks: usize,
+    /// History rows over all its weeks.
+    rows: usize,
+}
+
+/// The series: half its weeks past, a pool of players answering each
+/// week, three of them dropping out.
+async fn seed_series(
+    args: &HistoryArgs,
+    api: &Arc<Api>,
+    organiser: &Session,
+    users: &[Session],
+    now: i64,
+) -> Result<Series> {
     let first = now - (args.weeks as i64 / 2) * WEEK_MS + HOUR_MS;
     let until = chrono::DateTime::<Utc>::from_timestamp_millis(first + (args.weeks as i64 - 1) * WEEK_MS)
         .unwrap_or_default()
@@ -258,24 +259,14 @@ async fn measure(args: &HistoryArgs, tag: &str, url: &str, label: &str) -> Resul
         .filter_map(|e| e["id"].as_str().map(str::to_string))
         .collect();
     let pool = users.len().min(args.week_players * 3 / 2);
-    let mut answers: Vec<(usize, usize, &'static str)> = Vec::new();
-    for (w, _) in weeks.iter().enumerate() {
+    let mut answers: Vec<(usize, String, &'static str)> = Vec::new();
+    for (w, week) in weeks.iter().enumerate() {
         for k in 0..args.week_players {
-            answers.push((w, (w * 7 + k) % pool, "ATTENDING"));
+            answers.push(((w * 7 + k) % pool, week.clone(), "ATTENDING"));
         }
     }
     let series_joins = answers.len();
-    let results = stream::iter(answers.iter().copied())
-        .map(|(w, i, action)| {
-            let (api, token, event_id) = (api.clone(), users[i].token.clone(), weeks[w].clone());
-            async move { api.rsvp(&token, &event_id, action, Some(position(i))).await.map(|_| ()) }
-        })
-        .buffer_unordered(args.setup_concurrency)
-        .collect::<Vec<_>>()
-        .await;
-    for r in results {
-        r?;
-    }
+    rsvp_all(api, users, answers, args.setup_concurrency).await?;
     // Three drop out of every week.
     let drops: Vec<(usize, usize)> =
         (0..weeks.len()).flat_map(|w| (0..3).map(move |k| (w, (w * 7 + k * 5) % pool))).collect();
@@ -284,65 +275,44 @@ async fn measure(args: &HistoryArgs, tag: &str, url: &str, label: &str) -> Resul
             api.rsvp(&users[i].token, &weeks[w], "DECLINED", None).await?;
         }
     }
-    let mut series_rows = 0;
+    let mut rows = 0;
     for week in &weeks {
-        series_rows += walk(&api, &organiser.token, week).await?.0.len();
+        rows += walk(api, &organiser.token, week).await?.0.len();
     }
-    info!(weeks = weeks.len(), series_rows, joins = series_joins, "series seeded");
+    info!(weeks = weeks.len(), series_rows = rows, joins = series_joins, "series seeded");
+    Ok(Series { id: series_id, weeks: weeks.len(), rows })
+}
 
-    // Reads, one at a time.
-    let first_page = |limit: usize| {
-        let (api, token, event_id) = (api.clone(), organiser.token.clone(), event_id.clone());
-        async move {
-            let mut rec = Recorder::new();
-            for _ in 0..args.reads {
-                let t = Instant::now();
-                api.get_value(&format!("/api/v1/events/{event_id}/history?limit={limit}"), &token).await?;
-                rec.record(t.elapsed());
-            }
-            Ok::<_, anyhow::Error>(rec.summary())
-        }
-    };
-    let first_page_20 = first_page(CARD_PAGE).await?;
-    let first_page_100 = first_page(WALK_PAGE).await?;
-    let mut walks = Recorder::new();
-    let mut consistent = true;
-    for _ in 0..args.walks {
+/// Sends every `(user, event, action)` RSVP, `concurrency` at a time, each
+/// in the user's position.
+async fn rsvp_all(
+    api: &Arc<Api>,
+    users: &[Session],
+    rsvps: Vec<(usize, String, &'static str)>,
+    concurrency: usize,
+) -> Result<()> {
+    let results = stream::iter(rsvps)
+        .map(|(i, event_id, action)| {
+            let (api, token) = (api.clone(), users[i].token.clone());
+            async move { api.rsvp(&token, &event_id, action, Some(position(i))).await.map(|_| ()) }
+        })
+        .buffer_unordered(concurrency)
+        .collect::<Vec<_>>()
+        .await;
+    results.into_iter().collect()
+}
+
+/// `n` reads of `path` as `token`, one at a time: their latencies, and the
+/// last answer.
+async fn time_reads(api: &Api, path: &str, token: &str, n: usize) -> Result<(Summary, Option<Value>)> {
+    let mut latency = Recorder::new();
+    let mut last = None;
+    for _ in 0..n {
         let t = Instant::now();
-        let (items, ok) = walk(&api, &organiser.token, &event_id).await?;
-        walks.record(t.elapsed());
-        consistent &= ok && items.len() == rows;
+        last = Some(api.get_value(path, token).await?);
+        latency.record(t.elapsed());
     }
-    let mut org = Recorder::new();
-    let mut lines = 0;
-    for _ in 0..args.reads {
-        let t = Instant::now();
-        let record = api.get_value(&format!("/api/v1/event-series/{series_id}/record"), &organiser.token).await?;
-        org.record(t.elapsed());
-        lines = record["items"].as_array().map_or(0, Vec::len);
-    }
-    let mut own = Recorder::new();
-    for _ in 0..args.reads {
-        let t = Instant::now();
-        api.get_value(&format!("/api/v1/event-series/{series_id}/record"), &users[1].token).await?;
-        own.record(t.elapsed());
-    }
-    Ok(Report {
-        database: label.to_string(),
-        history_rows: rows,
-        seeding_rsvps: rsvps,
-        seeding_seconds,
-        series_weeks: weeks.len(),
-        series_rows,
-        record_lines: lines,
-        first_page_20,
-        first_page_100,
-        full_walk: walks.summary(),
-        walks_consistent: consistent,
-        record_organiser: org.summary(),
-        record_player: own.summary(),
-        node_panics: Vec::new(),
-    })
+    Ok((latency.summary(), last))
 }
 
 /// The event's whole history in pages of 100, and whether every row came

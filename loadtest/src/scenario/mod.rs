@@ -1,5 +1,7 @@
 //! The scenarios and what they share: the outcome every scenario hands
-//! back to `main`, and the server-memory probe.
+//! back to `main`, the server-memory and CPU probes, the nodes a scenario
+//! drives and the sockets it prepares for them. [`own_node`] is what the
+//! scenarios that start their own server share.
 
 pub mod chaos;
 pub mod chat;
@@ -7,8 +9,10 @@ pub mod clock;
 pub mod connect;
 pub mod fanout;
 pub mod feed;
+pub mod game;
 pub mod history;
 pub mod market;
+pub mod own_node;
 pub mod race;
 pub mod reconnect;
 pub mod scoreboard;
@@ -16,12 +20,15 @@ pub mod sides;
 pub mod steady;
 pub mod sync;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use anyhow::Result;
 use serde::Serialize;
+use tokio::sync::mpsc;
 use tracing::{info, warn};
 
+use crate::api::Api;
 use crate::cli::NetArgs;
 use crate::fleet::FleetOptions;
 use crate::net::{Endpoint, SETTLE, SourcePool, cpu_seconds, raise_nofile, rss_bytes};
@@ -191,6 +198,41 @@ pub async fn rss_after(before: Option<(u32, u64)>, connections: usize) -> Option
         rss_after_bytes,
         bytes_per_connection: if connections > 0 { delta / connections as f64 } else { 0.0 },
     })
+}
+
+/// The nodes a scenario drives: `--url` and, when given, `--url2`.
+pub struct Nodes {
+    pub urls: Vec<String>,
+    pub endpoints: Vec<Arc<Endpoint>>,
+    /// A REST client per node.
+    pub apis: Vec<Api>,
+}
+
+impl Nodes {
+    pub async fn resolve(url: &str, url2: Option<&String>) -> Result<Self> {
+        let mut urls = vec![url.to_owned()];
+        urls.extend(url2.cloned());
+        let mut endpoints = Vec::new();
+        for u in &urls {
+            endpoints.push(Arc::new(Endpoint::resolve(u).await?));
+        }
+        let apis = endpoints.iter().map(|e| Api::new(e.base_str())).collect::<Result<_>>()?;
+        Ok(Self { urls, endpoints, apis })
+    }
+}
+
+/// Waits for `n` connections' word — ready, or why not — and returns the
+/// failures, counted by why.
+pub async fn await_ready(ready: &mut mpsc::UnboundedReceiver<Result<(), String>>, n: usize) -> BTreeMap<String, usize> {
+    let mut failures: BTreeMap<String, usize> = BTreeMap::new();
+    for _ in 0..n {
+        match ready.recv().await {
+            Some(Ok(())) => {}
+            Some(Err(e)) => *failures.entry(e).or_default() += 1,
+            None => break,
+        }
+    }
+    failures
 }
 
 /// Raises the descriptor limit for `sockets` and plans source addresses.

@@ -9,7 +9,6 @@
 //! handshakes as fast as the generator can open them, from the same address
 //! — must still be refused past the handshake bucket.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -23,7 +22,7 @@ use tokio_tungstenite::tungstenite;
 use tracing::info;
 
 use super::Outcome;
-use super::market::default_server_binary;
+use super::own_node::{RunDatabase, make_run_dir, server_binary};
 use crate::api::{Api, run_tag};
 use crate::cli::ReconnectArgs;
 use crate::cluster::{Node, NodeConfig, free_port};
@@ -131,20 +130,12 @@ struct Back {
 
 pub async fn run(args: ReconnectArgs) -> Result<Outcome> {
     raise_nofile(args.sockets + args.flood_concurrency).context("raising the open-file limit")?;
-    let binary = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => default_server_binary()?,
-    };
-    if !binary.exists() {
-        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
-    }
+    let binary = server_binary(args.server_bin.as_ref())?;
     let tag = run_tag();
-    let log_dir: PathBuf =
-        args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-reconnect-{tag}")));
-    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+    let log_dir = make_run_dir(args.log_dir.as_ref(), "reconnect", &tag)?;
     let config = NodeConfig {
         binary,
-        database_url: format!("sqlite://{}", log_dir.join("reconnect.db").display()),
+        database_url: RunDatabase::sqlite(&log_dir, "reconnect").url,
         redis_url: None,
         db_connections: None,
         log_dir: log_dir.clone(),
@@ -206,31 +197,38 @@ pub async fn run(args: ReconnectArgs) -> Result<Outcome> {
         flood,
     };
     let passed = report.back_within == report.sockets && report.flood.rate_limited > 0;
-    let human = format!(
-        "reconnect — {} signed-out sockets from one address on {}\n\
-         \x20 first connect  all subscribed in {:.0} ms\n\
-         \x20 restart        SIGKILL → answering again in {:.0} ms\n\
-         \x20 back           {} of {} within {} s of the node answering; per socket {}\n\
-         \x20 on the way     {} handshakes answered 429, {} connects refused while down, {} other errors\n\
-         \x20 flood          {} handshakes in {:.1} s from the same address: {} accepted, {} answered 429, {} other\n",
-        report.sockets,
-        report.topic,
-        report.first_all_subscribed_ms,
-        report.restart_ms,
-        report.back_within,
-        report.sockets,
-        report.within_seconds,
-        report.back_after_ready,
-        report.reconnect_rate_limited,
-        report.reconnect_connection_refused,
-        report.reconnect_other_errors,
-        report.flood.attempts,
-        report.flood.seconds,
-        report.flood.accepted,
-        report.flood.rate_limited,
-        report.flood.other_errors,
-    );
+    let human = report.human();
     Ok(Outcome { scenario: "reconnect", passed, report: serde_json::to_value(&report)?, human })
+}
+
+impl Report {
+    fn human(&self) -> String {
+        let report = self;
+        format!(
+            "reconnect — {} signed-out sockets from one address on {}\n\
+             \x20 first connect  all subscribed in {:.0} ms\n\
+             \x20 restart        SIGKILL → answering again in {:.0} ms\n\
+             \x20 back           {} of {} within {} s of the node answering; per socket {}\n\
+             \x20 on the way     {} handshakes answered 429, {} connects refused while down, {} other errors\n\
+             \x20 flood          {} handshakes in {:.1} s from the same address: {} accepted, {} answered 429, {} other\n",
+            report.sockets,
+            report.topic,
+            report.first_all_subscribed_ms,
+            report.restart_ms,
+            report.back_within,
+            report.sockets,
+            report.within_seconds,
+            report.back_after_ready,
+            report.reconnect_rate_limited,
+            report.reconnect_connection_refused,
+            report.reconnect_other_errors,
+            report.flood.attempts,
+            report.flood.seconds,
+            report.flood.accepted,
+            report.flood.rate_limited,
+            report.flood.other_errors,
+        )
+    }
 }
 
 /// Collects up to `n` news until `deadline`.

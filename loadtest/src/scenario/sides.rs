@@ -116,100 +116,9 @@ pub async fn run(args: SidesArgs) -> Result<Outcome> {
 fn measure(args: &SidesArgs) -> Result<Outcome> {
     let mut rng = SplitMix(args.seed);
     let mut violations = 0;
-    let mut timings = Vec::new();
-    let mut sizes = args.sizes.clone();
-    // The heuristic's own time at the sizes its gap is measured at.
-    sizes.extend([args.gap_skaters, args.bound_skaters]);
-    for &skaters in &sizes {
-        let mut recorder = Recorder::new();
-        for _ in 0..args.nights {
-            let night = night(&mut rng, skaters, args.goalies, args.together);
-            let seed = rng.next();
-            let started = Instant::now();
-            let split = sides::make(&night, seed, None);
-            recorder.record(started.elapsed());
-            violations += usize::from(!counts_optimal(&night, split.score));
-        }
-        let make = recorder.summary();
-        info!(skaters, %make, "make timed");
-        timings.push(Timing { skaters, exact: skaters <= sides::EXACT_SKATERS, make });
-    }
-
-    let gap = {
-        let (mut optimal, mut sum, mut first) = (0, [0.0; 6], [0.0; 6]);
-        let (mut heuristic, mut exhaustive) = (Recorder::new(), Recorder::new());
-        for k in 0..args.gap_nights {
-            let night = night(&mut rng, args.gap_skaters, args.goalies, args.together);
-            let seed = rng.next();
-            let started = Instant::now();
-            let h = sides::heuristic(&night, seed);
-            heuristic.record(started.elapsed());
-            let started = Instant::now();
-            let Some(e) = sides::exhaustive(&night, seed) else {
-                anyhow::bail!("{} players is past the exhaustive search's 64", night.players.len());
-            };
-            exhaustive.record(started.elapsed());
-            info!(night = k + 1, of = args.gap_nights, "compared with the exhaustive search");
-            violations += usize::from(h.score < e.score || !counts_optimal(&night, e.score));
-            let (hk, ek) = (Keys::of(h.score), Keys::of(e.score));
-            for i in 0..6 {
-                sum[i] += hk[i] - ek[i];
-            }
-            if h.score == e.score {
-                optimal += 1;
-            } else if let Some(i) = (0..6).find(|&i| hk[i] != ek[i]) {
-                first[i] += 1.0;
-            }
-        }
-        let nights = args.gap_nights.max(1) as f64;
-        Gap {
-            skaters: args.gap_skaters,
-            nights: args.gap_nights,
-            optimal,
-            mean_gap: Keys::from(sum.map(|x| x / nights)),
-            first_worse: Keys::from(first),
-            heuristic: heuristic.summary(),
-            exhaustive: exhaustive.summary(),
-        }
-    };
-
-    let bound = {
-        let (mut strength_at, mut spread_at, mut sum, mut repeats) = (0, 0, [0.0; 6], 0.0);
-        let mut heuristic = Recorder::new();
-        for _ in 0..args.bound_nights {
-            let night = night(&mut rng, args.bound_skaters, args.goalies, args.together);
-            let seed = rng.next();
-            let started = Instant::now();
-            let h = sides::heuristic(&night, seed);
-            heuristic.record(started.elapsed());
-            let Some(lower) = lower_bound(&night) else {
-                anyhow::bail!("{} players is past the exhaustive search's 64", night.players.len());
-            };
-            violations += usize::from(!counts_optimal(&night, h.score));
-            let (hk, lk) = (Keys::of(h.score), Keys::of(lower));
-            for i in 0..5 {
-                sum[i] += hk[i] - lk[i];
-            }
-            violations += usize::from(h.score < lower);
-            let keys = |s: Score| (s.goalies, s.sizes, s.positions, s.strength);
-            if keys(h.score) == keys(lower) {
-                strength_at += 1;
-                spread_at += usize::from(h.score.spread == lower.spread);
-            }
-            repeats += f64::from(h.score.repeats);
-        }
-        let nights = args.bound_nights.max(1) as f64;
-        Bound {
-            skaters: args.bound_skaters,
-            nights: args.bound_nights,
-            strength_at_bound: strength_at,
-            spread_at_bound: spread_at,
-            mean_gap: Keys::from(sum.map(|x| x / nights)),
-            mean_repeats: repeats / nights,
-            heuristic: heuristic.summary(),
-        }
-    };
-
+    let timings = time_make(args, &mut rng, &mut violations);
+    let gap = gap(args, &mut rng, &mut violations)?;
+    let bound = bound(args, &mut rng, &mut violations)?;
     let report = Report {
         goalies: args.goalies,
         together_share: args.together,
@@ -221,6 +130,116 @@ fn measure(args: &SidesArgs) -> Result<Outcome> {
     };
     let human = human(&report, args.nights);
     Ok(Outcome { scenario: "sides", passed: report.violations == 0, report: serde_json::to_value(&report)?, human })
+}
+
+/// `make` timed on `--nights` random nights of every size asked, and of the
+/// sizes the heuristic is measured at; counts nights whose keys 1–3 are not
+/// optimal.
+fn time_make(args: &SidesArgs, rng: &mut SplitMix, violations: &mut usize) -> Vec<Timing> {
+    let mut timings = Vec::new();
+    let mut sizes = args.sizes.clone();
+    // The heuristic's own time at the sizes its gap is measured at.
+    sizes.extend([args.gap_skaters, args.bound_skaters]);
+    for &skaters in &sizes {
+        let mut recorder = Recorder::new();
+        for _ in 0..args.nights {
+            let night = night(rng, skaters, args.goalies, args.together);
+            let seed = rng.next();
+            let started = Instant::now();
+            let split = sides::make(&night, seed, None);
+            recorder.record(started.elapsed());
+            *violations += usize::from(!counts_optimal(&night, split.score));
+        }
+        let make = recorder.summary();
+        info!(skaters, %make, "make timed");
+        timings.push(Timing { skaters, exact: skaters <= sides::EXACT_SKATERS, make });
+    }
+    timings
+}
+
+/// A random night of `skaters`, the seed of its search, and the
+/// heuristic's score of it, timed into `timer`.
+fn timed_heuristic(
+    args: &SidesArgs,
+    rng: &mut SplitMix,
+    skaters: usize,
+    timer: &mut Recorder,
+) -> (Problem, u64, Score) {
+    let night = night(rng, skaters, args.goalies, args.together);
+    let seed = rng.next();
+    let started = Instant::now();
+    let h = sides::heuristic(&night, seed);
+    timer.record(started.elapsed());
+    (night, seed, h.score)
+}
+
+/// The heuristic against the exhaustive search, at `--gap-skaters`.
+fn gap(args: &SidesArgs, rng: &mut SplitMix, violations: &mut usize) -> Result<Gap> {
+    let (mut optimal, mut sum, mut first) = (0, [0.0; 6], [0.0; 6]);
+    let (mut heuristic, mut exhaustive) = (Recorder::new(), Recorder::new());
+    for k in 0..args.gap_nights {
+        let (night, seed, h) = timed_heuristic(args, rng, args.gap_skaters, &mut heuristic);
+        let started = Instant::now();
+        let Some(e) = sides::exhaustive(&night, seed) else {
+            anyhow::bail!("{} players is past the exhaustive search's 64", night.players.len());
+        };
+        exhaustive.record(started.elapsed());
+        info!(night = k + 1, of = args.gap_nights, "compared with the exhaustive search");
+        *violations += usize::from(h < e.score || !counts_optimal(&night, e.score));
+        let (hk, ek) = (Keys::of(h), Keys::of(e.score));
+        for i in 0..6 {
+            sum[i] += hk[i] - ek[i];
+        }
+        if h == e.score {
+            optimal += 1;
+        } else if let Some(i) = (0..6).find(|&i| hk[i] != ek[i]) {
+            first[i] += 1.0;
+        }
+    }
+    let nights = args.gap_nights.max(1) as f64;
+    Ok(Gap {
+        skaters: args.gap_skaters,
+        nights: args.gap_nights,
+        optimal,
+        mean_gap: Keys::from(sum.map(|x| x / nights)),
+        first_worse: Keys::from(first),
+        heuristic: heuristic.summary(),
+        exhaustive: exhaustive.summary(),
+    })
+}
+
+/// The heuristic against the lower bound, at `--bound-skaters`.
+fn bound(args: &SidesArgs, rng: &mut SplitMix, violations: &mut usize) -> Result<Bound> {
+    let (mut strength_at, mut spread_at, mut sum, mut repeats) = (0, 0, [0.0; 6], 0.0);
+    let mut heuristic = Recorder::new();
+    for _ in 0..args.bound_nights {
+        let (night, _, h) = timed_heuristic(args, rng, args.bound_skaters, &mut heuristic);
+        let Some(lower) = lower_bound(&night) else {
+            anyhow::bail!("{} players is past the exhaustive search's 64", night.players.len());
+        };
+        *violations += usize::from(!counts_optimal(&night, h));
+        let (hk, lk) = (Keys::of(h), Keys::of(lower));
+        for i in 0..5 {
+            sum[i] += hk[i] - lk[i];
+        }
+        *violations += usize::from(h < lower);
+        let keys = |s: Score| (s.goalies, s.sizes, s.positions, s.strength);
+        if keys(h) == keys(lower) {
+            strength_at += 1;
+            spread_at += usize::from(h.spread == lower.spread);
+        }
+        repeats += f64::from(h.repeats);
+    }
+    let nights = args.bound_nights.max(1) as f64;
+    Ok(Bound {
+        skaters: args.bound_skaters,
+        nights: args.bound_nights,
+        strength_at_bound: strength_at,
+        spread_at_bound: spread_at,
+        mean_gap: Keys::from(sum.map(|x| x / nights)),
+        mean_repeats: repeats / nights,
+        heuristic: heuristic.summary(),
+    })
 }
 
 fn human(r: &Report, nights: usize) -> String {

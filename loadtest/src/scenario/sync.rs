@@ -13,22 +13,21 @@
 //! Each sync's report says how many SQL statements its writes ran; the
 //! scenario checks the counts the report gives against what it generated.
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use chrono::{Datelike, Duration as Days, NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tracing::{info, warn};
+use tracing::info;
 
 use super::Outcome;
-use super::market::default_server_binary;
+use super::own_node::{RunDatabase, make_run_dir, server_binary};
 use crate::api::{Api, run_tag};
-use crate::cli::{Database, SyncArgs};
-use crate::cluster::{Cluster, NodeConfig, Schema};
+use crate::cli::SyncArgs;
+use crate::cluster::{Cluster, NodeConfig};
 
 /// Game slots per evening (two sheets, three start times).
 const SLOTS: [(&str, &str, &str); 6] = [
@@ -122,39 +121,20 @@ pub async fn run(args: SyncArgs) -> Result<Outcome> {
         bail!("--teams must be a multiple of 4 and at least 8, --games positive, --moved at most --games");
     }
     let tag = run_tag();
-    let binary = match &args.server_bin {
-        Some(b) => b.clone(),
-        None => default_server_binary()?,
-    };
-    if !binary.exists() {
-        bail!("{} does not exist: build it (cargo build --release -p rinkside) or pass --server-bin", binary.display());
-    }
-    let log_dir: PathBuf =
-        args.log_dir.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("rinkside-sync-{tag}")));
-    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
-    let (database_url, schema, label) = match args.database {
-        Database::Sqlite => (format!("sqlite://{}", log_dir.join("sync.db").display()), None, "sqlite"),
-        Database::Postgres => {
-            let schema = Schema::create(&args.database_url, "sync", &tag)?;
-            (schema.url.clone(), Some(schema), "postgres")
-        }
-    };
+    let binary = server_binary(args.server_bin.as_ref())?;
+    let log_dir = make_run_dir(args.log_dir.as_ref(), "sync", &tag)?;
+    let database = RunDatabase::create(args.database, &args.database_url, &log_dir, "sync", &tag)?;
     let config = NodeConfig {
         binary,
-        database_url,
+        database_url: database.url.clone(),
         redis_url: None,
         db_connections: None,
         log_dir: log_dir.clone(),
         env: vec![("SYNC_ALLOW_PRIVATE_NETWORKS".into(), "true".into()), ("SYNC_TICK_SECONDS".into(), "0".into())],
     };
-    let result = measure(&args, config, label).await;
-    if let Some(schema) = schema {
-        if args.keep {
-            info!(schema = %schema.name, "kept the schema");
-        } else if let Err(e) = schema.drop_now() {
-            warn!("dropping schema {}: {e:#}", schema.name);
-        }
-    }
+    let result = measure(&args, config, database.label).await;
+    // `--keep` is about the schema: a SQLite file stays in the run's folder.
+    database.drop_schema(args.keep);
     result.map(outcome)
 }
 
