@@ -56,7 +56,8 @@ use super::places::{answerer, attend, check_open, check_places, decline, fill, f
 use crate::error::ActorError;
 use crate::hockey::{Position, Role, text_enum};
 
-/// A person's answer in an RSVP command (on the wire, an RSVP's `action`).
+/// What a person answers to an event (an RSVP command's answer; an RSVP's
+/// `action` on the wire).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -3699,7 +3699,10 @@ export interface components {
          * @enum {string}
          */
         HistoryKind: "JOINED" | "DECLINED" | "REMOVED" | "WAITLISTED" | "PROMOTED" | "LEFT_WAITLIST";
-        /** @enum {string} */
+        /**
+         * @description The seed's HockeyPosition.
+         * @enum {string}
+         */
         HockeyPosition: "CENTER" | "LEFT_WING" | "RIGHT_WING" | "LEFT_DEFENSE" | "RIGHT_DEFENSE" | "GOALIE";
         Invite: {
             code: string;
@@ -4819,7 +4822,8 @@ export interface components {
             pendingRequestId: string | null;
         };
         /**
-         * @description What a person answers to an event.
+         * @description What a person answers to an event (an RSVP command's answer; an RSVP's
+         *     `action` on the wire).
          * @enum {string}
          */
         RsvpAction: "ATTENDING" | "DECLINED";
