@@ -17,7 +17,7 @@ import sys
 LAYERS = [
     ("foundation", ["error", "time", "config", "telemetry", "domain", "summaries"]),
     ("data", ["db"]),
-    ("rules", ["permissions", "feed"]),
+    ("rules", ["permissions", "feed", "roster_rules"]),
     ("core", ["realtime", "auth", "outbound", "http", "http_input"]),
     ("context", ["state"]),
     (

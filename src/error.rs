@@ -11,6 +11,11 @@ use std::collections::BTreeMap;
 /// Field name → message, for `validation_failed`.
 pub type FieldErrors = BTreeMap<String, String>;
 
+/// Turns collected field errors into a 422, or carries on.
+pub fn finish(errors: FieldErrors) -> Result<(), AppError> {
+    if errors.is_empty() { Ok(()) } else { Err(AppError::validation(errors)) }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error("authentication required")]

@@ -59,6 +59,7 @@ pub mod notify;
 pub mod outbound;
 pub mod permissions;
 pub mod realtime;
+pub mod roster_rules;
 pub mod rule_moments;
 pub mod startup;
 pub mod state;

@@ -125,7 +125,7 @@ proptest! {
                 "refused {:?}", schedule
             ),
         }
-        match web::Query::<super::events::EventQuery>::from_query(&events) {
+        match web::Query::<super::events::listing::EventQuery>::from_query(&events) {
             Ok(q) => {
                 prop_assert_eq!(&q.facility_id, &value(&event_pairs, "facilityId"));
                 prop_assert_eq!(&q.season_id, &value(&event_pairs, "seasonId"));

@@ -33,6 +33,7 @@ pub mod users;
 pub mod webhooks;
 
 pub use crate::domain::whole::{nullable_whole, optional_whole, query_whole, whole};
+pub use crate::error::finish;
 pub use crate::http_input::MAX_JSON_BYTES;
 
 #[cfg(test)]
@@ -368,11 +369,6 @@ pub fn idempotency_key_schema() -> utoipa::openapi::schema::Object {
         .pattern(Some(r"^[\t ]*[!-~](?:[\t -~]{0,126}[!-~])?[\t ]*$"))
         .description(Some("A retry-safe command id: visible ASCII, 1–128 characters."))
         .build()
-}
-
-/// Turns collected field errors into a 422, or carries on.
-pub fn finish(errors: crate::error::FieldErrors) -> Result<(), AppError> {
-    if errors.is_empty() { Ok(()) } else { Err(AppError::validation(errors)) }
 }
 
 #[cfg(test)]

@@ -16,9 +16,11 @@ mod attendees;
 mod bill;
 mod check_in;
 mod edit;
+mod groups;
 mod history;
 mod hosting;
 mod input;
+pub(crate) mod listing;
 mod payments;
 mod rules;
 mod series;
@@ -26,6 +28,7 @@ mod sides;
 mod teams;
 mod viewer;
 
+pub use groups::{Group, GroupConfig};
 pub use viewer::Viewer;
 
 use input::{EventInput, NewEvent, merge};
@@ -48,7 +51,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn config(cfg: &mut ServiceConfig) {
     cfg.service(create)
-        .service(list)
+        .service(listing::list)
         .service(get_one)
         .service(edit::edit)
         .service(cancel)
@@ -85,58 +88,6 @@ pub fn config(cfg: &mut ServiceConfig) {
         .service(check_in::self_check_in)
         .service(history::get_history)
         .service(history::get_series_record);
-}
-
-/// How attendees are split into groups on the event page, e.g. two jersey
-/// colours balanced by position. Validated here; the client assigns people.
-#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct GroupConfig {
-    /// 2–4 groups, in display order.
-    #[schema(min_items = 2, max_items = 4)]
-    pub groups: Vec<Group>,
-    /// `POSITION`: spread goalies, then defence, then forwards evenly;
-    /// `ORDER`: alternate in order of acceptance.
-    pub balance_by: GroupBalance,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct Group {
-    #[schema(schema_with = group_name)]
-    pub name: String,
-    /// `#rrggbb`.
-    #[schema(pattern = "^#[0-9A-Fa-f]{6}$")]
-    pub color: String,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum GroupBalance {
-    Position,
-    Order,
-}
-
-/// A group's name as [`GroupConfig::check`] takes it: at most 30
-/// characters (counted as given), not blank.
-fn group_name() -> utoipa::openapi::schema::Object {
-    let mut schema = crate::domain::text::schema::not_blank();
-    schema.max_length = Some(30);
-    schema.description = Some("At most 30 characters, not blank.".into());
-    schema
-}
-
-impl GroupConfig {
-    fn check(&self, errors: &mut FieldErrors) {
-        let hex = |c: &str| c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit());
-        if !(2..=4).contains(&self.groups.len()) {
-            errors.insert("groupConfig".into(), "2 to 4 groups".into());
-        } else if self.groups.iter().any(|g| g.name.trim().is_empty() || g.name.chars().count() > 30 || !hex(&g.color))
-        {
-            errors
-                .insert("groupConfig".into(), "each group needs a name (≤ 30 characters) and a #rrggbb colour".into());
-        }
-    }
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -301,95 +252,6 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<EventI
     Ok(HttpResponse::Created().json(load_event(&state, &id, Some(&me)).await?))
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct EventQuery {
-    #[param(schema_with = crate::domain::text::schema::query_text)]
-    pub facility_id: Option<String>,
-    #[param(schema_with = crate::domain::text::schema::query_text)]
-    pub season_id: Option<String>,
-    pub event_type: Option<EventType>,
-    /// Events starting at or after.
-    #[param(schema_with = crate::time::schema::date_time)]
-    pub from: Option<String>,
-    /// Events starting before.
-    #[param(schema_with = crate::time::schema::date_time)]
-    pub to: Option<String>,
-    /// `me`: events I created.
-    #[param(schema_with = only_me)]
-    pub created_by: Option<String>,
-    /// `me`: events I'm attending or waitlisted for.
-    #[param(schema_with = only_me)]
-    pub attending: Option<String>,
-    pub include_cancelled: Option<bool>,
-    /// With `facilityId`: also community events at the facility (made by
-    /// people who are not its staff and not listed by it).
-    pub include_community: Option<bool>,
-    /// Default 20; taken as 1 below 1 and as 100 above 100.
-    #[serde(default, deserialize_with = "crate::api::query_whole")]
-    pub limit: Option<i64>,
-    /// `nextCursor` of the previous page.
-    #[param(schema_with = crate::domain::text::schema::time_cursor)]
-    pub cursor: Option<String>,
-}
-
-/// `createdBy` and `attending` take only `me`.
-fn only_me() -> utoipa::openapi::schema::Object {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .enum_values(Some(["me"]))
-        .build()
-}
-
-/// Events by start time (soonest first), with filters.
-#[utoipa::path(params(EventQuery), responses((status = 200, body = Page<Event>)), tag = "events", security(("bearerAuth" = [])))]
-#[get("/events")]
-async fn list(
-    state: web::Data<AppState>,
-    me: AuthUser,
-    query: web::Query<EventQuery>,
-) -> AppResult<web::Json<Page<Event>>> {
-    let q = query.into_inner();
-    let time = |field: &str, v: Option<String>| -> AppResult<Option<i64>> {
-        v.map(|s| crate::time::parse_rfc3339_checked(&s).map_err(|m| AppError::field(field, m))).transpose()
-    };
-    let me_only = |field: &str, v: Option<String>| -> AppResult<Option<String>> {
-        match v.as_deref() {
-            None => Ok(None),
-            Some("me") => Ok(Some(me.id.clone())),
-            Some(_) => Err(AppError::field(field, "only `me` is supported")),
-        }
-    };
-    let filter = EventFilter {
-        facility_id: q.facility_id,
-        season_id: q.season_id,
-        event_type: q.event_type.map(|t| t.as_str().to_string()),
-        from: time("from", q.from)?,
-        to: time("to", q.to)?,
-        created_by: me_only("createdBy", q.created_by)?,
-        attending: me_only("attending", q.attending)?,
-        include_cancelled: q.include_cancelled.unwrap_or(false),
-        include_community: q.include_community.unwrap_or(false),
-    };
-    let after = match q.cursor.as_deref() {
-        None => None,
-        Some(raw) => {
-            let c = db::Cursor::parse(raw).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))?;
-            Some((c.at, c.id))
-        }
-    };
-    let limit = db::page_limit(q.limit);
-    let rows = db::events::list(&state.db.pool, &filter, after, limit).await?;
-    let (rows, next_cursor) =
-        db::finish_page(rows, limit, |r| db::Cursor { at: r.start_date, id: r.id.clone() }.encode());
-    let mut items = Vec::with_capacity(rows.len());
-    for row in rows {
-        let teams = event_teams(&state, &row.id).await?;
-        items.push(event_from(row, teams, None));
-    }
-    Ok(web::Json(Page { items, next_cursor }))
-}
-
 /// An event, with the viewer's own standing.
 #[utoipa::path(responses((status = 200, body = Event), (status = 404, body = crate::error::ErrorEnvelope)), tag = "events", security(("bearerAuth" = [])))]
 #[get("/events/{id}")]
@@ -487,6 +349,7 @@ async fn remove_event(state: web::Data<AppState>, me: AuthUser, id: web::Path<St
 
 #[cfg(test)]
 mod fuzz {
+    use super::groups::GroupBalance;
     use super::*;
     use crate::fuzzing::{self, json_bodies};
     use proptest::prelude::*;

@@ -2,8 +2,8 @@
 //! ([`Roster`]: the live document plus what the viewer is and may do). The
 //! rest of a roster has its own module: `listing` (a team's and a season's
 //! rosters), `players` (putting people on, editing and taking them off),
-//! `requests` (join requests) and `rules` (the roster invariants, as pure
-//! functions). Who may act is `crate::permissions`' business.
+//! `requests` (join requests). The roster invariants are pure functions in
+//! `crate::roster_rules`; who may act is `crate::permissions`' business.
 //!
 //! Every write locks the roster first (`db::rosters::bump`), so concurrent
 //! writers queue per roster and the rules hold under concurrency; joining
@@ -14,7 +14,6 @@
 mod listing;
 pub(crate) mod players;
 pub(crate) mod requests;
-mod rules;
 
 pub use listing::team_rosters_all;
 
@@ -26,6 +25,7 @@ use crate::error::{AppError, AppResult, FieldErrors};
 use crate::live::{self, roster::RosterDocument};
 use crate::permissions::{self, Action, Object};
 use crate::realtime::topics::Topic;
+use crate::roster_rules;
 use crate::state::AppState;
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
@@ -115,7 +115,7 @@ async fn roster_changed(state: &AppState, by: &str, id: &str) -> AppResult<()> {
 /// Locks the roster for a write; 404 when missing, 409 when archived.
 async fn lock_writable(conn: &mut AnyConnection, id: &str) -> AppResult<db::rosters::Locked> {
     let locked = db::rosters::bump(conn, id).await?.ok_or_else(|| AppError::not_found("roster"))?;
-    rules::check_writable(&locked.status)?;
+    roster_rules::check_writable(&locked.status)?;
     Ok(locked)
 }
 
@@ -143,7 +143,7 @@ pub struct NewRoster {
     pub division_mapping_id: Option<String>,
 }
 
-/// A new roster starts DRAFT or ACTIVE (`rules::check_new_status`).
+/// A new roster starts DRAFT or ACTIVE (`roster_rules::check_new_status`).
 fn new_roster_status() -> utoipa::openapi::schema::Object {
     utoipa::openapi::schema::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
@@ -213,8 +213,8 @@ async fn create(state: web::Data<AppState>, me: AuthUser, body: web::Json<NewRos
         max_members: body.max_members,
     };
     check_len(&mut errors, "description", fields.description.as_deref(), MAX_DESCRIPTION);
-    rules::check_max_members(&mut errors, fields.max_members);
-    rules::check_new_status(&mut errors, body.status);
+    roster_rules::check_max_members(&mut errors, fields.max_members);
+    roster_rules::check_new_status(&mut errors, body.status);
     let mut conn = state.db.pool.acquire().await?;
     if db::access::season_facility(&mut *conn, &body.season_id).await?.is_none() {
         errors.insert("seasonId".into(), "no such season".into());
@@ -273,17 +273,17 @@ async fn edit(
         },
     };
     check_len(&mut errors, "description", fields.description.as_deref(), MAX_DESCRIPTION);
-    rules::check_max_members(&mut errors, fields.max_members);
+    roster_rules::check_max_members(&mut errors, fields.max_members);
     if mapping_changed {
         check_mapping(&mut tx, &mut errors, fields.division_mapping_id.as_deref(), &locked.season_id).await?;
     }
     finish(errors)?;
     let from = RosterStatus::parse(&row.status).unwrap_or(RosterStatus::Draft);
     let to = RosterStatus::parse(&fields.status).unwrap_or(from);
-    rules::check_transition(from, to)?;
-    rules::check_max_not_below(fields.max_members, row.member_count)?;
+    roster_rules::check_transition(from, to)?;
+    roster_rules::check_max_not_below(fields.max_members, row.member_count)?;
     db::rosters::replace(&mut tx, &id, &fields).await?;
-    if rules::archives(from, to) {
+    if roster_rules::archives(from, to) {
         // Nobody can join an archived roster: close what is still open.
         db::rosters::requests::reject_pending(&mut tx, &id, &me.id).await?;
     }

@@ -3,7 +3,6 @@
 //! and taking them off (or leaving). The jersey and letter rules are
 //! `super::rules`'; stats are the games' business and not editable here.
 
-use super::rules::{check_against_roster, check_player_fields, check_room};
 use super::{lock_writable, nullable};
 use crate::auth::AuthUser;
 use crate::db::{self, rosters::players::PlayerFields};
@@ -11,6 +10,7 @@ use crate::domain::{HockeyPosition, RequestStatus, RosterCommitment};
 use crate::error::{AppError, AppResult};
 use crate::live::roster::RosterPlayer;
 use crate::permissions::{self, Action};
+use crate::roster_rules::{check_against_roster, check_player_fields, check_room};
 use crate::state::AppState;
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::Deserialize;

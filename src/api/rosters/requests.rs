@@ -7,7 +7,6 @@
 //! `maxMembers` like an add (409 `roster_full`, `super::rules`).
 
 use super::lock_writable;
-use super::rules::check_room;
 use crate::api::{Page, PageQuery, check_len, clean, finish};
 use crate::auth::AuthUser;
 use crate::db::rosters::players::PlayerFields;
@@ -17,6 +16,7 @@ use crate::domain::{HockeyPosition, RequestStatus, RosterCommitment};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::permissions::{self, Action};
 use crate::realtime::topics::Topic;
+use crate::roster_rules::check_room;
 use crate::state::AppState;
 use crate::summaries::UserSummary;
 use actix_web::{HttpResponse, delete, get, post, web};

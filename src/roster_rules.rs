@@ -12,10 +12,9 @@
 //!   approvals (409 `roster_full`) and never lowered below the players
 //!   already on the roster (409 `max_members_below_roster`).
 
-use crate::api::finish;
 use crate::db::rosters::players::{Holders, PlayerFields};
 use crate::domain::RosterStatus;
-use crate::error::{AppError, AppResult, FieldErrors};
+use crate::error::{AppError, AppResult, FieldErrors, finish};
 use std::ops::RangeInclusive;
 
 /// Largest `maxMembers` we accept: a hockey roster, with room for subs.
