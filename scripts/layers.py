@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The server's layers point one way (docs/architecture.md › Layers).
+"""The server's layers point one way (docs/architecture.md › Layers), and
+its files and functions stay small enough to read.
 
 Reads every `crate::<module>` path in src/ (code, not comments; test code
 exempt) and fails when a top-level module names one in a higher layer, or
@@ -103,11 +104,58 @@ def main():
                         edges[top].setdefault(name, where)
     problems = [f"module {m} is in no layer: add it to scripts/layers.py" for m in sorted(set(unknown))] + up
     problems += [f"circle: {c}" for c in circles(edges)]
+    problems += sizes()
     if problems:
-        print("Layers: imports that point the wrong way\n  " + "\n  ".join(problems), file=sys.stderr)
+        print("Structure: what points the wrong way or grew too big\n  " + "\n  ".join(problems), file=sys.stderr)
         return 1
-    print(f"Layers: {sum(len(v) for v in edges.values())} module edges, none up, no circle")
+    print(
+        f"Layers: {sum(len(v) for v in edges.values())} module edges, none up, no circle; "
+        f"no source file over {MAX_FILE_LINES} lines, no function over {MAX_FN_LINES}"
+    )
     return 0
+
+
+# The crates' sources (not their integration tests): no file over
+# MAX_FILE_LINES lines, no function over MAX_FN_LINES.
+SOURCES = ["src", "actors/src", "pickup/src", "loadtest/src"]
+MAX_FILE_LINES, MAX_FN_LINES = 500, 100
+FN = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?fn\s+(\w+)")
+LITERAL = re.compile(r'"(\\.|[^"\\])*"|\'(\\.|[^\'\\])\'')
+
+
+def sizes():
+    """Files and functions past their limits."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    found = []
+    for source in SOURCES:
+        for dirpath, _, files in os.walk(os.path.join(root, source)):
+            for f in sorted(files):
+                if not f.endswith(".rs"):
+                    continue
+                path = os.path.join(dirpath, f)
+                rel = os.path.relpath(path, root)
+                lines = open(path, encoding="utf-8").read().split("\n")
+                if len(lines) > MAX_FILE_LINES + 1:
+                    found.append(f"{rel}: {len(lines) - 1} lines (at most {MAX_FILE_LINES}; split it by what it owns)")
+                found += [f"{rel}:{n}: fn {name} is {length} lines (at most {MAX_FN_LINES})" for n, name, length in functions(lines) if length > MAX_FN_LINES]
+    return found
+
+
+def functions(lines):
+    """(line, name, length) of each function with a body, by brace depth
+    outside string and character literals and comments."""
+    for i, line in enumerate(lines):
+        m = FN.match(line)
+        if not m or line.rstrip().endswith(";"):
+            continue
+        depth, started = 0, False
+        for j in range(i, len(lines)):
+            code = LITERAL.sub('""', lines[j]).split("//")[0]
+            depth += code.count("{") - code.count("}")
+            started = started or "{" in code
+            if started and depth <= 0:
+                yield i + 1, m.group(5), j - i + 1
+                break
 
 
 def circles(edges):

@@ -25,8 +25,8 @@ step "Clearing schemas left by earlier test runs"
 psql "$TEST_DATABASE_URL" -Atc "select 'drop schema ' || nspname || ' cascade;' from pg_namespace where nspname ~ '^[tc]_[0-9a-f]{32}$'" \
   | PGOPTIONS="-c client_min_messages=warning" psql -q "$TEST_DATABASE_URL" >/dev/null
 
-step "Layers: no import points up (scripts/layers.py)"
-python3 scripts/layers.py || fail "an import points up or closes a circle (docs/architecture.md › layers)"
+step "Structure: layers point one way, files and functions stay small (scripts/layers.py)"
+python3 scripts/layers.py || fail "an import points up or closes a circle, or a file or function grew too big (docs/architecture.md › layers)"
 
 step "Chromium for the browser tests"
 if [ ! -x /usr/bin/chromium ]; then

@@ -104,27 +104,12 @@ impl<'a> Exhaustive<'a> {
         for (p, &i) in order.iter().enumerate() {
             pos_of[i] = p;
         }
-        let mut class_at = vec![None; n];
-        let mut classes: Vec<Vec<usize>> = Vec::new();
         let same_class = |i: usize, j: usize| {
             !individual(i)
                 && !individual(j)
                 && (model.role[i], model.level[i], placement(i)) == (model.role[j], model.level[j], placement(j))
         };
-        for p in 0..n {
-            let i = order[p];
-            if individual(i) {
-                continue;
-            }
-            if p > 0 && same_class(order[p - 1], i) {
-                if let Some(last) = classes.last_mut() {
-                    last.push(i);
-                }
-            } else {
-                class_at[p] = Some(classes.len());
-                classes.push(vec![i]);
-            }
-        }
+        let (class_at, classes) = classes_along(&order, individual, same_class);
         let role: Vec<usize> = order.iter().map(|&i| model.role[i]).collect();
         let level: Vec<i64> = order.iter().map(|&i| model.level[i]).collect();
         let sq: Vec<i64> = level.iter().map(|l| l * l).collect();
@@ -133,17 +118,7 @@ impl<'a> Exhaustive<'a> {
             rest_role[p] = rest_role[p + 1];
             rest_role[p][role[p]] += 1;
         }
-        let mut cum = [vec![0i64], vec![0i64], vec![0i64]];
-        let mut cum_sq = cum.clone();
-        let mut before_role = vec![[0usize; 3]; n + 1];
-        for p in 0..n {
-            let r = role[p];
-            let (last, last_sq) = (cum[r].last().copied().unwrap_or(0), cum_sq[r].last().copied().unwrap_or(0));
-            cum[r].push(last + level[p]);
-            cum_sq[r].push(last_sq + sq[p]);
-            before_role[p + 1] = before_role[p];
-            before_role[p + 1][r] += 1;
-        }
+        let (cum, cum_sq, before_role) = prefix_sums(&role, &level, &sq);
         let later: Vec<Vec<(usize, u64)>> = order
             .iter()
             .enumerate()
@@ -246,36 +221,8 @@ impl<'a> Exhaustive<'a> {
             self.leaf(sum, sq, reps, mask, moved, weight);
             return;
         }
-        if let Some((best, _)) = self.found.best {
-            // Dark ends with `need[r]` more of each role: at most the
-            // highest of the rest, at least the lowest. The difference's
-            // distance from 0 over that range bounds the key.
-            let bound = |cum: &[Vec<i64>; 3], own: i64, total: i64| {
-                let (mut least, mut most) = (own, own);
-                for r in 0..3 {
-                    let (from, k, end) = (self.before_role[pos][r], need[r], cum[r].len() - 1);
-                    least += cum[r][end] - cum[r][end - k];
-                    most += cum[r][from + k] - cum[r][from];
-                }
-                let (lo, hi) = (2 * least - total, 2 * most - total);
-                if lo > 0 {
-                    lo
-                } else if hi < 0 {
-                    -hi
-                } else {
-                    0
-                }
-            };
-            let kept = self.placed_before[pos] - moved;
-            let lower = self.model.score(
-                bound(&self.cum, sum, self.model.total),
-                if self.rebalance { moved.min(kept) } else { 0 },
-                bound(&self.cum_sq, sq, self.model.total_sq),
-                reps + pending,
-            );
-            if lower > best {
-                return;
-            }
+        if self.cannot_beat_the_best(pos, need, sum, sq, reps + pending, moved) {
+            return;
         }
         let r = self.role[pos];
         let placed = self.placed[pos];
@@ -332,6 +279,39 @@ impl<'a> Exhaustive<'a> {
         }
     }
 
+    /// Whether every way to finish from `pos` scores worse than the best
+    /// found so far (a lower bound on the key), so the branch is cut.
+    fn cannot_beat_the_best(&self, pos: usize, need: [usize; 3], sum: i64, sq: i64, reps: u64, moved: u32) -> bool {
+        let Some((best, _)) = self.found.best else { return false };
+        // Dark ends with `need[r]` more of each role: at most the
+        // highest of the rest, at least the lowest. The difference's
+        // distance from 0 over that range bounds the key.
+        let bound = |cum: &[Vec<i64>; 3], own: i64, total: i64| {
+            let (mut least, mut most) = (own, own);
+            for r in 0..3 {
+                let (from, k, end) = (self.before_role[pos][r], need[r], cum[r].len() - 1);
+                least += cum[r][end] - cum[r][end - k];
+                most += cum[r][from + k] - cum[r][from];
+            }
+            let (lo, hi) = (2 * least - total, 2 * most - total);
+            if lo > 0 {
+                lo
+            } else if hi < 0 {
+                -hi
+            } else {
+                0
+            }
+        };
+        let kept = self.placed_before[pos] - moved;
+        let lower = self.model.score(
+            bound(&self.cum, sum, self.model.total),
+            if self.rebalance { moved.min(kept) } else { 0 },
+            bound(&self.cum_sq, sq, self.model.total_sq),
+            reps,
+        );
+        lower > best
+    }
+
     fn leaf(&mut self, sum: i64, sq: i64, reps: u64, mask: u64, moved: u32, weight: u128) {
         let strength = 2 * sum - self.model.total;
         let spread = 2 * sq - self.model.total_sq;
@@ -352,4 +332,50 @@ impl<'a> Exhaustive<'a> {
             self.found.offer(score, false, weight, || leaf(LeafKind::Any), &mut self.rng);
         }
     }
+}
+
+/// Interchangeable players side by side in `order` form a class (its
+/// members at the positions after its first): each class's first position,
+/// and the classes' members.
+fn classes_along(
+    order: &[usize],
+    individual: impl Fn(usize) -> bool,
+    same_class: impl Fn(usize, usize) -> bool,
+) -> (Vec<Option<usize>>, Vec<Vec<usize>>) {
+    let mut class_at = vec![None; order.len()];
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    for p in 0..order.len() {
+        let i = order[p];
+        if individual(i) {
+            continue;
+        }
+        if p > 0 && same_class(order[p - 1], i) {
+            if let Some(last) = classes.last_mut() {
+                last.push(i);
+            }
+        } else {
+            class_at[p] = Some(classes.len());
+            classes.push(vec![i]);
+        }
+    }
+    (class_at, classes)
+}
+
+/// Per role, the running sums of levels and of their squares along the
+/// order, and how many of each role come before each position.
+#[allow(clippy::type_complexity)]
+fn prefix_sums(role: &[usize], level: &[i64], sq: &[i64]) -> ([Vec<i64>; 3], [Vec<i64>; 3], Vec<[usize; 3]>) {
+    let n = role.len();
+    let mut cum = [vec![0i64], vec![0i64], vec![0i64]];
+    let mut cum_sq = cum.clone();
+    let mut before_role = vec![[0usize; 3]; n + 1];
+    for p in 0..n {
+        let r = role[p];
+        let (last, last_sq) = (cum[r].last().copied().unwrap_or(0), cum_sq[r].last().copied().unwrap_or(0));
+        cum[r].push(last + level[p]);
+        cum_sq[r].push(last_sq + sq[p]);
+        before_role[p + 1] = before_role[p];
+        before_role[p + 1][r] += 1;
+    }
+    (cum, cum_sq, before_role)
 }
