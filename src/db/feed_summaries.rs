@@ -9,8 +9,22 @@ use serde_json::{Value, json};
 use sqlx::{Any, Executor, FromRow};
 use std::collections::HashMap;
 
-fn placeholders(n: usize) -> String {
-    (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+/// The rows a query reads for these ids: `select` writes it around the
+/// list of their placeholders (`… WHERE x.id IN ({list})`). No ids, no
+/// query.
+async fn by_ids<'e, E, R>(ex: E, ids: &[String], select: impl FnOnce(&str) -> String) -> Result<Vec<R>, sqlx::Error>
+where
+    E: Executor<'e, Database = Any>,
+    R: for<'r> FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+{
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut q = sqlx::query_as::<_, R>(dynamic(select(&super::placeholder_list(1, ids.len()))));
+    for id in ids {
+        q = q.bind(id);
+    }
+    q.fetch_all(ex).await
 }
 
 #[derive(FromRow)]
@@ -34,24 +48,18 @@ pub async fn events<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     ids: &[String],
 ) -> Result<HashMap<String, Value>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let sql = format!(
-        "SELECT e.id, e.title, e.event_type, e.start_date, e.end_date, e.facility_id, f.name AS facility_name, \
-           e.location, e.cancelled_at, e.max_skaters, e.max_goalies, \
-           (SELECT COUNT(*) FROM event_rsvps r WHERE r.event_id = e.id AND r.status = 'ATTENDING' AND r.role = 'SKATER') AS skaters, \
-           (SELECT COUNT(*) FROM event_rsvps r WHERE r.event_id = e.id AND r.status = 'ATTENDING' AND r.role = 'GOALIE') AS goalies \
-         FROM events e LEFT JOIN facilities f ON f.id = e.facility_id WHERE e.id IN ({})",
-        placeholders(ids.len())
-    );
-    let mut q = sqlx::query_as::<_, EventSummaryRow>(dynamic(sql));
-    for id in ids {
-        q = q.bind(id);
-    }
+    let rows: Vec<EventSummaryRow> = by_ids(ex, ids, |list| {
+        format!(
+            "SELECT e.id, e.title, e.event_type, e.start_date, e.end_date, e.facility_id, f.name AS facility_name, \
+               e.location, e.cancelled_at, e.max_skaters, e.max_goalies, \
+               (SELECT COUNT(*) FROM event_rsvps r WHERE r.event_id = e.id AND r.status = 'ATTENDING' AND r.role = 'SKATER') AS skaters, \
+               (SELECT COUNT(*) FROM event_rsvps r WHERE r.event_id = e.id AND r.status = 'ATTENDING' AND r.role = 'GOALIE') AS goalies \
+             FROM events e LEFT JOIN facilities f ON f.id = e.facility_id WHERE e.id IN ({list})"
+        )
+    })
+    .await?;
     let left = |max: Option<i64>, taken: i64| max.map(|m| (m - taken).max(0));
-    Ok(q.fetch_all(ex)
-        .await?
+    Ok(rows
         .into_iter()
         .map(|e| {
             let summary = json!({
@@ -90,20 +98,14 @@ pub async fn rosters<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     ids: &[String],
 ) -> Result<HashMap<String, Value>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let sql = format!(
-        "SELECT r.id, r.name, t.id AS team_id, t.name AS team_name, s.id AS season_id, s.name AS season_name \
-         FROM rosters r JOIN teams t ON t.id = r.team_id JOIN seasons s ON s.id = r.season_id WHERE r.id IN ({})",
-        placeholders(ids.len())
-    );
-    let mut q = sqlx::query_as::<_, RosterSummaryRow>(dynamic(sql));
-    for id in ids {
-        q = q.bind(id);
-    }
-    Ok(q.fetch_all(ex)
-        .await?
+    let rows: Vec<RosterSummaryRow> = by_ids(ex, ids, |list| {
+        format!(
+            "SELECT r.id, r.name, t.id AS team_id, t.name AS team_name, s.id AS season_id, s.name AS season_name \
+             FROM rosters r JOIN teams t ON t.id = r.team_id JOIN seasons s ON s.id = r.season_id WHERE r.id IN ({list})"
+        )
+    })
+    .await?;
+    Ok(rows
         .into_iter()
         .map(|r| {
             let summary = json!({"id": r.id, "name": r.name, "teamId": r.team_id, "teamName": r.team_name,
@@ -127,20 +129,14 @@ pub async fn seasons<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     ids: &[String],
 ) -> Result<HashMap<String, Value>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let sql = format!(
-        "SELECT s.id, s.name, s.start_date, s.end_date, f.id AS facility_id, f.name AS facility_name \
-         FROM seasons s JOIN facilities f ON f.id = s.facility_id WHERE s.id IN ({})",
-        placeholders(ids.len())
-    );
-    let mut q = sqlx::query_as::<_, SeasonSummaryRow>(dynamic(sql));
-    for id in ids {
-        q = q.bind(id);
-    }
-    Ok(q.fetch_all(ex)
-        .await?
+    let rows: Vec<SeasonSummaryRow> = by_ids(ex, ids, |list| {
+        format!(
+            "SELECT s.id, s.name, s.start_date, s.end_date, f.id AS facility_id, f.name AS facility_name \
+             FROM seasons s JOIN facilities f ON f.id = s.facility_id WHERE s.id IN ({list})"
+        )
+    })
+    .await?;
+    Ok(rows
         .into_iter()
         .map(|s| {
             let summary = json!({"id": s.id, "name": s.name, "startDate": crate::time::to_rfc3339(s.start_date),
@@ -165,20 +161,14 @@ pub async fn posts<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     ids: &[String],
 ) -> Result<HashMap<String, Value>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let sql = format!(
-        "SELECT p.id, p.content, p.author_id, {DISPLAY_NAME} AS author_name, p.created_at, p.updated_at \
-         FROM posts p JOIN users u ON u.id = p.author_id WHERE u.deleted_at IS NULL AND p.id IN ({})",
-        placeholders(ids.len())
-    );
-    let mut q = sqlx::query_as::<_, PostSummaryRow>(dynamic(sql));
-    for id in ids {
-        q = q.bind(id);
-    }
-    Ok(q.fetch_all(ex)
-        .await?
+    let rows: Vec<PostSummaryRow> = by_ids(ex, ids, |list| {
+        format!(
+            "SELECT p.id, p.content, p.author_id, {DISPLAY_NAME} AS author_name, p.created_at, p.updated_at \
+             FROM posts p JOIN users u ON u.id = p.author_id WHERE u.deleted_at IS NULL AND p.id IN ({list})"
+        )
+    })
+    .await?;
+    Ok(rows
         .into_iter()
         .map(|p| {
             let summary = json!({"id": p.id, "content": p.content, "authorId": p.author_id, "authorName": p.author_name,
@@ -194,16 +184,9 @@ pub async fn people<'e, E: Executor<'e, Database = Any>>(
     ex: E,
     ids: &[String],
 ) -> Result<HashMap<String, crate::summaries::UserSummary>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let sql = format!(
-        "SELECT {SUMMARY_COLUMNS} FROM users u WHERE u.deleted_at IS NULL AND u.id IN ({})",
-        placeholders(ids.len())
-    );
-    let mut q = sqlx::query_as::<_, super::users::UserSummaryRow>(dynamic(sql));
-    for id in ids {
-        q = q.bind(id);
-    }
-    Ok(q.fetch_all(ex).await?.into_iter().map(|r| (r.id.clone(), crate::summaries::UserSummary::from(r))).collect())
+    let rows: Vec<super::users::UserSummaryRow> = by_ids(ex, ids, |list| {
+        format!("SELECT {SUMMARY_COLUMNS} FROM users u WHERE u.deleted_at IS NULL AND u.id IN ({list})")
+    })
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.id.clone(), crate::summaries::UserSummary::from(r))).collect())
 }
