@@ -103,7 +103,7 @@ proptest! {
         };
         let (schedule_pairs, event_pairs) = (pairs(&schedule), pairs(&events));
 
-        match web::Query::<super::season_views::TeamScheduleQuery>::from_query(&schedule) {
+        match web::Query::<crate::api::SeasonPageQuery>::from_query(&schedule) {
             Ok(q) => {
                 prop_assert_eq!(&q.season_id, &value(&schedule_pairs, "seasonId"));
                 prop_assert_eq!(&q.cursor, &value(&schedule_pairs, "cursor"));

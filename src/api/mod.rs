@@ -155,6 +155,29 @@ pub struct ClampedPageQuery {
     pub cursor: Option<String>,
 }
 
+/// `?seasonId=&limit=&cursor=` of a team's list across seasons (its
+/// rosters, its games), clamping `limit` as [`ClampedPageQuery`] does.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SeasonPageQuery {
+    /// Only this season's.
+    #[param(schema_with = schema::query_text)]
+    pub season_id: Option<String>,
+    /// Default 20; taken as 1 below 1 and as 100 above 100.
+    #[serde(default, deserialize_with = "query_whole")]
+    pub limit: Option<i64>,
+    /// `nextCursor` of the previous page.
+    #[param(schema_with = schema::time_cursor)]
+    pub cursor: Option<String>,
+}
+
+impl SeasonPageQuery {
+    /// The season asked for, and the page.
+    pub fn split(self) -> (Option<String>, PageQuery) {
+        (self.season_id, PageQuery { limit: self.limit, cursor: self.cursor })
+    }
+}
+
 impl From<ClampedPageQuery> for PageQuery {
     fn from(q: ClampedPageQuery) -> Self {
         PageQuery { limit: q.limit, cursor: q.cursor }

@@ -2,12 +2,11 @@
 //! team's schedule across seasons, standings, scoring leaders and a
 //! player's stats. Everyone may read them, signed out too.
 
-use super::{Page, query_whole};
+use super::{Page, SeasonPageQuery, query_whole};
 use crate::db::{
     self,
     games::season::{Leader, RosterStats, ScheduleEntry, Standing},
 };
-use crate::domain::text::schema;
 use crate::error::{AppError, AppResult};
 use crate::state::AppState;
 use actix_web::{get, web};
@@ -42,40 +41,22 @@ async fn season_schedule(
     Ok(web::Json(db::games::season::season_schedule(&state.db.pool, &id).await?))
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct TeamScheduleQuery {
-    /// Only this season's games.
-    #[param(schema_with = schema::query_text)]
-    pub season_id: Option<String>,
-    /// Default 20; taken as 1 below 1 and as 100 above 100.
-    #[serde(default, deserialize_with = "query_whole")]
-    pub limit: Option<i64>,
-    /// `nextCursor` of the previous page.
-    #[param(schema_with = schema::time_cursor)]
-    pub cursor: Option<String>,
-}
-
 /// A team's games, every roster of it, home or away, earliest first
 /// (public), keyset-paged.
-#[utoipa::path(params(TeamScheduleQuery), responses((status = 200, body = Page<ScheduleEntry>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
+#[utoipa::path(params(SeasonPageQuery), responses((status = 200, body = Page<ScheduleEntry>), (status = 404, body = crate::error::ErrorEnvelope)), tag = "games")]
 #[get("/teams/{id}/schedule")]
 async fn team_schedule(
     state: web::Data<AppState>,
     id: web::Path<String>,
-    query: web::Query<TeamScheduleQuery>,
+    query: web::Query<SeasonPageQuery>,
 ) -> AppResult<web::Json<Page<ScheduleEntry>>> {
     if !db::teams::exists(&state.db.pool, &id).await? {
         return Err(AppError::not_found("team"));
     }
-    let q = query.into_inner();
-    let after = match q.cursor.as_deref() {
-        None => None,
-        Some(raw) => Some(db::Cursor::parse(raw).ok_or_else(|| AppError::field("cursor", "not a cursor we gave out"))?),
-    };
-    let limit = db::page_limit(q.limit);
-    let rows =
-        db::games::season::team_schedule(&state.db.pool, &id, q.season_id.as_deref(), after.as_ref(), limit).await?;
+    let (season, page) = query.into_inner().split();
+    let limit = db::page_limit(page.limit);
+    let rows = db::games::season::team_schedule(&state.db.pool, &id, season.as_deref(), page.cursor()?.as_ref(), limit)
+        .await?;
     let (items, next_cursor) =
         db::finish_page(rows, limit, |g| db::Cursor { at: g.scheduled_at, id: g.id.clone() }.encode());
     Ok(web::Json(Page { items, next_cursor }))

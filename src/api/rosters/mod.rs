@@ -336,7 +336,7 @@ mod fuzz {
                     "refused {:?}", query
                 ),
             }
-            match web::Query::<super::listing::TeamRostersQuery>::from_query(&query) {
+            match web::Query::<crate::api::SeasonPageQuery>::from_query(&query) {
                 Ok(q) => {
                     prop_assert_eq!(&q.season_id, &value("seasonId"));
                     prop_assert_eq!(&q.cursor, &value("cursor"));
