@@ -10,7 +10,8 @@ import type { SpotsDocument } from '../../../lib/api-types';
 import { dayLabel, timeInZone } from '../../../lib/event-format';
 import { DIVISION_LABELS } from '../../../lib/format';
 import { Spinner } from '../../../components/ui/spinner';
-import { useLiveSpots, usePublicFacility } from '../api/spots';
+import { useLiveSpots } from '../api/spots';
+import { useFacility } from '../../../lib/facilities';
 import { ConnectionMark, DisplayFrame, useFreshness, useNow } from './display-frame';
 
 /** Games per screen (readable from across the lobby at 1080p). */
@@ -72,7 +73,7 @@ function SpotRow({ event, tz, now }: { event: SpotEvent; tz: string; now: Date }
 
 export function LobbyDisplayPage() {
   const { id = '' } = useParams();
-  const facility = usePublicFacility(id);
+  const facility = useFacility(id, { anonymous: true });
   const doc = useLiveSpots(id);
   const freshness = useFreshness(doc !== null);
   const now = useNow(30_000);

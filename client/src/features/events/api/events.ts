@@ -2,17 +2,14 @@
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { facilityQuery } from '../../../lib/rink-zone';
 import type {
   EventBill,
   EventSeries,
   EventType,
-  Facility,
   GroupConfig,
   Page,
   PlayerPosition,
   RinkEvent,
-  Season,
   Team,
   TeamRole,
 } from '../../../lib/api-types';
@@ -301,26 +298,6 @@ export function useSetHosting(id: string) {
 }
 
 // ── Pickers and names (cache keys shared with the facilities/teams/profile features) ──
-
-export function useFacilityOptions(q: string) {
-  return useQuery({
-    queryKey: ['facilities', 'search', q, 'picker'],
-    queryFn: ({ signal }) => api.get<Page<Facility>>('/facilities', { signal, query: { q, limit: 10 } }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useFacilityById(id: string | null) {
-  return useQuery({ ...facilityQuery(id ?? ''), enabled: Boolean(id) });
-}
-
-export function useFacilitySeasons(facilityId: string | null) {
-  return useQuery({
-    queryKey: ['facilities', facilityId ?? '', 'seasons'],
-    queryFn: ({ signal }) => api.get<Page<Season>>(`/facilities/${enc(facilityId ?? '')}/seasons`, { signal, query: { limit: 50 } }),
-    enabled: Boolean(facilityId),
-  });
-}
 
 /**
  * The teams I own or manage (`GET /me/teams`, by name): the only ones I may

@@ -19,7 +19,8 @@ import { SelectField, TextAreaField, TextField } from '../../../components/ui/fi
 import { CalendarIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { useCreateEvent, useEvent, useFacilityById, useFacilityOptions, useFacilitySeasons, useUpdateEvent, type SeriesScope } from '../api/events';
+import { useCreateEvent, useEvent, useUpdateEvent, type SeriesScope } from '../api/events';
+import { useFacility, useFacilityOptions, useFacilitySeasonOptions } from '../../../lib/facilities';
 import {
   createInput,
   draftFromEvent,
@@ -162,8 +163,8 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
   const [facilityQuery, setFacilityQuery] = useState('');
   const fq = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
   const facilityOptions = useFacilityOptions(fq);
-  const facility = useFacilityById(draft.facilityId || null);
-  const seasons = useFacilitySeasons(draft.facilityId || null);
+  const facility = useFacility(draft.facilityId || null);
+  const seasons = useFacilitySeasonOptions(draft.facilityId || null);
   const pending = create.isPending || update.isPending;
 
   function set<K extends keyof EventDraft>(key: K, value: EventDraft[K]) {

@@ -1,12 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { useEventList, useFacilityById, useFacilityOptions } from '../api/events';
+import { useEventList } from '../api/events';
+import { useFacility, useFacilityOptions, useRinkZones } from '../../../lib/facilities';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api';
 import { EVENT_TYPES, type RinkEvent } from '../../../lib/api-types';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
 import { rinkDayLabel } from '../../../lib/rink-time';
-import { useRinkZones } from '../../../lib/rink-zone';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -177,7 +177,7 @@ function FacilityFilter({ value, onChange }: { value: string; onChange: (id: str
   const [query, setQuery] = useState('');
   const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const options = useFacilityOptions(q);
-  const picked = useFacilityById(value || null);
+  const picked = useFacility(value || null);
   return (
     <Combobox
       label="Facility"

@@ -20,7 +20,7 @@ import { PositionPicker } from './position-picker';
 import { myMoney } from '../model/bill';
 import { joinLocked, rulesNotices } from '../model/rules';
 import { useRuleClock } from '../model/use-rule-clock';
-import { useRinkZone } from '../../../lib/rink-zone';
+import { useRinkZone } from '../../../lib/facilities';
 import { AlertsOffer } from '../../../components/ui/alerts-offer';
 
 /** How long before puck drop an attending player's panel offers "Check in at the rink". */

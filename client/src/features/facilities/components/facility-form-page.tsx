@@ -4,7 +4,8 @@
 
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useCreateFacility, useDeleteFacility, useFacility, useUpdateFacility, type FacilityPatch, type NewFacility } from '../api/facilities';
+import { useCreateFacility, useDeleteFacility, useUpdateFacility, type FacilityPatch, type NewFacility } from '../api/facilities';
+import { useFacility } from '../../../lib/facilities';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { Facility, FacilityPage } from '../../../lib/api-types';
 import { allTimeZones, browserTimeZone, currentOffset, searchTimeZones } from '../../../lib/timezones';
@@ -201,7 +202,7 @@ export function facilityPatch(f: Facility, d: Draft): FacilityPatch {
 
 export function EditFacilityPage() {
   const { id = '' } = useParams();
-  const query = useFacility(id);
+  const query = useFacility(id, { fresh: true });
   if (query.isPending || query.isError) return <OrgLoadState query={query} icon={<RinkIcon size={28} />} copy={LOAD_COPY} />;
   return <EditFacility facility={query.data} />;
 }

@@ -4,7 +4,8 @@
 
 import { useSyncExternalStore } from 'react';
 import { Link, useParams } from 'react-router';
-import { UPCOMING_AT_RINK, useFacility, useFacilitySeasons, useFacilityTeams, useTransferFacility, useUpcomingAtFacility } from '../api/facilities';
+import { UPCOMING_AT_RINK, useFacilitySeasons, useFacilityTeams, useTransferFacility, useUpcomingAtFacility } from '../api/facilities';
+import { useFacility } from '../../../lib/facilities';
 import { EventCard } from '../../../components/ui/event-card';
 import { errorMessage } from '../../../lib/api';
 import type { FacilityPage as FacilityPageData, SeasonDetail } from '../../../lib/api-types';
@@ -37,7 +38,7 @@ export const LOAD_COPY = {
 
 export function FacilityPage() {
   const { id = '' } = useParams();
-  const query = useFacility(id);
+  const query = useFacility(id, { fresh: true });
   if (query.isPending || query.isError) {
     return <OrgLoadState query={query} icon={<RinkIcon size={28} />} copy={LOAD_COPY} />;
   }

@@ -10,7 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { GameScheduleEntry, SeasonDetail } from '../../../lib/api-types';
 import { seasonGameKeys, useLiveSeason, useSeasonQuery } from '../../../lib/games';
-import { useRinkZone } from '../../../lib/rink-zone';
+import { useRinkZone } from '../../../lib/facilities';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';

@@ -4,7 +4,7 @@
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, DivisionScaleLevel, FacilityPage, Page, RosterSummary, SeasonDetail, UniversalDivision } from '../../../lib/api-types';
+import type { DivisionMapping, DivisionScaleLevel, Page, RosterSummary, SeasonDetail, UniversalDivision } from '../../../lib/api-types';
 import type { SeasonValues } from '../../../components/ui/season-form';
 import { PAGE_SIZE } from '../../../config/constants';
 
@@ -26,15 +26,6 @@ export function useSeason(id: string) {
   return useQuery({
     queryKey: seasonKeys.detail(id),
     queryFn: ({ signal }) => api.get<SeasonDetail>(`/seasons/${enc(id)}`, { signal }),
-  });
-}
-
-/** The season's facility: its name and time zone (shares the facilities cache key). */
-export function useSeasonFacility(facilityId: string) {
-  return useQuery({
-    queryKey: ['facilities', facilityId],
-    queryFn: ({ signal }) => api.get<FacilityPage>(`/facilities/${enc(facilityId)}`, { signal }),
-    enabled: Boolean(facilityId),
   });
 }
 

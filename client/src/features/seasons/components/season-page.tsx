@@ -19,7 +19,8 @@ import { ActiveChip, OrgLayout } from '../../../components/ui/org-layout';
 import { RosterRow } from '../../../components/ui/roster-list';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { formatDayRange, formatZonedDay } from '../../../components/ui/zoned-date';
-import { useDivisionScale, useSeason, useSeasonFacility, useSeasonRosters } from '../api/seasons';
+import { useDivisionScale, useSeason, useSeasonRosters } from '../api/seasons';
+import { useFacility } from '../../../lib/facilities';
 import { DivisionMappingsCard } from './division-mappings-card';
 import { LeagueGamesCard } from './league-games-card';
 import { SyncCard } from './sync-card';
@@ -79,7 +80,7 @@ function RostersCard({ seasonId }: { seasonId: string }) {
 }
 
 function SeasonView({ season }: { season: SeasonDetail }) {
-  const facility = useSeasonFacility(season.facilityId);
+  const facility = useFacility(season.facilityId);
   const scale = useDivisionScale();
   // Days are the rink's days: wait for its zone rather than show another
   // zone's dates for a moment (the browser's only if the rink can't be read).

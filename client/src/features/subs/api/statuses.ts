@@ -4,7 +4,7 @@
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionScaleLevel, Facility, HockeyPosition, Page, Status, StatusType, Team, UniversalDivision } from '../../../lib/api-types';
+import type { DivisionScaleLevel, HockeyPosition, Page, Status, StatusType, Team, UniversalDivision } from '../../../lib/api-types';
 import { PAGE_SIZE } from '../../../config/constants';
 import type { CreateStatusBody, PatchStatusBody } from '../model/status-draft';
 
@@ -76,23 +76,6 @@ export function useDivisionScale() {
     queryKey: subsKeys.scale,
     queryFn: ({ signal }) => api.get<DivisionScaleLevel[]>('/divisions/scale', { signal, anonymous: true }),
     staleTime: Infinity,
-  });
-}
-
-export function useFacilityOptions(q: string) {
-  return useQuery({
-    queryKey: ['facilities', 'search', q, 'picker'],
-    queryFn: ({ signal }) => api.get<Page<Facility>>('/facilities', { signal, query: { q, limit: 10 } }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useFacilityById(id: string | null) {
-  return useQuery({
-    queryKey: ['facilities', id ?? ''],
-    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-    staleTime: 5 * 60_000,
   });
 }
 

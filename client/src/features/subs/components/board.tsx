@@ -16,7 +16,8 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField } from '../../../components/ui/field';
 import { FilterIcon, MegaphoneIcon } from '../../../components/ui/icons';
 import { LoadMore } from '../../../components/ui/load-more';
-import { useBoard, useDivisionScale, useFacilityById, useFacilityOptions } from '../api/statuses';
+import { useBoard, useDivisionScale } from '../api/statuses';
+import { useFacility, useFacilityOptions } from '../../../lib/facilities';
 import { STATUS_TYPE_LABELS } from '../model/describe';
 import { activeBoardFilters, BOARD_WHEN_OPTIONS, readBoardParams, toBoardFilters, writeBoardParams, type BoardParams, type BoardWhen } from '../model/board-filters';
 import { StatusCard } from './status-card';
@@ -151,7 +152,7 @@ function FacilityFilter({ value, onChange }: { value: string; onChange: (id: str
   const [query, setQuery] = useState('');
   const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const options = useFacilityOptions(q);
-  const picked = useFacilityById(value || null);
+  const picked = useFacility(value || null);
   return (
     <Combobox
       label="Rink"

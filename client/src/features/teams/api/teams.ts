@@ -3,9 +3,9 @@
 // read, search, followers, staff, transfer, delete) is in lib/orgs.ts.
 
 import { useEffect } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, Facility, Page, Roster, SeasonDetail, Team, TeamPage } from '../../../lib/api-types';
+import type { DivisionMapping, Roster, Team, TeamPage } from '../../../lib/api-types';
 import { orgKeys, useDeleteOrg, useOrgPage, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
 import { useTopic } from '../../../lib/ws';
 
@@ -60,24 +60,6 @@ export function useTeamLive(team: Pick<Team, 'id' | 'updatedAt'>) {
   }, [pushed, held, team.id, queryClient]);
 }
 
-/** A team's home rink (shares the facilities cache key). */
-export function useHomeFacility(id: string | null) {
-  return useQuery({
-    queryKey: ['facilities', id ?? ''],
-    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-  });
-}
-
-/** Facilities matching the picker's text. */
-export function useFacilityOptions(q: string) {
-  return useQuery({
-    queryKey: ['facilities', 'search', q, 'picker'],
-    queryFn: ({ signal }) => api.get<Page<Facility>>('/facilities', { signal, query: { q, limit: 10 } }),
-    placeholderData: keepPreviousData,
-  });
-}
-
 export function useCreateTeam() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -95,15 +77,6 @@ export const useUpdateTeam = (id: string) => useOrgPageWrite('teams', id, (patch
 export const useTransferTeam = (id: string) => useTransferOrg<TeamPage>('teams', id, ALSO_REFRESH);
 
 export const useDeleteTeam = (id: string) => useDeleteOrg('teams', id, ALSO_REFRESH);
-
-/** A facility's seasons (latest first), for picking the roster's season. */
-export function useSeasonOptions(facilityId: string) {
-  return useQuery({
-    queryKey: ['facilities', facilityId, 'seasons', 'picker'],
-    queryFn: ({ signal }) => api.get<Page<SeasonDetail>>(`/facilities/${enc(facilityId)}/seasons`, { signal, query: { limit: 50 } }),
-    enabled: Boolean(facilityId),
-  });
-}
 
 /** A season's division mappings, for placing the roster. */
 export function useDivisionOptions(seasonId: string) {

@@ -4,7 +4,8 @@
 
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useCreateRoster, useDivisionOptions, useFacilityOptions, useHomeFacility, useSeasonOptions, useTeam, type NewRoster } from '../api/teams';
+import { useCreateRoster, useDivisionOptions, useTeam, type NewRoster } from '../api/teams';
+import { useFacility, useFacilityOptions, useFacilitySeasonOptions } from '../../../lib/facilities';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { TeamPage } from '../../../lib/api-types';
@@ -64,8 +65,8 @@ function NewRosterForm({ team }: { team: TeamPage }) {
 
   const q = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
   const facilityOptions = useFacilityOptions(q);
-  const picked = useHomeFacility(facilityId || null);
-  const seasons = useSeasonOptions(facilityId);
+  const picked = useFacility(facilityId || null);
+  const seasons = useFacilitySeasonOptions(facilityId || null);
   const divisions = useDivisionOptions(seasonId);
   const seasonList = seasons.data?.items ?? [];
 

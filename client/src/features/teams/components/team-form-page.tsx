@@ -4,7 +4,8 @@
 
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { useCreateTeam, useDeleteTeam, useFacilityOptions, useHomeFacility, useTeam, useUpdateTeam, type NewTeam, type TeamPatch } from '../api/teams';
+import { useCreateTeam, useDeleteTeam, useTeam, useUpdateTeam, type NewTeam, type TeamPatch } from '../api/teams';
+import { useFacility, useFacilityOptions } from '../../../lib/facilities';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { TeamPage } from '../../../lib/api-types';
@@ -51,7 +52,7 @@ function TeamForm({
 
   const debounced = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
   const options = useFacilityOptions(debounced);
-  const picked = useHomeFacility(facilityId || null);
+  const picked = useFacility(facilityId || null);
   const facilityOptions = (options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }));
   const pickedName = facilityId ? (picked.data?.name ?? (facilityId === team?.facilityId ? (team.facilityName ?? '') : '')) : '';
 
