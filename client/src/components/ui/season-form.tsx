@@ -11,7 +11,7 @@ import { Button } from './button';
 import { ClockSettingsFields, draftOf, readClockSettings } from './clock-settings-fields';
 import { TextField } from './field';
 import { ToggleField } from './toggle-field';
-import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso } from './zoned-date';
+import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso } from '../../lib/time-zone';
 import './season-form.css';
 
 /** What a season form sends (all fields; edits send the changed ones). */

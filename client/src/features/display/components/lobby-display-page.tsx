@@ -7,7 +7,7 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { SpotsDocument } from '../../../lib/api-types';
-import { dayLabel, timeInZone } from '../../../lib/event-format';
+import { rinkClock, rinkDayLabel } from '../../../lib/time-zone';
 import { DIVISION_LABELS } from '../../../lib/format';
 import { Spinner } from '../../../components/ui/spinner';
 import { useLiveSpots } from '../api/spots';
@@ -42,12 +42,12 @@ function minutesUntil(iso: string, now: Date): string {
 function SpotRow({ event, tz, now }: { event: SpotEvent; tz: string; now: Date }) {
   const goalies = event.open.goalies ?? 0;
   const skaters = event.open.skaters ?? 0;
-  const today = dayLabel(event.startDate, now) === 'Today';
+  const today = rinkDayLabel(event.startDate, null, now) === 'Today';
   return (
     <li className="dspot" data-testid={`lobby-spot-${event.id}`}>
       <span className="dspot__when">
-        <span className="dspot__time">{timeInZone(event.startDate, tz)}</span>
-        <span className="dspot__in">{today ? minutesUntil(event.startDate, now) : dayLabel(event.startDate, now)}</span>
+        <span className="dspot__time">{rinkClock(event.startDate, tz)}</span>
+        <span className="dspot__in">{today ? minutesUntil(event.startDate, now) : rinkDayLabel(event.startDate, null, now)}</span>
       </span>
       <span className="dspot__what">
         <span className="dspot__title">{event.title}</span>

@@ -6,7 +6,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import { EVENT_TYPES, type EventType, type RinkEvent } from '../../../lib/api-types';
-import { browserTimeZone } from '../../../lib/timezones';
+import { deviceZone } from '../../../lib/time-zone';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
@@ -257,7 +257,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
                 if (errors.startDate) setErrors(({ startDate: _gone, ...rest }) => rest);
               }}
               error={errors.startDate}
-              hint={`Your time (${browserTimeZone().replace(/_/g, ' ')}).`}
+              hint={`Your time (${deviceZone().replace(/_/g, ' ')}).`}
               data-testid="event-start"
             />
             <TextField

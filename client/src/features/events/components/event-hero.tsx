@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import type { RinkEvent } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
 import { EVENT_TYPE_LABELS, isCommunityEvent, isEventOver, isEventUnderway, relativeTime } from '../../../lib/event-format';
-import { rinkDayLabel, rinkTimeRange } from '../../../lib/rink-time';
+import { rinkDayLabel, rinkTimeRange } from '../../../lib/time-zone';
 import { displayName } from '../../../lib/format';
 import { usePerson } from '../../../lib/orgs';
 import { ButtonLink } from '../../../components/ui/button';

@@ -6,7 +6,7 @@ import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api';
 import { EVENT_TYPES, type RinkEvent } from '../../../lib/api-types';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
-import { rinkDayLabel } from '../../../lib/rink-time';
+import { dayKey, rinkDayLabel } from '../../../lib/time-zone';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -17,7 +17,7 @@ import { SelectField, TextField } from '../../../components/ui/field';
 import { CalendarIcon, FilterIcon, PlusIcon } from '../../../components/ui/icons';
 import { LoadMore } from '../../../components/ui/load-more';
 import { PageHeader } from '../../../components/ui/page-header';
-import { activePanelFilters, dayKey, readParams, toFilters, WHEN_OPTIONS, writeParams, type ListParams, type When } from '../model/list-filters';
+import { activePanelFilters, readParams, toFilters, WHEN_OPTIONS, writeParams, type ListParams, type When } from '../model/list-filters';
 import { EventListItem } from './event-list-item';
 import '../events.css';
 
@@ -36,7 +36,7 @@ function byDay(events: RinkEvent[], zones: Map<string, string>): Array<{ label: 
 export function EventsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = readParams(searchParams);
-  const today = dayKey(new Date());
+  const today = dayKey(new Date(), null);
   // Query keys hash by value, so a fresh object per render is fine.
   const filters = toFilters(params, today);
   const list = useEventList(filters);

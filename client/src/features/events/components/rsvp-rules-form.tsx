@@ -12,7 +12,7 @@ import type { RsvpRulesInput } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
-import { deviceZone } from '../../../lib/rink-time';
+import { deviceZone } from '../../../lib/time-zone';
 import { useRuleClock } from '../model/use-rule-clock';
 import { draftFromRules, NO_RULES, rulesFromDraft, rulesPreview, sameRules, type RulesDraft, type RulesErrors } from '../model/rules';
 

@@ -8,7 +8,7 @@ import { useCreateFacility, useDeleteFacility, useUpdateFacility, type FacilityP
 import { useFacility } from '../../../lib/facilities';
 import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
 import type { Facility, FacilityPage } from '../../../lib/api-types';
-import { allTimeZones, browserTimeZone, currentOffset, searchTimeZones } from '../../../lib/timezones';
+import { allTimeZones, deviceZone, searchTimeZones, zoneOffsetName } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -37,7 +37,7 @@ interface Draft {
 }
 
 function draftOf(f?: Facility): Draft {
-  const tz = browserTimeZone();
+  const tz = deviceZone();
   return {
     name: f?.name ?? '',
     timezone: f?.timezone ?? (allTimeZones().includes(tz) ? tz : 'UTC'),
@@ -94,7 +94,7 @@ function FacilityForm({
   const set = (k: keyof Draft) => (value: string) => setD((x) => ({ ...x, [k]: value }));
 
   const tzOptions = useMemo(
-    () => searchTimeZones(tzQuery).slice(0, 50).map((z) => ({ value: z, label: z.replace(/_/g, ' '), description: currentOffset(z) })),
+    () => searchTimeZones(tzQuery).slice(0, 50).map((z) => ({ value: z, label: z.replace(/_/g, ' '), description: zoneOffsetName(z) })),
     [tzQuery],
   );
 

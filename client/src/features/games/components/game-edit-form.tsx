@@ -9,7 +9,7 @@ import type { ClockSettings, GameStatus } from '../../../lib/api-types';
 import { useSeasonQuery } from '../../../lib/games';
 import { ClockSettingsFields, draftOf, readClockSettings } from '../../../components/ui/clock-settings-fields';
 import { ownSettings, settingsPatch } from '../model/settings-patch';
-import { fromLocalInput, toLocalInput } from '../../../lib/event-format';
+import { fromLocalInput, toLocalInput } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';

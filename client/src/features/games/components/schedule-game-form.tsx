@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { RosterSummary } from '../../../lib/api-types';
-import { fromLocalInput } from '../../../lib/event-format';
+import { fromLocalInput } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';

@@ -18,7 +18,7 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { ActiveChip, OrgLayout } from '../../../components/ui/org-layout';
 import { RosterRow } from '../../../components/ui/roster-list';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { formatDayRange, formatZonedDay } from '../../../components/ui/zoned-date';
+import { deviceZone, formatDayRange, formatZonedDay } from '../../../lib/time-zone';
 import { useDivisionScale, useSeason, useSeasonRosters } from '../api/seasons';
 import { useFacility } from '../../../lib/facilities';
 import { DivisionMappingsCard } from './division-mappings-card';
@@ -84,7 +84,7 @@ function SeasonView({ season }: { season: SeasonDetail }) {
   const scale = useDivisionScale();
   // Days are the rink's days: wait for its zone rather than show another
   // zone's dates for a moment (the browser's only if the rink can't be read).
-  const tz = facility.data?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const tz = facility.data?.timezone ?? deviceZone();
   const tzKnown = Boolean(facility.data) || facility.isError;
   const day = (iso: string) => (tzKnown ? formatZonedDay(iso, tz) : '…');
   // The league's games exist once a sync has read the schedule (even one that failed later).
