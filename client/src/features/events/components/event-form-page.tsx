@@ -4,7 +4,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import { EVENT_TYPES, type EventType, type RinkEvent } from '../../../lib/api-types';
 import { deviceZone } from '../../../lib/time-zone';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
@@ -45,19 +46,19 @@ import '../event-form.css';
 
 const GAME_TYPES: EventType[] = ['GAME', 'EXTERNAL_GAME'];
 
-/** Fields the form shows; any other server message goes in the banner. */
-const FORM_FIELDS = new Set<string>([
-  'title', 'description', 'location', 'startDate', 'endDate', 'imageUrl', 'facilityId', 'seasonId', 'externalHomeTeamName',
-  'externalAwayTeamName', 'externalRink', 'homeScore', 'awayScore', 'eventType', 'maxSkaters', 'maxGoalies', 'groupConfig',
-  'repeatUntil',
-]);
-
-/** The server names the whole `repeat` object, or its `until`, where the form has one field. */
-function repeatErrors(fieldErrors: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [k, v] of Object.entries(fieldErrors)) out[k === 'repeat' || k.startsWith('repeat.') ? 'repeatUntil' : k] = v;
-  return out;
-}
+/**
+ * Where the server's messages go: beside the fields the form shows (the
+ * server names the whole `repeat` object, or its `until`, where the form
+ * has one field); any other above the form.
+ */
+const PLACEMENT = {
+  fields: [
+    'title', 'description', 'location', 'startDate', 'endDate', 'imageUrl', 'facilityId', 'seasonId', 'externalHomeTeamName',
+    'externalAwayTeamName', 'externalRink', 'homeScore', 'awayScore', 'eventType', 'maxSkaters', 'maxGoalies', 'groupConfig',
+    'repeatUntil',
+  ],
+  rename: (field: string) => (field === 'repeat' || field.startsWith('repeat.') ? 'repeatUntil' : field),
+};
 
 /** How many events the save button makes: the series' count when it is one the server takes, else 1. */
 function repeatsWeeklyCount(d: EventDraft): number {
@@ -150,8 +151,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
   const create = useCreateEvent();
   const update = useUpdateEvent(event?.id ?? '');
   const [draft, setDraft] = useState<EventDraft>(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run, clear } = useFormErrors(PLACEMENT);
   const [endTouched, setEndTouched] = useState(Boolean(initial.endDate));
   // A start in the past waits for the organiser to say yes.
   const [pastWarning, setPastWarning] = useState<string | null>(null);
@@ -169,15 +169,12 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
 
   function set<K extends keyof EventDraft>(key: K, value: EventDraft[K]) {
     setDraft((d) => ({ ...d, [key]: value }));
-    if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
+    clear(key);
   }
 
   async function submit(e: FormEvent | null, confirmedPast = false, scope?: SeriesScope) {
     e?.preventDefault();
-    const local = validateDraft(draft, Date.now(), event?.startDate);
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length) {
+    if (!check(validateDraft(draft, Date.now(), event?.startDate))) {
       document.querySelector('[aria-invalid="true"], .groups-editor--invalid')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
       return;
     }
@@ -187,7 +184,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
       return;
     }
     setPastWarning(null);
-    try {
+    const ok = await run(async () => {
       if (mode === 'create') {
         const created = await create.mutateAsync(createInput(draft));
         navigate(`/events/${created.id}`, { replace: true });
@@ -202,15 +199,8 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
         }
         navigate(`/events/${event.id}`, { replace: true });
       }
-    } catch (err) {
-      setAskScope(false);
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) {
-        const fieldErrors = repeatErrors(err.fieldErrors);
-        setErrors(fieldErrors);
-        const other = Object.entries(fieldErrors).filter(([k]) => !FORM_FIELDS.has(k));
-        if (other.length) setFormError(other.map(([k, v]) => `${k}: ${v}`).join(' '));
-      } else setFormError(errorMessage(err));
-    }
+    });
+    if (!ok) setAskScope(false);
   }
 
   const seasonList = seasons.data?.items ?? [];
@@ -236,7 +226,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
               onChange={(t) => {
                 set('eventType', t);
                 if (GAME_TYPES.includes(t)) setShowGame(true);
-                if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
+                clear('repeatUntil');
               }}
               className="type-chips"
               optionClassName="toggle-chip"
@@ -254,7 +244,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
               onChange={(e) => {
                 const start = e.target.value;
                 setDraft((d) => ({ ...d, startDate: start, endDate: endTouched ? d.endDate : suggestedEnd(start) }));
-                if (errors.startDate) setErrors(({ startDate: _gone, ...rest }) => rest);
+                clear('startDate');
               }}
               error={errors.startDate}
               hint={`Your time (${deviceZone().replace(/_/g, ' ')}).`}
@@ -280,7 +270,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
               error={errors.repeatUntil}
               onChange={(patch) => {
                 setDraft((d) => ({ ...d, ...patch }));
-                if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
+                clear('repeatUntil');
               }}
             />
           )}

@@ -7,7 +7,8 @@ import { useNavigate, useParams } from 'react-router';
 import { useCreateRoster, useDivisionOptions, useTeam, type NewRoster } from '../api/teams';
 import { useFacility, useFacilityOptions, useFacilitySeasonOptions } from '../../../lib/facilities';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { TeamPage } from '../../../lib/api-types';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
@@ -60,8 +61,7 @@ function NewRosterForm({ team }: { team: TeamPage }) {
   const [maxMembers, setMaxMembers] = useState('');
   const [status, setStatus] = useState<'DRAFT' | 'ACTIVE'>('DRAFT');
   const [divisionId, setDivisionId] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run } = useFormErrors();
 
   const q = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
   const facilityOptions = useFacilityOptions(q);
@@ -93,20 +93,15 @@ function NewRosterForm({ team }: { team: TeamPage }) {
     if (!name.trim()) local.name = 'Give the roster a name.';
     const max = parseMaxMembers(maxMembers);
     if ('error' in max) local.maxMembers = max.error;
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length || !('value' in max)) return;
+    if (!check(local) || !('value' in max)) return;
     const input: NewRoster = { teamId: team.id, seasonId, name: name.trim(), status };
     if (description.trim()) input.description = description.trim();
     if (max.value !== null) input.maxMembers = max.value;
     if (divisionId) input.divisionMappingId = divisionId;
-    try {
+    await run(async () => {
       const roster = await create.mutateAsync(input);
       navigate(`/rosters/${roster.id}`, { replace: true });
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    }
+    });
   }
 
   return (

@@ -7,7 +7,8 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCreateTeam, useDeleteTeam, useTeam, useUpdateTeam, type NewTeam, type TeamPatch } from '../api/teams';
 import { useFacility, useFacilityOptions } from '../../../lib/facilities';
 import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import type { FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { TeamPage } from '../../../lib/api-types';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
@@ -46,9 +47,7 @@ function TeamForm({
   const [facilityQuery, setFacilityQuery] = useState('');
   const [description, setDescription] = useState(team?.description ?? '');
   const [logoUrl, setLogoUrl] = useState(team?.logoUrl ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { errors, formError, submitting, check, run } = useFormErrors();
 
   const debounced = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
   const options = useFacilityOptions(debounced);
@@ -61,18 +60,8 @@ function TeamForm({
     const local: FieldErrors = {};
     if (!name.trim()) local.name = 'Give the team a name.';
     if (logoUrl.trim() && !/^https?:\/\//i.test(logoUrl.trim())) local.logoUrl = 'Start with http:// or https://';
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length) return;
-    setSaving(true);
-    try {
-      await onSubmit({ name: name.trim(), facilityId, description: description.trim(), logoUrl: logoUrl.trim() });
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    } finally {
-      setSaving(false);
-    }
+    if (!check(local)) return;
+    await run(() => onSubmit({ name: name.trim(), facilityId, description: description.trim(), logoUrl: logoUrl.trim() }));
   }
 
   return (
@@ -99,7 +88,7 @@ function TeamForm({
         <ButtonLink to={cancelTo} variant="ghost">
           Cancel
         </ButtonLink>
-        <Button type="submit" loading={saving} data-testid={team ? 'save-team' : 'create-team'}>
+        <Button type="submit" loading={submitting} data-testid={team ? 'save-team' : 'create-team'}>
           {submitLabel}
         </Button>
       </div>
