@@ -103,10 +103,12 @@ export function useLiveGame(id: string, reply: GameDocument | null = null) {
   return { game, query, isLive: live !== null, topicSeq: live?.seq ?? null };
 }
 
-export function useSeasonQuery(id: string) {
+/** A season (`GET /seasons/ID`), the one read of it every screen shares; idle without an id. */
+export function useSeasonQuery(id: string | null) {
   return useQuery({
-    queryKey: seasonGameKeys.season(id),
-    queryFn: ({ signal }) => api.get<SeasonDetail>(`/seasons/${enc(id)}`, { signal }),
+    queryKey: seasonGameKeys.season(id ?? ''),
+    queryFn: ({ signal }) => api.get<SeasonDetail>(`/seasons/${enc(id ?? '')}`, { signal }),
+    enabled: Boolean(id),
   });
 }
 

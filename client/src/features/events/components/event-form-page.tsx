@@ -3,25 +3,23 @@
 
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api';
 import { useFormErrors } from '../../../lib/use-form-errors';
 import { EVENT_TYPES, type EventType, type RinkEvent } from '../../../lib/api-types';
 import { deviceZone } from '../../../lib/time-zone';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { ChoiceGroup } from '../../../components/ui/choice-group';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { CalendarIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { useCreateEvent, useEvent, useUpdateEvent, type SeriesScope } from '../api/events';
-import { useFacility, useFacilityOptions, useFacilitySeasonOptions } from '../../../lib/facilities';
+import { useFacilitySeasonOptions } from '../../../lib/facilities';
 import {
   createInput,
   draftFromEvent,
@@ -160,10 +158,6 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
   const [showGame, setShowGame] = useState(
     GAME_TYPES.includes(initial.eventType) || Boolean(initial.externalHomeTeamName || initial.externalAwayTeamName || initial.externalRink || initial.homeScore || initial.awayScore),
   );
-  const [facilityQuery, setFacilityQuery] = useState('');
-  const fq = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
-  const facilityOptions = useFacilityOptions(fq);
-  const facility = useFacility(draft.facilityId || null);
   const seasons = useFacilitySeasonOptions(draft.facilityId || null);
   const pending = create.isPending || update.isPending;
 
@@ -278,18 +272,14 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
         </Section>
 
         <Section title="Where">
-          <Combobox
+          <FacilityPicker
             label="Facility"
             optional
             value={draft.facilityId}
-            valueLabel={draft.facilityId ? (facility.data?.name ?? '') : ''}
+            withZone
             onChange={(id) => {
               setDraft((d) => ({ ...d, facilityId: id, seasonId: id === d.facilityId ? d.seasonId : '' }));
             }}
-            options={(facilityOptions.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }))}
-            onQueryChange={setFacilityQuery}
-            loading={facilityOptions.isFetching && !facilityOptions.data}
-            emptyText={fq ? 'No facility matches' : 'No facilities yet'}
             placeholder="Search rinks"
             error={errors.facilityId}
             data-testid="event-facility"

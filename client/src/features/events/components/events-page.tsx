@@ -1,17 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useEventList } from '../api/events';
-import { useFacility, useFacilityOptions, useRinkZones } from '../../../lib/facilities';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
+import { useRinkZones } from '../../../lib/facilities';
 import { errorMessage } from '../../../lib/api';
 import { EVENT_TYPES, type RinkEvent } from '../../../lib/api-types';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
 import { dayKey, rinkDayLabel } from '../../../lib/time-zone';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { CalendarIcon, FilterIcon, PlusIcon } from '../../../components/ui/icons';
@@ -114,7 +112,7 @@ export function EventsPage() {
               </option>
             ))}
           </SelectField>
-          <FacilityFilter value={params.facilityId} onChange={(facilityId) => update({ facilityId })} />
+          <FacilityPicker label="Facility" optional value={params.facilityId} onChange={(facilityId) => update({ facilityId })} placeholder="Any rink" data-testid="filter-facility" />
         </div>
       </section>
 
@@ -170,28 +168,6 @@ function ToggleChip({ on, onClick, children, title, testId }: { on: boolean; onC
     <button type="button" className={`toggle-chip${on ? ' toggle-chip--on' : ''}`} aria-pressed={on} onClick={onClick} title={title} data-testid={testId}>
       {children}
     </button>
-  );
-}
-
-function FacilityFilter({ value, onChange }: { value: string; onChange: (id: string) => void }) {
-  const [query, setQuery] = useState('');
-  const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const options = useFacilityOptions(q);
-  const picked = useFacility(value || null);
-  return (
-    <Combobox
-      label="Facility"
-      optional
-      value={value}
-      valueLabel={value ? (picked.data?.name ?? '') : ''}
-      onChange={onChange}
-      options={(options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}
-      onQueryChange={setQuery}
-      loading={options.isFetching && !options.data}
-      emptyText={q ? 'No facility matches' : 'No facilities yet'}
-      placeholder="Any rink"
-      data-testid="filter-facility"
-    />
   );
 }
 

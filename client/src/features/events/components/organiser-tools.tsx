@@ -16,8 +16,9 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { CANCEL_REASON_MAX_CHARS, useCancelEvent, useDeleteEvent, useLinkTeam, useMyTeams, useUnlinkTeam, useUpdateEvent, type SeriesScope } from '../api/events';
+import { CANCEL_REASON_MAX_CHARS, useCancelEvent, useDeleteEvent, useLinkTeam, useUnlinkTeam, useUpdateEvent, type SeriesScope } from '../api/events';
 import { ScopeChoice } from './scope-choice';
+import { useMyTeams } from '../../../lib/me';
 
 /** '' → null (unlimited); otherwise a whole number ≥ 0, or an error message. */
 export function parseLimit(raw: string): { value: number | null } | { error: string } {

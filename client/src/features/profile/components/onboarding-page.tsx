@@ -2,7 +2,7 @@
 // terms. Ends with onboardingComplete = true.
 
 import { useState, type FormEvent } from 'react';
-import { acceptLegal, useMyPositions, useUpdateMe } from '../api/me';
+import { acceptLegal, useUpdateMe } from '../api/me';
 import { LEGAL_VERSION } from '../../../config/constants';
 import { errorMessage, type FieldErrors } from '../../../lib/api';
 import { useFormErrors } from '../../../lib/use-form-errors';
@@ -17,6 +17,7 @@ import { ProfileTypePicker } from './profile-type-picker';
 import { PositionsEditor } from './positions-editor';
 import { TermsSummary } from './terms-summary';
 import '../profile.css';
+import { useMyPositions } from '../../../lib/me';
 
 const STEPS = ['About you', 'Positions', 'Terms'] as const;
 

@@ -14,8 +14,9 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField, TextAreaField } from '../../../components/ui/field';
 import { CheckIcon, ClockIcon, StickIcon } from '../../../components/ui/icons';
-import { useCancelRequest, useJoinRequest, useMyPositions, useRemovePlayer, useRequestToJoin } from '../api/rosters';
+import { useCancelRequest, useJoinRequest, useRemovePlayer, useRequestToJoin } from '../api/rosters';
 import { isFull, type Standing } from '../model/roster';
+import { useMyPositions } from '../../../lib/me';
 
 const MAX_MESSAGE = 1000;
 

@@ -19,16 +19,18 @@ import { ActiveChip, OrgLayout } from '../../../components/ui/org-layout';
 import { RosterRow } from '../../../components/ui/roster-list';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { deviceZone, formatDayRange, formatZonedDay } from '../../../lib/time-zone';
-import { useDivisionScale, useSeason, useSeasonRosters } from '../api/seasons';
+import { useSeasonRosters } from '../api/seasons';
+import { useSeasonQuery } from '../../../lib/games';
 import { useFacility } from '../../../lib/facilities';
 import { DivisionMappingsCard } from './division-mappings-card';
 import { LeagueGamesCard } from './league-games-card';
 import { SyncCard } from './sync-card';
 import '../seasons.css';
+import { useDivisionScale } from '../../../lib/divisions';
 
 export function SeasonPage() {
   const { id = '' } = useParams();
-  const query = useSeason(id);
+  const query = useSeasonQuery(id);
   if (query.isPending) return <PageSpinner label="Loading season" />;
   if (query.isError) {
     const notFound = query.error instanceof ApiError && query.error.status === 404;

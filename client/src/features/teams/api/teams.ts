@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import type { DivisionMapping, Roster, Team, TeamPage } from '../../../lib/api-types';
 import { orgKeys, useDeleteOrg, useOrgPage, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
+import { myKeys } from '../../../lib/me';
 import { useTopic } from '../../../lib/ws';
 
 const enc = encodeURIComponent;
@@ -19,7 +20,7 @@ export const teamKeys = {
  * A team's writes also change what rink pages show (their teams, their
  * counts), and the teams I run, which the event page's team picker offers.
  */
-const ALSO_REFRESH = [['facilities'], ['me', 'teams']] as const;
+const ALSO_REFRESH = [['facilities'], myKeys.teams] as const;
 
 export interface NewTeam {
   name: string;
@@ -66,7 +67,7 @@ export function useCreateTeam() {
     mutationFn: (input: NewTeam) => api.post<Team>('/teams', input),
     onSuccess: (team) => {
       void queryClient.invalidateQueries({ queryKey: orgKeys.searches('teams') });
-      void queryClient.invalidateQueries({ queryKey: ['me', 'teams'] });
+      void queryClient.invalidateQueries({ queryKey: myKeys.teams });
       if (team.facilityId) void queryClient.invalidateQueries({ queryKey: ['facilities', team.facilityId, 'teams'] });
     },
   });

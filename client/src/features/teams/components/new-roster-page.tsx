@@ -5,16 +5,14 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useCreateRoster, useDivisionOptions, useTeam, type NewRoster } from '../api/teams';
-import { useFacility, useFacilityOptions, useFacilitySeasonOptions } from '../../../lib/facilities';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
+import { useFacilitySeasonOptions } from '../../../lib/facilities';
 import { errorMessage, type FieldErrors } from '../../../lib/api';
 import { useFormErrors } from '../../../lib/use-form-errors';
 import type { TeamPage } from '../../../lib/api-types';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { ClipboardIcon } from '../../../components/ui/icons';
@@ -54,7 +52,6 @@ function NewRosterForm({ team }: { team: TeamPage }) {
   const back = `/teams/${team.id}`;
 
   const [facilityId, setFacilityId] = useState(team.facilityId ?? '');
-  const [facilityQuery, setFacilityQuery] = useState('');
   const [seasonId, setSeasonId] = useState('');
   const [name, setName] = useState(team.name);
   const [description, setDescription] = useState('');
@@ -63,9 +60,6 @@ function NewRosterForm({ team }: { team: TeamPage }) {
   const [divisionId, setDivisionId] = useState('');
   const { errors, formError, check, run } = useFormErrors();
 
-  const q = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
-  const facilityOptions = useFacilityOptions(q);
-  const picked = useFacility(facilityId || null);
   const seasons = useFacilitySeasonOptions(facilityId || null);
   const divisions = useDivisionOptions(seasonId);
   const seasonList = seasons.data?.items ?? [];
@@ -83,7 +77,6 @@ function NewRosterForm({ team }: { team: TeamPage }) {
     setDivisionId('');
   }
 
-  const pickedName = facilityId ? (picked.data?.name ?? (facilityId === team.facilityId ? (team.facilityName ?? '') : '')) : '';
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -110,18 +103,15 @@ function NewRosterForm({ team }: { team: TeamPage }) {
       <Card>
         <form className="stack" onSubmit={submit} noValidate data-testid="roster-form">
           {formError && <Alert>{formError}</Alert>}
-          <Combobox
+          <FacilityPicker
             label="Rink"
             value={facilityId}
-            valueLabel={pickedName}
+            knownName={facilityId === team.facilityId ? team.facilityName : null}
+            withZone
             onChange={(v) => {
               setFacilityId(v);
               setSeasonId('');
             }}
-            options={(facilityOptions.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }))}
-            onQueryChange={setFacilityQuery}
-            loading={facilityOptions.isFetching && !facilityOptions.data}
-            emptyText={q ? 'No facility matches' : 'No facilities yet'}
             placeholder="Search facilities"
             error={errors.facilityId}
             hint="The rink that runs the season."

@@ -5,16 +5,13 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCreateTeam, useDeleteTeam, useTeam, useUpdateTeam, type NewTeam, type TeamPatch } from '../api/teams';
-import { useFacility, useFacilityOptions } from '../../../lib/facilities';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import type { FieldErrors } from '../../../lib/api';
 import { useFormErrors } from '../../../lib/use-form-errors';
 import type { TeamPage } from '../../../lib/api-types';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 import { TeamIcon } from '../../../components/ui/icons';
 import { OrgEditPage } from '../../../components/ui/org-edit-page';
@@ -44,16 +41,9 @@ function TeamForm({
 }) {
   const [name, setName] = useState(team?.name ?? '');
   const [facilityId, setFacilityId] = useState(team?.facilityId ?? initialFacilityId ?? '');
-  const [facilityQuery, setFacilityQuery] = useState('');
   const [description, setDescription] = useState(team?.description ?? '');
   const [logoUrl, setLogoUrl] = useState(team?.logoUrl ?? '');
   const { errors, formError, submitting, check, run } = useFormErrors();
-
-  const debounced = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
-  const options = useFacilityOptions(debounced);
-  const picked = useFacility(facilityId || null);
-  const facilityOptions = (options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }));
-  const pickedName = facilityId ? (picked.data?.name ?? (facilityId === team?.facilityId ? (team.facilityName ?? '') : '')) : '';
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -68,16 +58,13 @@ function TeamForm({
     <form className="stack" onSubmit={submit} noValidate data-testid="team-form">
       {formError && <Alert>{formError}</Alert>}
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} placeholder="Frozen Assets" autoFocus={!team} maxLength={120} data-testid="team-name" />
-      <Combobox
+      <FacilityPicker
         label="Home rink"
         optional
         value={facilityId}
-        valueLabel={pickedName}
+        knownName={facilityId === team?.facilityId ? team.facilityName : null}
+        withZone
         onChange={setFacilityId}
-        options={facilityOptions}
-        onQueryChange={setFacilityQuery}
-        loading={options.isFetching && !options.data}
-        emptyText={debounced ? 'No facility matches' : 'No facilities yet'}
         placeholder="Search facilities"
         error={errors.facilityId}
         data-testid="team-facility"
