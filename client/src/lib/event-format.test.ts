@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, fromLocalInput, isCommunityEvent, isEventOver, openSpotsText, relativeTime, timeInZone, toLocalInput } from './event-format';
+import { eventWhen, isCommunityEvent, isEventOver, openSpotsText, relativeTime } from './event-format';
 
 const at = (y: number, mo: number, d: number, h = 0, mi = 0) => new Date(y, mo - 1, d, h, mi);
 
 describe('event formatting', () => {
-  it('names nearby days', () => {
+  it('says when an event is on the device\u2019s clock, naming nearby days', () => {
     const now = at(2030, 3, 10, 9);
-    expect(dayLabel(at(2030, 3, 10, 21).toISOString(), now)).toBe('Today');
-    expect(dayLabel(at(2030, 3, 11, 1).toISOString(), now)).toBe('Tomorrow');
-    expect(dayLabel(at(2030, 3, 9, 23).toISOString(), now)).toBe('Yesterday');
+    expect(eventWhen({ startDate: at(2030, 3, 10, 19).toISOString(), endDate: at(2030, 3, 10, 20, 30).toISOString() }, now)).toMatch(/^Today · 7:00\s?–\s?8:30\sPM$/);
+    expect(eventWhen({ startDate: at(2030, 3, 16, 19).toISOString(), endDate: null }, now)).toMatch(/^Sat, Mar 16 · 7:00\sPM$/);
+    expect(eventWhen({ startDate: at(2031, 3, 16, 19).toISOString(), endDate: null }, now)).toMatch(/^Sun, Mar 16, 2031 · 7:00\sPM$/);
   });
 
   it('counts down in calendar days beyond a day', () => {
@@ -16,13 +16,6 @@ describe('event formatting', () => {
     expect(relativeTime(at(2030, 3, 11, 19).toISOString(), now)).toBe('tomorrow');
     expect(relativeTime(at(2030, 3, 13, 8).toISOString(), now)).toBe('in 3 days');
     expect(relativeTime(at(2030, 3, 10, 12).toISOString(), now)).toBe('in 3 hours');
-  });
-
-  it('round-trips datetime-local values', () => {
-    const iso = fromLocalInput('2030-03-10T19:30');
-    expect(iso).not.toBeNull();
-    expect(toLocalInput(iso)).toBe('2030-03-10T19:30');
-    expect(fromLocalInput('')).toBeNull();
   });
 
   it('treats an event without an end as over two hours after it starts', () => {
@@ -44,10 +37,5 @@ describe('event formatting', () => {
     expect(openSpotsText({ goalies: 2, skaters: 1 })).toBe('2 goalie spots open · 1 skater spot open');
     expect(openSpotsText({ goalies: null, skaters: null })).toBeNull();
     expect(openSpotsText({ goalies: 0, skaters: null })).toBeNull();
-  });
-
-  it("reads a time on the rink's clock", () => {
-    expect(timeInZone('2030-03-10T02:30:00Z', 'America/Toronto')).toMatch(/9:30/);
-    expect(timeInZone('2030-03-10T02:30:00Z', 'Not/AZone')).not.toBe('');
   });
 });

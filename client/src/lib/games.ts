@@ -23,7 +23,7 @@ import type {
 } from './api-types';
 import { normalizeGame } from './game-wire';
 import { mergeGameUpdate } from './merge-game-update';
-import { rinkTimeRange } from './rink-time';
+import { rinkClock, rinkTimeRange } from './time-zone';
 import { mergeTopicUpdates, useTopic } from './ws';
 
 const enc = encodeURIComponent;
@@ -103,10 +103,12 @@ export function useLiveGame(id: string, reply: GameDocument | null = null) {
   return { game, query, isLive: live !== null, topicSeq: live?.seq ?? null };
 }
 
-export function useSeasonQuery(id: string) {
+/** A season (`GET /seasons/ID`), the one read of it every screen shares; idle without an id. */
+export function useSeasonQuery(id: string | null) {
   return useQuery({
-    queryKey: seasonGameKeys.season(id),
-    queryFn: ({ signal }) => api.get<SeasonDetail>(`/seasons/${enc(id)}`, { signal }),
+    queryKey: seasonGameKeys.season(id ?? ''),
+    queryFn: ({ signal }) => api.get<SeasonDetail>(`/seasons/${enc(id ?? '')}`, { signal }),
+    enabled: Boolean(id),
   });
 }
 
@@ -195,7 +197,7 @@ export function scheduleStateLine(e: Pick<GameScheduleEntry, 'status' | 'period'
     case 'FINAL':
       return `Final${finalSuffix(e.period)}`;
     case 'SCHEDULED':
-      return zone ? rinkTimeRange(e.scheduledAt, null, zone) : timeOfDay(e.scheduledAt);
+      return zone ? rinkTimeRange(e.scheduledAt, null, zone) : rinkClock(e.scheduledAt, null);
     default:
       return GAME_STATUS_LABELS[e.status];
   }
@@ -211,17 +213,6 @@ export function jersey(n: number | null | undefined): string {
   return n === null || n === undefined ? '' : `#${n}`;
 }
 
-/** "7:00 PM" in the viewer's zone. */
-export function timeOfDay(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-}
-
-/** Same calendar day in the viewer's zone. */
-export function isSameLocalDay(iso: string, now: Date = new Date()): boolean {
-  const d = new Date(iso);
-  return d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
-}
 
 /** Goal difference with its sign: "+3", "0", "-2". */
 export function goalDiff(s: Pick<Standing, 'goalsFor' | 'goalsAgainst'>): string {

@@ -64,7 +64,7 @@ export function useOrgFollowers(kind: OrgKind, id: string) {
   });
 }
 
-/** A person's public profile: the owner, for "Run by …" and the staff card (shares the users cache key). */
+/** A person's public profile (`GET /users/ID`): the profile page, and the owner for "Run by …" and the staff card. */
 export function usePerson(id: string | null) {
   return useQuery({
     queryKey: ['users', id ?? ''],

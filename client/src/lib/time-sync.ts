@@ -103,7 +103,7 @@ export class TimeSync {
   }
 }
 
-/** The tab's estimate, fed by lib/ws.ts. */
+/** The tab's estimate, fed by lib/ws/socket.ts. */
 export const timeSync = new TimeSync();
 
 /** The server's epoch ms now, as this tab estimates it. */

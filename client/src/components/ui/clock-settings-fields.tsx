@@ -26,6 +26,9 @@ const whole = (text: string, min: number, max: number): number | null | 'bad' =>
   return Number.isInteger(n) && n >= min && n <= max ? n : 'bad';
 };
 
+/** The fields, as the server names them (where its messages about them go). */
+export const CLOCK_FIELDS = ['periodMinutes', 'overtimeMinutes', 'clockMode'] as const;
+
 /** The draft read back: numbers or null (not set), with a message per field that is out of range. */
 export function readClockSettings(d: ClockSettingsDraft): { values: { periodMinutes: number | null; overtimeMinutes: number | null; clockMode: ClockMode | null }; errors: Record<string, string> } {
   const errors: Record<string, string> = {};

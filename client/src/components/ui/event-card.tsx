@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { RinkEvent } from '../../lib/api-types';
 import { EVENT_TYPE_LABELS, isCommunityEvent } from '../../lib/event-format';
-import { rinkDateTile, rinkTimeRange } from '../../lib/rink-time';
+import { rinkDateTile, rinkTimeRange } from '../../lib/time-zone';
 import { ChevronRightIcon, ClockIcon, PinIcon } from './icons';
 import './event-card.css';
 

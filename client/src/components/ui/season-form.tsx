@@ -4,14 +4,15 @@
 // fields.
 
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError, errorMessage, type FieldErrors } from '../../lib/api';
+import type { FieldErrors } from '../../lib/api';
+import { useFormErrors } from '../../lib/use-form-errors';
 import type { ClockMode, SeasonDetail } from '../../lib/api-types';
 import { Alert } from './alert';
 import { Button } from './button';
 import { ClockSettingsFields, draftOf, readClockSettings } from './clock-settings-fields';
 import { TextField } from './field';
 import { ToggleField } from './toggle-field';
-import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso } from './zoned-date';
+import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso } from '../../lib/time-zone';
 import './season-form.css';
 
 /** What a season form sends (all fields; edits send the changed ones). */
@@ -67,9 +68,7 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
   const [syncUrl, setSyncUrl] = useState(season?.syncUrl ?? '');
   const [syncEnabled, setSyncEnabled] = useState(season?.syncEnabled ?? false);
   const [clock, setClock] = useState(() => draftOf({ ...CLOCK_DEFAULTS, ...(season ? { periodMinutes: season.periodMinutes, overtimeMinutes: season.overtimeMinutes, clockMode: season.clockMode } : {}) }));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { errors, formError, submitting, check, run } = useFormErrors();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -90,12 +89,9 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
     if (syncEnabled && !url) local.syncEnabled = 'Add the schedule URL first.';
     const settings = readClockSettings(clock);
     Object.assign(local, settings.errors);
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length || !startIso || !endIso) return;
-    setSaving(true);
-    try {
-      await onSubmit({
+    if (!check(local) || !startIso || !endIso) return;
+    await run(() =>
+      onSubmit({
         name: name.trim(),
         startDate: startIso,
         endDate: endIso,
@@ -105,13 +101,8 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
         periodMinutes: settings.values.periodMinutes ?? CLOCK_DEFAULTS.periodMinutes,
         overtimeMinutes: settings.values.overtimeMinutes ?? CLOCK_DEFAULTS.overtimeMinutes,
         clockMode: settings.values.clockMode ?? CLOCK_DEFAULTS.clockMode,
-      });
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    } finally {
-      setSaving(false);
-    }
+      }),
+    );
   }
 
   const zone = timezone.replace(/_/g, ' ');
@@ -159,7 +150,7 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
       </fieldset>
       <div className="form-actions">
         {cancel}
-        <Button type="submit" loading={saving} data-testid="save-season">
+        <Button type="submit" loading={submitting} data-testid="save-season">
           {submitLabel}
         </Button>
       </div>

@@ -4,7 +4,7 @@
 // which pass their own calls in.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../lib/api';
+import { placeRefusal } from '../../lib/use-form-errors';
 import type { StaffRole, UserSummary } from '../../lib/api-types';
 import { displayName, handle } from '../../lib/format';
 import { Alert } from './alert';
@@ -31,9 +31,10 @@ export interface StaffCardProps {
   onTransfer: (userId: string) => Promise<unknown>;
 }
 
+/** The picked person's refusal (not a user, already a manager), else what went wrong. */
 function failure(err: unknown): string {
-  if (err instanceof ApiError) return err.fieldErrors.userId ?? err.message;
-  return errorMessage(err);
+  const placed = placeRefusal(err, { fields: ['userId'] });
+  return placed.fields.userId ?? placed.form ?? '';
 }
 
 export function StaffCard({ noun, ownerId, owner, managers, viewerRole, myId, onAddManager, onRemoveManager, onTransfer }: StaffCardProps) {

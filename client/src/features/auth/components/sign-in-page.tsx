@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -45,28 +45,25 @@ export function SignInPage() {
   );
 }
 
+/** The one field of the dev sign-in; any other refusal is said above it. */
+const PLACEMENT = { fields: ['username'] };
+
 function DevSignInForm() {
   const { signInDev } = useAuth();
   const [username, setUsername] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, fail } = useFormErrors(PLACEMENT);
+  // Stays on after a sign-in that went through: the page gives way to the app.
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const name = username.trim();
-    setFormError(null);
-    if (!USERNAME_RE.test(name)) {
-      setError('3–30 letters, digits, dots, dashes or underscores.');
-      return;
-    }
-    setError(null);
+    if (!check(USERNAME_RE.test(name) ? {} : { username: '3–30 letters, digits, dots, dashes or underscores.' })) return;
     setBusy(true);
     try {
       await signInDev?.(name);
     } catch (err) {
-      if (err instanceof ApiError && err.fieldErrors.username) setError(err.fieldErrors.username);
-      else setFormError(errorMessage(err));
+      fail(err);
       setBusy(false);
     }
   }
@@ -83,7 +80,7 @@ function DevSignInForm() {
         prefix="@"
         value={username}
         onChange={(e) => setUsername(e.target.value)}
-        error={error}
+        error={errors.username}
         autoFocus
         autoComplete="username"
         autoCapitalize="none"

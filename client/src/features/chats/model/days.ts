@@ -3,6 +3,8 @@
 // "Today", "Yesterday", "Mon, Nov 24"; a message's time of day; a list
 // row's short time.
 
+import { dayKey, formatIn } from '../../../lib/time-zone';
+
 export interface DayGroup<T> {
   /** YYYY-MM-DD in the zone. */
   day: string;
@@ -14,19 +16,6 @@ export interface ClockOptions {
   now?: Date;
   /** An IANA zone; the device's by default (tests pin one). */
   timeZone?: string;
-}
-
-const keyFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar day of `date` in `timeZone`, as YYYY-MM-DD. */
-export function dayKey(date: Date, timeZone?: string): string {
-  const id = timeZone ?? '';
-  let fmt = keyFormats.get(id);
-  if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    keyFormats.set(id, fmt);
-  }
-  return fmt.format(date);
 }
 
 /** The day before a YYYY-MM-DD (calendar arithmetic, so a DST change does not matter). */
@@ -45,7 +34,7 @@ export function dayLabel(iso: string, opts: ClockOptions = {}): string {
   if (key === today) return 'Today';
   if (key === dayBefore(today)) return 'Yesterday';
   const sameYear = key.slice(0, 4) === today.slice(0, 4);
-  return date.toLocaleDateString('en-US', { timeZone: opts.timeZone, weekday: 'short', month: 'short', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) });
+  return formatIn(date, opts.timeZone, { weekday: 'short', month: 'short', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) }, 'en-US');
 }
 
 /** Items (already in order) under their day, a new group wherever the day changes. */
@@ -66,7 +55,7 @@ export function groupByDay<T>(items: readonly T[], at: (item: T) => string, opts
 export function timeOfDay(iso: string, opts: ClockOptions = {}): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleTimeString('en-US', { timeZone: opts.timeZone, hour: 'numeric', minute: '2-digit' });
+  return formatIn(date, opts.timeZone, { hour: 'numeric', minute: '2-digit' }, 'en-US');
 }
 
 /** A list row's time: "9:05 PM" today, "Yesterday", the weekday within a week, else "Nov 24". */
@@ -77,13 +66,13 @@ export function shortWhen(iso: string, opts: ClockOptions = {}): string {
   const label = dayLabel(iso, opts);
   if (label === 'Today') return timeOfDay(iso, opts);
   if (label === 'Yesterday') return label;
-  if (now.getTime() - date.getTime() < 6 * 86_400_000) return date.toLocaleDateString('en-US', { timeZone: opts.timeZone, weekday: 'short' });
-  return date.toLocaleDateString('en-US', { timeZone: opts.timeZone, month: 'short', day: 'numeric' });
+  if (now.getTime() - date.getTime() < 6 * 86_400_000) return formatIn(date, opts.timeZone, { weekday: 'short' }, 'en-US');
+  return formatIn(date, opts.timeZone, { month: 'short', day: 'numeric' }, 'en-US');
 }
 
 /** The full moment, for a time's tooltip. */
 export function fullWhen(iso: string, opts: ClockOptions = {}): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString('en-US', { timeZone: opts.timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  return formatIn(date, opts.timeZone, { dateStyle: 'medium', timeStyle: 'short' }, 'en-US');
 }

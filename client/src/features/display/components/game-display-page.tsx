@@ -9,8 +9,8 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { Game, GameDocument } from '../../../lib/api-types';
-import { describeLog, entryClock, isSameLocalDay, lastGoal, periodShort, timeOfDay, useLiveGame, useSeasonQuery, type GameSide } from '../../../lib/games';
-import { dayLabel } from '../../../lib/event-format';
+import { describeLog, entryClock, lastGoal, periodShort, useLiveGame, useSeasonQuery, type GameSide } from '../../../lib/games';
+import { dayKey, rinkClock, rinkDayLabel } from '../../../lib/time-zone';
 import { Spinner } from '../../../components/ui/spinner';
 import { ConnectionMark, DisplayFrame, useFreshness } from './display-frame';
 import { LiveBoard } from './live-board';
@@ -34,7 +34,7 @@ function middle(game: Game): { big: string; small: string } {
     case 'FINAL':
       return { big: 'Final', small: game.period === 'OT' ? 'Overtime' : game.period === 'SO' ? 'Shootout' : '' };
     case 'SCHEDULED':
-      return { big: timeOfDay(game.scheduledAt), small: `Face-off · ${dayLabel(game.scheduledAt)}` };
+      return { big: rinkClock(game.scheduledAt, null), small: `Face-off · ${rinkDayLabel(game.scheduledAt, null)}` };
     case 'POSTPONED':
       return { big: 'Postponed', small: '' };
     case 'CANCELLED':
@@ -54,8 +54,8 @@ export function gamePill(game: Pick<Game, 'status' | 'scheduledAt'>, now: Date =
     case 'FINAL':
       return 'Final';
     case 'SCHEDULED': {
-      const day = isSameLocalDay(game.scheduledAt, now) ? '' : `${dayLabel(game.scheduledAt, now)} `;
-      return `Starts ${day}${timeOfDay(game.scheduledAt)}`;
+      const day = dayKey(game.scheduledAt, null) === dayKey(now, null) ? '' : `${rinkDayLabel(game.scheduledAt, null, now)} `;
+      return `Starts ${day}${rinkClock(game.scheduledAt, null)}`;
     }
     case 'POSTPONED':
       return 'Postponed';

@@ -7,10 +7,11 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { SpotsDocument } from '../../../lib/api-types';
-import { dayLabel, timeInZone } from '../../../lib/event-format';
+import { rinkClock, rinkDayLabel } from '../../../lib/time-zone';
 import { DIVISION_LABELS } from '../../../lib/format';
 import { Spinner } from '../../../components/ui/spinner';
-import { useLiveSpots, usePublicFacility } from '../api/spots';
+import { useLiveSpots } from '../api/spots';
+import { useFacility } from '../../../lib/facilities';
 import { ConnectionMark, DisplayFrame, useFreshness, useNow } from './display-frame';
 
 /** Games per screen (readable from across the lobby at 1080p). */
@@ -41,12 +42,12 @@ function minutesUntil(iso: string, now: Date): string {
 function SpotRow({ event, tz, now }: { event: SpotEvent; tz: string; now: Date }) {
   const goalies = event.open.goalies ?? 0;
   const skaters = event.open.skaters ?? 0;
-  const today = dayLabel(event.startDate, now) === 'Today';
+  const today = rinkDayLabel(event.startDate, null, now) === 'Today';
   return (
     <li className="dspot" data-testid={`lobby-spot-${event.id}`}>
       <span className="dspot__when">
-        <span className="dspot__time">{timeInZone(event.startDate, tz)}</span>
-        <span className="dspot__in">{today ? minutesUntil(event.startDate, now) : dayLabel(event.startDate, now)}</span>
+        <span className="dspot__time">{rinkClock(event.startDate, tz)}</span>
+        <span className="dspot__in">{today ? minutesUntil(event.startDate, now) : rinkDayLabel(event.startDate, null, now)}</span>
       </span>
       <span className="dspot__what">
         <span className="dspot__title">{event.title}</span>
@@ -72,7 +73,7 @@ function SpotRow({ event, tz, now }: { event: SpotEvent; tz: string; now: Date }
 
 export function LobbyDisplayPage() {
   const { id = '' } = useParams();
-  const facility = usePublicFacility(id);
+  const facility = useFacility(id, { anonymous: true });
   const doc = useLiveSpots(id);
   const freshness = useFreshness(doc !== null);
   const now = useNow(30_000);

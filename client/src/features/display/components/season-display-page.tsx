@@ -7,8 +7,8 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { GameScheduleEntry, Standing } from '../../../lib/api-types';
-import { dayLabel } from '../../../lib/event-format';
-import { goalDiff, hasScore, isSameLocalDay, periodShort, timeOfDay, useLiveSeason, useSeasonQuery } from '../../../lib/games';
+import { dayKey, rinkClock, rinkDayLabel } from '../../../lib/time-zone';
+import { goalDiff, hasScore, periodShort, useLiveSeason, useSeasonQuery } from '../../../lib/games';
 import { Spinner } from '../../../components/ui/spinner';
 import { ConnectionMark, DisplayFrame, useFreshness, useNow } from './display-frame';
 
@@ -37,7 +37,7 @@ export function panelsFor(standings: Standing[], schedule: GameScheduleEntry[], 
   const standingPages = chunks(standings, STANDINGS_PER_PANEL);
   standingPages.forEach((rows, i) => out.push({ kind: 'standings', rows, offset: i * STANDINGS_PER_PANEL, page: i + 1, pages: standingPages.length }));
   // Today's games, plus any game still live from an earlier start.
-  const today = schedule.filter((g) => isSameLocalDay(g.scheduledAt, now) || g.status === 'LIVE');
+  const today = schedule.filter((g) => dayKey(g.scheduledAt, null) === dayKey(now, null) || g.status === 'LIVE');
   if (today.length > 0) {
     for (const games of chunks(today, GAMES_PER_PANEL)) out.push({ kind: 'games', title: "Today's games", games, withDay: false });
   } else {
@@ -100,7 +100,7 @@ function stateOf(g: GameScheduleEntry, withDay: boolean): string {
     case 'FINAL':
       return g.period === 'OT' || g.period === 'SO' ? `Final · ${g.period}` : 'Final';
     case 'SCHEDULED':
-      return withDay ? `${dayLabel(g.scheduledAt)} · ${timeOfDay(g.scheduledAt)}` : timeOfDay(g.scheduledAt);
+      return withDay ? `${rinkDayLabel(g.scheduledAt, null)} · ${rinkClock(g.scheduledAt, null)}` : rinkClock(g.scheduledAt, null);
     case 'POSTPONED':
       return 'Postponed';
     case 'CANCELLED':

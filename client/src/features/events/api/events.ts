@@ -2,28 +2,13 @@
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { facilityQuery } from '../../../lib/rink-zone';
-import type {
-  EventBill,
-  EventSeries,
-  EventType,
-  Facility,
-  GroupConfig,
-  Page,
-  PlayerPosition,
-  RinkEvent,
-  Season,
-  Team,
-  TeamRole,
-} from '../../../lib/api-types';
+import type { EventBill, EventSeries, EventType, GroupConfig, Page, RinkEvent, TeamRole } from '../../../lib/api-types';
 import { PAGE_SIZE } from '../../../config/constants';
 import type { AttendeesDoc, EventPayment, RsvpAction, RsvpReply } from '../model/types';
 import type { HockeyPosition } from '../../../lib/api-types';
 
 const enc = encodeURIComponent;
 
-/** The server's largest page: more teams than one person runs in practice. */
-const MY_TEAMS_LIMIT = 100;
 
 /** Filters of `GET /events`, as the list page keeps them. */
 export interface EventListFilters {
@@ -302,45 +287,3 @@ export function useSetHosting(id: string) {
 
 // ── Pickers and names (cache keys shared with the facilities/teams/profile features) ──
 
-export function useFacilityOptions(q: string) {
-  return useQuery({
-    queryKey: ['facilities', 'search', q, 'picker'],
-    queryFn: ({ signal }) => api.get<Page<Facility>>('/facilities', { signal, query: { q, limit: 10 } }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useFacilityById(id: string | null) {
-  return useQuery({ ...facilityQuery(id ?? ''), enabled: Boolean(id) });
-}
-
-export function useFacilitySeasons(facilityId: string | null) {
-  return useQuery({
-    queryKey: ['facilities', facilityId ?? '', 'seasons'],
-    queryFn: ({ signal }) => api.get<Page<Season>>(`/facilities/${enc(facilityId ?? '')}/seasons`, { signal, query: { limit: 50 } }),
-    enabled: Boolean(facilityId),
-  });
-}
-
-/**
- * The teams I own or manage (`GET /me/teams`, by name): the only ones I may
- * link to an event. One page of the server's largest size; the picker
- * filters it as I type, so someone running more than 100 teams would see
- * the first 100 by name.
- */
-export function useMyTeams(enabled = true) {
-  return useQuery({
-    queryKey: ['me', 'teams'],
-    queryFn: ({ signal }) => api.get<Page<Team>>('/me/teams', { signal, query: { limit: MY_TEAMS_LIMIT } }),
-    enabled,
-  });
-}
-
-/** My positions, for the RSVP position default (shares the profile's cache key). */
-export function useMyPositions() {
-  return useQuery({
-    queryKey: ['me', 'positions'],
-    queryFn: ({ signal }) => api.get<PlayerPosition[]>('/me/positions', { signal }),
-    staleTime: 60_000,
-  });
-}

@@ -17,7 +17,8 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { CheckIcon, DollarIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
-import { useFacilityById, useMarkPaid } from '../api/events';
+import { useMarkPaid } from '../api/events';
+import { useFacility } from '../../../lib/facilities';
 import { useBill, useCloseBill, useSaveBill, useSetPaymentCollection } from '../api/bill';
 import { BILL_ROLE_LABELS, myMoney, previewLine } from '../model/bill';
 import { BillTermsForm } from './bill-terms-form';
@@ -307,7 +308,7 @@ export function BillCard({ event }: { event: RinkEvent }) {
   // A player's own share is on the viewer block: only organisers and staff read the bill.
   const query = useBill(event.id, isOrganiser || isStaff);
   const organiser = usePerson(grantsOther ? event.creatorId : null);
-  const rink = useFacilityById(event.facilityId);
+  const rink = useFacility(event.facilityId);
   const bill = query.data;
 
   if (!isOrganiser && !isStaff) return null;

@@ -4,7 +4,7 @@
 // and follows changes made elsewhere while nothing is being edited.
 
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import { GOALIE_POLICIES, type GoaliePolicy } from '../../../lib/api-types';
 import { COMMON_CURRENCIES, centsToInput, currencySymbol, parseMoney } from '../../../lib/money';
 import { Alert } from '../../../components/ui/alert';
@@ -20,6 +20,9 @@ export interface BillTerms {
   organiserPays: boolean;
   currency: string;
 }
+
+/** The form shows one field the server names: the amount. */
+const PLACEMENT = { fields: ['costCents'] };
 
 export function BillTermsForm({
   terms,
@@ -48,8 +51,8 @@ export function BillTermsForm({
   const [policy, setPolicy] = useState<GoaliePolicy>(terms.goaliePolicy);
   const [organiserPays, setOrganiserPays] = useState(terms.organiserPays);
   const [currency, setCurrency] = useState(terms.currency);
-  const [amountError, setAmountError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  // The amount's own complaint goes beside it; anything else above the form.
+  const { errors, formError, check, run, clear, setError } = useFormErrors(PLACEMENT);
   const [saved, setSaved] = useState(false);
   // Someone else (another tab, the series total) changed the terms: show theirs.
   if (shown !== server) {
@@ -68,23 +71,10 @@ export function BillTermsForm({
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setFormError(null);
     setSaved(false);
     const p = parseMoney(amount, currency);
-    if ('error' in p) {
-      setAmountError(p.error);
-      return;
-    }
-    setAmountError(null);
-    try {
-      await onSave({ cents: p.cents, goaliePolicy: policy, organiserPays, currency });
-      setSaved(true);
-    } catch (err) {
-      // The amount's own complaint goes beside it; anything else above the form.
-      const fields = err instanceof ApiError ? err.fieldErrors : {};
-      if (fields.costCents) setAmountError(fields.costCents);
-      else setFormError(Object.values(fields)[0] ?? errorMessage(err));
-    }
+    if (!check('error' in p ? { costCents: p.error } : {}) || !('cents' in p)) return;
+    if (await run(() => onSave({ cents: p.cents, goaliePolicy: policy, organiserPays, currency }))) setSaved(true);
   }
 
   return (
@@ -101,16 +91,16 @@ export function BillTermsForm({
           value={amount}
           onChange={(e) => {
             setAmount(e.target.value);
-            setAmountError(null);
+            clear('costCents');
             touched();
           }}
           onBlur={() => {
             // Tidy what parses ("17.5" → "17.50"); say what does not.
             const p = amount.trim() === '' ? null : parseMoney(amount, currency);
             if (p && 'cents' in p) setAmount(centsToInput(p.cents, currency));
-            else if (p) setAmountError(p.error);
+            else if (p) setError('costCents', p.error);
           }}
-          error={amountError}
+          error={errors.costCents}
           hint={hint}
           placeholder="0.00"
           data-testid={`${testIdPrefix}-cost`}

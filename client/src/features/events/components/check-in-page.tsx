@@ -8,7 +8,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
+import { placeRefusal } from '../../../lib/use-form-errors';
 import type { RinkEvent } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -60,8 +61,9 @@ function PlayerCheckIn({ event, initialCode }: { event: RinkEvent; initialCode: 
     const c = normaliseCode(code);
     if (c) checkIn.mutate(c);
   };
-  const err = checkIn.error;
-  const codeError = err instanceof ApiError ? (err.fieldErrors.code ?? null) : null;
+  // A wrong code is said beside the code; anything else above it.
+  const refusal = checkIn.error ? placeRefusal(checkIn.error, { fields: ['code'] }) : null;
+  const codeError = refusal?.fields.code ?? null;
 
   return (
     <div className="check-in-page" data-testid="check-in-page">
@@ -92,7 +94,7 @@ function PlayerCheckIn({ event, initialCode }: { event: RinkEvent; initialCode: 
           <form onSubmit={submit} noValidate data-testid="check-in-form">
             <h1 className="check-in-player__title">Check in</h1>
             <p className="muted">The code is on the organiser's screen at the rink.</p>
-            {err && !codeError && <Alert>{errorMessage(err)}</Alert>}
+            {refusal?.form && <Alert>{refusal.form}</Alert>}
             <TextField
               label="Code"
               value={code}

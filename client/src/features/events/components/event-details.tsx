@@ -1,17 +1,7 @@
 import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import type { RinkEvent, Season } from '../../../lib/api-types';
+import type { RinkEvent } from '../../../lib/api-types';
+import { useSeasonQuery } from '../../../lib/games';
 import { Card, CardHeader } from '../../../components/ui/card';
-
-function useSeasonName(id: string | null) {
-  return useQuery({
-    queryKey: ['seasons', id ?? ''],
-    queryFn: ({ signal }) => api.get<Season>(`/seasons/${encodeURIComponent(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-    staleTime: 5 * 60_000,
-  });
-}
 
 /** Home and away: linked teams first, else the external names. */
 function sides(event: RinkEvent) {
@@ -33,7 +23,7 @@ function Side({ side, label }: { side: { name: string; to: string | null } | nul
 }
 
 export function EventDetails({ event }: { event: RinkEvent }) {
-  const season = useSeasonName(event.seasonId);
+  const season = useSeasonQuery(event.seasonId);
   const { home, away } = sides(event);
   const scored = event.homeScore !== null || event.awayScore !== null;
   const showMatchup = Boolean(home || away || scored);

@@ -3,23 +3,23 @@
 
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import { EVENT_TYPES, type EventType, type RinkEvent } from '../../../lib/api-types';
-import { browserTimeZone } from '../../../lib/timezones';
+import { deviceZone } from '../../../lib/time-zone';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { ChoiceGroup } from '../../../components/ui/choice-group';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { CalendarIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { useCreateEvent, useEvent, useFacilityById, useFacilityOptions, useFacilitySeasons, useUpdateEvent, type SeriesScope } from '../api/events';
+import { useCreateEvent, useEvent, useUpdateEvent, type SeriesScope } from '../api/events';
+import { useFacilitySeasonOptions } from '../../../lib/facilities';
 import {
   createInput,
   draftFromEvent,
@@ -44,19 +44,19 @@ import '../event-form.css';
 
 const GAME_TYPES: EventType[] = ['GAME', 'EXTERNAL_GAME'];
 
-/** Fields the form shows; any other server message goes in the banner. */
-const FORM_FIELDS = new Set<string>([
-  'title', 'description', 'location', 'startDate', 'endDate', 'imageUrl', 'facilityId', 'seasonId', 'externalHomeTeamName',
-  'externalAwayTeamName', 'externalRink', 'homeScore', 'awayScore', 'eventType', 'maxSkaters', 'maxGoalies', 'groupConfig',
-  'repeatUntil',
-]);
-
-/** The server names the whole `repeat` object, or its `until`, where the form has one field. */
-function repeatErrors(fieldErrors: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [k, v] of Object.entries(fieldErrors)) out[k === 'repeat' || k.startsWith('repeat.') ? 'repeatUntil' : k] = v;
-  return out;
-}
+/**
+ * Where the server's messages go: beside the fields the form shows (the
+ * server names the whole `repeat` object, or its `until`, where the form
+ * has one field); any other above the form.
+ */
+const PLACEMENT = {
+  fields: [
+    'title', 'description', 'location', 'startDate', 'endDate', 'imageUrl', 'facilityId', 'seasonId', 'externalHomeTeamName',
+    'externalAwayTeamName', 'externalRink', 'homeScore', 'awayScore', 'eventType', 'maxSkaters', 'maxGoalies', 'groupConfig',
+    'repeatUntil',
+  ],
+  rename: (field: string) => (field === 'repeat' || field.startsWith('repeat.') ? 'repeatUntil' : field),
+};
 
 /** How many events the save button makes: the series' count when it is one the server takes, else 1. */
 function repeatsWeeklyCount(d: EventDraft): number {
@@ -149,8 +149,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
   const create = useCreateEvent();
   const update = useUpdateEvent(event?.id ?? '');
   const [draft, setDraft] = useState<EventDraft>(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run, clear } = useFormErrors(PLACEMENT);
   const [endTouched, setEndTouched] = useState(Boolean(initial.endDate));
   // A start in the past waits for the organiser to say yes.
   const [pastWarning, setPastWarning] = useState<string | null>(null);
@@ -159,24 +158,17 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
   const [showGame, setShowGame] = useState(
     GAME_TYPES.includes(initial.eventType) || Boolean(initial.externalHomeTeamName || initial.externalAwayTeamName || initial.externalRink || initial.homeScore || initial.awayScore),
   );
-  const [facilityQuery, setFacilityQuery] = useState('');
-  const fq = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
-  const facilityOptions = useFacilityOptions(fq);
-  const facility = useFacilityById(draft.facilityId || null);
-  const seasons = useFacilitySeasons(draft.facilityId || null);
+  const seasons = useFacilitySeasonOptions(draft.facilityId || null);
   const pending = create.isPending || update.isPending;
 
   function set<K extends keyof EventDraft>(key: K, value: EventDraft[K]) {
     setDraft((d) => ({ ...d, [key]: value }));
-    if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
+    clear(key);
   }
 
   async function submit(e: FormEvent | null, confirmedPast = false, scope?: SeriesScope) {
     e?.preventDefault();
-    const local = validateDraft(draft, Date.now(), event?.startDate);
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length) {
+    if (!check(validateDraft(draft, Date.now(), event?.startDate))) {
       document.querySelector('[aria-invalid="true"], .groups-editor--invalid')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
       return;
     }
@@ -186,7 +178,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
       return;
     }
     setPastWarning(null);
-    try {
+    const ok = await run(async () => {
       if (mode === 'create') {
         const created = await create.mutateAsync(createInput(draft));
         navigate(`/events/${created.id}`, { replace: true });
@@ -201,15 +193,8 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
         }
         navigate(`/events/${event.id}`, { replace: true });
       }
-    } catch (err) {
-      setAskScope(false);
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) {
-        const fieldErrors = repeatErrors(err.fieldErrors);
-        setErrors(fieldErrors);
-        const other = Object.entries(fieldErrors).filter(([k]) => !FORM_FIELDS.has(k));
-        if (other.length) setFormError(other.map(([k, v]) => `${k}: ${v}`).join(' '));
-      } else setFormError(errorMessage(err));
-    }
+    });
+    if (!ok) setAskScope(false);
   }
 
   const seasonList = seasons.data?.items ?? [];
@@ -235,7 +220,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
               onChange={(t) => {
                 set('eventType', t);
                 if (GAME_TYPES.includes(t)) setShowGame(true);
-                if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
+                clear('repeatUntil');
               }}
               className="type-chips"
               optionClassName="toggle-chip"
@@ -253,10 +238,10 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
               onChange={(e) => {
                 const start = e.target.value;
                 setDraft((d) => ({ ...d, startDate: start, endDate: endTouched ? d.endDate : suggestedEnd(start) }));
-                if (errors.startDate) setErrors(({ startDate: _gone, ...rest }) => rest);
+                clear('startDate');
               }}
               error={errors.startDate}
-              hint={`Your time (${browserTimeZone().replace(/_/g, ' ')}).`}
+              hint={`Your time (${deviceZone().replace(/_/g, ' ')}).`}
               data-testid="event-start"
             />
             <TextField
@@ -279,7 +264,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
               error={errors.repeatUntil}
               onChange={(patch) => {
                 setDraft((d) => ({ ...d, ...patch }));
-                if (errors.repeatUntil) setErrors(({ repeatUntil: _gone, ...rest }) => rest);
+                clear('repeatUntil');
               }}
             />
           )}
@@ -287,18 +272,14 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
         </Section>
 
         <Section title="Where">
-          <Combobox
+          <FacilityPicker
             label="Facility"
             optional
             value={draft.facilityId}
-            valueLabel={draft.facilityId ? (facility.data?.name ?? '') : ''}
+            withZone
             onChange={(id) => {
               setDraft((d) => ({ ...d, facilityId: id, seasonId: id === d.facilityId ? d.seasonId : '' }));
             }}
-            options={(facilityOptions.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }))}
-            onQueryChange={setFacilityQuery}
-            loading={facilityOptions.isFetching && !facilityOptions.data}
-            emptyText={fq ? 'No facility matches' : 'No facilities yet'}
             placeholder="Search rinks"
             error={errors.facilityId}
             data-testid="event-facility"

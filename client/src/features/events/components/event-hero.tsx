@@ -7,13 +7,13 @@ import { Link } from 'react-router';
 import type { RinkEvent } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
 import { EVENT_TYPE_LABELS, isCommunityEvent, isEventOver, isEventUnderway, relativeTime } from '../../../lib/event-format';
-import { rinkDayLabel, rinkTimeRange } from '../../../lib/rink-time';
+import { rinkDayLabel, rinkTimeRange } from '../../../lib/time-zone';
 import { displayName } from '../../../lib/format';
 import { usePerson } from '../../../lib/orgs';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CalendarIcon, EditIcon, PeopleIcon, PinIcon } from '../../../components/ui/icons';
-import { useFacilityById } from '../api/events';
+import { useFacility } from '../../../lib/facilities';
 import { countsLine } from '../model/standing';
 import '../../../components/ui/event-card.css';
 import type { AttendeesDoc } from '../model/types';
@@ -47,7 +47,7 @@ function CommunityNote({ event, rinkName }: { event: RinkEvent; rinkName: string
 }
 
 export function EventHero({ event, doc, cancelled, isLive }: { event: RinkEvent; doc: AttendeesDoc | null; cancelled: boolean; isLive: boolean }) {
-  const facility = useFacilityById(event.facilityId);
+  const facility = useFacility(event.facilityId);
   const rinkZone = facility.data?.timezone ?? null;
   const type = event.eventType.toLowerCase();
   const hasImage = Boolean(event.imageUrl && /^https?:\/\//i.test(event.imageUrl));

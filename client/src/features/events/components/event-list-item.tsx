@@ -1,9 +1,8 @@
 import { useRef } from 'react';
 import type { RinkEvent } from '../../../lib/api-types';
-import { useRinkZone } from '../../../lib/rink-zone';
 import { useTopic } from '../../../lib/ws';
 import { EventCard } from '../../../components/ui/event-card';
-import { useFacilityById } from '../api/events';
+import { useFacility, useRinkZone } from '../../../lib/facilities';
 import { useKnownAttendees } from '../api/live';
 import { eventTopic } from '../atoms';
 import { countsLine, spotsLeft } from '../model/standing';
@@ -11,7 +10,7 @@ import { useInView } from '../model/use-in-view';
 
 /** Where an event is: the facility's name and/or the free-text location. */
 export function usePlace(event: RinkEvent): string | null {
-  const facility = useFacilityById(event.facilityId);
+  const facility = useFacility(event.facilityId);
   const parts = [facility.data?.name, event.location ?? event.externalRink].filter((s): s is string => Boolean(s && s.trim()));
   return parts.length ? parts.join(' · ') : null;
 }

@@ -1,23 +1,21 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { useEventList, useFacilityById, useFacilityOptions } from '../api/events';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
+import { useEventList } from '../api/events';
+import { useRinkZones } from '../../../lib/facilities';
 import { errorMessage } from '../../../lib/api';
 import { EVENT_TYPES, type RinkEvent } from '../../../lib/api-types';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
-import { rinkDayLabel } from '../../../lib/rink-time';
-import { useRinkZones } from '../../../lib/rink-zone';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { dayKey, rinkDayLabel } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { CalendarIcon, FilterIcon, PlusIcon } from '../../../components/ui/icons';
 import { LoadMore } from '../../../components/ui/load-more';
 import { PageHeader } from '../../../components/ui/page-header';
-import { activePanelFilters, dayKey, readParams, toFilters, WHEN_OPTIONS, writeParams, type ListParams, type When } from '../model/list-filters';
+import { activePanelFilters, readParams, toFilters, WHEN_OPTIONS, writeParams, type ListParams, type When } from '../model/list-filters';
 import { EventListItem } from './event-list-item';
 import '../events.css';
 
@@ -36,7 +34,7 @@ function byDay(events: RinkEvent[], zones: Map<string, string>): Array<{ label: 
 export function EventsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = readParams(searchParams);
-  const today = dayKey(new Date());
+  const today = dayKey(new Date(), null);
   // Query keys hash by value, so a fresh object per render is fine.
   const filters = toFilters(params, today);
   const list = useEventList(filters);
@@ -114,7 +112,7 @@ export function EventsPage() {
               </option>
             ))}
           </SelectField>
-          <FacilityFilter value={params.facilityId} onChange={(facilityId) => update({ facilityId })} />
+          <FacilityPicker label="Facility" optional value={params.facilityId} onChange={(facilityId) => update({ facilityId })} placeholder="Any rink" data-testid="filter-facility" />
         </div>
       </section>
 
@@ -170,28 +168,6 @@ function ToggleChip({ on, onClick, children, title, testId }: { on: boolean; onC
     <button type="button" className={`toggle-chip${on ? ' toggle-chip--on' : ''}`} aria-pressed={on} onClick={onClick} title={title} data-testid={testId}>
       {children}
     </button>
-  );
-}
-
-function FacilityFilter({ value, onChange }: { value: string; onChange: (id: string) => void }) {
-  const [query, setQuery] = useState('');
-  const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const options = useFacilityOptions(q);
-  const picked = useFacilityById(value || null);
-  return (
-    <Combobox
-      label="Facility"
-      optional
-      value={value}
-      valueLabel={value ? (picked.data?.name ?? '') : ''}
-      onChange={onChange}
-      options={(options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}
-      onQueryChange={setQuery}
-      loading={options.isFetching && !options.data}
-      emptyText={q ? 'No facility matches' : 'No facilities yet'}
-      placeholder="Any rink"
-      data-testid="filter-facility"
-    />
   );
 }
 

@@ -5,7 +5,8 @@
 
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { RinkEvent, Team, TeamRole } from '../../../lib/api-types';
 import type { AttendeeCounts } from '../model/types';
 import { overLimitNotes } from '../model/standing';
@@ -15,8 +16,9 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { Combobox } from '../../../components/ui/combobox';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { CANCEL_REASON_MAX_CHARS, useCancelEvent, useDeleteEvent, useLinkTeam, useMyTeams, useUnlinkTeam, useUpdateEvent, type SeriesScope } from '../api/events';
+import { CANCEL_REASON_MAX_CHARS, useCancelEvent, useDeleteEvent, useLinkTeam, useUnlinkTeam, useUpdateEvent, type SeriesScope } from '../api/events';
 import { ScopeChoice } from './scope-choice';
+import { useMyTeams } from '../../../lib/me';
 
 /** '' → null (unlimited); otherwise a whole number ≥ 0, or an error message. */
 export function parseLimit(raw: string): { value: number | null } | { error: string } {
@@ -36,8 +38,7 @@ function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCount
   const [askScope, setAskScope] = useState(false);
   const [skaters, setSkaters] = useState(event.maxSkaters === null ? '' : String(event.maxSkaters));
   const [goalies, setGoalies] = useState(event.maxGoalies === null ? '' : String(event.maxGoalies));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run } = useFormErrors();
   const [saved, setSaved] = useState(false);
 
   // Someone else changed the limits: show theirs unless we are editing.
@@ -58,10 +59,8 @@ function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCount
     const local: FieldErrors = {};
     if ('error' in s) local.maxSkaters = s.error;
     if ('error' in g) local.maxGoalies = g.error;
-    setErrors(local);
-    setFormError(null);
     setSaved(false);
-    if (Object.keys(local).length || !('value' in s) || !('value' in g)) return;
+    if (!check(local) || !('value' in s) || !('value' in g)) return;
     const notes = counts ? overLimitNotes({ skaters: counts.skaters, goalies: counts.goalies, maxSkaters: s.value, maxGoalies: g.value }) : [];
     if (notes.length && !confirmed) {
       setConfirming(notes);
@@ -72,18 +71,12 @@ function LimitsForm({ event, counts }: { event: RinkEvent; counts: AttendeeCount
       setAskScope(true);
       return;
     }
-    try {
-      const patch: { maxSkaters?: number | null; maxGoalies?: number | null } = {};
-      if (s.value !== event.maxSkaters) patch.maxSkaters = s.value;
-      if (g.value !== event.maxGoalies) patch.maxGoalies = g.value;
-      await update.mutateAsync({ patch, scope });
-      setAskScope(false);
-      setSaved(true);
-    } catch (err) {
-      setAskScope(false);
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    }
+    const patch: { maxSkaters?: number | null; maxGoalies?: number | null } = {};
+    if (s.value !== event.maxSkaters) patch.maxSkaters = s.value;
+    if (g.value !== event.maxGoalies) patch.maxGoalies = g.value;
+    const ok = await run(() => update.mutateAsync({ patch, scope }));
+    setAskScope(false);
+    if (ok) setSaved(true);
   }
 
   return (

@@ -9,10 +9,11 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { CheckIcon, RinkIcon } from '../../../components/ui/icons';
-import { useFacilityById, useSetHosting } from '../api/events';
+import { useSetHosting } from '../api/events';
+import { useFacility } from '../../../lib/facilities';
 
 export function RinkListing({ event }: { event: RinkEvent }) {
-  const facility = useFacilityById(event.facilityId);
+  const facility = useFacility(event.facilityId);
   const hosting = useSetHosting(event.id);
   const rink = facility.data?.name ?? 'the rink';
   const rinks = facility.data ? `${facility.data.name}'s` : "the rink's";

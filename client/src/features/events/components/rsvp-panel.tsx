@@ -12,7 +12,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CheckIcon, ClockIcon, DollarIcon, XIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
-import { useMyPositions } from '../api/events';
+
 import { useRsvp } from '../api/live';
 import { deriveStanding, ordinal, roleOf, spotsLeft, standingHeadline, waitingForMyPlace, wouldWaitlist } from '../model/standing';
 import type { AttendeeCounts, AttendeesDoc } from '../model/types';
@@ -20,8 +20,9 @@ import { PositionPicker } from './position-picker';
 import { myMoney } from '../model/bill';
 import { joinLocked, rulesNotices } from '../model/rules';
 import { useRuleClock } from '../model/use-rule-clock';
-import { useRinkZone } from '../../../lib/rink-zone';
+import { useRinkZone } from '../../../lib/facilities';
 import { AlertsOffer } from '../../../components/ui/alerts-offer';
+import { useMyPositions } from '../../../lib/me';
 
 /** How long before puck drop an attending player's panel offers "Check in at the rink". */
 const CHECK_IN_OPENS_MINUTES = 3 * 60;

@@ -5,7 +5,7 @@
 
 import { Link } from 'react-router';
 import type { RinkEvent } from '../../../lib/api-types';
-import { useRinkZone } from '../../../lib/rink-zone';
+import { useRinkZone } from '../../../lib/facilities';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { useEventRules, useSaveEventRules } from '../api/pickup-night';

@@ -7,14 +7,14 @@
 // Follows changes made elsewhere while nothing is being edited.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { RsvpRulesInput } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/field';
-import { deviceZone } from '../../../lib/rink-time';
+import { deviceZone } from '../../../lib/time-zone';
 import { useRuleClock } from '../model/use-rule-clock';
-import { draftFromRules, NO_RULES, rulesFromDraft, rulesPreview, sameRules, type RulesDraft, type RulesErrors } from '../model/rules';
+import { draftFromRules, NO_RULES, rulesFromDraft, rulesPreview, sameRules, type RulesDraft } from '../model/rules';
 
 /** The six rules of a read (the moments and the regulars dropped). */
 export function rulesInput(r: RsvpRulesInput): RsvpRulesInput {
@@ -42,6 +42,9 @@ export interface RsvpRulesFormProps {
   testIdPrefix: string;
 }
 
+/** A field's complaint beside the field (named as the server names them); anything else above the form. */
+const PLACEMENT = { fields: Object.keys(NO_RULES) };
+
 const FIELDS: Array<{ key: keyof RulesDraft; error: keyof RsvpRulesInput }> = [
   { key: 'regularsFirst', error: 'regularsFirstMinutes' },
   { key: 'cutoff', error: 'cutoffMinutes' },
@@ -57,14 +60,13 @@ export function RsvpRulesForm({ rules, startIso, rinkZone, saving, onSave, note,
   const server = JSON.stringify([rulesInput(rules), startIso, rinkZone]);
   const [shown, setShown] = useState(server);
   const [draft, setDraft] = useState<RulesDraft>(() => draftFromRules(rules, startIso, rinkZone, device));
-  const [errors, setErrors] = useState<RulesErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run, clear } = useFormErrors(PLACEMENT);
   const [saved, setSaved] = useState(false);
   // Someone else changed the rules (another tab, the series' rules): show theirs.
   if (shown !== server) {
     setShown(server);
     setDraft(draftFromRules(rules, startIso, rinkZone, device));
-    setErrors({});
+    clear();
   }
 
   const parsed = rulesFromDraft(draft, startIso, rinkZone, device);
@@ -74,30 +76,16 @@ export function RsvpRulesForm({ rules, startIso, rinkZone, saving, onSave, note,
   const set = (key: keyof RulesDraft) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
     const field = FIELDS.find((f) => f.key === key)?.error;
-    if (field) setErrors((e) => ({ ...e, [field]: undefined }));
+    if (field) clear(field);
     setSaved(false);
   };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setFormError(null);
     setSaved(false);
-    if ('errors' in parsed) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors({});
-    try {
-      await onSave(parsed.rules);
-      setSaved(true);
-    } catch (err) {
-      // A field's complaint beside the field; anything else above the form.
-      const fields = err instanceof ApiError ? err.fieldErrors : {};
-      const mine: RulesErrors = {};
-      for (const k of Object.keys(NO_RULES) as Array<keyof RsvpRulesInput>) if (fields[k]) mine[k] = fields[k];
-      setErrors(mine);
-      if (Object.keys(mine).length === 0) setFormError(Object.values(fields)[0] ?? errorMessage(err));
-    }
+    if (!check('errors' in parsed ? parsed.errors : {}) || !('rules' in parsed)) return;
+    const rulesToSave = parsed.rules;
+    if (await run(() => onSave(rulesToSave))) setSaved(true);
   }
 
   const field = (key: keyof RulesDraft, error: keyof RsvpRulesInput) => ({

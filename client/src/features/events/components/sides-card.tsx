@@ -6,7 +6,7 @@
 // under each column keep the balance in view: goalies, D, F and level.
 
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { refusalText } from '../../../lib/use-form-errors';
 import type { Side, SidePlayer, SidesDoc, SideTotals } from '../../../lib/api-types';
 import { plural } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
@@ -223,7 +223,7 @@ export function SidesCard({ eventId, isOrganiser, myId, mySide }: { eventId: str
 
   const busy = act.isPending || swap.isPending;
   // "The two players are on the same side" reads better than "User ids: the two…".
-  const fail = (err: unknown) => setError((err instanceof ApiError ? Object.values(err.fieldErrors)[0] : undefined) ?? errorMessage(err));
+  const fail = (err: unknown) => setError(refusalText(err));
   const run = (action: 'MAKE' | 'REROLL' | 'REBALANCE') => {
     setError(null);
     setSelected(null);

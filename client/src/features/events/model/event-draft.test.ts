@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RinkEvent } from '../../../lib/api-types';
-import { toLocalInput } from '../../../lib/event-format';
+import { toLocalInput } from '../../../lib/time-zone';
 import { createInput, draftFromEvent, emptyDraft, patchInput, suggestedEnd, validateDraft } from './event-draft';
 
 function event(over: Partial<RinkEvent> = {}): RinkEvent {

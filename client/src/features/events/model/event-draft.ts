@@ -4,8 +4,8 @@
 
 import type { FieldErrors } from '../../../lib/api';
 import type { EventType, GroupConfig, RinkEvent } from '../../../lib/api-types';
-import { fromLocalInput, toLocalInput } from '../../../lib/event-format';
-import { browserTimeZone } from '../../../lib/timezones';
+import { fromLocalInput, toLocalInput } from '../../../lib/time-zone';
+import { deviceZone } from '../../../lib/time-zone';
 import type { CreateEventInput, EventInput } from '../api/events';
 import { defaultUntil, MAX_SERIES_EVENTS, seriesPreview } from './series';
 
@@ -212,7 +212,7 @@ function fullInput(d: EventDraft): Required<EventInput> {
  * The body of `POST /events`: only what is filled in, and `repeat` for a
  * weekly series, in the browser's zone (the server prefers the rink's).
  */
-export function createInput(d: EventDraft, timeZone: string = browserTimeZone()): CreateEventInput {
+export function createInput(d: EventDraft, timeZone: string = deviceZone()): CreateEventInput {
   const all = fullInput(d);
   const out: CreateEventInput = {};
   for (const [k, v] of Object.entries(all) as Array<[keyof EventInput, unknown]>) {

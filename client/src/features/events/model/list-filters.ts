@@ -61,12 +61,6 @@ export function writeParams(v: ListParams): URLSearchParams {
   return p;
 }
 
-/** `YYYY-MM-DD` of a local date. */
-export function dayKey(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
 function localMidnight(day: string, addDays = 0): string | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!m) return undefined;

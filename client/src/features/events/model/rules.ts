@@ -7,7 +7,7 @@
 // so every sentence is tested on a fixed clock.
 
 import type { EventRsvpRules, EventViewer, RsvpRulesInput } from '../../../lib/api-types';
-import { deviceZone, shownZone, zoneLabel } from '../../../lib/rink-time';
+import { dayKey, deviceZone, formatIn, shownZone, wallClock, zoneLabel } from '../../../lib/time-zone';
 
 const MINUTE_MS = 60_000;
 const DAY_MINUTES = 24 * 60;
@@ -31,17 +31,13 @@ export const NO_RULES: RsvpRulesInput = {
 
 // ── Moments on the rink's clock ───────────────────────────────────────────
 
-function dayKey(ms: number, zone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
-}
-
 const dayNumber = (key: string) => Date.parse(`${key}T00:00:00Z`) / 86_400_000;
 
 /** Where a moment falls against today, on the rink's calendar. */
 function when(ms: number, zone: string, now: number): { time: string; day: 'today' | 'week' | 'far'; weekday: string; date: string } {
-  const time = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
-  const weekday = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'long' }).format(new Date(ms));
-  const date = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(ms));
+  const time = formatIn(ms, zone, { hour: 'numeric', minute: '2-digit' }, 'en-US');
+  const weekday = formatIn(ms, zone, { weekday: 'long' }, 'en-US');
+  const date = formatIn(ms, zone, { weekday: 'short', month: 'short', day: 'numeric' }, 'en-US');
   const diff = Math.abs(dayNumber(dayKey(ms, zone)) - dayNumber(dayKey(now, zone)));
   return { time, weekday, date, day: diff === 0 ? 'today' : diff < 7 ? 'week' : 'far' };
 }
@@ -181,9 +177,8 @@ export function parseMinimum(raw: string): Parsed {
 
 /** Minutes past midnight of an instant on a zone's clock. */
 function clockMinutes(ms: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(ms));
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  return (get('hour') % 24) * 60 + get('minute');
+  const w = wallClock(ms, zone);
+  return w ? w.hour * 60 + w.minute : 0;
 }
 
 /**

@@ -5,6 +5,8 @@
 // its 21:30 when the clocks change, so counting and labelling in local days
 // is both what the server does and immune to the DST hour.
 
+import { dayKey, formatIn, shownZone, wallClock } from '../../../lib/time-zone';
+
 /** The server's cap: a year of Tuesdays. */
 export const MAX_SERIES_EVENTS = 52;
 
@@ -60,19 +62,19 @@ const normaliseSpaces = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
 /** "Tuesday" for a day, in `locale`. */
 function weekdayName(day: string, locale?: string): string {
   const ms = dayMs(day);
-  return ms === null ? '' : new Date(ms).toLocaleDateString(locale, { weekday: 'long', timeZone: 'UTC' });
+  return ms === null ? '' : formatIn(ms, 'UTC', { weekday: 'long' }, locale);
 }
 
 /** "Dec 1" ("Dec 1, 2027" with `withYear`). */
 export function shortDay(day: string, locale?: string, withYear = false): string {
   const ms = dayMs(day);
   if (ms === null) return '';
-  return normaliseSpaces(new Date(ms).toLocaleDateString(locale, { month: 'short', day: 'numeric', timeZone: 'UTC', ...(withYear ? { year: 'numeric' } : {}) }));
+  return normaliseSpaces(formatIn(ms, 'UTC', { month: 'short', day: 'numeric', ...(withYear ? { year: 'numeric' } : {}) }, locale));
 }
 
 /** "9:30 PM" for a wall-clock hour and minute, in `locale`. */
 function wallTime(hour: number, minute: number, locale?: string): string {
-  return normaliseSpaces(new Date(Date.UTC(2000, 0, 1, hour, minute)).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }));
+  return normaliseSpaces(formatIn(Date.UTC(2000, 0, 1, hour, minute), 'UTC', { hour: 'numeric', minute: '2-digit' }, locale));
 }
 
 export interface SeriesPreview {
@@ -114,20 +116,10 @@ export function seriesPreview(startLocal: string, until: string, locale?: string
 
 /** The wall clock of an instant in `tz` (the viewer's zone when unknown): its day and "Tuesday" / "9:30 PM". */
 export function wallClockIn(iso: string, tz: string | null, locale?: string): { day: string; weekday: string; time: string } | null {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return null;
-  const read = (zone: string | undefined) => {
-    const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d);
-    const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-    return { day: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')) % 24, minute: Number(get('minute')) };
-  };
-  let w;
-  try {
-    w = read(tz ?? undefined);
-  } catch {
-    w = read(undefined);
-  }
-  return { day: w.day, weekday: weekdayName(w.day, locale), time: wallTime(w.hour, w.minute, locale) };
+  const w = wallClock(Date.parse(iso), shownZone(tz));
+  if (!w) return null;
+  const day = dayKey(iso, tz);
+  return { day, weekday: weekdayName(day, locale), time: wallTime(w.hour, w.minute, locale) };
 }
 
 /** "Every Tuesday at 9:30 PM · until Mar 30" for an event of the series at `iso`, on the series' clock. */

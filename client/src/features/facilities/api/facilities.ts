@@ -5,7 +5,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import type { Facility, FacilityPage, Page, RinkEvent, SeasonDetail, Team } from '../../../lib/api-types';
-import { orgKeys, useDeleteOrg, useOrgPage, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
+import { orgKeys, useDeleteOrg, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
 import type { SeasonValues } from '../../../components/ui/season-form';
 import { PAGE_SIZE } from '../../../config/constants';
 
@@ -14,7 +14,7 @@ const enc = encodeURIComponent;
 export const facilityKeys = {
   detail: (id: string) => orgKeys.detail('facilities', id),
   teams: (id: string) => ['facilities', id, 'teams'] as const,
-  /** Infinite list; own last segment, since the event form caches a plain page under ['facilities', id, 'seasons']. */
+  /** Infinite list; own last segment, since the pickers cache a plain page under ['facilities', id, 'seasons', 'picker']. */
   seasons: (id: string) => ['facilities', id, 'seasons', 'all'] as const,
 };
 
@@ -41,9 +41,6 @@ export interface FacilityPatch {
   imageUrl?: string | null;
   description?: string | null;
 }
-
-/** The facility's page: the facility, its managers, latest seasons and my role. */
-export const useFacility = (id: string) => useOrgPage<FacilityPage>('facilities', id);
 
 export function useCreateFacility() {
   const queryClient = useQueryClient();

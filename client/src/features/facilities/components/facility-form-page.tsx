@@ -4,10 +4,12 @@
 
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useCreateFacility, useDeleteFacility, useFacility, useUpdateFacility, type FacilityPatch, type NewFacility } from '../api/facilities';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { useCreateFacility, useDeleteFacility, useUpdateFacility, type FacilityPatch, type NewFacility } from '../api/facilities';
+import { useFacility } from '../../../lib/facilities';
+import type { FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { Facility, FacilityPage } from '../../../lib/api-types';
-import { allTimeZones, browserTimeZone, currentOffset, searchTimeZones } from '../../../lib/timezones';
+import { allTimeZones, deviceZone, searchTimeZones, zoneOffsetName } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -36,7 +38,7 @@ interface Draft {
 }
 
 function draftOf(f?: Facility): Draft {
-  const tz = browserTimeZone();
+  const tz = deviceZone();
   return {
     name: f?.name ?? '',
     timezone: f?.timezone ?? (allTimeZones().includes(tz) ? tz : 'UTC'),
@@ -64,7 +66,7 @@ function currencyLabel(code: string): string {
   }
 }
 
-function check(d: Draft): FieldErrors {
+function findProblems(d: Draft): FieldErrors {
   const local: FieldErrors = {};
   if (!d.name.trim()) local.name = 'Give the facility a name.';
   if (!allTimeZones().includes(d.timezone)) local.timezone = 'Pick a time zone from the list.';
@@ -87,31 +89,18 @@ function FacilityForm({
 }) {
   const [d, setD] = useState<Draft>(() => draftOf(facility));
   const [tzQuery, setTzQuery] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { errors, formError, submitting, check, run } = useFormErrors();
   const set = (k: keyof Draft) => (value: string) => setD((x) => ({ ...x, [k]: value }));
 
   const tzOptions = useMemo(
-    () => searchTimeZones(tzQuery).slice(0, 50).map((z) => ({ value: z, label: z.replace(/_/g, ' '), description: currentOffset(z) })),
+    () => searchTimeZones(tzQuery).slice(0, 50).map((z) => ({ value: z, label: z.replace(/_/g, ' '), description: zoneOffsetName(z) })),
     [tzQuery],
   );
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const local = check(d);
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length) return;
-    setSaving(true);
-    try {
-      await onSubmit(d);
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    } finally {
-      setSaving(false);
-    }
+    if (!check(findProblems(d))) return;
+    await run(() => onSubmit(d));
   }
 
   return (
@@ -156,7 +145,7 @@ function FacilityForm({
         <ButtonLink to={cancelTo} variant="ghost">
           Cancel
         </ButtonLink>
-        <Button type="submit" loading={saving} data-testid={facility ? 'save-facility' : 'create-facility'}>
+        <Button type="submit" loading={submitting} data-testid={facility ? 'save-facility' : 'create-facility'}>
           {submitLabel}
         </Button>
       </div>
@@ -201,7 +190,7 @@ export function facilityPatch(f: Facility, d: Draft): FacilityPatch {
 
 export function EditFacilityPage() {
   const { id = '' } = useParams();
-  const query = useFacility(id);
+  const query = useFacility(id, { fresh: true });
   if (query.isPending || query.isError) return <OrgLoadState query={query} icon={<RinkIcon size={28} />} copy={LOAD_COPY} />;
   return <EditFacility facility={query.data} />;
 }

@@ -4,14 +4,14 @@
 
 import { useSyncExternalStore } from 'react';
 import { Link, useParams } from 'react-router';
-import { UPCOMING_AT_RINK, useFacility, useFacilitySeasons, useFacilityTeams, useTransferFacility, useUpcomingAtFacility } from '../api/facilities';
+import { UPCOMING_AT_RINK, useFacilitySeasons, useFacilityTeams, useTransferFacility, useUpcomingAtFacility } from '../api/facilities';
+import { useFacility } from '../../../lib/facilities';
 import { EventCard } from '../../../components/ui/event-card';
 import { errorMessage } from '../../../lib/api';
 import type { FacilityPage as FacilityPageData, SeasonDetail } from '../../../lib/api-types';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { displayName, formatCount, plural } from '../../../lib/format';
 import { usePerson } from '../../../lib/orgs';
-import { currentOffset } from '../../../lib/timezones';
 import { useFollowToggle } from '../../../lib/use-follow-toggle';
 import { Alert } from '../../../components/ui/alert';
 import { Avatar } from '../../../components/ui/avatar';
@@ -21,7 +21,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { CalendarIcon, ClockIcon, EditIcon, GlobeIcon, MailIcon, PhoneIcon, PlusIcon, RinkIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
 import { LoadMore } from '../../../components/ui/load-more';
-import { formatDayRange } from '../../../components/ui/zoned-date';
+import { formatDayRange, formatIn, isZone, zoneOffsetName } from '../../../lib/time-zone';
 import { OrgHero } from '../../../components/ui/org-hero';
 import { ActiveChip, IconTile, OrgLayout, RowTitle } from '../../../components/ui/org-layout';
 import { OrgLoadState } from '../../../components/ui/org-load-state';
@@ -37,19 +37,16 @@ export const LOAD_COPY = {
 
 export function FacilityPage() {
   const { id = '' } = useParams();
-  const query = useFacility(id);
+  const query = useFacility(id, { fresh: true });
   if (query.isPending || query.isError) {
     return <OrgLoadState query={query} icon={<RinkIcon size={28} />} copy={LOAD_COPY} />;
   }
   return <FacilityView key={query.data.id} facility={query.data} />;
 }
 
+/** The time now at the rink ('' for a zone this browser cannot read). */
 function timeIn(tz: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, { timeZone: tz, hour: 'numeric', minute: '2-digit' }).format(new Date());
-  } catch {
-    return '';
-  }
+  return isZone(tz) ? formatIn(Date.now(), tz, { hour: 'numeric', minute: '2-digit' }) : '';
 }
 
 /** Ticks every half minute: the clock the rink's local time is read from. */
@@ -121,7 +118,7 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
               <li>
                 <ClockIcon size={18} />
                 <span data-testid="facility-timezone-text">
-                  {facility.timezone.replace(/_/g, ' ')} <span className="muted">({currentOffset(facility.timezone)}{localTime ? `, now ${localTime}` : ''})</span>
+                  {facility.timezone.replace(/_/g, ' ')} <span className="muted">({zoneOffsetName(facility.timezone)}{localTime ? `, now ${localTime}` : ''})</span>
                 </span>
               </li>
               {facility.phoneNumber && (

@@ -2,7 +2,8 @@
 // the rink's days (its time zone), whatever zone the browser is in.
 
 import { useNavigate, useParams } from 'react-router';
-import { useCreateSeason, useFacility } from '../api/facilities';
+import { useCreateSeason } from '../api/facilities';
+import { useFacility } from '../../../lib/facilities';
 import { errorMessage } from '../../../lib/api';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -15,7 +16,7 @@ import { PageSpinner } from '../../../components/ui/spinner';
 export function NewSeasonPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const facility = useFacility(id);
+  const facility = useFacility(id, { fresh: true });
   const create = useCreateSeason(id);
   const back = `/facilities/${id}`;
 

@@ -2,7 +2,7 @@
 // off while the text is empty or too long, and the server's 422 in place.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import { Button } from '../../../components/ui/button';
 import { POST_MAX_CHARS, postLength, postProblem } from '../model/composer';
 import type { Post } from '../model/types';
@@ -14,13 +14,16 @@ export interface ComposerProps {
   onPosted?: (post: Post) => void;
 }
 
+const PLACEMENT = { fields: ['content'] };
+
 /** Show the count once the text is this close to the limit, so the usual short post stays calm. */
 const COUNTER_FROM = POST_MAX_CHARS - 500;
 
 export function Composer({ onPost, onPosted, placeholder = 'Share something with the people who follow you…' }: ComposerProps) {
   const [content, setContent] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  // One message under the box: the server's about the text, else why the post failed.
+  const { errors, formError, run, reset, submitting: sending } = useFormErrors(PLACEMENT);
+  const error = errors.content ?? formError;
   const length = postLength(content);
   const problem = postProblem(content);
   const over = length > POST_MAX_CHARS;
@@ -28,18 +31,12 @@ export function Composer({ onPost, onPosted, placeholder = 'Share something with
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (problem || sending) return;
-    setSending(true);
-    setError(null);
-    try {
+    reset();
+    await run(async () => {
       const post = await onPost(content.trim());
       setContent('');
       onPosted?.(post);
-    } catch (err) {
-      const fields = err instanceof ApiError ? err.fieldErrors : {};
-      setError(fields.content ?? errorMessage(err));
-    } finally {
-      setSending(false);
-    }
+    });
   }
 
   return (
@@ -53,7 +50,7 @@ export function Composer({ onPost, onPosted, placeholder = 'Share something with
         value={content}
         onChange={(e) => {
           setContent(e.target.value);
-          if (error) setError(null);
+          if (error) reset();
         }}
         placeholder={placeholder}
         rows={3}

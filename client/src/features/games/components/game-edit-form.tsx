@@ -4,12 +4,12 @@
 // place.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { ClockSettings, GameStatus } from '../../../lib/api-types';
 import { useSeasonQuery } from '../../../lib/games';
-import { ClockSettingsFields, draftOf, readClockSettings } from '../../../components/ui/clock-settings-fields';
+import { CLOCK_FIELDS, ClockSettingsFields, draftOf, readClockSettings } from '../../../components/ui/clock-settings-fields';
 import { ownSettings, settingsPatch } from '../model/settings-patch';
-import { fromLocalInput, toLocalInput } from '../../../lib/event-format';
+import { fromLocalInput, toLocalInput } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
@@ -46,29 +46,21 @@ export function GameEditForm({
   const [clock, setClock] = useState(() => draftOf(null));
   const [clockTouched, setClockTouched] = useState(false);
   const shownClock = clockTouched ? clock : draftOf({ periodMinutes: own.periodMinutes ?? undefined, overtimeMinutes: own.overtimeMinutes ?? undefined, clockMode: own.clockMode ?? undefined });
-  const [clockErrors, setClockErrors] = useState<Record<string, string>>({});
   const [when, setWhen] = useState(toLocalInput(scheduledAt));
   const [next, setNext] = useState<EditableStatus>(status === 'POSTPONED' ? 'POSTPONED' : 'SCHEDULED');
-  const [whenError, setWhenError] = useState<string | null>(null);
+  // The clock's fields are on screen only where the settings in force are known.
+  const clockShown = next !== 'CANCELLED' && Boolean(settings);
+  const { errors, formError, check, fail } = useFormErrors({ fields: ['scheduledAt', 'status', ...(clockShown ? CLOCK_FIELDS : [])] });
 
-  const fieldErrors = edit.error instanceof ApiError ? edit.error.fieldErrors : {};
   const patch = (): GamePatch | null => {
-    const out: GamePatch = {};
     const iso = fromLocalInput(when);
-    if (!iso) {
-      setWhenError('Pick a date and a time.');
-      return null;
-    }
-    setWhenError(null);
+    const read = clockTouched ? readClockSettings(clock) : null;
+    if (!check({ ...(iso ? {} : { scheduledAt: 'Pick a date and a time.' }), ...read?.errors }) || !iso) return null;
+    const out: GamePatch = {};
     // The input has minute precision: only a different minute is a change.
     if (when !== toLocalInput(scheduledAt)) out.scheduledAt = iso;
     if (next !== status) out.status = next;
-    if (clockTouched) {
-      const read = readClockSettings(clock);
-      setClockErrors(read.errors);
-      if (Object.keys(read.errors).length > 0) return null;
-      Object.assign(out, settingsPatch(own, read.values));
-    }
+    if (read) Object.assign(out, settingsPatch(own, read.values));
     return out;
   };
   const save = () => {
@@ -78,7 +70,7 @@ export function GameEditForm({
       onDone();
       return;
     }
-    edit.mutate(p, { onSuccess: onDone });
+    edit.mutate(p, { onSuccess: onDone, onError: fail });
   };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -93,18 +85,18 @@ export function GameEditForm({
           type="datetime-local"
           value={when}
           onChange={(e) => setWhen(e.target.value)}
-          error={whenError ?? fieldErrors.scheduledAt}
+          error={errors.scheduledAt}
           disabled={next === 'CANCELLED'}
           data-testid="edit-game-when"
         />
-        <SelectField label="Status" value={next} onChange={(e) => setNext(e.target.value as EditableStatus)} error={fieldErrors.status} data-testid="edit-game-status">
+        <SelectField label="Status" value={next} onChange={(e) => setNext(e.target.value as EditableStatus)} error={errors.status} data-testid="edit-game-status">
           <option value="SCHEDULED">Scheduled</option>
           <option value="POSTPONED">Postponed</option>
           <option value="CANCELLED">Cancelled</option>
         </SelectField>
       </div>
       {/* Only where the settings in force are known (the game page, not a schedule row). */}
-      {next !== 'CANCELLED' && settings && (
+      {clockShown && (
         <ClockSettingsFields
           draft={shownClock}
           inherited={seasonSettings}
@@ -112,11 +104,11 @@ export function GameEditForm({
             setClockTouched(true);
             setClock(d);
           }}
-          errors={{ ...clockErrors, ...fieldErrors }}
+          errors={errors}
         />
       )}
       {next === 'CANCELLED' && <p className="field__hint">Cancelling is final: the game cannot be put back on the schedule. Schedule a new one instead.</p>}
-      {edit.isError && !fieldErrors.scheduledAt && !fieldErrors.status && <Alert>{errorMessage(edit.error)}</Alert>}
+      {formError && <Alert>{formError}</Alert>}
       <div className="game-edit__actions">
         <Button variant="ghost" size="sm" onClick={onDone} disabled={edit.isPending}>
           Close

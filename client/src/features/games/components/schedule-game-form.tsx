@@ -4,9 +4,9 @@
 // them one side has to be one of theirs.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { RosterSummary } from '../../../lib/api-types';
-import { fromLocalInput } from '../../../lib/event-format';
+import { fromLocalInput } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
@@ -45,11 +45,10 @@ export function ScheduleGameForm({
   const [home, setHome] = useState('');
   const [away, setAway] = useState('');
   const [when, setWhen] = useState(() => nextHour());
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, formError, check, fail } = useFormErrors();
   const [done, setDone] = useState<string | null>(null);
 
-  const server = create.error instanceof ApiError ? create.error.fieldErrors : {};
-  const err = (f: string) => errors[f] ?? server[f] ?? null;
+  const err = (f: string) => errors[f] ?? null;
   const label = (r: RosterSummary) => (r.name === r.teamName ? r.name : `${r.name} (${r.teamName})`);
 
   const onSubmit = (e: FormEvent) => {
@@ -65,9 +64,8 @@ export function ScheduleGameForm({
     }
     const settings = readClockSettings(clock);
     Object.assign(next, settings.errors);
-    setErrors(next);
     setDone(null);
-    if (Object.keys(next).length > 0 || !iso) return;
+    if (!check(next) || !iso) return;
     const own = Object.fromEntries(Object.entries(settings.values).filter(([, v]) => v !== null));
     create.mutate(
       { seasonId, homeRosterId: home, awayRosterId: away, scheduledAt: iso, ...own },
@@ -78,6 +76,7 @@ export function ScheduleGameForm({
           setAway('');
           onScheduled?.(game.id);
         },
+        onError: fail,
       },
     );
   };
@@ -110,7 +109,7 @@ export function ScheduleGameForm({
         <summary>Game clock{inherited ? ` · season’s: ${inherited.periodMinutes}-minute periods, ${inherited.clockMode === 'RUNNING' ? 'running' : 'stop'} time` : ''}</summary>
         <ClockSettingsFields draft={clock} onChange={setClock} inherited={inherited} errors={{ periodMinutes: err('periodMinutes') ?? undefined, overtimeMinutes: err('overtimeMinutes') ?? undefined, clockMode: err('clockMode') ?? undefined }} />
       </details>
-      {create.isError && Object.keys(server).length === 0 && <Alert>{errorMessage(create.error)}</Alert>}
+      {formError && <Alert>{formError}</Alert>}
       {done && (
         <Alert tone="success" title="Scheduled">
           {done}

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { GameScheduleEntry } from '../../../lib/api-types';
 import { hasScore, scheduleStateLine } from '../../../lib/games';
-import { rinkDayKey, rinkDayLabel } from '../../../lib/rink-time';
+import { rinkDayKey, rinkDayLabel } from '../../../lib/time-zone';
 import { Button } from '../../../components/ui/button';
 import { EditIcon } from '../../../components/ui/icons';
 import { canEditGame, GameEditForm } from './game-edit-form';

@@ -3,8 +3,8 @@
 
 import { Link } from 'react-router';
 import type { Game, SeasonDetail } from '../../../lib/api-types';
-import { dayLabel } from '../../../lib/event-format';
-import { gameStateLine, hasScore, timeOfDay } from '../../../lib/games';
+import { rinkClock, rinkDayLabel } from '../../../lib/time-zone';
+import { gameStateLine, hasScore } from '../../../lib/games';
 import { Card } from '../../../components/ui/card';
 
 function TeamName({ name, teamId }: { name: string; teamId: string | undefined }) {
@@ -76,7 +76,7 @@ export function Scoreboard({
         </div>
       </div>
       <p className="scoreboard__state" data-testid="game-state" data-live={isLive}>
-        {scored ? gameStateLine(game) : `Face-off ${dayLabel(game.scheduledAt)} · ${timeOfDay(game.scheduledAt)}`}
+        {scored ? gameStateLine(game) : `Face-off ${rinkDayLabel(game.scheduledAt, null)} · ${rinkClock(game.scheduledAt, null)}`}
       </p>
     </Card>
   );

@@ -10,7 +10,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { GameScheduleEntry, SeasonDetail } from '../../../lib/api-types';
 import { seasonGameKeys, useLiveSeason, useSeasonQuery } from '../../../lib/games';
-import { useRinkZone } from '../../../lib/rink-zone';
+import { useRinkZone } from '../../../lib/facilities';
+import { formatDayRange, shownZone } from '../../../lib/time-zone';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -40,11 +41,6 @@ function filterSchedule(entries: GameScheduleEntry[], filter: Filter, now: Date)
     case 'all':
       return entries;
   }
-}
-
-function seasonDates(s: SeasonDetail): string {
-  const fmt = (iso: string) => new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
-  return `${fmt(s.startDate)} – ${fmt(s.endDate)}`;
 }
 
 export function SeasonGamesPage() {
@@ -101,7 +97,7 @@ function SeasonGames({ season }: { season: SeasonDetail }) {
       <PageHeader
         eyebrow={<Link to={`/facilities/${season.facilityId}`}>{season.facilityName}</Link>}
         title={season.name}
-        subtitle={`${seasonDates(season)} · games, standings and scoring leaders`}
+        subtitle={`${formatDayRange(season.startDate, season.endDate, shownZone(rinkZone))} · games, standings and scoring leaders`}
         actions={
           <>
             <ButtonLink to={`/display/season/${season.id}`} target="_blank" rel="noopener" icon={<ScreenIcon size={18} />} data-testid="open-season-display">

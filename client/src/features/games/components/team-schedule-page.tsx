@@ -13,7 +13,7 @@ import { CalendarIcon, TeamIcon } from '../../../components/ui/icons';
 import { LoadMore } from '../../../components/ui/load-more';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { useRinkZone } from '../../../lib/rink-zone';
+import { useRinkZone } from '../../../lib/facilities';
 import { useTeam, useTeamSchedule } from '../api/games';
 import { ScheduleList } from './schedule-list';
 import '../games.css';

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { Facility, MyRoster, Page, PublicUser, Team } from '../../../lib/api-types';
+import type { Facility, Page, PublicUser, Team } from '../../../lib/api-types';
 
 const PREVIEW = 6;
 
@@ -17,10 +17,3 @@ export const useFollowingPreview = (userId: string) => usePreview<PublicUser>('p
 export const useFacilitiesPreview = (userId: string) => usePreview<Facility>('facilities', `/users/${userId}/following/facilities`);
 export const useTeamsPreview = (userId: string) => usePreview<Team>('teams', `/users/${userId}/following/teams`);
 
-/** The rosters I play on ("Your teams"). */
-export function useMyRosters() {
-  return useQuery({
-    queryKey: ['schedule', 'rosters'],
-    queryFn: ({ signal }) => api.get<MyRoster[]>('/me/rosters', { signal }),
-  });
-}

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useFacilitiesPreview, useFollowingPreview, useMyRosters, useTeamsPreview } from '../api/home';
+import { useFacilitiesPreview, useFollowingPreview, useTeamsPreview } from '../api/home';
 import { errorMessage } from '../../../lib/api';
 import type { MyRoster, Page } from '../../../lib/api-types';
 import { useCurrentUser } from '../../../lib/auth/auth-context';
@@ -13,6 +13,7 @@ import { Chip } from '../../../components/ui/chip';
 import { ChevronRightIcon, PeopleIcon, PlusIcon, RinkIcon, SearchIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
 import '../home.css';
+import { useMyRosters } from '../../../lib/me';
 
 function greeting(): string {
   const h = new Date().getHours();

@@ -7,7 +7,8 @@
 // uses move as people join.
 
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { Invite } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -139,26 +140,23 @@ function LinkPanel({ invite, name, onClose }: { invite: Invite; name: string; on
   );
 }
 
+const EMAIL_FORM_PLACEMENT = { fields: ['email', 'expiresInDays', 'requireApproval'] };
+
 function EmailInviteForm({ target, onMade }: { target: InviteTarget; onMade: (invite: Invite) => void }) {
   const isRoster = target.kind === 'ROSTER';
   const create = useCreateInvite(target);
   const [email, setEmail] = useState('');
   const [approval, setApproval] = useState(false);
   const [days, setDays] = useState<number>(DEFAULT_EXPIRY_DAYS);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  // A refusal about no field shown here (maxUses, or none at all) is said above the form.
+  const { errors, formError, check, fail } = useFormErrors(EMAIL_FORM_PLACEMENT);
   const [made, setMade] = useState<string | null>(null);
 
   function submit(e: FormEvent) {
     e.preventDefault();
     setMade(null);
-    setFormError(null);
     const address = email.trim();
-    if (!address) {
-      setErrors({ email: 'Enter their email address.' });
-      return;
-    }
-    setErrors({});
+    if (!check(address ? {} : { email: 'Enter their email address.' })) return;
     create.mutate(
       { email: address, expiresInDays: days, ...(isRoster ? { requireApproval: approval } : {}) },
       {
@@ -167,15 +165,7 @@ function EmailInviteForm({ target, onMade }: { target: InviteTarget; onMade: (in
           setEmail('');
           onMade(invite);
         },
-        onError: (err) => {
-          const fields = err instanceof ApiError ? err.fieldErrors : {};
-          const { email: emailError, expiresInDays, requireApproval, ...rest } = fields;
-          setErrors({ ...(emailError ? { email: emailError } : {}), ...(expiresInDays ? { expiresInDays } : {}), ...(requireApproval ? { requireApproval } : {}) });
-          // A refusal about no field shown here (maxUses, or none at all) is said above the form.
-          const other = Object.values(rest);
-          if (other.length) setFormError(other.join(' '));
-          else if (!emailError && !expiresInDays && !requireApproval) setFormError(errorMessage(err));
-        },
+        onError: fail,
       },
     );
   }

@@ -1,7 +1,7 @@
 // The words and the link of a notification, for the bell, the history page
 // and the browser notification alike.
 
-import { formatInZone } from './when';
+import { formatIn } from '../../../lib/time-zone';
 import type { AppNotification, NotificationData } from './types';
 
 export interface Described {
@@ -20,7 +20,7 @@ function eventName(n: AppNotification): string {
 function eventWhen(n: AppNotification): string {
   if (!n.data.startDate) return '';
   const where = n.data.facilityName ?? n.data.location ?? null;
-  const when = formatInZone(n.data.startDate, n.data.timezone ?? undefined);
+  const when = formatIn(n.data.startDate, n.data.timezone, { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
   return where ? `${when} · ${where}` : when;
 }
 
@@ -116,16 +116,7 @@ export function describeNotification(n: AppNotification): Described {
  */
 function gameMoment(d: NotificationData, style: 'short' | 'long'): string {
   const iso = d.startDate;
-  const zone = d.timezone ?? undefined;
-  let when = '';
-  if (iso && !Number.isNaN(Date.parse(iso))) {
-    const opts: Intl.DateTimeFormatOptions = { weekday: style, hour: 'numeric', minute: '2-digit' };
-    try {
-      when = new Intl.DateTimeFormat('en-US', { ...opts, timeZone: zone }).format(new Date(iso));
-    } catch {
-      when = new Intl.DateTimeFormat('en-US', opts).format(new Date(iso));
-    }
-  }
+  const when = iso ? formatIn(iso, d.timezone, { weekday: style, hour: 'numeric', minute: '2-digit' }, 'en-US') : '';
   if (d.opponent) return when ? `${when} vs ${d.opponent}` : `the game vs ${d.opponent}`;
   const title = d.title ?? 'the game';
   return when ? `${title}, ${when}` : title;

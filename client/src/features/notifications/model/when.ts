@@ -1,16 +1,4 @@
-// A notification's time in words: the event's start in its rink's zone, and
-// how long ago a notification came.
-
-export function formatInZone(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const opts: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' };
-  try {
-    return date.toLocaleString(undefined, { ...opts, timeZone });
-  } catch {
-    return date.toLocaleString(undefined, opts);
-  }
-}
+// How long ago a notification came, in words.
 
 export function ago(iso: string, now: number = Date.now()): string {
   const ms = now - new Date(iso).getTime();

@@ -1,8 +1,9 @@
 // Calls that change the signed-in user: profile fields, legal acceptance and
 // playing positions.
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { myKeys } from '../../../lib/me';
 import type { HockeyPosition, PlayerPosition, ProfileType, SkillLevel, User } from '../../../lib/api-types';
 import { useAuth } from '../../../lib/auth/auth-context';
 
@@ -19,15 +20,6 @@ export interface MePatch {
 
 export const updateMe = (patch: MePatch) => api.patch<User>('/me', patch);
 export const acceptLegal = (legalVersion: string) => api.post<User>('/me/legal', { legalVersion });
-
-export const positionKeys = { mine: ['me', 'positions'] as const };
-
-export function useMyPositions() {
-  return useQuery({
-    queryKey: positionKeys.mine,
-    queryFn: ({ signal }) => api.get<PlayerPosition[]>('/me/positions', { signal }),
-  });
-}
 
 /** PATCH /me and put the answer in the session, so every screen sees it. */
 export function useUpdateMe() {
@@ -76,7 +68,7 @@ export function useChangePosition() {
     mutationFn: applyPositionChange,
     onSettled: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: positionKeys.mine }),
+        queryClient.invalidateQueries({ queryKey: myKeys.positions }),
         user ? queryClient.invalidateQueries({ queryKey: ['users', user.id] }) : Promise.resolve(),
       ]);
     },

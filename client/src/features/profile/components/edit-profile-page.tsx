@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router';
 import { useUpdateMe, type MePatch } from '../api/me';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { ProfileType, User } from '../../../lib/api-types';
 import { useAuth, useCurrentUser } from '../../../lib/auth/auth-context';
 import { displayName } from '../../../lib/format';
@@ -61,8 +62,7 @@ export function EditProfilePage() {
   const [collectDraft, setCollectDraft] = useState<boolean | null>(null);
   const location = useLocation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(user));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run, clear } = useFormErrors();
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
@@ -83,17 +83,12 @@ export function EditProfilePage() {
     if (!draft.username.trim()) local.username = 'A username is required.';
     if (draft.profileTypes.length === 0) local.profileTypes = 'Choose at least one.';
     if (draft.profileImage.trim() && !/^https?:\/\//i.test(draft.profileImage.trim())) local.profileImage = 'Use an http(s) image address.';
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length || !dirty) return;
-    try {
+    if (!check(local) || !dirty) return;
+    await run(async () => {
       const next = await update.mutateAsync(patch);
       setDraft(draftOf(next));
       setSaved(true);
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    }
+    });
   }
 
   const previewName = displayName({ username: draft.username || user.username, firstName: draft.firstName, lastName: draft.lastName });
@@ -148,7 +143,7 @@ export function EditProfilePage() {
               Saved
             </span>
           )}
-          <Button type="button" variant="ghost" disabled={!dirty || update.isPending} onClick={() => { setDraft(draftOf(user)); setErrors({}); }}>
+          <Button type="button" variant="ghost" disabled={!dirty || update.isPending} onClick={() => { setDraft(draftOf(user)); clear(); }}>
             Discard
           </Button>
           <Button type="submit" loading={update.isPending} disabled={!dirty} data-testid="save-profile">

@@ -2,9 +2,10 @@
 // terms. Ends with onboardingComplete = true.
 
 import { useState, type FormEvent } from 'react';
-import { acceptLegal, useMyPositions, useUpdateMe } from '../api/me';
+import { acceptLegal, useUpdateMe } from '../api/me';
 import { LEGAL_VERSION } from '../../../config/constants';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { ProfileType } from '../../../lib/api-types';
 import { useAuth, useCurrentUser } from '../../../lib/auth/auth-context';
 import { Alert } from '../../../components/ui/alert';
@@ -16,6 +17,7 @@ import { ProfileTypePicker } from './profile-type-picker';
 import { PositionsEditor } from './positions-editor';
 import { TermsSummary } from './terms-summary';
 import '../profile.css';
+import { useMyPositions } from '../../../lib/me';
 
 const STEPS = ['About you', 'Positions', 'Terms'] as const;
 
@@ -60,18 +62,15 @@ function AboutStep({ onDone }: { onDone: () => void }) {
   const [lastName, setLastName] = useState(user.lastName ?? '');
   const [username, setUsername] = useState(user.username ?? '');
   const [types, setTypes] = useState<ProfileType[]>(user.profileTypes);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run } = useFormErrors();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const local: FieldErrors = {};
     if (!username.trim()) local.username = 'Pick a username.';
     if (types.length === 0) local.profileTypes = 'Choose at least one.';
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length) return;
-    try {
+    if (!check(local)) return;
+    await run(async () => {
       await update.mutateAsync({
         username: username.trim(),
         firstName: firstName.trim() || null,
@@ -79,10 +78,7 @@ function AboutStep({ onDone }: { onDone: () => void }) {
         profileTypes: types,
       });
       onDone();
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    }
+    });
   }
 
   return (

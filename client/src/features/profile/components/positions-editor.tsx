@@ -2,7 +2,7 @@
 // Every change is saved at once (positions are their own resources).
 
 import { useState } from 'react';
-import { useChangePosition, useMyPositions } from '../api/me';
+import { useChangePosition } from '../api/me';
 import { errorMessage } from '../../../lib/api';
 import { HOCKEY_POSITIONS, SKILL_LEVELS, type HockeyPosition, type PlayerPosition, type SkillLevel } from '../../../lib/api-types';
 import { POSITION_LABELS, POSITION_SHORT, SKILL_LABELS } from '../../../lib/format';
@@ -11,6 +11,7 @@ import { Button } from '../../../components/ui/button';
 import { PlusIcon, StarIcon, TrashIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import '../profile.css';
+import { useMyPositions } from '../../../lib/me';
 
 const DEFAULT_SKILL: SkillLevel = 'INTERMEDIATE';
 

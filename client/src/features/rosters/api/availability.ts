@@ -10,6 +10,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { ApiError, api } from '../../../lib/api';
 import type { AvailabilityAnswer, AvailabilityBoard, AvailabilityRules, GameAvailability, NudgeResult, Status } from '../../../lib/api-types';
 import { availabilityTopic, putAvailabilityAnswer, withGame } from '../../../lib/availability';
+import { myKeys } from '../../../lib/me';
 import { useTopic, useTopicUpdates } from '../../../lib/ws';
 import { boardView, type SubsCallBody, type WrittenGame } from '../model/availability';
 
@@ -18,8 +19,8 @@ const enc = encodeURIComponent;
 export const availabilityKeys = {
   board: (rosterId: string) => ['rosters', rosterId, 'availability'] as const,
   rules: (rosterId: string) => ['rosters', rosterId, 'availability-rules'] as const,
-  // The sub market's caches of the same reads (features/subs), refreshed after a call is posted.
-  myStatuses: ['me', 'statuses'] as const,
+  // The sub market's reads (lib/me.ts), refreshed after a call is posted.
+  myStatuses: myKeys.statuses,
   statuses: ['statuses'] as const,
 };
 
@@ -122,16 +123,6 @@ export function useSaveAvailabilityRules(rosterId: string) {
       queryClient.setQueryData(availabilityKeys.rules(rosterId), rules);
       void queryClient.invalidateQueries({ queryKey: availabilityKeys.board(rosterId) });
     },
-  });
-}
-
-/** The statuses I may edit (my teams' calls among them), to tell a game already called for. */
-export function useMyStatuses(enabled: boolean) {
-  return useQuery({
-    queryKey: availabilityKeys.myStatuses,
-    queryFn: ({ signal }) => api.get<{ items: Status[] }>('/me/statuses', { signal }),
-    select: (d) => d.items,
-    enabled,
   });
 }
 

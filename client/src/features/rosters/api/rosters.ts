@@ -5,7 +5,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, HockeyPosition, JoinRequest, Page, PlayerPosition, Roster, RosterCommitment, RosterPlayer, RosterStatus } from '../../../lib/api-types';
+import type { DivisionMapping, HockeyPosition, JoinRequest, Page, Roster, RosterCommitment, RosterPlayer, RosterStatus } from '../../../lib/api-types';
 
 const enc = encodeURIComponent;
 
@@ -113,15 +113,6 @@ export function usePendingRequests(rosterId: string, queueKey: string, enabled: 
     queryFn: ({ signal }) => api.get<Page<JoinRequest>>(`/rosters/${enc(rosterId)}/join-requests`, { signal, query: { status: 'PENDING', limit: 100 } }),
     enabled,
     placeholderData: keepPreviousData,
-  });
-}
-
-/** My playing positions, to preselect the preferred one in "Ask to join". */
-export function useMyPositions() {
-  return useQuery({
-    queryKey: ['me', 'positions'],
-    queryFn: ({ signal }) => api.get<PlayerPosition[]>('/me/positions', { signal }),
-    staleTime: 60_000,
   });
 }
 

@@ -18,7 +18,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { CalendarIcon, CheckIcon, MegaphoneIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
-import { useAvailabilityBoard, useImportedGameAnswers, useMyStatuses, useNudge, usePostSubsCall, useSetAvailability } from '../api/availability';
+import { useAvailabilityBoard, useImportedGameAnswers, useNudge, usePostSubsCall, useSetAvailability } from '../api/availability';
 import {
   answerWords,
   callFor,
@@ -38,6 +38,7 @@ import {
   whenText,
 } from '../model/availability';
 import '../availability.css';
+import { useMyStatuses } from '../../../lib/me';
 
 /** The clock re-reads this often: "Nudged 3 min ago" and a lock passing. */
 const CLOCK_MS = 30_000;

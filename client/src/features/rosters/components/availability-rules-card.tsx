@@ -7,7 +7,7 @@
 // puts each field's complaint beside it.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { AvailabilityRules, GameAvailability } from '../../../lib/api-types';
 import { useNow } from '../../../lib/use-now';
 import { Alert } from '../../../components/ui/alert';
@@ -23,7 +23,6 @@ import {
   NO_AVAILABILITY_RULES,
   sameAvailabilityRules,
   type AvailabilityRulesDraft,
-  type AvailabilityRulesErrors,
 } from '../model/availability-rules';
 import '../availability.css';
 
@@ -65,6 +64,9 @@ export interface AvailabilityRulesFormProps {
   onSave: (rules: AvailabilityRules) => Promise<void>;
 }
 
+/** A field's complaint beside the field (named as the server names them); anything else above the form. */
+const PLACEMENT = { fields: Object.keys(NO_AVAILABILITY_RULES) };
+
 const FIELD_OF: Record<keyof AvailabilityRulesDraft, keyof AvailabilityRules> = {
   lockHours: 'lockMinutes',
   minSkaters: 'minSkaters',
@@ -75,14 +77,13 @@ export function AvailabilityRulesForm({ rules, nextGame, saving, onSave }: Avail
   const server = JSON.stringify(rules);
   const [shown, setShown] = useState(server);
   const [draft, setDraft] = useState<AvailabilityRulesDraft>(() => draftFromAvailabilityRules(rules));
-  const [errors, setErrors] = useState<AvailabilityRulesErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run, clear } = useFormErrors(PLACEMENT);
   const [saved, setSaved] = useState(false);
   // Someone else changed the rules (another manager, another tab): show theirs.
   if (shown !== server) {
     setShown(server);
     setDraft(draftFromAvailabilityRules(rules));
-    setErrors({});
+    clear();
   }
 
   const parsed = availabilityRulesFromDraft(draft);
@@ -91,30 +92,16 @@ export function AvailabilityRulesForm({ rules, nextGame, saving, onSave }: Avail
 
   const set = (key: keyof AvailabilityRulesDraft) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((e) => ({ ...e, [FIELD_OF[key]]: undefined }));
+    clear(FIELD_OF[key]);
     setSaved(false);
   };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setFormError(null);
     setSaved(false);
-    if ('errors' in parsed) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors({});
-    try {
-      await onSave(parsed.rules);
-      setSaved(true);
-    } catch (err) {
-      // A field's complaint beside the field; anything else above the form.
-      const fields = err instanceof ApiError ? err.fieldErrors : {};
-      const mine: AvailabilityRulesErrors = {};
-      for (const k of Object.keys(NO_AVAILABILITY_RULES) as Array<keyof AvailabilityRules>) if (fields[k]) mine[k] = fields[k];
-      setErrors(mine);
-      if (Object.keys(mine).length === 0) setFormError(Object.values(fields)[0] ?? errorMessage(err));
-    }
+    if (!check('errors' in parsed ? parsed.errors : {}) || !('rules' in parsed)) return;
+    const rulesToSave = parsed.rules;
+    if (await run(() => onSave(rulesToSave))) setSaved(true);
   }
 
   const field = (key: keyof AvailabilityRulesDraft) => ({

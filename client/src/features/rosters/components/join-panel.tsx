@@ -3,7 +3,8 @@
 // approved / declined), cancel while pending, and leave once on it.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import { HOCKEY_POSITIONS, type HockeyPosition, type RosterCommitment, type RosterDocument } from '../../../lib/api-types';
 import { relativeTime } from '../../../lib/event-format';
 import { POSITION_LABELS } from '../../../lib/format';
@@ -13,8 +14,9 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField, TextAreaField } from '../../../components/ui/field';
 import { CheckIcon, ClockIcon, StickIcon } from '../../../components/ui/icons';
-import { useCancelRequest, useJoinRequest, useMyPositions, useRemovePlayer, useRequestToJoin } from '../api/rosters';
+import { useCancelRequest, useJoinRequest, useRemovePlayer, useRequestToJoin } from '../api/rosters';
 import { isFull, type Standing } from '../model/roster';
+import { useMyPositions } from '../../../lib/me';
 
 const MAX_MESSAGE = 1000;
 
@@ -27,25 +29,20 @@ function RequestForm({ doc, again, onSent, onCancel }: { doc: RosterDocument; ag
   const [position, setPosition] = useState<HockeyPosition | '' | null>(null);
   const [commitment, setCommitment] = useState<RosterCommitment>('FULL_TIME');
   const [message, setMessage] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, run, reset } = useFormErrors();
   const shownPosition = position ?? preferred;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setErrors({});
-    setFormError(null);
-    try {
+    reset();
+    await run(async () => {
       const sent = await request.mutateAsync({
         commitmentLevel: commitment,
         ...(shownPosition ? { preferredPosition: shownPosition } : {}),
         ...(message.trim() ? { message: message.trim() } : {}),
       });
       onSent(sent.id);
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    }
+    });
   }
 
   return (

@@ -4,7 +4,8 @@
 // about.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import { HOCKEY_POSITIONS, type HockeyPosition, type RosterCommitment, type RosterPlayer, type UserSummary } from '../../../lib/api-types';
 import { displayName, POSITION_LABELS } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
@@ -25,17 +26,11 @@ export function parseJersey(raw: string): { value: number | null } | { error: st
   return { value: Number(t) };
 }
 
-/** Server answer → field messages (422 details, or a 409 code we can place). */
-export function playerErrors(err: unknown): { fields: FieldErrors; form: string | null } {
-  if (err instanceof ApiError) {
-    const fields: FieldErrors = {};
-    for (const [k, v] of Object.entries(err.fieldErrors)) fields[k === 'captain' || k === 'alternateCaptain' ? 'letter' : k] = v;
-    if (Object.keys(fields).length) return { fields, form: null };
-    const field = CONFLICT_FIELDS[err.code];
-    if (field) return { fields: { [field]: err.message }, form: null };
-  }
-  return { fields: {}, form: errorMessage(err) };
-}
+/** Where the server's refusals go: one letter field for both letters; a 409 code beside the field it is about. */
+const PLACEMENT = {
+  rename: (field: string) => (field === 'captain' || field === 'alternateCaptain' ? 'letter' : field),
+  codes: CONFLICT_FIELDS,
+};
 
 export interface PlayerFormProps {
   rosterId: string;
@@ -56,8 +51,7 @@ export function PlayerForm({ rosterId, player, onRoster, onDone, onCancel }: Pla
   const [position, setPosition] = useState<HockeyPosition | ''>(player?.position ?? '');
   const [commitment, setCommitment] = useState<RosterCommitment>(player?.commitmentLevel ?? 'FULL_TIME');
   const [letter, setLetter] = useState<Letter>(player?.captain ? 'C' : player?.alternateCaptain ? 'A' : '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run, clear, setFormError } = useFormErrors(PLACEMENT);
   const name = player ? displayName(player.user) : person ? displayName(person) : '';
 
   async function submit(e: FormEvent) {
@@ -66,9 +60,7 @@ export function PlayerForm({ rosterId, player, onRoster, onDone, onCancel }: Pla
     if (!player && !person) local.userId = 'Pick who to add.';
     const j = parseJersey(jersey);
     if ('error' in j) local.jerseyNumber = j.error;
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length || !('value' in j)) return;
+    if (!check(local) || !('value' in j)) return;
     const fields: PlayerFields = {
       jerseyNumber: j.value,
       position: position || null,
@@ -76,7 +68,7 @@ export function PlayerForm({ rosterId, player, onRoster, onDone, onCancel }: Pla
       captain: letter === 'C',
       alternateCaptain: letter === 'A',
     };
-    try {
+    await run(async () => {
       if (player) {
         // Only what changed, so a stale form never overwrites someone else's edit.
         const patch: PlayerFields = {};
@@ -96,11 +88,7 @@ export function PlayerForm({ rosterId, player, onRoster, onDone, onCancel }: Pla
         await add.mutateAsync(body);
         onDone(`${name} is on the roster.`);
       }
-    } catch (err) {
-      const { fields: f, form } = playerErrors(err);
-      setErrors(f);
-      setFormError(form);
-    }
+    });
   }
 
   return (
@@ -113,7 +101,7 @@ export function PlayerForm({ rosterId, player, onRoster, onDone, onCancel }: Pla
           value={person}
           onChange={(p) => {
             setPerson(p);
-            setErrors((x) => ({ ...x, userId: '' }));
+            clear('userId');
           }}
           exclude={onRoster}
           excludedNote="Everyone who matches is already on the roster"

@@ -3,7 +3,8 @@
 
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { Roster } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -54,8 +55,7 @@ function EditForm({ roster }: { roster: Roster }) {
   const [description, setDescription] = useState(roster.description ?? '');
   const [maxMembers, setMaxMembers] = useState(roster.maxMembers?.toString() ?? '');
   const [divisionId, setDivisionId] = useState(roster.divisionMappingId ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run } = useFormErrors({ codes: CONFLICT_FIELDS });
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -64,22 +64,16 @@ function EditForm({ roster }: { roster: Roster }) {
     const max = parseMaxMembers(maxMembers);
     if ('error' in max) local.maxMembers = max.error;
     else if (max.value !== null && max.value < roster.memberCount) local.maxMembers = `${roster.memberCount} players are on it already; take some off first.`;
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length || !('value' in max)) return;
+    if (!check(local) || !('value' in max)) return;
     const patch: RosterPatch = {};
     if (name.trim() !== roster.name) patch.name = name.trim();
     if ((description.trim() || null) !== roster.description) patch.description = description.trim() || null;
     if (max.value !== roster.maxMembers) patch.maxMembers = max.value;
     if ((divisionId || null) !== roster.divisionMappingId) patch.divisionMappingId = divisionId || null;
-    try {
+    await run(async () => {
       if (Object.keys(patch).length) await edit.mutateAsync(patch);
       navigate(back);
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else if (err instanceof ApiError && CONFLICT_FIELDS[err.code]) setErrors({ [CONFLICT_FIELDS[err.code] ?? 'name']: err.message });
-      else setFormError(errorMessage(err));
-    }
+    });
   }
 
   return (

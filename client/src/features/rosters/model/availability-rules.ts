@@ -4,7 +4,7 @@
 // and the rules in plain words for the form's preview. Pure.
 
 import type { AvailabilityRules, GameAvailability } from '../../../lib/api-types';
-import { deviceZone } from '../../../lib/rink-time';
+import { deviceZone } from '../../../lib/time-zone';
 import { shortMoment } from './availability';
 
 /** The server's bounds (a value beyond is a 422 naming the field). */

@@ -8,7 +8,7 @@
 
 import type { AvailabilityAnswer, AvailabilityBoard, AvailabilityCount, AvailabilityCounts, AvailabilityGroup, AvailabilityShort, GameAvailability, HockeyPosition, Status } from '../../../lib/api-types';
 import { AVAILABILITY_GROUPS } from '../../../lib/api-types';
-import { deviceZone, rinkDayLabel, rinkTimeRange, shownZone, zoneLabel } from '../../../lib/rink-time';
+import { deviceZone, formatIn, rinkDayLabel, rinkTimeRange, shownZone, zoneLabel } from '../../../lib/time-zone';
 
 export const GROUP_LABELS: Record<AvailabilityGroup, string> = {
   skaters: 'Skaters',
@@ -79,7 +79,7 @@ export function shortMoment(iso: string, rinkZone: string | null, device: string
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return '';
   const zone = shownZone(rinkZone, device);
-  const text = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
+  const text = formatIn(ms, zone, { weekday: 'short', hour: 'numeric', minute: '2-digit' }, 'en-US');
   const name = label ? zoneLabel(ms, rinkZone, device) : null;
   return name ? `${text} ${name}` : text;
 }

@@ -5,7 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { CalendarFeed, MyRoster, NewCalendarFeed, Schedule, ScheduleItem } from '../../../lib/api-types';
+import type { CalendarFeed, NewCalendarFeed, Schedule, ScheduleItem } from '../../../lib/api-types';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { randomId } from '../../../lib/random-id';
 import { answerCall, type Answer } from '../model/schedule';
@@ -40,13 +40,6 @@ export function useTeamUpcoming(teamId: string) {
   return useQuery({
     queryKey: ['schedule', 'team', teamId],
     queryFn: ({ signal }) => api.get<Schedule>(`/teams/${enc(teamId)}/upcoming`, { signal }),
-  });
-}
-
-export function useMyRosters() {
-  return useQuery({
-    queryKey: ['schedule', 'rosters'],
-    queryFn: ({ signal }) => api.get<MyRoster[]>('/me/rosters', { signal }),
   });
 }
 

@@ -3,10 +3,7 @@
 
 import type { ScheduleItem, ScheduleState } from '../../../lib/api-types';
 import { answerPath } from '../../../lib/availability';
-import { deviceZone, sameClock, zoneAbbreviation } from '../../../lib/rink-time';
-
-/** The browser's IANA zone (UTC when it cannot tell): lib/rink-time.ts's. */
-export const browserZone = deviceZone;
+import { dayKey, deviceZone, formatIn, shownZone, zoneLabel } from '../../../lib/time-zone';
 
 /**
  * "In", "Waitlist #2", "Not answered"…; null where there is nothing to say
@@ -94,8 +91,8 @@ export function answerCall(item: Pick<ScheduleItem, 'kind' | 'id' | 'rosterId'>,
 }
 
 /** The zone an item's times are shown in: the rink's, else the browser's. */
-export function itemZone(item: Pick<ScheduleItem, 'timeZone'>, local: string = browserZone()): string {
-  return item.timeZone ?? local;
+export function itemZone(item: Pick<ScheduleItem, 'timeZone'>, local: string = deviceZone()): string {
+  return shownZone(item.timeZone, local);
 }
 
 export interface ZonedWhen {
@@ -110,31 +107,15 @@ export interface ZonedWhen {
 }
 
 /** When an item starts, on the rink's clock. */
-export function zonedWhen(item: Pick<ScheduleItem, 'startsAt' | 'timeZone'>, local: string = browserZone()): ZonedWhen {
-  const ms = new Date(item.startsAt).getTime();
+export function zonedWhen(item: Pick<ScheduleItem, 'startsAt' | 'timeZone'>, local: string = deviceZone()): ZonedWhen {
+  const ms = Date.parse(item.startsAt);
   const zone = itemZone(item, local);
-  const safe = (opts: Intl.DateTimeFormatOptions, tz: string) => {
-    try {
-      return new Intl.DateTimeFormat(undefined, { ...opts, timeZone: tz }).format(new Date(ms));
-    } catch {
-      return new Intl.DateTimeFormat(undefined, opts).format(new Date(ms));
-    }
-  };
   return {
-    day: safe({ weekday: 'short', month: 'short', day: 'numeric' }, zone),
-    time: safe({ hour: 'numeric', minute: '2-digit' }, zone),
-    zone: sameClock(ms, zone, local) ? null : zoneAbbreviation(ms, zone),
+    day: formatIn(ms, zone, { weekday: 'short', month: 'short', day: 'numeric' }),
+    time: formatIn(ms, zone, { hour: 'numeric', minute: '2-digit' }),
+    zone: zoneLabel(ms, zone, local),
     dayKey: dayKey(ms, zone),
   };
-}
-
-/** `YYYY-MM-DD` of an instant in a zone. */
-export function dayKey(ms: number, zone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
-  } catch {
-    return new Date(ms).toISOString().slice(0, 10);
-  }
 }
 
 /** Local midnight of the Monday of the week `d` is in. */
@@ -163,7 +144,7 @@ export interface WeekDay {
  * day for items at a rink (a 23:30 game at the rink is that evening's game
  * wherever the viewer is), the browser's for the others.
  */
-export function weekDays(items: ScheduleItem[], monday: Date, local: string = browserZone()): WeekDay[] {
+export function weekDays(items: ScheduleItem[], monday: Date, local: string = deviceZone()): WeekDay[] {
   const days: WeekDay[] = [];
   for (let i = 0; i < 7; i += 1) {
     const date = addDays(monday, i);

@@ -2,9 +2,9 @@
 // mappings), its rosters, the universal division scale, and the staff's
 // edits of the season and its mappings.
 
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, DivisionScaleLevel, FacilityPage, Page, RosterSummary, SeasonDetail, UniversalDivision } from '../../../lib/api-types';
+import type { DivisionMapping, Page, RosterSummary, SeasonDetail, UniversalDivision } from '../../../lib/api-types';
 import type { SeasonValues } from '../../../components/ui/season-form';
 import { PAGE_SIZE } from '../../../config/constants';
 
@@ -22,22 +22,6 @@ export interface MappingInput {
   description?: string | null;
 }
 
-export function useSeason(id: string) {
-  return useQuery({
-    queryKey: seasonKeys.detail(id),
-    queryFn: ({ signal }) => api.get<SeasonDetail>(`/seasons/${enc(id)}`, { signal }),
-  });
-}
-
-/** The season's facility: its name and time zone (shares the facilities cache key). */
-export function useSeasonFacility(facilityId: string) {
-  return useQuery({
-    queryKey: ['facilities', facilityId],
-    queryFn: ({ signal }) => api.get<FacilityPage>(`/facilities/${enc(facilityId)}`, { signal }),
-    enabled: Boolean(facilityId),
-  });
-}
-
 export function useSeasonRosters(id: string) {
   return useInfiniteQuery({
     queryKey: seasonKeys.rosters(id),
@@ -45,15 +29,6 @@ export function useSeasonRosters(id: string) {
       api.get<Page<RosterSummary>>(`/seasons/${enc(id)}/rosters`, { signal, query: { limit: PAGE_SIZE, cursor: pageParam } }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
-  });
-}
-
-/** The universal scale, lowest first; it never changes while the app runs. */
-export function useDivisionScale() {
-  return useQuery({
-    queryKey: seasonKeys.scale,
-    queryFn: ({ signal }) => api.get<DivisionScaleLevel[]>('/divisions/scale', { signal, anonymous: true }),
-    staleTime: Infinity,
   });
 }
 

@@ -12,9 +12,6 @@ import type { ExternalGame, ExternalRoster, SyncReport } from '../model/sync';
 
 const enc = encodeURIComponent;
 
-/** The teams I own or manage, one page of the server's largest size (shared cache key with other features). */
-const MY_TEAMS_LIMIT = 100;
-
 /** How long after `nextSyncAt` the season is read again: a tick (30 s) plus a fetch (up to 10 s), with room. */
 const AFTER_SCHEDULED_SYNC_MS = 45_000;
 
@@ -24,7 +21,6 @@ export const syncKeys = {
   runs: (id: string) => ['seasons', id, 'sync-runs'] as const,
   externalRosters: (id: string) => ['seasons', id, 'external-rosters'] as const,
   externalGames: (id: string) => ['seasons', id, 'external-games'] as const,
-  myTeams: ['me', 'teams'] as const,
 };
 
 /** After a sync or a match: the season and all it shows, and every event list. */
@@ -124,16 +120,6 @@ export function useDropClaim(seasonId: string) {
       queryClient.setQueryData<ExternalRoster[]>(syncKeys.externalRosters(seasonId), (held) => held?.map((r) => (r.id === rosterId ? { ...r, claim: null } : r)));
     },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: syncKeys.externalRosters(seasonId) }),
-  });
-}
-
-/** Teams I own or manage: the ones I may claim an external team for. */
-export function useMyTeams(enabled: boolean) {
-  return useQuery({
-    queryKey: syncKeys.myTeams,
-    queryFn: ({ signal }) => api.get<Page<Team>>('/me/teams', { signal, query: { limit: MY_TEAMS_LIMIT } }),
-    select: (d) => d.items,
-    enabled,
   });
 }
 

@@ -4,7 +4,8 @@
 // in a division follow the change live.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { DivisionMapping, DivisionScaleLevel, UniversalDivision } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -14,13 +15,8 @@ import { SelectField, TextAreaField, TextField } from '../../../components/ui/fi
 import { EditIcon, PlusIcon } from '../../../components/ui/icons';
 import { useCreateMapping, useDeleteMapping, useEditMapping, type MappingInput } from '../api/seasons';
 
-function mappingErrors(err: unknown): { fields: FieldErrors; form: string | null } {
-  if (err instanceof ApiError) {
-    if (Object.keys(err.fieldErrors).length) return { fields: err.fieldErrors, form: null };
-    if (err.code === 'division_name_taken') return { fields: { facilityDivisionName: err.message }, form: null };
-  }
-  return { fields: {}, form: errorMessage(err) };
-}
+/** A name the season has already is refused without details: it is the name's. */
+const MAPPING_CONFLICTS = { division_name_taken: 'facilityDivisionName' };
 
 function MappingForm({
   scale,
@@ -38,9 +34,7 @@ function MappingForm({
   const [name, setName] = useState(mapping?.facilityDivisionName ?? '');
   const [level, setLevel] = useState<UniversalDivision | ''>(mapping?.universalDivisionScale ?? '');
   const [description, setDescription] = useState(mapping?.description ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { errors, formError, submitting, check, run, clear } = useFormErrors({ codes: MAPPING_CONFLICTS });
   const chosen = scale.find((s) => s.value === level);
 
   async function submit(e: FormEvent) {
@@ -48,19 +42,8 @@ function MappingForm({
     const local: FieldErrors = {};
     if (!name.trim()) local.facilityDivisionName = 'Name the division as the rink does.';
     if (!level) local.universalDivisionScale = 'Pick its level on the scale.';
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length || !level) return;
-    setSaving(true);
-    try {
-      await onSubmit({ facilityDivisionName: name.trim(), universalDivisionScale: level, description: description.trim() || null });
-    } catch (err) {
-      const { fields, form } = mappingErrors(err);
-      setErrors(fields);
-      setFormError(form);
-    } finally {
-      setSaving(false);
-    }
+    if (!check(local) || !level) return;
+    await run(() => onSubmit({ facilityDivisionName: name.trim(), universalDivisionScale: level, description: description.trim() || null }));
   }
 
   return (
@@ -69,14 +52,14 @@ function MappingForm({
       <div className="season-mapping-form__grid">
         <TextField label="Division name" value={name} onChange={(e) => {
             setName(e.target.value);
-            setErrors(({ facilityDivisionName: _n, ...rest }) => rest);
+            clear('facilityDivisionName');
           }} error={errors.facilityDivisionName} placeholder="C2" maxLength={120} data-testid="mapping-name" />
         <SelectField
           label="Universal level"
           value={level}
           onChange={(e) => {
             setLevel(e.target.value as UniversalDivision | '');
-            setErrors(({ universalDivisionScale: _u, ...rest }) => rest);
+            clear('universalDivisionScale');
           }}
           error={errors.universalDivisionScale}
           hint={chosen?.description}
@@ -95,7 +78,7 @@ function MappingForm({
         <Button variant="ghost" size="sm" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" size="sm" loading={saving} data-testid="save-mapping">
+        <Button type="submit" size="sm" loading={submitting} data-testid="save-mapping">
           {mapping ? 'Save division' : 'Add division'}
         </Button>
       </div>

@@ -6,12 +6,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api';
-import { timeInZone } from '../../../lib/event-format';
 import { Alert } from '../../../components/ui/alert';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { ChevronRightIcon } from '../../../components/ui/icons';
 import { ListSkeleton } from '../../../components/ui/list-row';
-import { isoToZonedDay } from '../../../components/ui/zoned-date';
+import { formatIn, isoToZonedDay, rinkClock } from '../../../lib/time-zone';
 import { useExternalGames } from '../api/sync';
 import type { ExternalGame } from '../model/sync';
 
@@ -33,19 +32,16 @@ export function splitGames(games: readonly ExternalGame[], now: Date): Record<Fi
   return { upcoming, results: results.reverse() };
 }
 
+/** "Sat, Nov 28" at the rink. */
 function dayLabel(iso: string, tz: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, { timeZone: tz, weekday: 'short', month: 'short', day: 'numeric' }).format(new Date(iso));
-  } catch {
-    return new Date(iso).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
-  }
+  return formatIn(iso, tz, { weekday: 'short', month: 'short', day: 'numeric' });
 }
 
 function GameRow({ game, tz }: { game: ExternalGame; tz: string }) {
   const played = game.homeGoals !== null && game.awayGoals !== null;
   const body = (
     <>
-      <span className="league-game__time">{timeInZone(game.dateTime, tz)}</span>
+      <span className="league-game__time">{rinkClock(game.dateTime, tz)}</span>
       <span className="league-game__teams">
         <span className="league-game__matchup">
           {game.homeName} <span className="muted">vs</span> {game.awayName}

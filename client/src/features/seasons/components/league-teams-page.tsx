@@ -21,15 +21,17 @@ import { CheckIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListSkeleton } from '../../../components/ui/list-row';
 import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { useSeason, useSeasonRosters } from '../api/seasons';
-import { useClaimRoster, useDropClaim, useExternalRosters, useMatchRoster, useMyTeams } from '../api/sync';
+import { useSeasonRosters } from '../api/seasons';
+import { useSeasonQuery } from '../../../lib/games';
+import { useClaimRoster, useDropClaim, useExternalRosters, useMatchRoster } from '../api/sync';
 import { groupRosters, openClaim, possessive, type ExternalRoster } from '../model/sync';
 import { TeamPicker, type PickedTeam } from './team-picker';
 import '../seasons.css';
+import { useMyTeams } from '../../../lib/me';
 
 export function LeagueTeamsPage() {
   const { id = '' } = useParams();
-  const season = useSeason(id);
+  const season = useSeasonQuery(id);
   if (season.isPending) return <PageSpinner label="Loading season" />;
   if (season.isError) {
     const notFound = season.error instanceof ApiError && season.error.status === 404;
@@ -68,7 +70,7 @@ function LeagueTeams({ season }: { season: SeasonDetail }) {
   const ctx: RowContext = {
     staff,
     meId: me.id,
-    myTeams: myTeams.data ?? [],
+    myTeams: myTeams.data?.items ?? [],
     seasonRosters: seasonRosters.data?.pages.flatMap((p) => p.items) ?? [],
     matchedTo,
     error: rowError,

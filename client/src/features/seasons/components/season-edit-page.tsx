@@ -10,13 +10,15 @@ import { CalendarIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { SeasonForm, seasonPatch } from '../../../components/ui/season-form';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { useSeason, useSeasonFacility, useUpdateSeason } from '../api/seasons';
+import { useUpdateSeason } from '../api/seasons';
+import { useSeasonQuery } from '../../../lib/games';
+import { useFacility } from '../../../lib/facilities';
 
 export function SeasonEditPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const season = useSeason(id);
-  const facility = useSeasonFacility(season.data?.facilityId ?? '');
+  const season = useSeasonQuery(id);
+  const facility = useFacility(season.data?.facilityId ?? null);
   const update = useUpdateSeason(id);
   const back = `/seasons/${id}`;
 

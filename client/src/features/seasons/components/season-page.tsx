@@ -18,16 +18,19 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { ActiveChip, OrgLayout } from '../../../components/ui/org-layout';
 import { RosterRow } from '../../../components/ui/roster-list';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { formatDayRange, formatZonedDay } from '../../../components/ui/zoned-date';
-import { useDivisionScale, useSeason, useSeasonFacility, useSeasonRosters } from '../api/seasons';
+import { deviceZone, formatDayRange, formatZonedDay } from '../../../lib/time-zone';
+import { useSeasonRosters } from '../api/seasons';
+import { useSeasonQuery } from '../../../lib/games';
+import { useFacility } from '../../../lib/facilities';
 import { DivisionMappingsCard } from './division-mappings-card';
 import { LeagueGamesCard } from './league-games-card';
 import { SyncCard } from './sync-card';
 import '../seasons.css';
+import { useDivisionScale } from '../../../lib/divisions';
 
 export function SeasonPage() {
   const { id = '' } = useParams();
-  const query = useSeason(id);
+  const query = useSeasonQuery(id);
   if (query.isPending) return <PageSpinner label="Loading season" />;
   if (query.isError) {
     const notFound = query.error instanceof ApiError && query.error.status === 404;
@@ -79,11 +82,11 @@ function RostersCard({ seasonId }: { seasonId: string }) {
 }
 
 function SeasonView({ season }: { season: SeasonDetail }) {
-  const facility = useSeasonFacility(season.facilityId);
+  const facility = useFacility(season.facilityId);
   const scale = useDivisionScale();
   // Days are the rink's days: wait for its zone rather than show another
   // zone's dates for a moment (the browser's only if the rink can't be read).
-  const tz = facility.data?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const tz = facility.data?.timezone ?? deviceZone();
   const tzKnown = Boolean(facility.data) || facility.isError;
   const day = (iso: string) => (tzKnown ? formatZonedDay(iso, tz) : '…');
   // The league's games exist once a sync has read the schedule (even one that failed later).

@@ -9,14 +9,14 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { SeasonDetail } from '../../../lib/api-types';
-import { relativeTime, timeInZone } from '../../../lib/event-format';
+import { relativeTime } from '../../../lib/event-format';
 import { plural } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { ChevronRightIcon, ClockIcon, EditIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
-import { isoToZonedDay } from '../../../components/ui/zoned-date';
+import { formatIn, isoToZonedDay, rinkClock } from '../../../lib/time-zone';
 import { useExternalRosters, useRefreshAfterScheduledSync, useSyncNow } from '../api/sync';
 import { failureTitle, groupRosters, lastFailure, syncState, type SyncState } from '../model/sync';
 import { SyncHistory } from './sync-history';
@@ -32,15 +32,9 @@ export function nextSyncText(iso: string, tz: string, now: Date = new Date()): s
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return '';
   if (at <= now.getTime()) return 'any moment now';
-  const time = timeInZone(iso, tz);
+  const time = rinkClock(iso, tz);
   if (isoToZonedDay(iso, tz) === isoToZonedDay(now.toISOString(), tz)) return `at ${time}`;
-  let day: string;
-  try {
-    day = new Intl.DateTimeFormat(undefined, { timeZone: tz, weekday: 'short' }).format(new Date(at));
-  } catch {
-    day = new Date(at).toLocaleDateString(undefined, { weekday: 'short' });
-  }
-  return `${day} at ${time}`;
+  return `${formatIn(at, tz, { weekday: 'short' })} at ${time}`;
 }
 
 /** The headline for everyone, in plain words. */

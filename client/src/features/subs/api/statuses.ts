@@ -2,19 +2,17 @@
 // teams I may post for, posting, editing and taking down. The matches and
 // taking a spot live in ./matches.ts.
 
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionScaleLevel, Facility, HockeyPosition, Page, Status, StatusType, Team, UniversalDivision } from '../../../lib/api-types';
+import type { HockeyPosition, Page, Status, StatusType, UniversalDivision } from '../../../lib/api-types';
 import { PAGE_SIZE } from '../../../config/constants';
+import { myKeys } from '../../../lib/me';
 import type { CreateStatusBody, PatchStatusBody } from '../model/status-draft';
 
 const enc = encodeURIComponent;
 
 /** How often an open board reads itself again. */
 const BOARD_REFRESH_MS = 60_000;
-
-/** The server's largest page: more teams than one person runs in practice. */
-const MY_TEAMS_LIMIT = 100;
 
 /** Filters of `GET /statuses`. */
 export interface BoardFilters {
@@ -32,10 +30,7 @@ export const subsKeys = {
   boards: ['statuses', 'board'] as const,
   board: (f: BoardFilters) => ['statuses', 'board', f] as const,
   matches: ['me', 'matches'] as const,
-  mine: ['me', 'statuses'] as const,
-  // Shared with the events and seasons features' caches of the same reads.
-  myTeams: ['me', 'teams'] as const,
-  scale: ['divisions', 'scale'] as const,
+  mine: myKeys.statuses,
 };
 
 export function useBoard(filters: BoardFilters) {
@@ -50,49 +45,6 @@ export function useBoard(filters: BoardFilters) {
     // an open board refreshes itself now and then.
     staleTime: 0,
     refetchInterval: BOARD_REFRESH_MS,
-  });
-}
-
-/** The active statuses I may edit: mine, my teams', my events' calls for subs. */
-export function useMyStatuses() {
-  return useQuery({
-    queryKey: subsKeys.mine,
-    queryFn: ({ signal }) => api.get<{ items: Status[] }>('/me/statuses', { signal }),
-    select: (d) => d.items,
-  });
-}
-
-/** Teams I own or manage: the ones I may post for. */
-export function useMyTeams() {
-  return useQuery({
-    queryKey: subsKeys.myTeams,
-    queryFn: ({ signal }) => api.get<Page<Team>>('/me/teams', { signal, query: { limit: MY_TEAMS_LIMIT } }),
-  });
-}
-
-/** The universal scale, lowest first; it never changes while the app runs. */
-export function useDivisionScale() {
-  return useQuery({
-    queryKey: subsKeys.scale,
-    queryFn: ({ signal }) => api.get<DivisionScaleLevel[]>('/divisions/scale', { signal, anonymous: true }),
-    staleTime: Infinity,
-  });
-}
-
-export function useFacilityOptions(q: string) {
-  return useQuery({
-    queryKey: ['facilities', 'search', q, 'picker'],
-    queryFn: ({ signal }) => api.get<Page<Facility>>('/facilities', { signal, query: { q, limit: 10 } }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useFacilityById(id: string | null) {
-  return useQuery({
-    queryKey: ['facilities', id ?? ''],
-    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-    staleTime: 5 * 60_000,
   });
 }
 

@@ -3,23 +3,25 @@
 
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
 import { errorMessage } from '../../../lib/api';
 import { HOCKEY_POSITIONS, STATUS_TYPES, UNIVERSAL_DIVISIONS, type StatusType } from '../../../lib/api-types';
 import { DIVISION_LABELS, POSITION_LABELS } from '../../../lib/format';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField } from '../../../components/ui/field';
 import { FilterIcon, MegaphoneIcon } from '../../../components/ui/icons';
 import { LoadMore } from '../../../components/ui/load-more';
-import { useBoard, useDivisionScale, useFacilityById, useFacilityOptions } from '../api/statuses';
+import { useBoard } from '../api/statuses';
 import { STATUS_TYPE_LABELS } from '../model/describe';
 import { activeBoardFilters, BOARD_WHEN_OPTIONS, readBoardParams, toBoardFilters, writeBoardParams, type BoardParams, type BoardWhen } from '../model/board-filters';
 import { StatusCard } from './status-card';
+import { useDivisionScale } from '../../../lib/divisions';
+
+/** The board says "rink" where the rest of the app says "facility". */
+const RINK = { one: 'rink', many: 'rinks' };
 
 export function Board() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -77,7 +79,7 @@ export function Board() {
             ))}
           </SelectField>
           <DivisionFilter value={params.division} onChange={(division) => update({ division })} />
-          <FacilityFilter value={params.facilityId} onChange={(facilityId) => update({ facilityId })} />
+          <FacilityPicker label="Rink" optional value={params.facilityId} onChange={(facilityId) => update({ facilityId })} noun={RINK} placeholder="Any rink" data-testid="board-facility" />
           <SelectField label="When" value={params.when} onChange={(e) => update({ when: e.target.value as BoardWhen })} data-testid="board-when">
             {BOARD_WHEN_OPTIONS.map((o) => (
               <option key={o.value} value={o.value}>
@@ -144,28 +146,6 @@ function DivisionFilter({ value, onChange }: { value: BoardParams['division']; o
         </option>
       ))}
     </SelectField>
-  );
-}
-
-function FacilityFilter({ value, onChange }: { value: string; onChange: (id: string) => void }) {
-  const [query, setQuery] = useState('');
-  const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const options = useFacilityOptions(q);
-  const picked = useFacilityById(value || null);
-  return (
-    <Combobox
-      label="Rink"
-      optional
-      value={value}
-      valueLabel={value ? (picked.data?.name ?? '') : ''}
-      onChange={onChange}
-      options={(options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}
-      onQueryChange={setQuery}
-      loading={options.isFetching && !options.data}
-      emptyText={q ? 'No rink matches' : 'No rinks yet'}
-      placeholder="Any rink"
-      data-testid="board-facility"
-    />
   );
 }
 

@@ -12,10 +12,11 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { CheckIcon, MegaphoneIcon } from '../../../components/ui/icons';
-import { useCreateStatus, useDeleteStatus, useMyStatuses } from '../api/statuses';
+import { useCreateStatus, useDeleteStatus } from '../api/statuses';
 import { callNoun } from '../model/describe';
 import { useNow } from '../../../lib/use-now';
 import '../subs.css';
+import { useMyStatuses } from '../../../lib/me';
 
 export interface EventSubsCallProps {
   eventId: string;

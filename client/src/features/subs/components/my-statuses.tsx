@@ -10,10 +10,11 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { EditIcon, PlusIcon } from '../../../components/ui/icons';
-import { useDeleteStatus, useMyStatuses, useMyTeams } from '../api/statuses';
+import { useDeleteStatus } from '../api/statuses';
 import { EventStrip, LevelChip, PositionChips, TypeChip, Until } from './status-bits';
 import { useNow } from '../../../lib/use-now';
 import { StatusForm } from './status-form';
+import { useMyStatuses, useMyTeams } from '../../../lib/me';
 
 export function MyStatuses() {
   const mine = useMyStatuses();

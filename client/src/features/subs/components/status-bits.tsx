@@ -3,7 +3,8 @@
 
 import { Link } from 'react-router';
 import type { HockeyPosition, Status, StatusEvent, StatusType, UniversalDivision } from '../../../lib/api-types';
-import { dayLabel, openSpotsText, timeInZone } from '../../../lib/event-format';
+import { openSpotsText } from '../../../lib/event-format';
+import { rinkClock, rinkDayLabel } from '../../../lib/time-zone';
 import { DIVISION_LABELS, POSITION_LABELS } from '../../../lib/format';
 import { Avatar } from '../../../components/ui/avatar';
 import { CalendarIcon, ClockIcon, PinIcon } from '../../../components/ui/icons';
@@ -71,7 +72,7 @@ export function Until({ expiresAt }: { expiresAt: string }) {
 
 /** "Today · 9:30 PM" at the rink's clock. */
 export function eventWhenAtRink(e: Pick<StatusEvent, 'startDate' | 'timezone'>): string {
-  return `${dayLabel(e.startDate)} · ${timeInZone(e.startDate, e.timezone)}`;
+  return `${rinkDayLabel(e.startDate, null)} · ${rinkClock(e.startDate, e.timezone)}`;
 }
 
 /** The event a status or match is about: title, when, where, and what is open. */

@@ -4,7 +4,8 @@
 // day unless told otherwise; the season-long kinds to the server's 30 days.
 
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { Status, StatusType, Team } from '../../../lib/api-types';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -15,12 +16,8 @@ import { isShortLived, PERSONAL_TYPES, STATUS_TYPE_BLURBS, STATUS_TYPE_LABELS, T
 import { createBody, defaultUntil, draftOf, MESSAGE_MAX, newDraft, patchBody, validateDraft, type StatusDraft } from '../model/status-draft';
 import { PositionsSelect } from './positions-select';
 
-/** Server field names → the form's. */
-function formErrors(err: ApiError): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [k, v] of Object.entries(err.fieldErrors)) out[k === 'teamId' || k === 'entityType' ? 'target' : k] = v;
-  return out;
-}
+/** Server field names → the form's: who it is for is one field here. */
+const PLACEMENT = { rename: (field: string) => (field === 'teamId' || field === 'entityType' ? 'target' : field) };
 
 export interface StatusFormProps {
   /** The teams I may post for. */
@@ -35,8 +32,7 @@ export function StatusForm({ teams, editing, onDone, onCancel }: StatusFormProps
   const create = useCreateStatus();
   const update = useUpdateStatus();
   const [draft, setDraft] = useState<StatusDraft>(() => (editing ? draftOf(editing) : newDraft()));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, fail, clear, setFormError } = useFormErrors(PLACEMENT);
   const pending = create.isPending || update.isPending;
   const types = draft.target === 'me' ? PERSONAL_TYPES : TEAM_TYPES;
 
@@ -48,8 +44,7 @@ export function StatusForm({ teams, editing, onDone, onCancel }: StatusFormProps
       return next;
     });
     // A field's message goes once the field is changed.
-    const touched = Object.keys(patch).map((k) => (k === 'until' ? 'expiresAt' : k));
-    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !touched.includes(k))));
+    clear(...Object.keys(patch).map((k) => (k === 'until' ? 'expiresAt' : k)));
   }
 
   function pickTarget(target: string) {
@@ -60,10 +55,7 @@ export function StatusForm({ teams, editing, onDone, onCancel }: StatusFormProps
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const local = validateDraft(draft);
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length) return;
+    if (!check(validateDraft(draft))) return;
     try {
       const saved = editing ? await update.mutateAsync({ id: editing.id, patch: patchBody(draft, editing) }) : await create.mutateAsync(createBody(draft));
       onDone(saved);
@@ -72,10 +64,8 @@ export function StatusForm({ teams, editing, onDone, onCancel }: StatusFormProps
       if (!editing && draft.target !== 'me' && err instanceof ApiError && err.status === 409) {
         const team = teams.find((t) => t.id === draft.target)?.name ?? 'This team';
         setFormError(`${team} already has a "${STATUS_TYPE_LABELS[draft.type].toLowerCase()}" status up. Edit that one instead.`);
-      } else if (err instanceof ApiError && Object.keys(err.fieldErrors).length) {
-        setErrors(formErrors(err));
       } else {
-        setFormError(errorMessage(err));
+        fail(err);
       }
     }
   }

@@ -3,7 +3,7 @@
 
 import type { HockeyPosition, Status, StatusType } from '../../../lib/api-types';
 import { HOCKEY_POSITIONS } from '../../../lib/api-types';
-import { dayLabel } from '../../../lib/event-format';
+import { rinkDayLabel } from '../../../lib/time-zone';
 import { displayName } from '../../../lib/format';
 
 export const STATUS_TYPE_LABELS: Record<StatusType, string> = {
@@ -55,7 +55,7 @@ export function untilText(expiresAt: string, now: Date = new Date()): string {
   const d = new Date(expiresAt);
   if (Number.isNaN(d.getTime())) return '';
   const time = d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-  const label = dayLabel(expiresAt, now);
+  const label = rinkDayLabel(expiresAt, null, now);
   if (label === 'Today') return `until ${time}`;
   if (label === 'Tomorrow') return `until tomorrow, ${time}`;
   const days = (d.getTime() - now.getTime()) / 86_400_000;

@@ -3,7 +3,7 @@
 // form checks them first so a mistake is named beside its field.
 
 import type { HockeyPosition, Status, StatusType } from '../../../lib/api-types';
-import { fromLocalInput, toLocalInput } from '../../../lib/event-format';
+import { fromLocalInput, toLocalInput } from '../../../lib/time-zone';
 import type { FieldErrors } from '../../../lib/api';
 import { isShortLived } from './describe';
 

@@ -3,10 +3,11 @@
 // read, search, followers, staff, transfer, delete) is in lib/orgs.ts.
 
 import { useEffect } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, Facility, Page, Roster, SeasonDetail, Team, TeamPage } from '../../../lib/api-types';
+import type { DivisionMapping, Roster, Team, TeamPage } from '../../../lib/api-types';
 import { orgKeys, useDeleteOrg, useOrgPage, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
+import { myKeys } from '../../../lib/me';
 import { useTopic } from '../../../lib/ws';
 
 const enc = encodeURIComponent;
@@ -19,7 +20,7 @@ export const teamKeys = {
  * A team's writes also change what rink pages show (their teams, their
  * counts), and the teams I run, which the event page's team picker offers.
  */
-const ALSO_REFRESH = [['facilities'], ['me', 'teams']] as const;
+const ALSO_REFRESH = [['facilities'], myKeys.teams] as const;
 
 export interface NewTeam {
   name: string;
@@ -60,31 +61,13 @@ export function useTeamLive(team: Pick<Team, 'id' | 'updatedAt'>) {
   }, [pushed, held, team.id, queryClient]);
 }
 
-/** A team's home rink (shares the facilities cache key). */
-export function useHomeFacility(id: string | null) {
-  return useQuery({
-    queryKey: ['facilities', id ?? ''],
-    queryFn: ({ signal }) => api.get<Facility>(`/facilities/${enc(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-  });
-}
-
-/** Facilities matching the picker's text. */
-export function useFacilityOptions(q: string) {
-  return useQuery({
-    queryKey: ['facilities', 'search', q, 'picker'],
-    queryFn: ({ signal }) => api.get<Page<Facility>>('/facilities', { signal, query: { q, limit: 10 } }),
-    placeholderData: keepPreviousData,
-  });
-}
-
 export function useCreateTeam() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: NewTeam) => api.post<Team>('/teams', input),
     onSuccess: (team) => {
       void queryClient.invalidateQueries({ queryKey: orgKeys.searches('teams') });
-      void queryClient.invalidateQueries({ queryKey: ['me', 'teams'] });
+      void queryClient.invalidateQueries({ queryKey: myKeys.teams });
       if (team.facilityId) void queryClient.invalidateQueries({ queryKey: ['facilities', team.facilityId, 'teams'] });
     },
   });
@@ -95,15 +78,6 @@ export const useUpdateTeam = (id: string) => useOrgPageWrite('teams', id, (patch
 export const useTransferTeam = (id: string) => useTransferOrg<TeamPage>('teams', id, ALSO_REFRESH);
 
 export const useDeleteTeam = (id: string) => useDeleteOrg('teams', id, ALSO_REFRESH);
-
-/** A facility's seasons (latest first), for picking the roster's season. */
-export function useSeasonOptions(facilityId: string) {
-  return useQuery({
-    queryKey: ['facilities', facilityId, 'seasons', 'picker'],
-    queryFn: ({ signal }) => api.get<Page<SeasonDetail>>(`/facilities/${enc(facilityId)}/seasons`, { signal, query: { limit: 50 } }),
-    enabled: Boolean(facilityId),
-  });
-}
 
 /** A season's division mappings, for placing the roster. */
 export function useDivisionOptions(seasonId: string) {

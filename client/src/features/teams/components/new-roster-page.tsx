@@ -4,15 +4,15 @@
 
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useCreateRoster, useDivisionOptions, useFacilityOptions, useHomeFacility, useSeasonOptions, useTeam, type NewRoster } from '../api/teams';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { useCreateRoster, useDivisionOptions, useTeam, type NewRoster } from '../api/teams';
+import { useFacilitySeasonOptions } from '../../../lib/facilities';
+import { errorMessage, type FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { TeamPage } from '../../../lib/api-types';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';
 import { ClipboardIcon } from '../../../components/ui/icons';
@@ -52,20 +52,15 @@ function NewRosterForm({ team }: { team: TeamPage }) {
   const back = `/teams/${team.id}`;
 
   const [facilityId, setFacilityId] = useState(team.facilityId ?? '');
-  const [facilityQuery, setFacilityQuery] = useState('');
   const [seasonId, setSeasonId] = useState('');
   const [name, setName] = useState(team.name);
   const [description, setDescription] = useState('');
   const [maxMembers, setMaxMembers] = useState('');
   const [status, setStatus] = useState<'DRAFT' | 'ACTIVE'>('DRAFT');
   const [divisionId, setDivisionId] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, check, run } = useFormErrors();
 
-  const q = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
-  const facilityOptions = useFacilityOptions(q);
-  const picked = useHomeFacility(facilityId || null);
-  const seasons = useSeasonOptions(facilityId);
+  const seasons = useFacilitySeasonOptions(facilityId || null);
   const divisions = useDivisionOptions(seasonId);
   const seasonList = seasons.data?.items ?? [];
 
@@ -82,7 +77,6 @@ function NewRosterForm({ team }: { team: TeamPage }) {
     setDivisionId('');
   }
 
-  const pickedName = facilityId ? (picked.data?.name ?? (facilityId === team.facilityId ? (team.facilityName ?? '') : '')) : '';
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -92,20 +86,15 @@ function NewRosterForm({ team }: { team: TeamPage }) {
     if (!name.trim()) local.name = 'Give the roster a name.';
     const max = parseMaxMembers(maxMembers);
     if ('error' in max) local.maxMembers = max.error;
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length || !('value' in max)) return;
+    if (!check(local) || !('value' in max)) return;
     const input: NewRoster = { teamId: team.id, seasonId, name: name.trim(), status };
     if (description.trim()) input.description = description.trim();
     if (max.value !== null) input.maxMembers = max.value;
     if (divisionId) input.divisionMappingId = divisionId;
-    try {
+    await run(async () => {
       const roster = await create.mutateAsync(input);
       navigate(`/rosters/${roster.id}`, { replace: true });
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    }
+    });
   }
 
   return (
@@ -114,18 +103,15 @@ function NewRosterForm({ team }: { team: TeamPage }) {
       <Card>
         <form className="stack" onSubmit={submit} noValidate data-testid="roster-form">
           {formError && <Alert>{formError}</Alert>}
-          <Combobox
+          <FacilityPicker
             label="Rink"
             value={facilityId}
-            valueLabel={pickedName}
+            knownName={facilityId === team.facilityId ? team.facilityName : null}
+            withZone
             onChange={(v) => {
               setFacilityId(v);
               setSeasonId('');
             }}
-            options={(facilityOptions.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }))}
-            onQueryChange={setFacilityQuery}
-            loading={facilityOptions.isFetching && !facilityOptions.data}
-            emptyText={q ? 'No facility matches' : 'No facilities yet'}
             placeholder="Search facilities"
             error={errors.facilityId}
             hint="The rink that runs the season."

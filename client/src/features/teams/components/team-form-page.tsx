@@ -4,15 +4,14 @@
 
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { useCreateTeam, useDeleteTeam, useFacilityOptions, useHomeFacility, useTeam, useUpdateTeam, type NewTeam, type TeamPatch } from '../api/teams';
-import { SEARCH_DEBOUNCE_MS } from '../../../config/constants';
-import { ApiError, errorMessage, type FieldErrors } from '../../../lib/api';
+import { useCreateTeam, useDeleteTeam, useTeam, useUpdateTeam, type NewTeam, type TeamPatch } from '../api/teams';
+import type { FieldErrors } from '../../../lib/api';
+import { useFormErrors } from '../../../lib/use-form-errors';
 import type { TeamPage } from '../../../lib/api-types';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Combobox } from '../../../components/ui/combobox';
+import { FacilityPicker } from '../../../components/ui/facility-picker';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 import { TeamIcon } from '../../../components/ui/icons';
 import { OrgEditPage } from '../../../components/ui/org-edit-page';
@@ -42,52 +41,30 @@ function TeamForm({
 }) {
   const [name, setName] = useState(team?.name ?? '');
   const [facilityId, setFacilityId] = useState(team?.facilityId ?? initialFacilityId ?? '');
-  const [facilityQuery, setFacilityQuery] = useState('');
   const [description, setDescription] = useState(team?.description ?? '');
   const [logoUrl, setLogoUrl] = useState(team?.logoUrl ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const debounced = useDebouncedValue(facilityQuery.trim(), SEARCH_DEBOUNCE_MS);
-  const options = useFacilityOptions(debounced);
-  const picked = useHomeFacility(facilityId || null);
-  const facilityOptions = (options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, description: f.timezone.replace(/_/g, ' ') }));
-  const pickedName = facilityId ? (picked.data?.name ?? (facilityId === team?.facilityId ? (team.facilityName ?? '') : '')) : '';
+  const { errors, formError, submitting, check, run } = useFormErrors();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const local: FieldErrors = {};
     if (!name.trim()) local.name = 'Give the team a name.';
     if (logoUrl.trim() && !/^https?:\/\//i.test(logoUrl.trim())) local.logoUrl = 'Start with http:// or https://';
-    setErrors(local);
-    setFormError(null);
-    if (Object.keys(local).length) return;
-    setSaving(true);
-    try {
-      await onSubmit({ name: name.trim(), facilityId, description: description.trim(), logoUrl: logoUrl.trim() });
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-      else setFormError(errorMessage(err));
-    } finally {
-      setSaving(false);
-    }
+    if (!check(local)) return;
+    await run(() => onSubmit({ name: name.trim(), facilityId, description: description.trim(), logoUrl: logoUrl.trim() }));
   }
 
   return (
     <form className="stack" onSubmit={submit} noValidate data-testid="team-form">
       {formError && <Alert>{formError}</Alert>}
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} placeholder="Frozen Assets" autoFocus={!team} maxLength={120} data-testid="team-name" />
-      <Combobox
+      <FacilityPicker
         label="Home rink"
         optional
         value={facilityId}
-        valueLabel={pickedName}
+        knownName={facilityId === team?.facilityId ? team.facilityName : null}
+        withZone
         onChange={setFacilityId}
-        options={facilityOptions}
-        onQueryChange={setFacilityQuery}
-        loading={options.isFetching && !options.data}
-        emptyText={debounced ? 'No facility matches' : 'No facilities yet'}
         placeholder="Search facilities"
         error={errors.facilityId}
         data-testid="team-facility"
@@ -98,7 +75,7 @@ function TeamForm({
         <ButtonLink to={cancelTo} variant="ghost">
           Cancel
         </ButtonLink>
-        <Button type="submit" loading={saving} data-testid={team ? 'save-team' : 'create-team'}>
+        <Button type="submit" loading={submitting} data-testid={team ? 'save-team' : 'create-team'}>
           {submitLabel}
         </Button>
       </div>

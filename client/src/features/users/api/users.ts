@@ -1,6 +1,6 @@
 // REST calls and query hooks for people: profiles, search, follow lists.
 
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import type { Facility, HockeyPosition, Page, PublicUser, SkillLevel, Team } from '../../../lib/api-types';
 import { PAGE_SIZE } from '../../../config/constants';
@@ -14,12 +14,6 @@ export const userKeys = {
   followingTeams: (id: string) => ['users', id, 'following', 'teams'] as const,
 };
 
-export function useUser(id: string) {
-  return useQuery({
-    queryKey: userKeys.detail(id),
-    queryFn: ({ signal }) => api.get<PublicUser>(`/users/${encodeURIComponent(id)}`, { signal }),
-  });
-}
 
 /** What else a people search narrows by (`GET /users?position=&skillLevel=`). */
 export interface PeopleFilters {

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink, useParams } from 'react-router';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useFollowingFacilities, useFollowingTeams, usePeopleList, useUser } from '../api/users';
+import { useFollowingFacilities, useFollowingTeams, usePeopleList } from '../api/users';
+import { usePerson } from '../../../lib/orgs';
 import { errorMessage } from '../../../lib/api';
 import type { Facility, Page, Team } from '../../../lib/api-types';
 import { displayName, formatCount, plural } from '../../../lib/format';
@@ -18,7 +19,7 @@ export type FollowListKind = 'followers' | 'following' | 'facilities' | 'teams';
 
 export function FollowListPage({ kind }: { kind: FollowListKind }) {
   const { id = '' } = useParams();
-  const user = useUser(id);
+  const user = usePerson(id);
   const name = user.data ? displayName(user.data) : '';
 
   return (

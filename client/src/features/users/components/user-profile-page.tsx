@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { useUser } from '../api/users';
+import { usePerson } from '../../../lib/orgs';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { ApiError, errorMessage } from '../../../lib/api';
 import type { PlayerPosition, PublicUser } from '../../../lib/api-types';
@@ -35,7 +35,7 @@ export type RenderSchedule = (who: { userId: string; name: string; isMe: boolean
 
 export function UserProfilePage({ renderPosts, renderSchedule }: { renderPosts?: RenderPosts; renderSchedule?: RenderSchedule }) {
   const { id = '' } = useParams();
-  const query = useUser(id);
+  const query = usePerson(id);
 
   if (query.isPending) return <PageSpinner label="Loading profile" />;
   if (query.isError) {

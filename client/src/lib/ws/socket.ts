@@ -5,81 +5,18 @@
 // jittered exponential backoff, resubscribing with `since` after a reconnect
 // (or when a topic's merge finds it missed something), dropping stale
 // updates, and commands whose promise settles with the server's `reply`.
-// Topic state lands in jotai atoms (`topicAtomFamily`) so components read
-// live data like any other atom; an entry lives as long as its topic's
-// subscription, and so do the entries of the features' families registered
-// with `releaseWithTopic`. Its pings double as the tab's time sync: each
+// What a topic holds lands in topics.ts's atoms; the connection's state in
+// `connectionStateAtom`. Its pings double as the tab's time sync: each
 // carries an id, and the pong's server time feeds lib/time-sync.ts (three
 // quick pings on connect, so a clock is right within a second of opening).
 
-import { createContext, useContext, useEffect, useEffectEvent, useReducer } from 'react';
-import { atom, getDefaultStore, useAtomValue, type Atom, type ExtractAtomValue, type PrimitiveAtom } from 'jotai';
-import { atomFamily, type AtomFamily } from 'jotai-family';
-import { randomId } from './random-id';
-import { timeSync as defaultTimeSync, type TimeSync } from './time-sync';
-import type { ServerFrame } from './api/frames';
+import { atom, getDefaultStore } from 'jotai';
+import { randomId } from '../random-id';
+import { timeSync as defaultTimeSync, type TimeSync } from '../time-sync';
+import { CommandRejectedError, OPEN, UnknownOutcomeError, type CommandBody, type ServerFrame, type WebSocketLike } from './protocol';
+import { forgetTopic, topicAtomFamily, topicFold, topicMerge, type JotaiStore, type MergeOutcome } from './topics';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
-
-/** The newest state the server pushed for a topic. */
-export interface TopicState<T = unknown> {
-  seq: number;
-  data: T;
-}
-
-/**
- * A command's body as the transport sees it: a `kind` and whatever fields
- * that kind has. The feature that owns a command types it (an RSVP in
- * features/events, a scoring action in features/games); this module only
- * frames, sends, re-sends and settles it.
- */
-export interface CommandBody {
-  readonly kind: string;
-}
-
-/**
- * The command's reply did not arrive in time. It may or may not have been
- * applied: callers should refresh state (the topic will tell) rather than
- * report a failure or blindly retry with a new id.
- */
-export class UnknownOutcomeError extends Error {
-  readonly commandId: string;
-  /** False when the frame never left this tab (no connection the whole time). */
-  readonly wasSent: boolean;
-  constructor(commandId: string, wasSent: boolean) {
-    super(
-      wasSent
-        ? 'No answer from the server yet. Your change may still have gone through.'
-        : 'Not connected. Your change was not sent.',
-    );
-    this.name = 'UnknownOutcomeError';
-    this.commandId = commandId;
-    this.wasSent = wasSent;
-  }
-}
-
-/** The server answered the command with `ok: false`: it was not applied. */
-export class CommandRejectedError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'CommandRejectedError';
-    this.code = code;
-  }
-}
-
-/** The subset of the browser WebSocket this module uses, so tests can fake it. */
-export interface WebSocketLike {
-  readonly readyState: number;
-  onopen: ((ev: Event) => void) | null;
-  onclose: ((ev: CloseEvent) => void) | null;
-  onmessage: ((ev: MessageEvent) => void) | null;
-  onerror: ((ev: Event) => void) | null;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-}
-
-const OPEN = 1;
 
 /** Pings sent right after a connection opens, to sync the clock at once (docs/game-night.md › Time sync). */
 export const SYNC_BURST = 3;
@@ -88,111 +25,7 @@ export const SYNC_BURST_GAP_MS = 200;
 /** Pings waiting for their pong, at most (older ones are forgotten: their pong is too late to be useful). */
 const MAX_PINGS_IN_FLIGHT = 16;
 
-type JotaiStore = ReturnType<typeof getDefaultStore>;
-
 export const connectionStateAtom = atom<ConnectionState>('connecting');
-
-/**
- * topic → newest `{seq, data}` (null until the first snapshot). The entry is
- * removed when the topic is released (its last subscriber gone and the
- * linger over), so a long session does not keep every topic it ever saw.
- */
-export const topicAtomFamily: AtomFamily<string, PrimitiveAtom<TopicState | null>> = atomFamily(() => atom<TopicState | null>(null));
-
-/** What `useTopic(null)` reads: nothing, without adding an entry to the family. */
-const NO_TOPIC = atom<TopicState | null>(null);
-
-type TopicRelease = (id: string, store: JotaiStore) => void;
-
-/** Topic prefix (`event` of `event:ID`) → what to forget of ID when such a topic is released. */
-const releaseHooks = new Map<string, TopicRelease[]>();
-
-/**
- * Remove `family`'s entry for ID whenever the topic `PREFIX:ID` is released,
- * as `topicAtomFamily`'s own entry is: for a feature's atoms that derive from
- * a topic or only matter while it is followed. `keep` may spare an entry that
- * still holds something in flight (it then goes with a later release).
- */
-export function releaseWithTopic<A extends Atom<unknown>>(
-  prefix: string,
-  family: AtomFamily<string, A>,
-  keep?: (value: ExtractAtomValue<A>) => boolean,
-): void {
-  const hooks = releaseHooks.get(prefix) ?? [];
-  hooks.push((id, store) => {
-    if (!Array.from(family.getParams()).includes(id)) return;
-    if (keep && keep(store.get(family(id)) as ExtractAtomValue<A>)) return;
-    family.remove(id);
-  });
-  releaseHooks.set(prefix, hooks);
-}
-
-/**
- * How an `update` folds into what a topic holds, for topics whose updates
- * are pieces rather than the whole document (a `feed` update is one item).
- * A fold must be idempotent and order-free: such topics take every update,
- * also one whose `seq` is not above the last (the server may publish two
- * items' frames out of order; the fold's merge decides which version wins),
- * and each update is folded in as it arrives, so none is lost to batching.
- */
-type TopicFold = (held: unknown, update: unknown) => unknown;
-
-const topicFolds = new Map<string, TopicFold>();
-
-/** Fold updates of the topic named PREFIX (or `PREFIX:ID`) into its data with `fold`. */
-export function foldTopicUpdates(prefix: string, fold: TopicFold): void {
-  topicFolds.set(prefix, fold);
-}
-
-/**
- * What a topic's merge made of one update (`mergeTopicUpdates`): the
- * topic's new data, or a gap: the update does not fit what is held because
- * something in between was missed, so the socket asks for a fresh snapshot.
- */
-export type MergeOutcome<T = unknown> = { kind: 'merged'; data: T } | { kind: 'gap' };
-
-/**
- * The frame seqs around one update, for a merge whose topic's seq counts
- * changes one by one (a `chat:` topic's seq is the conversation's version,
- * +1 per post, edit or delete), so that a skipped number is a gap the data
- * alone would not show. `held` is the seq of what the topic holds.
- */
-export interface UpdateSeqs {
-  held: number | null;
-  update: number;
-}
-
-type TopicMerge = (held: unknown, update: unknown, seqs: UpdateSeqs) => MergeOutcome;
-
-const topicMerges = new Map<string, TopicMerge>();
-
-/**
- * Merge each `update` of the topic named PREFIX (or `PREFIX:ID`) into its
- * data with `merge`, for topics whose updates carry only the recent part of
- * the state (a `game:` update has the last entries of the log, not all of
- * it, and no player lists). Unlike a fold, the topic stays ordered: an
- * update whose `seq` is not above the last is dropped before `merge` sees
- * it. When `merge` says `gap`, the update is not taken (the topic keeps
- * what it showed, consistent if a little behind) and the topic is
- * re-subscribed with `since`; the snapshot that answers replaces it all.
- */
-export function mergeTopicUpdates<T, U>(prefix: string, merge: (held: T, update: U, seqs: UpdateSeqs) => MergeOutcome<T>): void {
-  topicMerges.set(prefix, merge as TopicMerge);
-}
-
-function byPrefix<V>(registry: Map<string, V>, topic: string): V | undefined {
-  const colon = topic.indexOf(':');
-  return registry.get(colon < 0 ? topic : topic.slice(0, colon));
-}
-
-/** Drop what the atom families hold for a released topic. */
-function forgetTopic(topic: string, store: JotaiStore): void {
-  topicAtomFamily.remove(topic);
-  const colon = topic.indexOf(':');
-  if (colon < 0) return;
-  const id = topic.slice(colon + 1);
-  for (const release of releaseHooks.get(topic.slice(0, colon)) ?? []) release(id, store);
-}
 
 export interface LiveSocketOptions {
   url: string;
@@ -678,7 +511,7 @@ export class LiveSocket {
       case 'update': {
         const entry = this.topics.get(frame.topic);
         if (!entry) return;
-        const fold = byPrefix(topicFolds, frame.topic);
+        const fold = topicFold(frame.topic);
         if (fold) {
           const held = this.opts.store.get(topicAtomFamily(frame.topic));
           entry.seq = Math.max(entry.seq ?? 0, frame.seq);
@@ -688,7 +521,7 @@ export class LiveSocket {
         }
         if (entry.seq !== null && frame.seq <= entry.seq) return; // stale or duplicate
         let data: unknown = frame.data;
-        const merge = byPrefix(topicMerges, frame.topic);
+        const merge = topicMerge(frame.topic);
         if (merge) {
           // Nothing held yet (the snapshot is still on its way) is a gap too:
           // a partial update cannot stand on its own.
@@ -744,54 +577,4 @@ export class LiveSocket {
   private setState(state: ConnectionState): void {
     if (this.opts.store.get(connectionStateAtom) !== state) this.opts.store.set(connectionStateAtom, state);
   }
-}
-
-// ── React bindings ────────────────────────────────────────────────────────
-
-export const LiveSocketContext = createContext<LiveSocket | null>(null);
-
-export function useLiveSocket(): LiveSocket | null {
-  return useContext(LiveSocketContext);
-}
-
-export function useConnectionState(): ConnectionState {
-  return useAtomValue(connectionStateAtom);
-}
-
-/**
- * Subscribe to `topic` while mounted and hand each of its updates' data to
- * `onUpdate` (the newest callback; snapshots are not updates). For a screen
- * that reacts to a kind of push rather than shows the topic.
- */
-export function useTopicUpdates<T = unknown>(topic: string | null, onUpdate: (data: T) => void): void {
-  const socket = useLiveSocket();
-  const handle = useEffectEvent((data: unknown) => onUpdate(data as T));
-  useEffect(() => {
-    if (!socket || !topic) return undefined;
-    const stopListening = socket.onUpdate(topic, (data) => handle(data));
-    const release = socket.subscribe(topic);
-    return () => {
-      stopListening();
-      release();
-    };
-  }, [socket, topic]);
-}
-
-/** Subscribe while mounted; returns the topic's newest `{seq, data}` or null. */
-export function useTopic<T = unknown>(topic: string | null): TopicState<T> | null {
-  const socket = useLiveSocket();
-  const topicAtom = topic ? topicAtomFamily(topic) : NO_TOPIC;
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => {
-    if (!socket || !topic) return undefined;
-    return socket.subscribe(topic);
-  }, [socket, topic]);
-  useEffect(() => {
-    // Between this render and its effects the topic's last release may have
-    // run out and removed the entry read above; the subscription now fills a
-    // new one, so render again to read that.
-    if (topic && topicAtomFamily(topic) !== topicAtom) rerender();
-  }, [topic, topicAtom]);
-  const value = useAtomValue(topicAtom);
-  return topic ? (value as TopicState<T> | null) : null;
 }

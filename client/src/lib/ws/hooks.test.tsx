@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { createStore, Provider as JotaiProvider } from 'jotai';
-import { FakeWebSocket } from '../testing/fake-websocket';
-import { LiveSocket, LiveSocketContext, topicAtomFamily, useTopic, useTopicUpdates } from './ws';
+import { FakeWebSocket } from '../../testing/fake-websocket';
+import { LiveSocketContext, useTopic, useTopicUpdates } from './hooks';
+import { LiveSocket } from './socket';
+import { topicAtomFamily } from './topics';
 
 function Score({ topic }: { topic: string }) {
   const state = useTopic<{ homeScore: number; awayScore: number }>(topic);
