@@ -13,7 +13,6 @@ use crate::http::limits::KeyedBuckets;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, put, web};
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
-use std::time::Instant;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::state::AppState;
@@ -199,7 +198,7 @@ async fn send(
             return repeat(m);
         }
     }
-    if let Some(Err(wait)) = FLOOD.as_ref().map(|f| f.check(me.id.clone(), Instant::now())) {
+    if let Some(Err(wait)) = FLOOD.as_ref().map(|f| f.check(&me.id)) {
         return Err(AppError::RateLimited(format!(
             "too many messages; wait {} s",
             wait.as_secs() + u64::from(wait.subsec_nanos() > 0)

@@ -14,6 +14,15 @@
 //! - The id column is the external id; without one, `fallback_game_id`.
 //!   Teams are keyed by `fallback_team_id`. A row without both teams is a
 //!   slot still to be filled, skipped. Errors name the line.
+//!
+//! The record reader is ours, not the `csv` crate's: tried against csv 1.4,
+//! that crate reads a quote left open to the end of input without an error
+//! (a cut-short file would come through silently short), takes a quote after
+//! leading spaces as a literal character (` "A, B" ` splits into two cells),
+//! and numbers records without counting the blank lines before them (errors
+//! would name the wrong line). Working around all three means tracking the
+//! quotes ourselves, which is most of this reader; and delimiter sniffing
+//! would stay ours anyway (the crate does not sniff).
 
 use chrono::{NaiveDate, NaiveTime};
 use chrono_tz::Tz;
