@@ -171,15 +171,22 @@ pub struct User {
 pub struct Cluster {
     pub a: Node,
     pub b: Node,
+    /// The schema's URL, for tests that read or write the database directly.
+    pub db: String,
 }
 
 impl Cluster {
     pub async fn start(redis_url: &str) -> Cluster {
+        Self::start_with(redis_url, &[]).await
+    }
+
+    /// Both nodes with more environment (e.g. the reminder job's tick).
+    pub async fn start_with(redis_url: &str, env: &[(&str, &str)]) -> Cluster {
         check_redis(redis_url);
         let db = fresh_schema_url().await;
-        let a = Node::start(&db, redis_url).await;
-        let b = Node::start(&db, redis_url).await;
-        Cluster { a, b }
+        let a = Node::start_with(&db, redis_url, env).await;
+        let b = Node::start_with(&db, redis_url, env).await;
+        Cluster { a, b, db }
     }
 }
 
