@@ -16,7 +16,7 @@ use std::time::Duration;
 
 #[path = "../common/ws.rs"]
 mod ws;
-pub use ws::{Credentials, Ws, WsStream};
+pub use ws::{Credentials, Ws};
 
 pub const DEFAULT_PG: &str = "postgres://postgres@127.0.0.1:5432/test";
 

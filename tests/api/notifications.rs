@@ -676,9 +676,10 @@ async fn a_new_event_with_open_places_reaches_matching_subs_live_and_tells_each_
     // would have come before this one.
     let (s, b) = app.put(settings, Some(&quiet), Some(json!({"subMatches": true}))).await;
     assert_eq!(s, 200, "{b}");
-    let later =
-        new_event(&app, &org, json!({"startDate": from_now(4 * HOUR), "maxGoalies": 1, "maxSkaters": 1})).await;
-    for (ws, who) in [(&mut subs_notes, "the sub"), (&mut quiets_notes, "the opted-out"), (&mut skaters_notes, "the skater")] {
+    let later = new_event(&app, &org, json!({"startDate": from_now(4 * HOUR), "maxGoalies": 1, "maxSkaters": 1})).await;
+    for (ws, who) in
+        [(&mut subs_notes, "the sub"), (&mut quiets_notes, "the opted-out"), (&mut skaters_notes, "the skater")]
+    {
         let told = pushed_op(ws, "new").await;
         assert_eq!(told["notification"]["type"], "SUB_MATCH", "{told}");
         assert_eq!(told["notification"]["resourceId"], later.as_str(), "{who} was told nothing else first: {told}");

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 #[path = "../common/ws.rs"]
 mod ws;
-pub use ws::{Credentials, Ws, WsStream};
+pub use ws::{Credentials, Ws};
 
 pub fn pg_base() -> String {
     std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
