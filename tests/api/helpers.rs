@@ -5,7 +5,6 @@
 
 #![allow(dead_code)]
 
-use futures_util::{SinkExt, StreamExt};
 use rinkside::config::Config;
 use rinkside::startup::Application;
 use rinkside::state::AppState;
@@ -14,7 +13,10 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::Message;
+
+#[path = "../common/ws.rs"]
+mod ws;
+pub use ws::{Credentials, Ws};
 
 pub const DEFAULT_PG: &str = "postgres://postgres@127.0.0.1:5432/test";
 
@@ -126,6 +128,48 @@ async fn start(config: Config, clock: Option<Clock>, database_url: String, dir: 
         state,
         database_url,
         _dir: dir,
+    }
+}
+
+/// The server binary as a process of its own, on a fresh SQLite file, for
+/// what only a whole process shows (its descriptors, its exit on SIGTERM).
+pub struct ServerProcess {
+    pub child: std::process::Child,
+    pub port: u16,
+    /// Keeps the SQLite folder alive while the process runs.
+    _dir: tempfile::TempDir,
+}
+
+impl ServerProcess {
+    /// Starts it and waits until it answers `/healthz`.
+    pub async fn start() -> ServerProcess {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_rinkside"))
+            .env("DATABASE_URL", format!("sqlite://{}/r.db", dir.path().display()))
+            .env("BIND", format!("127.0.0.1:{port}"))
+            .env("AUTH_MODE", "dev")
+            .env("RUST_LOG", "warn")
+            .spawn()
+            .unwrap();
+        let server = ServerProcess { child, port, _dir: dir };
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while reqwest::get(format!("http://127.0.0.1:{port}/healthz")).await.is_err() {
+            assert!(tokio::time::Instant::now() < deadline, "server never started");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        server
+    }
+
+    pub fn ws_url(&self) -> String {
+        format!("ws://127.0.0.1:{}/api/v1/ws", self.port)
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -249,101 +293,12 @@ pub fn assert_error(status: u16, body: &Value, want_status: u16, want_code: &str
     assert!(body["error"]["message"].is_string(), "message in {body}");
 }
 
-/// A test WebSocket client.
-pub struct Ws {
-    pub stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
-}
-
-impl Ws {
-    pub async fn connect(url: &str) -> Ws {
-        let (stream, _) = tokio_tungstenite::connect_async(url).await.expect("ws connects");
-        Ws { stream }
+impl Credentials for TestUser {
+    fn token(&self) -> &str {
+        &self.token
     }
-
-    pub async fn send(&mut self, frame: Value) {
-        self.stream.send(Message::Text(frame.to_string().into())).await.unwrap();
-    }
-
-    pub async fn send_text(&mut self, text: &str) {
-        self.stream.send(Message::Text(text.to_string().into())).await.unwrap();
-    }
-
-    /// The next JSON text frame (skipping pings), or None on close / timeout.
-    pub async fn next_json(&mut self, within: Duration) -> Option<Value> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let msg = tokio::time::timeout_at(deadline, self.stream.next()).await.ok()??;
-            match msg.ok()? {
-                Message::Text(t) => return serde_json::from_str(&t).ok(),
-                Message::Close(_) => return None,
-                _ => continue,
-            }
-        }
-    }
-
-    /// The next frame of this `type` (skipping others).
-    pub async fn next_of(&mut self, kind: &str, within: Duration) -> Option<Value> {
-        let text = self.next_text_of(kind, within).await?;
-        serde_json::from_str(&text).ok()
-    }
-
-    /// The next frame of this `type` as sent, text and all (its size is
-    /// what a phone downloads).
-    pub async fn next_text_of(&mut self, kind: &str, within: Duration) -> Option<String> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let msg = tokio::time::timeout_at(deadline, self.stream.next()).await.ok()??;
-            let text = match msg.ok()? {
-                Message::Text(t) => t.to_string(),
-                Message::Close(_) => return None,
-                _ => continue,
-            };
-            let v: Value = serde_json::from_str(&text).ok()?;
-            if v["type"] == kind {
-                return Some(text);
-            }
-        }
-    }
-
-    pub async fn auth(&mut self, user: &TestUser) {
-        self.send(json!({"type": "auth", "token": user.token})).await;
-        let ack = self.next_of("authenticated", Duration::from_secs(5)).await.expect("auth ack");
-        assert_eq!(ack["userId"], user.id.as_str());
-    }
-
-    /// Subscribes and returns the snapshot frame.
-    pub async fn subscribe(&mut self, topic: &str) -> Value {
-        self.send(json!({"type": "subscribe", "topic": topic})).await;
-        let snap = self.next_json(Duration::from_secs(5)).await.expect("snapshot");
-        assert_eq!(snap["type"], "snapshot", "expected a snapshot, got {snap}");
-        snap
-    }
-
-    /// Sends a command and waits for its reply.
-    pub async fn command(&mut self, id: &str, command: Value) -> Value {
-        self.send(json!({"type": "command", "id": id, "command": command})).await;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let v = self.next_json(left).await.expect("reply");
-            if v["type"] == "reply" && v["id"] == id {
-                return v;
-            }
-        }
-    }
-
-    /// Close code and reason, waiting for the server to close.
-    pub async fn closed_with(&mut self, within: Duration) -> Option<u16> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            match tokio::time::timeout_at(deadline, self.stream.next()).await {
-                Err(_) => return None,
-                Ok(None) => return Some(1006),
-                Ok(Some(Err(_))) => return Some(1006),
-                Ok(Some(Ok(Message::Close(frame)))) => return Some(frame.map(|f| u16::from(f.code)).unwrap_or(1005)),
-                Ok(Some(Ok(_))) => continue,
-            }
-        }
+    fn user_id(&self) -> &str {
+        &self.id
     }
 }
 

@@ -69,8 +69,12 @@ async fn pushed_op(ws: &mut Ws, op: &str) -> Value {
     }
 }
 
-async fn nothing_pushed(ws: &mut Ws) {
-    assert_eq!(ws.next_of("update", QUIET).await, None, "nothing for this person");
+/// Nothing was pushed on the socket before the answer to a ping sent now:
+/// for pushes its owner's own request made before the response (they are
+/// queued on the socket then), not for those that follow a commit.
+async fn nothing_pushed_yet(ws: &mut Ws) {
+    let before: Vec<Value> = ws.frames_before_pong().await.into_iter().filter(|f| f["type"] == "update").collect();
+    assert!(before.is_empty(), "nothing for this person: {before:?}");
 }
 
 #[actix_web::test]
@@ -100,7 +104,6 @@ async fn a_removal_tells_the_removed_and_the_promoted_and_nobody_else_live() {
     assert_eq!(n["data"]["position"], "CENTER");
     assert!(n["readAt"].is_null());
     assert_eq!(pushed(&mut first_ws).await["notification"]["type"], "REMOVED_FROM_EVENT");
-    nothing_pushed(&mut third_ws).await;
 
     assert_eq!(notes(&app, &second).await, vec![("WAITLIST_PROMOTED".into(), event.clone())]);
     assert_eq!(notes(&app, &first).await, vec![("REMOVED_FROM_EVENT".into(), event.clone())]);
@@ -108,8 +111,12 @@ async fn a_removal_tells_the_removed_and_the_promoted_and_nobody_else_live() {
     assert!(notes(&app, &org).await.is_empty(), "nobody is told what they did");
 
     // A skater who declines frees the place too: the next is promoted.
+    // Each commit's notifications are pushed in commit order, so anything
+    // the removal had told the third would have come before this.
     rsvp(&app, &second, &event, "DECLINED").await;
-    assert_eq!(pushed(&mut third_ws).await["notification"]["type"], "WAITLIST_PROMOTED");
+    let data = pushed(&mut third_ws).await;
+    assert_eq!(data["notification"]["type"], "WAITLIST_PROMOTED", "the removal told the third nothing live: {data}");
+    assert_eq!(data["unread"], 1, "the promotion is the third's first news: {data}");
     assert_eq!(notes(&app, &second).await.len(), 1, "declining is one's own doing");
 }
 
@@ -241,10 +248,11 @@ async fn a_game_starting_and_its_final_score_tell_both_rosters_players_and_a_goa
     assert_eq!((n["type"].as_str(), n["resourceType"].as_str()), (Some("GAME_STARTED"), Some("GAME")));
     assert_eq!(n["resourceId"], game.as_str());
     act(json!({"type": "GOAL", "rosterId": c.roster, "scorerId": owl.id})).await;
-    nothing_pushed(&mut owl_ws).await;
     act(json!({"type": "FINAL"})).await;
+    // The game's notifications are pushed in the order of its actions: a
+    // goal's would come before the final's.
     let n = pushed(&mut owl_ws).await["notification"].clone();
-    assert_eq!(n["type"], "GAME_FINAL");
+    assert_eq!(n["type"], "GAME_FINAL", "a goal tells nobody");
     assert_eq!((n["data"]["homeScore"].as_i64(), n["data"]["awayScore"].as_i64()), (Some(1), Some(0)));
     assert_eq!(n["data"]["homeName"], "Ice Owls");
 
@@ -303,7 +311,7 @@ async fn notifications_page_newest_first_are_read_one_or_all_and_are_their_owner
     // Reading again changes nothing and pushes nothing.
     let (s, again) = app.post(&format!("/api/v1/notifications/{newest}/read"), Some(&me), json!({})).await;
     assert_eq!((s, &again["readAt"]), (200, &b["readAt"]));
-    nothing_pushed(&mut ws).await;
+    nothing_pushed_yet(&mut ws).await;
     let (_, only_unread) = app.get("/api/v1/notifications?unread=true", Some(&me)).await;
     assert_eq!(titles(&only_unread), ["Skate 1", "Skate 0"]);
 
@@ -648,22 +656,37 @@ async fn a_new_event_with_open_places_reaches_matching_subs_live_and_tells_each_
     assert_eq!(told["notification"]["resourceId"], event.as_str());
     assert_eq!(told["notification"]["data"]["title"], "Tuesday pickup");
     assert_eq!(told["notification"]["data"]["open"], json!({"skaters": null, "goalies": 1}));
-    // Who opted out still sees the match live, and is told nothing.
+    // Who opted out still sees the match live (and is told nothing: below).
     upserted(&mut quiets_matches, &event).await.expect("the match is still shown live");
-    nothing_pushed(&mut quiets_notes).await;
-    // A skater: no goalie place is a match for them.
-    nothing_pushed(&mut skaters_notes).await;
 
     // The place fills and opens again: the match comes back, the
     // notification does not (one per event per person).
     rsvp_as(&app, &keeper, &event, "GOALIE").await;
     rsvp(&app, &keeper, &event, "DECLINED").await;
     upserted(&mut subs_matches, &event).await.expect("the match is back");
-    nothing_pushed(&mut subs_notes).await;
     assert_eq!(sub_matches(&app, &sub).await, vec![event.clone()]);
     assert!(sub_matches(&app, &quiet).await.is_empty());
     assert!(sub_matches(&app, &skater).await.is_empty());
     assert!(sub_matches(&app, &org).await.is_empty(), "the organiser is nobody's sub here");
+
+    // A later event short of a goalie and a skater tells all three, once the
+    // opted-out turns matches back on. Events are matched and their
+    // notifications pushed in commit order, so a notification for the first
+    // event to the opted-out or the skater, or a second one to the sub,
+    // would have come before this one.
+    let (s, b) = app.put(settings, Some(&quiet), Some(json!({"subMatches": true}))).await;
+    assert_eq!(s, 200, "{b}");
+    let later = new_event(&app, &org, json!({"startDate": from_now(4 * HOUR), "maxGoalies": 1, "maxSkaters": 1})).await;
+    for (ws, who) in
+        [(&mut subs_notes, "the sub"), (&mut quiets_notes, "the opted-out"), (&mut skaters_notes, "the skater")]
+    {
+        let told = pushed_op(ws, "new").await;
+        assert_eq!(told["notification"]["type"], "SUB_MATCH", "{told}");
+        assert_eq!(told["notification"]["resourceId"], later.as_str(), "{who} was told nothing else first: {told}");
+    }
+    assert_eq!(sub_matches(&app, &sub).await, vec![later.clone(), event.clone()]);
+    assert_eq!(sub_matches(&app, &quiet).await, vec![later.clone()]);
+    assert_eq!(sub_matches(&app, &skater).await, vec![later]);
 }
 
 async fn rsvp_as(app: &TestApp, u: &TestUser, event: &str, position: &str) -> Value {

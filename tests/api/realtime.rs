@@ -321,28 +321,15 @@ async fn a_slow_consumer_is_coalesced_then_disconnected_while_a_fast_one_keeps_u
 
 #[actix_web::test]
 async fn a_draining_node_closes_its_sockets_with_1001_and_exits() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rinkside"))
-        .env("DATABASE_URL", format!("sqlite://{}/r.db", dir.path().display()))
-        .env("BIND", format!("127.0.0.1:{port}"))
-        .env("AUTH_MODE", "dev")
-        .env("RUST_LOG", "warn")
-        .spawn()
-        .unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while reqwest::get(format!("http://127.0.0.1:{port}/healthz")).await.is_err() {
-        assert!(tokio::time::Instant::now() < deadline, "server never started");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let mut ws = Ws::connect(&format!("ws://127.0.0.1:{port}/api/v1/ws")).await;
+    let mut server = ServerProcess::start().await;
+    let mut ws = Ws::connect(&server.ws_url()).await;
     ws.send(json!({"type": "ping"})).await;
     assert_eq!(ws.next_json(WAIT).await.unwrap()["type"], "pong");
-    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    std::process::Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
     assert_eq!(ws.closed_with(WAIT).await, Some(1001));
     let started = std::time::Instant::now();
     loop {
-        if let Some(status) = child.try_wait().unwrap() {
+        if let Some(status) = server.child.try_wait().unwrap() {
             assert!(status.success(), "clean exit, got {status}");
             break;
         }

@@ -78,7 +78,7 @@ async fn a_display_that_stops_reading_has_its_connection_reset_within_a_bounded_
     let tcp = socket.connect(format!("127.0.0.1:{}", app.port).parse().unwrap()).await.unwrap();
     let url = format!("ws://127.0.0.1:{}/api/v1/ws", app.port);
     let (stream, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp)).await.unwrap();
-    let mut display = Ws { stream };
+    let mut display = Ws::over(stream);
     display.subscribe(&topic).await;
 
     // Scoreboard states pushed faster than anyone reads: tens of megabytes.
@@ -144,8 +144,42 @@ async fn a_client_that_closes_normally_gets_a_clean_close_not_a_reset() {
     // before the reset for a connection outliving its session would come.
     assert_eq!(ws.closed_with(WAIT).await, Some(1005));
     assert!(reads_to_eof(tcp_of(&ws)).await, "the connection ends cleanly");
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    // A reset would go out when the server lets go of its descriptor (zero
+    // linger). Once it has (the kernel keeps the connection, orphaned, for
+    // its FIN), no reset can come any more: wait for that, not for a delay.
+    let client_port = tcp_of(&ws).local_addr().unwrap().port();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let server_side = loop {
+        let entry = server_side_of(app.port, client_port);
+        match &entry {
+            Some(TcpEntry { inode: 0 }) | None => break entry,
+            Some(_) => {
+                assert!(tokio::time::Instant::now() < deadline, "the server still holds a connection it ended");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    };
+    // A reset closes the connection on the spot: the kernel forgets it.
+    assert!(server_side.is_some(), "the server reset the connection instead of keeping it for its FIN");
     assert!(tcp_of(&ws).take_error().unwrap().is_none(), "a clean close, no reset");
+}
+
+/// The server's end of a loopback connection as the kernel lists it in
+/// `/proc/net/tcp`.
+struct TcpEntry {
+    /// The socket's inode: 0 once no process holds it any more.
+    inode: u64,
+}
+
+/// The server's end of the loopback connection from `client_port`, or
+/// `None` when the kernel no longer knows it.
+fn server_side_of(server_port: u16, client_port: u16) -> Option<TcpEntry> {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let (local, remote) = (format!("0100007F:{server_port:04X}"), format!("0100007F:{client_port:04X}"));
+    table.lines().skip(1).find_map(|line| {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        (cols[1] == local && cols[2] == remote).then(|| TcpEntry { inode: cols[9].parse().unwrap() })
+    })
 }
 
 /// A connection's descriptor goes when the connection does, and an open
@@ -153,21 +187,9 @@ async fn a_client_that_closes_normally_gets_a_clean_close_not_a_reset() {
 /// of its own, as a child process, so other tests' sockets do not blur it.
 #[actix_web::test]
 async fn finished_connections_leave_no_descriptor_behind() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rinkside"))
-        .env("DATABASE_URL", format!("sqlite://{}/r.db", dir.path().display()))
-        .env("BIND", format!("127.0.0.1:{port}"))
-        .env("AUTH_MODE", "dev")
-        .env("RUST_LOG", "warn")
-        .spawn()
-        .unwrap();
-    let fds = || std::fs::read_dir(format!("/proc/{}/fd", child.id())).map(|d| d.count()).unwrap_or(0);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while reqwest::get(format!("http://127.0.0.1:{port}/healthz")).await.is_err() {
-        assert!(tokio::time::Instant::now() < deadline, "server never started");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let server = ServerProcess::start().await;
+    let port = server.port;
+    let fds = || std::fs::read_dir(format!("/proc/{}/fd", server.child.id())).map(|d| d.count()).unwrap_or(0);
     // Count from a settled server: a first connection of each kind, and
     // descriptors that stop changing (under a loaded machine the workers'
     // runtimes may still be starting after the first answer).
@@ -217,8 +239,7 @@ async fn finished_connections_leave_no_descriptor_behind() {
         tokio::time::sleep(Duration::from_millis(50)).await;
         now = fds();
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     assert!(now <= before + 2, "{before} descriptors before 70 connections, {now} after");
 }
 

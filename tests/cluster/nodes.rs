@@ -2,11 +2,13 @@
 
 #![allow(dead_code)]
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::Message;
+
+#[path = "../common/ws.rs"]
+mod ws;
+pub use ws::{Credentials, Ws};
 
 pub fn pg_base() -> String {
     std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
@@ -143,11 +145,12 @@ impl Node {
         self.get(user, &format!("/api/v1/events/{event}/attendees")).await
     }
 
+    /// Opens a WebSocket; a command waits up to a minute for its reply
+    /// (races queue many behind one actor).
     pub async fn ws(&self) -> Ws {
-        let (stream, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{}/api/v1/ws", self.port))
-            .await
-            .expect("ws connects");
-        Ws { stream }
+        let mut ws = Ws::connect(&format!("ws://127.0.0.1:{}/api/v1/ws", self.port)).await;
+        ws.reply_within = Duration::from_secs(60);
+        ws
     }
 }
 
@@ -168,15 +171,22 @@ pub struct User {
 pub struct Cluster {
     pub a: Node,
     pub b: Node,
+    /// The schema's URL, for tests that read or write the database directly.
+    pub db: String,
 }
 
 impl Cluster {
     pub async fn start(redis_url: &str) -> Cluster {
+        Self::start_with(redis_url, &[]).await
+    }
+
+    /// Both nodes with more environment (e.g. the reminder job's tick).
+    pub async fn start_with(redis_url: &str, env: &[(&str, &str)]) -> Cluster {
         check_redis(redis_url);
         let db = fresh_schema_url().await;
-        let a = Node::start(&db, redis_url).await;
-        let b = Node::start(&db, redis_url).await;
-        Cluster { a, b }
+        let a = Node::start_with(&db, redis_url, env).await;
+        let b = Node::start_with(&db, redis_url, env).await;
+        Cluster { a, b, db }
     }
 }
 
@@ -235,59 +245,11 @@ impl Drop for PrivateRedis {
     }
 }
 
-pub struct Ws {
-    pub stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
-}
-
-impl Ws {
-    pub async fn send(&mut self, frame: Value) {
-        self.stream.send(Message::Text(frame.to_string().into())).await.expect("send");
+impl Credentials for User {
+    fn token(&self) -> &str {
+        &self.token
     }
-
-    pub async fn next_json(&mut self, within: Duration) -> Option<Value> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let msg = tokio::time::timeout_at(deadline, self.stream.next()).await.ok()??;
-            match msg.ok()? {
-                Message::Text(t) => return serde_json::from_str(&t).ok(),
-                Message::Close(_) => return None,
-                _ => continue,
-            }
-        }
-    }
-
-    pub async fn next_of(&mut self, kind: &str, within: Duration) -> Option<Value> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let v = self.next_json(left).await?;
-            if v["type"] == kind {
-                return Some(v);
-            }
-        }
-    }
-
-    pub async fn auth(&mut self, user: &User) {
-        self.send(json!({"type": "auth", "token": user.token})).await;
-        self.next_of("authenticated", Duration::from_secs(5)).await.expect("auth ack");
-    }
-
-    pub async fn subscribe(&mut self, topic: &str) -> Value {
-        self.send(json!({"type": "subscribe", "topic": topic})).await;
-        self.next_of("snapshot", Duration::from_secs(5)).await.expect("snapshot")
-    }
-
-    /// Sends a command frame and waits (up to a minute: races queue many)
-    /// for its reply.
-    pub async fn command(&mut self, id: &str, command: Value) -> Value {
-        self.send(json!({"type": "command", "id": id, "command": command})).await;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let v = self.next_json(left).await.expect("a reply");
-            if v["type"] == "reply" && v["id"] == id {
-                return v;
-            }
-        }
+    fn user_id(&self) -> &str {
+        &self.id
     }
 }

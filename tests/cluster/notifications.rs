@@ -43,39 +43,17 @@ async fn a_skater_watching_on_node_b_hears_of_a_promotion_decided_on_node_a_and_
     assert_eq!(third_ws.next_of("update", Duration::from_millis(500)).await, None, "still waitlisted: nothing");
 
     // Read on node B, where the count is read from the shared database.
-    let page: serde_json::Value = cluster
-        .b
-        .http
-        .get(cluster.b.url("/api/v1/notifications"))
-        .bearer_auth(&second.token)
-        .send()
-        .await
-        .expect("list")
-        .json()
-        .await
-        .expect("json");
+    let page = cluster.b.get(&second, "/api/v1/notifications").await;
     assert_eq!(page["items"].as_array().map(Vec::len), Some(1), "{page}");
-    let none: serde_json::Value = cluster
-        .b
-        .http
-        .get(cluster.b.url("/api/v1/notifications"))
-        .bearer_auth(&third.token)
-        .send()
-        .await
-        .expect("list")
-        .json()
-        .await
-        .expect("json");
+    let none = cluster.b.get(&third, "/api/v1/notifications").await;
     assert_eq!(none["items"], json!([]));
 }
 
 #[tokio::test]
 async fn with_the_reminder_job_ticking_on_both_nodes_each_reminder_is_told_once() {
     let redis = shared_redis();
-    let db = fresh_schema_url().await;
     let env = [("REMINDER_TICK_SECONDS", "1")];
-    let a = Node::start_with(&db, &redis, &env).await;
-    let b = Node::start_with(&db, &redis, &env).await;
+    let Cluster { a, b, db } = Cluster::start_with(&redis, &env).await;
     let org = a.user("organiser").await;
     let me = a.user("myself").await;
     let soon = chrono::Utc::now() + chrono::Duration::minutes(90);

@@ -19,10 +19,8 @@ async fn send(node: &Node, method: reqwest::Method, user: &User, path: &str, bod
 #[tokio::test]
 async fn a_short_night_gets_one_call_from_whichever_node_checks_and_the_sub_on_the_other_node_hears_of_it() {
     let redis = shared_redis();
-    let db = fresh_schema_url().await;
     let env = [("REMINDER_TICK_SECONDS", "1")];
-    let a = Node::start_with(&db, &redis, &env).await;
-    let b = Node::start_with(&db, &redis, &env).await;
+    let Cluster { a, b, db } = Cluster::start_with(&redis, &env).await;
     let org = a.user("organiser").await;
     let player = a.user("player").await;
     let sub = a.user("spare").await;

@@ -49,11 +49,8 @@ async fn call(node: &Node, user: &User, method: reqwest::Method, path: &str, bod
 
 #[tokio::test]
 async fn a_due_season_syncs_on_exactly_one_of_two_nodes() {
-    let db = fresh_schema_url().await;
-    let redis = shared_redis();
     let env = [("SYNC_TICK_SECONDS", "1"), ("SYNC_ALLOW_PRIVATE_NETWORKS", "true")];
-    let a = Node::start_with(&db, &redis, &env).await;
-    let b = Node::start_with(&db, &redis, &env).await;
+    let Cluster { a, b, db } = Cluster::start_with(&shared_redis(), &env).await;
     let (url, hits) = schedule_server().await;
     let staff = a.user("rinkstaff").await;
     let facility = call(
