@@ -305,6 +305,11 @@ pub fn flag(b: bool) -> i64 {
     i64::from(b)
 }
 
+/// Whether a write failed on a UNIQUE constraint (a racing duplicate).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.kind() == sqlx::error::ErrorKind::UniqueViolation)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,7 +406,3 @@ mod tests {
     }
 }
 
-/// Whether a write failed on a UNIQUE constraint (a racing duplicate).
-pub fn is_unique_violation(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(d) if d.kind() == sqlx::error::ErrorKind::UniqueViolation)
-}

@@ -337,6 +337,8 @@ pub struct FeedRemoval {
 
 /// A `matches` update: one match new or changed, or one gone (by the
 /// status or the event it was about).
+// Schema-only types: never built, so a large variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum MatchesUpdate {
@@ -400,6 +402,8 @@ pub enum NotificationsUpdate {
 
 /// An `availability:` update: one game that changed, or (the rules
 /// changed) the whole board but its roster id.
+// Schema-only types: never built, so a large variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum AvailabilityUpdate {
