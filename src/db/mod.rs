@@ -405,4 +405,3 @@ mod tests {
         assert!(url.ends_with("?mode=rwc"));
     }
 }
-
