@@ -16,6 +16,7 @@ import {
   wallClock,
   zonedDayToIso,
   zoneLabel,
+  zoneName,
   zoneOffsetName,
 } from './time-zone';
 
@@ -148,6 +149,10 @@ describe('reading an instant in a zone', () => {
   it('gives the wall clock of a zone, and none for a zone it cannot read', () => {
     expect(wallClock(Date.parse('2026-12-01T00:30:00Z'), 'America/Toronto')).toEqual({ year: 2026, month: 11, day: 30, hour: 19, minute: 30, second: 0 });
     expect(wallClock(Date.parse('2026-12-01T00:30:00Z'), 'Not/AZone')).toBeNull();
+  });
+
+  it('names a zone as people read it', () => {
+    expect(zoneName('America/St_Johns')).toBe('America/St Johns');
   });
 
   it('names a zone\u2019s offset for the picker', () => {

@@ -93,6 +93,11 @@ export function zoneOffsetName(zone: string, at: number = Date.now()): string {
   return name.replace('GMT', 'UTC') || 'UTC';
 }
 
+/** A zone as people read it: "America/New York" for `America/New_York`. */
+export function zoneName(zone: string): string {
+  return zone.replace(/_/g, ' ');
+}
+
 /** Whether two zones read the same wall clock (and day) at an instant. */
 export function sameClock(ms: number, a: string, b: string): boolean {
   if (a === b) return true;

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../config/constants';
 import { useFacility, useFacilityOptions } from '../../lib/facilities';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { zoneName } from '../../lib/time-zone';
 import { Combobox, type ComboboxProps } from './combobox';
 
 export interface FacilityPickerProps extends Omit<ComboboxProps, 'options' | 'onQueryChange' | 'loading' | 'emptyText' | 'valueLabel'> {
@@ -30,7 +31,7 @@ export function FacilityPicker({ value, noun = FACILITY, knownName, withZone = f
       {...rest}
       value={value}
       valueLabel={value ? (picked.data?.name ?? knownName ?? '') : ''}
-      options={(options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, ...(withZone ? { description: f.timezone.replace(/_/g, ' ') } : {}) }))}
+      options={(options.data?.items ?? []).map((f) => ({ value: f.id, label: f.name, ...(withZone ? { description: zoneName(f.timezone) } : {}) }))}
       onQueryChange={setQuery}
       loading={options.isFetching && !options.data}
       emptyText={q ? `No ${noun.one} matches` : `No ${noun.many} yet`}

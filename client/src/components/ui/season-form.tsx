@@ -12,7 +12,7 @@ import { Button } from './button';
 import { ClockSettingsFields, draftOf, readClockSettings } from './clock-settings-fields';
 import { TextField } from './field';
 import { ToggleField } from './toggle-field';
-import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso } from '../../lib/time-zone';
+import { dayInRange, FIRST_YEAR, isoToZonedDay, LAST_YEAR, zonedDayToIso, zoneName } from '../../lib/time-zone';
 import './season-form.css';
 
 /** What a season form sends (all fields; edits send the changed ones). */
@@ -105,7 +105,7 @@ export function SeasonForm({ season, timezone, facilityName, submitLabel, onSubm
     );
   }
 
-  const zone = timezone.replace(/_/g, ' ');
+  const zone = zoneName(timezone);
 
   return (
     <form className="stack" onSubmit={submit} noValidate data-testid="season-form">

@@ -6,7 +6,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../lib/api';
 import { useFormErrors } from '../../../lib/use-form-errors';
 import { EVENT_TYPES, type EventType, type RinkEvent } from '../../../lib/api-types';
-import { deviceZone } from '../../../lib/time-zone';
+import { deviceZone, zoneName } from '../../../lib/time-zone';
 import { EVENT_TYPE_LABELS } from '../../../lib/event-format';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -241,7 +241,7 @@ function EventForm({ mode, initial, event }: { mode: 'create' | 'edit'; initial:
                 clear('startDate');
               }}
               error={errors.startDate}
-              hint={`Your time (${deviceZone().replace(/_/g, ' ')}).`}
+              hint={`Your time (${zoneName(deviceZone())}).`}
               data-testid="event-start"
             />
             <TextField

@@ -11,7 +11,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api';
 import type { EventSeries, RinkEvent } from '../../../lib/api-types';
 import { isEventOver } from '../../../lib/event-format';
-import { deviceZone } from '../../../lib/time-zone';
+import { deviceZone, zoneName } from '../../../lib/time-zone';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { useTopic } from '../../../lib/ws';
 import { useEventSeries } from '../api/events';
@@ -55,7 +55,7 @@ export function SeriesStrip({ event }: { event: RinkEvent }) {
   const lead = patternEvent(series);
   const pattern = lead ? seriesPattern(lead.startDate, series.until, tz) : '';
   const leadTime = lead ? wallClockIn(lead.startDate, tz)?.time : undefined;
-  const zoneNote = tz && tz !== deviceZone() ? ` (${tz.slice(tz.lastIndexOf('/') + 1).replace(/_/g, ' ')} time)` : '';
+  const zoneNote = tz && tz !== deviceZone() ? ` (${zoneName(tz.slice(tz.lastIndexOf('/') + 1))} time)` : '';
   const index = series.events.findIndex((e) => e.id === event.id);
   const thisYear = new Date().getFullYear();
 

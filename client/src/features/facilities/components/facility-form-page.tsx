@@ -9,7 +9,7 @@ import { useFacility } from '../../../lib/facilities';
 import type { FieldErrors } from '../../../lib/api';
 import { useFormErrors } from '../../../lib/use-form-errors';
 import type { Facility, FacilityPage } from '../../../lib/api-types';
-import { allTimeZones, deviceZone, searchTimeZones, zoneOffsetName } from '../../../lib/time-zone';
+import { allTimeZones, deviceZone, searchTimeZones, zoneName, zoneOffsetName } from '../../../lib/time-zone';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -93,7 +93,7 @@ function FacilityForm({
   const set = (k: keyof Draft) => (value: string) => setD((x) => ({ ...x, [k]: value }));
 
   const tzOptions = useMemo(
-    () => searchTimeZones(tzQuery).slice(0, 50).map((z) => ({ value: z, label: z.replace(/_/g, ' '), description: zoneOffsetName(z) })),
+    () => searchTimeZones(tzQuery).slice(0, 50).map((z) => ({ value: z, label: zoneName(z), description: zoneOffsetName(z) })),
     [tzQuery],
   );
 
@@ -110,7 +110,7 @@ function FacilityForm({
       <Combobox
         label="Time zone"
         value={d.timezone}
-        valueLabel={d.timezone.replace(/_/g, ' ')}
+        valueLabel={zoneName(d.timezone)}
         onChange={set('timezone')}
         options={tzOptions}
         onQueryChange={setTzQuery}

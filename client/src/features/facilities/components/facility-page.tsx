@@ -21,7 +21,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { CalendarIcon, ClockIcon, EditIcon, GlobeIcon, MailIcon, PhoneIcon, PlusIcon, RinkIcon, TeamIcon } from '../../../components/ui/icons';
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
 import { LoadMore } from '../../../components/ui/load-more';
-import { formatDayRange, formatIn, isZone, zoneOffsetName } from '../../../lib/time-zone';
+import { formatDayRange, formatIn, isZone, zoneName, zoneOffsetName } from '../../../lib/time-zone';
 import { OrgHero } from '../../../components/ui/org-hero';
 import { ActiveChip, IconTile, OrgLayout, RowTitle } from '../../../components/ui/org-layout';
 import { OrgLoadState } from '../../../components/ui/org-load-state';
@@ -118,7 +118,7 @@ function FacilityView({ facility }: { facility: FacilityPageData }) {
               <li>
                 <ClockIcon size={18} />
                 <span data-testid="facility-timezone-text">
-                  {facility.timezone.replace(/_/g, ' ')} <span className="muted">({zoneOffsetName(facility.timezone)}{localTime ? `, now ${localTime}` : ''})</span>
+                  {zoneName(facility.timezone)} <span className="muted">({zoneOffsetName(facility.timezone)}{localTime ? `, now ${localTime}` : ''})</span>
                 </span>
               </li>
               {facility.phoneNumber && (

@@ -14,6 +14,7 @@ import { ChevronRightIcon, PeopleIcon, PlusIcon, RinkIcon, SearchIcon, TeamIcon 
 import { ListRow, ListSkeleton } from '../../../components/ui/list-row';
 import '../home.css';
 import { useMyRosters } from '../../../lib/me';
+import { zoneName } from '../../../lib/time-zone';
 
 function greeting(): string {
   const h = new Date().getHours();
@@ -92,7 +93,7 @@ export function HomePage({ feed, nextUp }: { feed?: ReactNode; nextUp?: ReactNod
             query={facilities}
             empty={<EmptyLine icon={<RinkIcon size={18} />} to="/facilities" text="Follow your home rink" />}
             render={(f) => (
-              <ListRow key={f.id} to={`/facilities/${f.id}`} media={<Avatar name={f.name} src={f.imageUrl} size="sm" square />} title={f.name} subtitle={f.timezone.replace(/_/g, ' ')} />
+              <ListRow key={f.id} to={`/facilities/${f.id}`} media={<Avatar name={f.name} src={f.imageUrl} size="sm" square />} title={f.name} subtitle={zoneName(f.timezone)} />
             )}
           />
           <YourTeams query={rosters} />

@@ -5,7 +5,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, HockeyPosition, JoinRequest, Page, Roster, RosterCommitment, RosterPlayer, RosterStatus } from '../../../lib/api-types';
+import type { HockeyPosition, JoinRequest, Page, Roster, RosterCommitment, RosterPlayer, RosterStatus } from '../../../lib/api-types';
 
 const enc = encodeURIComponent;
 
@@ -116,11 +116,3 @@ export function usePendingRequests(rosterId: string, queueKey: string, enabled: 
   });
 }
 
-/** The season's divisions, for the roster edit form. */
-export function useSeasonDivisions(seasonId: string) {
-  return useQuery({
-    queryKey: ['seasons', seasonId, 'division-mappings'],
-    queryFn: ({ signal }) => api.get<DivisionMapping[]>(`/seasons/${enc(seasonId)}/division-mappings`, { signal }),
-    enabled: Boolean(seasonId),
-  });
-}

@@ -15,7 +15,8 @@ import { ClipboardIcon } from '../../../components/ui/icons';
 import { PageHeader } from '../../../components/ui/page-header';
 import { DivisionSelect, parseMaxMembers } from '../../../components/ui/roster-fields';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { useEditRoster, useRoster, useSeasonDivisions, type RosterPatch } from '../api/rosters';
+import { useEditRoster, useRoster, type RosterPatch } from '../api/rosters';
+import { useSeasonDivisions } from '../../../lib/divisions';
 import { CONFLICT_FIELDS } from '../model/roster';
 import '../rosters.css';
 

@@ -12,7 +12,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { useMySchedule, windowFrom } from '../api/schedule';
 import { addDays, startOfWeek, weekDays } from '../model/schedule';
-import { deviceZone } from '../../../lib/time-zone';
+import { deviceZone, zoneName } from '../../../lib/time-zone';
 import { CalendarFeedCard } from './calendar-feed-card';
 import { ScheduleList, ScheduleRow } from './schedule-row';
 import '../schedule.css';
@@ -23,7 +23,7 @@ export function MySchedulePage() {
   const [view, setView] = useState<View>('week');
   return (
     <div className="stack-lg my-schedule" data-testid="my-schedule">
-      <PageHeader eyebrow="Me" title="My schedule" subtitle={`My games and skates, at each rink's time. This device: ${deviceZone().replace(/_/g, ' ')}.`} />
+      <PageHeader eyebrow="Me" title="My schedule" subtitle={`My games and skates, at each rink's time. This device: ${zoneName(deviceZone())}.`} />
       <div className="tabs" role="tablist" aria-label="View">
         {(['week', 'list'] as const).map((v) => (
           <button key={v} type="button" role="tab" aria-selected={view === v} className={`tabs__tab${view === v ? ' active' : ''}`} onClick={() => setView(v)}>

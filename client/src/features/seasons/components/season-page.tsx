@@ -18,7 +18,7 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { ActiveChip, OrgLayout } from '../../../components/ui/org-layout';
 import { RosterRow } from '../../../components/ui/roster-list';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { deviceZone, formatDayRange, formatZonedDay } from '../../../lib/time-zone';
+import { deviceZone, formatDayRange, formatZonedDay, zoneName } from '../../../lib/time-zone';
 import { useSeasonRosters } from '../api/seasons';
 import { useSeasonQuery } from '../../../lib/games';
 import { useFacility } from '../../../lib/facilities';
@@ -150,7 +150,7 @@ function SeasonView({ season }: { season: SeasonDetail }) {
                 </div>
                 <div>
                   <dt>Time zone</dt>
-                  <dd>{tzKnown ? tz.replace(/_/g, ' ') : '…'}</dd>
+                  <dd>{tzKnown ? zoneName(tz) : '…'}</dd>
                 </div>
                 <div>
                   <dt>Rink</dt>

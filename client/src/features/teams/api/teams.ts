@@ -3,9 +3,9 @@
 // read, search, followers, staff, transfer, delete) is in lib/orgs.ts.
 
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { DivisionMapping, Roster, Team, TeamPage } from '../../../lib/api-types';
+import type { Roster, Team, TeamPage } from '../../../lib/api-types';
 import { orgKeys, useDeleteOrg, useOrgPage, useOrgPageWrite, useTransferOrg } from '../../../lib/orgs';
 import { myKeys } from '../../../lib/me';
 import { useTopic } from '../../../lib/ws';
@@ -78,15 +78,6 @@ export const useUpdateTeam = (id: string) => useOrgPageWrite('teams', id, (patch
 export const useTransferTeam = (id: string) => useTransferOrg<TeamPage>('teams', id, ALSO_REFRESH);
 
 export const useDeleteTeam = (id: string) => useDeleteOrg('teams', id, ALSO_REFRESH);
-
-/** A season's division mappings, for placing the roster. */
-export function useDivisionOptions(seasonId: string) {
-  return useQuery({
-    queryKey: ['seasons', seasonId, 'division-mappings'],
-    queryFn: ({ signal }) => api.get<DivisionMapping[]>(`/seasons/${enc(seasonId)}/division-mappings`, { signal }),
-    enabled: Boolean(seasonId),
-  });
-}
 
 export function useCreateRoster(teamId: string) {
   const queryClient = useQueryClient();

@@ -4,7 +4,8 @@
 
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useCreateRoster, useDivisionOptions, useTeam, type NewRoster } from '../api/teams';
+import { useCreateRoster, useTeam, type NewRoster } from '../api/teams';
+import { useSeasonDivisions } from '../../../lib/divisions';
 import { useFacilitySeasonOptions } from '../../../lib/facilities';
 import { errorMessage, type FieldErrors } from '../../../lib/api';
 import { useFormErrors } from '../../../lib/use-form-errors';
@@ -61,7 +62,7 @@ function NewRosterForm({ team }: { team: TeamPage }) {
   const { errors, formError, check, run } = useFormErrors();
 
   const seasons = useFacilitySeasonOptions(facilityId || null);
-  const divisions = useDivisionOptions(seasonId);
+  const divisions = useSeasonDivisions(seasonId);
   const seasonList = seasons.data?.items ?? [];
 
   // A new facility's seasons: preselect its active one (else its latest).
